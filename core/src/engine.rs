@@ -1,0 +1,180 @@
+//! The [`Engine`]: where data lives, the configuration, and open databases.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::ops;
+
+/// How to open an [`Engine`]. Every field is optional; the defaults come from the
+/// environment (see [`Engine::open`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineOptions {
+    /// Data root: databases live here, and so does `config.toml` unless `config_path`
+    /// says otherwise. Overrides `CC_SEARCH_HOME` and the XDG directories.
+    pub home: Option<PathBuf>,
+    /// An explicit configuration file.
+    pub config_path: Option<PathBuf>,
+}
+
+/// The entry point of cc-search: one per data root, shared freely between threads.
+///
+/// An engine owns the configuration and the database connections. Operations are run
+/// with [`Engine::run`] (typed) or [`Engine::call`] (JSON, by name), both through the
+/// operation table in [`crate::ops`].
+///
+/// Thread safety: `Engine` is `Send + Sync`; calls from many threads are safe. Each
+/// database is used by one call at a time.
+pub struct Engine {
+    home: PathBuf,
+    config_path: PathBuf,
+    config: Config,
+    warnings: Vec<String>,
+    files_db: Mutex<Option<Connection>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("home", &self.home)
+            .field("config_path", &self.config_path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// Open an engine.
+    ///
+    /// The data root is, in order: `options.home`, `$CC_SEARCH_HOME`,
+    /// `$XDG_DATA_HOME/cc-search`, `~/.local/share/cc-search`. The configuration file is
+    /// `options.config_path`, else `config.toml` in the data root when `home` or
+    /// `CC_SEARCH_HOME` gave it, else `$XDG_CONFIG_HOME/cc-search/config.toml`
+    /// (`~/.config/cc-search/config.toml`).
+    ///
+    /// Nothing is created on disk until an operation needs it. An invalid configuration
+    /// file does not fail: the defaults apply and [`Engine::warnings`] says why.
+    pub fn open(options: EngineOptions) -> Result<Engine> {
+        let explicit_home = options
+            .home
+            .or_else(|| env_path("CC_SEARCH_HOME"))
+            .map(|h| absolute(&h));
+        let home = match &explicit_home {
+            Some(home) => home.clone(),
+            None => xdg_dir("XDG_DATA_HOME", ".local/share")?.join("cc-search"),
+        };
+        let config_path = match (options.config_path, &explicit_home) {
+            (Some(path), _) => absolute(&path),
+            (None, Some(home)) => home.join("config.toml"),
+            (None, None) => xdg_dir("XDG_CONFIG_HOME", ".config")?
+                .join("cc-search")
+                .join("config.toml"),
+        };
+        let (config, warnings) = Config::load(&config_path);
+        for warning in &warnings {
+            tracing::warn!("{warning}");
+        }
+        Ok(Engine {
+            home,
+            config_path,
+            config,
+            warnings,
+            files_db: Mutex::new(None),
+        })
+    }
+
+    /// Open an engine with everything under `home`.
+    pub fn open_at(home: impl Into<PathBuf>) -> Result<Engine> {
+        Engine::open(EngineOptions {
+            home: Some(home.into()),
+            config_path: None,
+        })
+    }
+
+    /// The data root.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The configuration file that was (or would have been) read.
+    pub fn config_path(&self) -> &Path {
+        &self.config_path
+    }
+
+    /// The configuration in effect.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Warnings from opening the engine (an invalid configuration file), for the surface
+    /// to show once.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Run a typed operation.
+    pub fn run<O: ops::Operation>(&self, request: O::Request) -> Result<O::Response> {
+        O::run(self, request)
+    }
+
+    /// Run the operation named `name` with JSON parameters, returning JSON.
+    ///
+    /// Empty or `null` parameters mean "all defaults". This is the one entry point of
+    /// the C ABI, Python, Node and the MCP server.
+    pub fn call(&self, name: &str, params_json: &str) -> Result<String> {
+        ops::call(self, name, params_json)
+    }
+
+    /// The file index database, opened (and migrated, or rebuilt if corrupt) on first
+    /// use. Recovery warnings are appended to `warnings`.
+    pub(crate) fn files_db(
+        &self,
+        warnings: &mut Vec<String>,
+    ) -> Result<MutexGuard<'_, Option<Connection>>> {
+        let mut guard = self
+            .files_db
+            .lock()
+            .map_err(|_| Error::Internal("files database lock poisoned".into()))?;
+        if guard.is_none() {
+            let path = self.files_db_path();
+            *guard = Some(crate::store::open(&path, crate::files::SCHEMA, warnings)?);
+        }
+        Ok(guard)
+    }
+
+    /// Where the file index lives.
+    pub fn files_db_path(&self) -> PathBuf {
+        self.home.join("files.db")
+    }
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+fn xdg_dir(var: &str, fallback: &str) -> Result<PathBuf> {
+    if let Some(dir) = env_path(var).filter(|p| p.is_absolute()) {
+        return Ok(dir);
+    }
+    home_dir().map(|home| home.join(fallback)).ok_or_else(|| {
+        Error::invalid(
+            "open",
+            format!("neither ${var} nor $HOME is set; set CC_SEARCH_HOME"),
+        )
+    })
+}
+
+/// The user's home directory, from `$HOME`.
+pub fn home_dir() -> Option<PathBuf> {
+    env_path("HOME")
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}

@@ -1,0 +1,182 @@
+//! `files`: file paths indexed for the `@` picker (file-picker spec).
+//!
+//! Two operations so far: [`Refresh`] (`files.refresh`) walks a root and brings the index
+//! up to date incrementally; [`Suggest`] (`files.suggest`) answers a picker query with at
+//! most 15 paths, relative to the project root.
+
+mod refresh;
+mod suggest;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+pub use refresh::refresh;
+pub use suggest::suggest;
+
+/// The file index schema (spec "Database Schema"), as migrations.
+///
+/// `files_meta` holds one row per file; `files_fts` is an external-content FTS5 index
+/// over it kept in sync by triggers. The update trigger fires only when an indexed
+/// column changes, so an mtime-only update does not rewrite the FTS index.
+pub const SCHEMA: crate::store::Migrations = &[r#"
+CREATE TABLE files_meta (
+  path TEXT PRIMARY KEY,
+  filename TEXT NOT NULL,
+  dir_components TEXT NOT NULL,
+  root TEXT NOT NULL,
+  mtime INTEGER NOT NULL,
+  relative_path TEXT
+) STRICT;
+
+CREATE VIRTUAL TABLE files_fts USING fts5(
+  path,
+  filename,
+  dir_components,
+  content=files_meta,
+  content_rowid=rowid,
+  tokenize='unicode61 remove_diacritics 1 tokenchars ''_-'''
+);
+
+CREATE TRIGGER files_meta_ai AFTER INSERT ON files_meta BEGIN
+  INSERT INTO files_fts(rowid, path, filename, dir_components)
+  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+END;
+
+CREATE TRIGGER files_meta_ad AFTER DELETE ON files_meta BEGIN
+  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+END;
+
+CREATE TRIGGER files_meta_au AFTER UPDATE OF path, filename, dir_components ON files_meta BEGIN
+  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+  INSERT INTO files_fts(rowid, path, filename, dir_components)
+  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+END;
+
+CREATE TABLE frecency (
+  path TEXT PRIMARY KEY REFERENCES files_meta(path) ON DELETE CASCADE,
+  git_recency REAL DEFAULT 0,
+  git_frequency INTEGER DEFAULT 0,
+  git_status_boost REAL DEFAULT 0,
+  last_seen INTEGER DEFAULT 0
+) STRICT;
+
+CREATE TABLE watched_roots (
+  root TEXT PRIMARY KEY,
+  max_depth INTEGER DEFAULT 10,
+  last_indexed INTEGER,
+  file_count INTEGER
+) STRICT;
+
+CREATE INDEX idx_files_meta_root ON files_meta(root);
+CREATE INDEX idx_frecency_path ON frecency(path);
+"#];
+
+/// Most paths a suggestion returns (spec: "at most 15").
+pub const MAX_SUGGESTIONS: usize = 15;
+
+/// `files.refresh`: index the files under a root.
+#[derive(Debug, Clone, Copy)]
+pub struct Refresh;
+
+/// Parameters of `files.refresh`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RefreshRequest {
+    /// Directory to index; defaults to `$CLAUDE_PROJECT_DIR`, else the current directory.
+    pub root: Option<PathBuf>,
+    /// Maximum depth below the root; defaults to `[index.depth]` of the configuration.
+    pub max_depth: Option<usize>,
+    /// Extra gitignore-style patterns to exclude, on top of the defaults and the
+    /// configuration's `[index.exclude]`.
+    pub exclude: Vec<String>,
+    /// Stop after this many files; defaults to `[index.limits] max_files_per_root`.
+    pub max_files: Option<usize>,
+}
+
+/// Result of `files.refresh`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RefreshResponse {
+    /// The canonical root that was indexed.
+    pub root: String,
+    /// Files now indexed under the root.
+    pub files: usize,
+    /// Files new to the index.
+    pub added: usize,
+    /// Files whose modification time changed.
+    pub updated: usize,
+    /// Files that disappeared and were removed from the index.
+    pub removed: usize,
+    /// Whether the file limit cut the walk short.
+    pub truncated: bool,
+    /// What was skipped and why.
+    pub warnings: Vec<String>,
+}
+
+impl crate::ops::Operation for Refresh {
+    const NAME: &'static str = "files.refresh";
+    const SUMMARY: &'static str =
+        "Index the file paths under a directory (incremental by mtime; stale entries pruned).";
+    type Request = RefreshRequest;
+    type Response = RefreshResponse;
+    fn run(engine: &crate::Engine, request: RefreshRequest) -> crate::Result<RefreshResponse> {
+        refresh(engine, request)
+    }
+}
+
+/// `files.suggest`: answer an `@` picker query.
+#[derive(Debug, Clone, Copy)]
+pub struct Suggest;
+
+/// Parameters of `files.suggest`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SuggestRequest {
+    /// What the user typed after `@` (may be empty: the top files are returned).
+    pub query: String,
+    /// Project root; defaults to `$CLAUDE_PROJECT_DIR`, else the current directory.
+    /// Results are limited to it and shown relative to it.
+    pub project_dir: Option<PathBuf>,
+    /// Most paths to return, 1 to 15 (default 15).
+    pub limit: Option<usize>,
+}
+
+/// Result of `files.suggest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SuggestResponse {
+    /// Best first: relative to the project root inside it, `~/…` under the home
+    /// directory, absolute elsewhere.
+    pub paths: Vec<String>,
+    /// Anything worth telling the user (an index built on the fly, a recovered database).
+    pub warnings: Vec<String>,
+}
+
+impl crate::ops::Operation for Suggest {
+    const NAME: &'static str = "files.suggest";
+    const SUMMARY: &'static str =
+        "Suggest up to 15 file paths for an `@` query, ranked, relative to the project root.";
+    type Request = SuggestRequest;
+    type Response = SuggestResponse;
+    fn run(engine: &crate::Engine, request: SuggestRequest) -> crate::Result<SuggestResponse> {
+        suggest(engine, request)
+    }
+}
+
+/// The project directory: the given one, else `$CLAUDE_PROJECT_DIR`, else the current
+/// directory; canonical.
+pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> crate::Result<PathBuf> {
+    let dir = match given.or_else(|| {
+        std::env::var_os("CLAUDE_PROJECT_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    }) {
+        Some(dir) => dir,
+        None => std::env::current_dir().map_err(|e| crate::Error::io(".", e))?,
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(crate::Error::invalid(operation, "directory is empty"));
+    }
+    std::fs::canonicalize(&dir).map_err(|e| crate::Error::io(&dir, e))
+}

@@ -1,0 +1,146 @@
+//! The operation table: every operation cc-search offers, in one place.
+//!
+//! An operation is a name, a serde request type, a serde response type and a function
+//! over `&Engine` — the [`Operation`] trait. [`OPERATIONS`] lists them all; the C ABI,
+//! the Python and Node bindings (through [`call`]) and later the MCP server and the
+//! generated docs read this table, so an operation added here reaches every surface.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+
+/// One operation: its name, its request and response types, and what it does.
+pub trait Operation {
+    /// Dotted name, `<component>.<verb>` (e.g. `files.suggest`).
+    const NAME: &'static str;
+    /// One line saying what it does, for `tools/list` and the docs.
+    const SUMMARY: &'static str;
+    /// Parameters. Unknown fields are refused, missing ones take their defaults.
+    type Request: DeserializeOwned + schemars::JsonSchema;
+    /// Result.
+    type Response: Serialize + schemars::JsonSchema;
+    /// Do it.
+    fn run(engine: &Engine, request: Self::Request) -> Result<Self::Response>;
+}
+
+/// An entry of the operation table, with the operation's types erased to JSON.
+pub struct OperationInfo {
+    /// The operation's name.
+    pub name: &'static str,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    call: fn(&Engine, &str) -> Result<String>,
+    request_schema: fn() -> serde_json::Value,
+    response_schema: fn() -> serde_json::Value,
+}
+
+impl OperationInfo {
+    /// The table entry of operation `O`.
+    pub const fn of<O: Operation>() -> OperationInfo {
+        OperationInfo {
+            name: O::NAME,
+            summary: O::SUMMARY,
+            call: call_json::<O>,
+            request_schema: schema::<O::Request>,
+            response_schema: schema::<O::Response>,
+        }
+    }
+
+    /// Run it with JSON parameters.
+    pub fn call(&self, engine: &Engine, params_json: &str) -> Result<String> {
+        (self.call)(engine, params_json)
+    }
+
+    /// JSON Schema of the parameters.
+    pub fn request_schema(&self) -> serde_json::Value {
+        (self.request_schema)()
+    }
+
+    /// JSON Schema of the result.
+    pub fn response_schema(&self) -> serde_json::Value {
+        (self.response_schema)()
+    }
+}
+
+impl std::fmt::Debug for OperationInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OperationInfo")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every operation, in name order.
+pub static OPERATIONS: &[OperationInfo] = &[
+    OperationInfo::of::<crate::files::Refresh>(),
+    OperationInfo::of::<crate::files::Suggest>(),
+];
+
+/// Find an operation by name.
+pub fn find(name: &str) -> Result<&'static OperationInfo> {
+    OPERATIONS
+        .iter()
+        .find(|op| op.name == name)
+        .ok_or_else(|| Error::UnknownOperation {
+            name: name.chars().take(200).collect(),
+            known: OPERATIONS
+                .iter()
+                .map(|op| op.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Run the operation `name` with JSON parameters; see [`Engine::call`].
+pub fn call(engine: &Engine, name: &str, params_json: &str) -> Result<String> {
+    find(name)?.call(engine, params_json)
+}
+
+/// Largest JSON parameter text accepted (64 MiB).
+pub const MAX_PARAMS_BYTES: usize = 64 << 20;
+
+fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String> {
+    if params_json.len() > MAX_PARAMS_BYTES {
+        return Err(Error::invalid(
+            O::NAME,
+            format!(
+                "parameters are {} bytes; the limit is {MAX_PARAMS_BYTES}",
+                params_json.len()
+            ),
+        ));
+    }
+    let trimmed = params_json.trim();
+    let text = if trimmed.is_empty() || trimmed == "null" {
+        "{}"
+    } else {
+        trimmed
+    };
+    let request: O::Request =
+        serde_json::from_str(text).map_err(|e| Error::invalid(O::NAME, e.to_string()))?;
+    let response = O::run(engine, request)?;
+    serde_json::to_string(&response).map_err(|e| Error::Internal(format!("{}: {e}", O::NAME)))
+}
+
+fn schema<T: schemars::JsonSchema>() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(T)).unwrap_or(serde_json::Value::Null)
+}
+
+/// A JSON list of the operations: `[{"name", "summary", "request", "response"}]` with
+/// JSON Schemas, for surfaces that describe themselves (C, MCP `tools/list`, docs).
+pub fn describe() -> serde_json::Value {
+    serde_json::Value::Array(
+        OPERATIONS
+            .iter()
+            .map(|op| {
+                serde_json::json!({
+                    "name": op.name,
+                    "summary": op.summary,
+                    "request": op.request_schema(),
+                    "response": op.response_schema(),
+                })
+            })
+            .collect(),
+    )
+}

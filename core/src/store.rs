@@ -1,0 +1,211 @@
+//! Opening SQLite databases the one way cc-search does it.
+//!
+//! Every database is opened through [`open`]: sqlite-vec registered, WAL journal, a busy
+//! timeout, foreign keys on, migrations applied by `PRAGMA user_version`, and a database
+//! file that SQLite reports as corrupt or not a database moved aside
+//! (`<name>.corrupt-<unix-seconds>`) and rebuilt empty, with a warning.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use crate::error::{Error, Result};
+
+/// How long a statement waits for another connection's lock before failing.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A schema: the ordered migrations of one database. Migration `i` (0-based) takes the
+/// database from `user_version = i` to `i + 1`; each runs in its own transaction.
+pub type Migrations = &'static [&'static str];
+
+static REGISTER_VEC: Once = Once::new();
+
+/// Register sqlite-vec with every connection opened from now on in this process.
+pub fn register_sqlite_vec() {
+    REGISTER_VEC.call_once(|| {
+        // SAFETY: `sqlite3_vec_init` has the signature of an SQLite extension entry point;
+        // `sqlite3_auto_extension` takes it as the generic `void(*)(void)` and calls it
+        // with the right arguments for each new connection.
+        unsafe {
+            type EntryPoint = unsafe extern "C" fn(
+                *mut rusqlite::ffi::sqlite3,
+                *mut *mut std::os::raw::c_char,
+                *const rusqlite::ffi::sqlite3_api_routines,
+            ) -> std::os::raw::c_int;
+            let init: EntryPoint = std::mem::transmute::<*const (), EntryPoint>(
+                sqlite_vec::sqlite3_vec_init as *const (),
+            );
+            rusqlite::ffi::sqlite3_auto_extension(Some(init));
+        }
+    });
+}
+
+/// Open (creating if needed) the database at `path` and bring it to the latest schema.
+///
+/// A file SQLite cannot use as a database (corrupt, or not a database at all) is renamed
+/// to `<path>.corrupt-<unix-seconds>` together with its `-wal`/`-shm` files, a fresh
+/// database is created in its place, and a warning saying so is pushed to `warnings`.
+pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> Result<Connection> {
+    register_sqlite_vec();
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    match open_and_migrate(path, migrations) {
+        Ok(conn) => Ok(conn),
+        Err(e) if is_corruption(&e) => {
+            let aside = move_aside(path)?;
+            let message = format!(
+                "database {} was corrupt ({e}); moved it to {} and started a new one",
+                path.display(),
+                aside.display()
+            );
+            tracing::warn!("{message}");
+            warnings.push(message);
+            open_and_migrate(path, migrations).map_err(|e| Error::db(path, e))
+        }
+        Err(e) => Err(Error::db(path, e)),
+    }
+}
+
+fn open_and_migrate(path: &Path, migrations: Migrations) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // The first statement reads the header: a non-database file fails here.
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        tracing::debug!("journal_mode is {mode}, not wal");
+    }
+    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+    conn.set_prepared_statement_cache_capacity(64);
+    migrate(&conn, migrations)?;
+    Ok(conn)
+}
+
+/// Apply the migrations `conn` has not seen yet, each in its own transaction.
+fn migrate(conn: &Connection, migrations: Migrations) -> rusqlite::Result<()> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let version = usize::try_from(version).unwrap_or(0);
+    for (i, sql) in migrations.iter().enumerate().skip(version) {
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Whether `e` says the file is damaged rather than busy, missing or unwritable.
+pub fn is_corruption(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+    )
+}
+
+fn move_aside(path: &Path) -> Result<PathBuf> {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let aside = PathBuf::from(format!("{}.corrupt-{stamp}", path.display()));
+    std::fs::rename(path, &aside).map_err(|e| Error::io(path, e))?;
+    for suffix in ["-wal", "-shm"] {
+        let side = PathBuf::from(format!("{}{suffix}", path.display()));
+        if side.exists() {
+            let to = PathBuf::from(format!("{}{suffix}", aside.display()));
+            std::fs::rename(&side, &to).map_err(|e| Error::io(&side, e))?;
+        }
+    }
+    Ok(aside)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: Migrations = &[
+        "CREATE TABLE t (x INTEGER NOT NULL) STRICT;",
+        "ALTER TABLE t ADD COLUMN y TEXT;",
+    ];
+
+    #[test]
+    fn opens_with_wal_foreign_keys_and_sqlite_vec() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/test.db");
+        let mut warnings = Vec::new();
+        let conn = open(&path, SCHEMA, &mut warnings).unwrap();
+        assert!(warnings.is_empty());
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 2);
+        let vec: String = conn
+            .query_row("SELECT vec_version()", [], |r| r.get(0))
+            .unwrap();
+        assert!(vec.starts_with('v'), "{vec}");
+        conn.execute("INSERT INTO t (x, y) VALUES (1, 'a')", [])
+            .unwrap();
+    }
+
+    #[test]
+    fn migrations_resume_from_user_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.db");
+        {
+            let conn = open(&path, &SCHEMA[..1], &mut Vec::new()).unwrap();
+            conn.execute("INSERT INTO t (x) VALUES (7)", []).unwrap();
+        }
+        let conn = open(&path, SCHEMA, &mut Vec::new()).unwrap();
+        let (x, y): (i64, Option<String>) = conn
+            .query_row("SELECT x, y FROM t", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert_eq!((x, y), (7, None));
+    }
+
+    #[test]
+    fn corrupt_file_is_moved_aside_and_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.db");
+        std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+        let mut warnings = Vec::new();
+        let conn = open(&path, SCHEMA, &mut warnings).unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("corrupt"), "{warnings:?}");
+        conn.execute("INSERT INTO t (x) VALUES (1)", []).unwrap();
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("bad.db.corrupt-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        // The damaged bytes are kept, not lost.
+        let kept = std::fs::read(dir.path().join(&aside[0])).unwrap();
+        assert_eq!(kept, vec![0x5a; 8192]);
+    }
+
+    #[test]
+    fn unwritable_location_is_a_clear_error_not_a_rebuild() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        // A path under a regular file can never be created.
+        let err = open(&file.join("db.sqlite"), SCHEMA, &mut Vec::new()).unwrap_err();
+        assert_eq!(err.code(), "io");
+        assert!(err.to_string().contains("file"), "{err}");
+    }
+}

@@ -1,0 +1,463 @@
+//! File discovery shared by every index: gitignore-aware, bounded, symlink-safe.
+//!
+//! Built on the `ignore` crate (ripgrep's walker). What a walk honours:
+//!
+//! - `.gitignore` files (nested, in parent directories, `.git/info/exclude` and the global
+//!   excludes file), also outside git repositories;
+//! - the built-in [`DEFAULT_EXCLUDES`] and the caller's own gitignore-style patterns;
+//! - a maximum depth, a maximum number of files (deterministically truncated, with a
+//!   warning) and a maximum file size;
+//! - symlinks: never descended into directly. A symlink whose target lies inside one of
+//!   the allowed roots is reported under its canonical path (so a file reached both
+//!   directly and through a link appears once); a broken link or one that escapes the
+//!   allowed roots is skipped with a warning. Loops cannot occur.
+//!
+//! Hidden files are included (`.claude/settings.json` is a file people ask for), the
+//! `.git` directory never is.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::UNIX_EPOCH;
+
+use ignore::overrides::OverrideBuilder;
+use ignore::{WalkBuilder, WalkState};
+
+use crate::error::{Error, Result};
+
+/// Directories and files no index wants.
+pub const DEFAULT_EXCLUDES: &[&str] = &[
+    "node_modules",
+    ".git",
+    "dist",
+    "build",
+    ".next",
+    "target",
+    "__pycache__",
+    ".venv",
+    "vendor",
+    "coverage",
+    ".cache",
+    "*.pyc",
+];
+
+/// Default maximum depth below a root.
+pub const DEFAULT_MAX_DEPTH: usize = 10;
+
+/// What to walk and within which bounds.
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    /// Maximum depth below the root (1 = the root's own entries).
+    pub max_depth: usize,
+    /// Stop after this many files; the result is then the first files in path order.
+    pub max_files: usize,
+    /// Skip files larger than this many bytes.
+    pub max_file_size: u64,
+    /// Gitignore-style patterns to exclude, in addition to [`DEFAULT_EXCLUDES`].
+    pub excludes: Vec<String>,
+    /// Roots a symlink may resolve into (canonical or not). The walked root is always
+    /// allowed.
+    pub allowed_roots: Vec<PathBuf>,
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_files: 50_000,
+            max_file_size: 100 * 1024 * 1024,
+            excludes: Vec::new(),
+            allowed_roots: Vec::new(),
+            threads: 0,
+        }
+    }
+}
+
+/// One file found by a walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkedFile {
+    /// Canonical absolute path.
+    pub path: PathBuf,
+    /// Modification time, seconds since the Unix epoch.
+    pub mtime: i64,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct WalkResult {
+    /// The canonical root that was walked.
+    pub root: PathBuf,
+    /// Files, sorted by path, each once.
+    pub files: Vec<WalkedFile>,
+    /// Why something was skipped, sorted.
+    pub warnings: Vec<String>,
+    /// Whether `max_files` cut the walk short.
+    pub truncated: bool,
+}
+
+/// Walk `root` and return its files in path order.
+///
+/// Fails only when `root` itself cannot be used (missing, not a directory); anything
+/// below it that cannot be read becomes a warning.
+pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
+    let root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
+    let meta = std::fs::metadata(&root).map_err(|e| Error::io(&root, e))?;
+    if !meta.is_dir() {
+        return Err(Error::io(
+            &root,
+            std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+        ));
+    }
+    let mut allowed: Vec<PathBuf> = vec![root.clone()];
+    for extra in &options.allowed_roots {
+        allowed.push(std::fs::canonicalize(extra).unwrap_or_else(|_| extra.clone()));
+    }
+
+    let builder = walk_builder(&root, options)?;
+    let found: Mutex<BTreeMap<PathBuf, WalkedFile>> = Mutex::new(BTreeMap::new());
+    let warnings: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let count = AtomicUsize::new(0);
+    let over_limit = AtomicUsize::new(0);
+
+    builder.build_parallel().run(|| {
+        Box::new(|entry| {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    push(&warnings, format!("skipped: {e}"));
+                    return WalkState::Continue;
+                }
+            };
+            if entry.depth() == 0 {
+                return WalkState::Continue;
+            }
+            let file = if entry.path_is_symlink() {
+                resolve_symlink(entry.path(), &allowed, options, &warnings)
+            } else if entry.file_type().is_some_and(|t| t.is_file()) {
+                entry
+                    .metadata()
+                    .ok()
+                    .map(|m| walked(entry.path().to_path_buf(), &m))
+            } else {
+                None
+            };
+            if let Some(file) = file {
+                if count.fetch_add(1, Ordering::Relaxed) >= options.max_files {
+                    over_limit.store(1, Ordering::Relaxed);
+                    return WalkState::Quit;
+                }
+                if let Ok(mut found) = found.lock() {
+                    found.insert(file.path.clone(), file);
+                }
+            }
+            WalkState::Continue
+        })
+    });
+
+    let mut warnings = warnings.into_inner().unwrap_or_default();
+    let mut files: Vec<WalkedFile> = found
+        .into_inner()
+        .unwrap_or_default()
+        .into_values()
+        .collect();
+    let truncated = over_limit.load(Ordering::Relaxed) == 1;
+    if truncated {
+        // Which files a parallel walk saw before stopping depends on timing; walk again
+        // in order so the kept subset is the same on every run.
+        files = ordered_first_files(&root, &allowed, options)?;
+        warnings.push(format!(
+            "{}: more than {} files; indexed the first {} in path order",
+            root.display(),
+            options.max_files,
+            files.len()
+        ));
+    }
+    warnings.sort();
+    warnings.dedup();
+    Ok(WalkResult {
+        root,
+        files,
+        warnings,
+        truncated,
+    })
+}
+
+fn walk_builder(root: &Path, options: &WalkOptions) -> Result<WalkBuilder> {
+    let mut overrides = OverrideBuilder::new(root);
+    for pattern in DEFAULT_EXCLUDES
+        .iter()
+        .copied()
+        .chain(options.excludes.iter().map(String::as_str))
+    {
+        let pattern = pattern.trim();
+        if pattern.is_empty() {
+            continue;
+        }
+        // An override glob starting with `!` excludes what it matches.
+        let negated = format!("!{}", pattern.trim_start_matches('!'));
+        overrides
+            .add(&negated)
+            .map_err(|e| Error::invalid("walk", format!("exclude pattern `{pattern}`: {e}")))?;
+    }
+    let overrides = overrides
+        .build()
+        .map_err(|e| Error::invalid("walk", format!("exclude patterns: {e}")))?;
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .git_ignore(true)
+        .git_global(true)
+        .git_exclude(true)
+        .parents(true)
+        .require_git(false)
+        .ignore(true)
+        .follow_links(false)
+        .overrides(overrides)
+        .max_depth(Some(options.max_depth))
+        .max_filesize(Some(options.max_file_size))
+        .threads(options.threads);
+    Ok(builder)
+}
+
+fn ordered_first_files(
+    root: &Path,
+    allowed: &[PathBuf],
+    options: &WalkOptions,
+) -> Result<Vec<WalkedFile>> {
+    let mut builder = walk_builder(root, options)?;
+    builder.sort_by_file_path(|a, b| a.cmp(b));
+    let sink = Mutex::new(Vec::new());
+    let mut files = BTreeMap::new();
+    for entry in builder.build().flatten() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        let file = if entry.path_is_symlink() {
+            resolve_symlink(entry.path(), allowed, options, &sink)
+        } else if entry.file_type().is_some_and(|t| t.is_file()) {
+            entry
+                .metadata()
+                .ok()
+                .map(|m| walked(entry.path().to_path_buf(), &m))
+        } else {
+            None
+        };
+        if let Some(file) = file {
+            files.insert(file.path.clone(), file);
+            if files.len() >= options.max_files {
+                break;
+            }
+        }
+    }
+    Ok(files.into_values().collect())
+}
+
+/// A symlink found by the walk: the canonical file it stands for, when that is a regular
+/// file inside an allowed root. Directory links are not followed: their targets inside
+/// the roots are walked directly, and targets outside are out of scope.
+fn resolve_symlink(
+    link: &Path,
+    allowed: &[PathBuf],
+    options: &WalkOptions,
+    warnings: &Mutex<Vec<String>>,
+) -> Option<WalkedFile> {
+    let target = match std::fs::canonicalize(link) {
+        Ok(target) => target,
+        Err(e) => {
+            push(
+                warnings,
+                format!("broken symlink skipped: {} ({e})", link.display()),
+            );
+            return None;
+        }
+    };
+    if !allowed.iter().any(|root| target.starts_with(root)) {
+        push(
+            warnings,
+            format!(
+                "symlink escapes the indexed roots, skipped: {} -> {}",
+                link.display(),
+                target.display()
+            ),
+        );
+        return None;
+    }
+    let meta = std::fs::metadata(&target).ok()?;
+    if !meta.is_file() || meta.len() > options.max_file_size {
+        return None;
+    }
+    Some(walked(target, &meta))
+}
+
+fn walked(path: PathBuf, meta: &std::fs::Metadata) -> WalkedFile {
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    WalkedFile {
+        path,
+        mtime,
+        size: meta.len(),
+    }
+}
+
+fn push(warnings: &Mutex<Vec<String>>, message: String) {
+    if let Ok(mut w) = warnings.lock() {
+        w.push(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    fn names(result: &WalkResult) -> Vec<String> {
+        result
+            .files
+            .iter()
+            .map(|f| {
+                f.path
+                    .strip_prefix(&result.root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    }
+
+    fn touch(root: &Path, rel: &str) {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, rel.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn honours_gitignore_default_and_user_excludes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in [
+            "src/main.rs",
+            "src/gen/out.rs",
+            "node_modules/x/index.js",
+            "target/debug/bin",
+            "a/__pycache__/m.pyc",
+            "b/m.pyc",
+            ".claude/settings.json",
+            ".git/HEAD",
+            "docs/notes.tmp",
+            "docs/guide.md",
+            "deep/nested/keep.txt",
+            "deep/nested/.gitignore",
+            "deep/nested/drop.log",
+        ] {
+            touch(root, rel);
+        }
+        fs::write(root.join(".gitignore"), "src/gen/\n").unwrap();
+        fs::write(root.join("deep/nested/.gitignore"), "*.log\n").unwrap();
+        let options = WalkOptions {
+            excludes: vec!["*.tmp".into()],
+            ..WalkOptions::default()
+        };
+        let result = walk(root, &options).unwrap();
+        assert_eq!(
+            names(&result),
+            [
+                ".claude/settings.json",
+                ".gitignore",
+                "deep/nested/.gitignore",
+                "deep/nested/keep.txt",
+                "docs/guide.md",
+                "src/main.rs",
+            ]
+        );
+        assert!(!result.truncated);
+    }
+
+    #[test]
+    fn depth_size_and_count_limits() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in ["a.txt", "b/c.txt", "b/d/e.txt", "f.txt", "g.txt"] {
+            touch(root, rel);
+        }
+        fs::write(root.join("big.bin"), vec![0u8; 4096]).unwrap();
+        let shallow = walk(
+            root,
+            &WalkOptions {
+                max_depth: 2,
+                max_file_size: 1024,
+                ..WalkOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(names(&shallow), ["a.txt", "b/c.txt", "f.txt", "g.txt"]);
+
+        for _ in 0..3 {
+            let limited = walk(
+                root,
+                &WalkOptions {
+                    max_files: 2,
+                    ..WalkOptions::default()
+                },
+            )
+            .unwrap();
+            assert!(limited.truncated);
+            assert_eq!(names(&limited), ["a.txt", "b/c.txt"]);
+            assert!(limited.warnings.iter().any(|w| w.contains("more than 2")));
+        }
+    }
+
+    #[test]
+    fn symlinks_dedup_skip_broken_and_escaping_and_survive_loops() {
+        let outside = tempfile::tempdir().unwrap();
+        touch(outside.path(), "secret.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, "real/file.txt");
+        symlink(root.join("real/file.txt"), root.join("alias.txt")).unwrap();
+        symlink(root.join("real"), root.join("real-link")).unwrap();
+        symlink(root.join("missing"), root.join("broken")).unwrap();
+        symlink(outside.path().join("secret.txt"), root.join("escape.txt")).unwrap();
+        symlink(outside.path(), root.join("escape-dir")).unwrap();
+        symlink(root, root.join("real/loop")).unwrap();
+
+        let result = walk(root, &WalkOptions::default()).unwrap();
+        assert_eq!(names(&result), ["real/file.txt"]);
+        let joined = result.warnings.join("\n");
+        assert!(joined.contains("broken symlink skipped"), "{joined}");
+        assert!(joined.contains("escape.txt"), "{joined}");
+        assert!(joined.contains("escape-dir"), "{joined}");
+
+        // With the outside directory allowed, the link is indexed under its real path.
+        let widened = walk(
+            root,
+            &WalkOptions {
+                allowed_roots: vec![outside.path().to_path_buf()],
+                ..WalkOptions::default()
+            },
+        )
+        .unwrap();
+        let secret = fs::canonicalize(outside.path().join("secret.txt")).unwrap();
+        assert!(widened.files.iter().any(|f| f.path == secret));
+    }
+
+    #[test]
+    fn missing_root_is_an_io_error() {
+        let err = walk(
+            Path::new("/nonexistent/cc-search-root"),
+            &WalkOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "io");
+        assert!(err.to_string().contains("/nonexistent/cc-search-root"));
+    }
+}
