@@ -117,8 +117,13 @@ fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String>
     } else {
         trimmed
     };
-    let request: O::Request =
+    let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| Error::invalid(O::NAME, e.to_string()))?;
+    if !value.is_object() {
+        return Err(Error::invalid(O::NAME, "parameters must be a JSON object"));
+    }
+    let request: O::Request =
+        serde_json::from_value(value).map_err(|e| Error::invalid(O::NAME, e.to_string()))?;
     let response = O::run(engine, request)?;
     serde_json::to_string(&response).map_err(|e| Error::Internal(format!("{}: {e}", O::NAME)))
 }

@@ -1,0 +1,381 @@
+//! `files.refresh` and `files.suggest` end to end on real directories and SQLite files.
+
+use std::fs;
+use std::path::Path;
+
+use cc_search::Engine;
+use cc_search::files::{Refresh, RefreshRequest, Suggest, SuggestRequest};
+use serde_json::json;
+
+fn touch(root: &Path, rel: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, rel.as_bytes()).unwrap();
+}
+
+struct Fixture {
+    _home: tempfile::TempDir,
+    project: tempfile::TempDir,
+    engine: Engine,
+}
+
+fn fixture(files: &[&str]) -> Fixture {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    for rel in files {
+        touch(project.path(), rel);
+    }
+    let engine = Engine::open_at(home.path()).unwrap();
+    Fixture {
+        _home: home,
+        project,
+        engine,
+    }
+}
+
+impl Fixture {
+    fn refresh(&self) -> cc_search::files::RefreshResponse {
+        self.engine
+            .run::<Refresh>(RefreshRequest {
+                root: Some(self.project.path().into()),
+                ..Default::default()
+            })
+            .unwrap()
+    }
+
+    fn suggest(&self, query: &str) -> Vec<String> {
+        self.engine
+            .run::<Suggest>(SuggestRequest {
+                query: query.into(),
+                project_dir: Some(self.project.path().into()),
+                limit: None,
+            })
+            .unwrap()
+            .paths
+    }
+}
+
+const APP: &[&str] = &[
+    "src/components/Button.tsx",
+    "src/components/Modal.tsx",
+    "src/lib/api-client.ts",
+    "src/lib/my_utils.py",
+    "docs/guide.md",
+    "README.md",
+    "package.json",
+    ".claude/settings.json",
+    "node_modules/react/index.js",
+];
+
+#[test]
+fn suggest_finds_paths_by_prefix_name_and_directory() {
+    let f = fixture(APP);
+    assert_eq!(f.refresh().files, 8);
+    assert_eq!(
+        f.suggest("src/comp"),
+        // Equal scores: the shorter path first, then path order.
+        ["src/components/Modal.tsx", "src/components/Button.tsx"]
+    );
+    assert_eq!(f.suggest("Button"), ["src/components/Button.tsx"]);
+    assert_eq!(f.suggest("butt"), ["src/components/Button.tsx"]);
+    assert_eq!(f.suggest("readme"), ["README.md"]);
+    assert_eq!(f.suggest("api-client"), ["src/lib/api-client.ts"]);
+    assert_eq!(f.suggest("my_utils"), ["src/lib/my_utils.py"]);
+    assert_eq!(f.suggest("settings"), [".claude/settings.json"]);
+    assert_eq!(f.suggest("claude"), [".claude/settings.json"]);
+    // Default excludes keep node_modules out.
+    assert!(f.suggest("react").is_empty());
+    assert!(f.suggest("index").is_empty());
+    // File-name matches rank above directory matches.
+    let lib = f.suggest("lib");
+    assert_eq!(lib.len(), 2);
+    assert!(lib.iter().all(|p| p.starts_with("src/lib/")));
+}
+
+#[test]
+fn empty_and_hostile_queries_are_answers_not_errors() {
+    let f = fixture(APP);
+    f.refresh();
+    assert_eq!(f.suggest("").len(), 8);
+    for q in [
+        "\"",
+        "-foo",
+        "NEAR(",
+        "*",
+        "AND",
+        "OR",
+        "NOT",
+        "a AND",
+        "(",
+        ")",
+        "{x}",
+        ":",
+        "^",
+        "col:val",
+        "\u{0}",
+        "'; DROP TABLE files_meta; --",
+        "%",
+        "_",
+        "\\",
+    ] {
+        let r = f.engine.run::<Suggest>(SuggestRequest {
+            query: q.into(),
+            project_dir: Some(f.project.path().into()),
+            limit: None,
+        });
+        assert!(r.is_ok(), "{q:?}: {r:?}");
+    }
+    let long = "ab/ cd-".repeat(30_000);
+    assert!(f.suggest(&long).is_empty());
+    assert_eq!(f.refresh().files, 8, "the index survived");
+}
+
+#[test]
+fn at_most_fifteen_and_limit_is_validated() {
+    let names: Vec<String> = (0..40).map(|i| format!("pkg/file{i:02}.rs")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let f = fixture(&refs);
+    f.refresh();
+    assert_eq!(f.suggest("file").len(), 15);
+    assert_eq!(f.suggest("").len(), 15);
+    let five = f
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "file".into(),
+            project_dir: Some(f.project.path().into()),
+            limit: Some(5),
+        })
+        .unwrap();
+    assert_eq!(
+        five.paths,
+        [
+            "pkg/file00.rs",
+            "pkg/file01.rs",
+            "pkg/file02.rs",
+            "pkg/file03.rs",
+            "pkg/file04.rs"
+        ]
+    );
+    for bad in [0, 16, 1000] {
+        let err = f
+            .engine
+            .run::<Suggest>(SuggestRequest {
+                query: "file".into(),
+                project_dir: Some(f.project.path().into()),
+                limit: Some(bad),
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_request", "{bad}");
+    }
+}
+
+#[test]
+fn refresh_is_incremental_and_prunes() {
+    let f = fixture(&["a.txt", "b.txt", "c/d.txt"]);
+    let first = f.refresh();
+    assert_eq!(
+        (first.files, first.added, first.updated, first.removed),
+        (3, 3, 0, 0)
+    );
+    let again = f.refresh();
+    assert_eq!(
+        (again.files, again.added, again.updated, again.removed),
+        (3, 0, 0, 0)
+    );
+
+    fs::remove_file(f.project.path().join("b.txt")).unwrap();
+    touch(f.project.path(), "e/new.txt");
+    let file = fs::File::options()
+        .write(true)
+        .open(f.project.path().join("a.txt"))
+        .unwrap();
+    file.set_modified(
+        std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000),
+    )
+    .unwrap();
+    let third = f.refresh();
+    assert_eq!(
+        (third.files, third.added, third.updated, third.removed),
+        (3, 1, 1, 1)
+    );
+    assert!(f.suggest("b").is_empty());
+    assert_eq!(f.suggest("new"), ["e/new.txt"]);
+}
+
+#[test]
+fn suggest_is_scoped_to_the_project() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    touch(parent.path(), "app/src/main.rs");
+    touch(parent.path(), "app2/src/main.rs");
+    touch(parent.path(), "other/main.rs");
+    let engine = Engine::open_at(home.path()).unwrap();
+    engine
+        .run::<Refresh>(RefreshRequest {
+            root: Some(parent.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let r = engine
+        .run::<Suggest>(SuggestRequest {
+            query: "main".into(),
+            project_dir: Some(parent.path().join("app")),
+            limit: None,
+        })
+        .unwrap();
+    assert_eq!(r.paths, ["src/main.rs"]);
+    assert!(
+        r.warnings.is_empty(),
+        "covered by the parent root: {:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn unindexed_project_is_indexed_on_first_suggest() {
+    let f = fixture(APP);
+    let r = f
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "modal".into(),
+            project_dir: Some(f.project.path().into()),
+            limit: None,
+        })
+        .unwrap();
+    assert_eq!(r.paths, ["src/components/Modal.tsx"]);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("not indexed yet")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn json_calls_validate_and_answer() {
+    let f = fixture(APP);
+    let project = f.project.path().to_str().unwrap();
+    let out = f
+        .engine
+        .call("files.refresh", &json!({ "root": project }).to_string())
+        .unwrap();
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["files"], 8);
+    let out = f
+        .engine
+        .call(
+            "files.suggest",
+            &json!({ "query": "modal", "project_dir": project }).to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        out,
+        r#"{"paths":["src/components/Modal.tsx"],"warnings":[]}"#
+    );
+
+    for (op, params, code) in [
+        ("files.nope", "{}", "unknown_operation"),
+        ("", "{}", "unknown_operation"),
+        ("files.suggest", "{", "invalid_request"),
+        ("files.suggest", "[]", "invalid_request"),
+        ("files.suggest", r#"{"query": 5}"#, "invalid_request"),
+        ("files.suggest", r#"{"qurey": "x"}"#, "invalid_request"),
+        ("files.suggest", r#"{"limit": -1}"#, "invalid_request"),
+        (
+            "files.refresh",
+            r#"{"root": "/nonexistent/cc-search"}"#,
+            "io",
+        ),
+        ("files.refresh", r#"{"root": ""}"#, "invalid_request"),
+    ] {
+        let err = f.engine.call(op, params).unwrap_err();
+        assert_eq!(err.code(), code, "{op} {params}: {err}");
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    let names: Vec<String> = (0..300)
+        .map(|i| format!("d{}/sub{}/same_{}.rs", i % 7, i % 3, i % 11))
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let f = fixture(&refs);
+    f.refresh();
+    let first: Vec<Vec<String>> = ["same", "sub1", "d3/sub", "", "rs"]
+        .iter()
+        .map(|q| f.suggest(q))
+        .collect();
+    for _ in 0..3 {
+        let again: Vec<Vec<String>> = ["same", "sub1", "d3/sub", "", "rs"]
+            .iter()
+            .map(|q| f.suggest(q))
+            .collect();
+        assert_eq!(first, again);
+    }
+    // A fresh index of the same tree answers the same.
+    let other = Engine::open_at(tempfile::tempdir().unwrap().path()).unwrap();
+    other
+        .run::<Refresh>(RefreshRequest {
+            root: Some(f.project.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let fresh = other
+        .run::<Suggest>(SuggestRequest {
+            query: "same".into(),
+            project_dir: Some(f.project.path().into()),
+            limit: None,
+        })
+        .unwrap();
+    assert_eq!(fresh.paths, first[0]);
+}
+
+#[test]
+fn corrupt_index_is_rebuilt_with_a_warning() {
+    let f = fixture(APP);
+    fs::write(f._home.path().join("files.db"), vec![0x42; 10_000]).unwrap();
+    let r = f
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "modal".into(),
+            project_dir: Some(f.project.path().into()),
+            limit: None,
+        })
+        .unwrap();
+    assert_eq!(r.paths, ["src/components/Modal.tsx"]);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("corrupt")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn invalid_config_means_defaults_and_one_warning() {
+    let home = tempfile::tempdir().unwrap();
+    fs::write(home.path().join("config.toml"), "[index\nroots = 3").unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    assert_eq!(engine.warnings().len(), 1);
+    assert_eq!(engine.config(), &cc_search::Config::default());
+}
+
+#[test]
+fn config_excludes_and_depth_apply() {
+    let home = tempfile::tempdir().unwrap();
+    fs::write(
+        home.path().join("config.toml"),
+        "[index]\nexclude.patterns = [\"*.log\"]\n[index.depth]\ndefault = 2\n",
+    )
+    .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    for rel in ["a.log", "a.txt", "x/b.txt", "x/y/c.txt"] {
+        touch(project.path(), rel);
+    }
+    let engine = Engine::open_at(home.path()).unwrap();
+    let r = engine
+        .run::<Refresh>(RefreshRequest {
+            root: Some(project.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(r.files, 2);
+}

@@ -1,0 +1,163 @@
+//! The C ABI driven from real C: the header compiled by gcc, the example and the misuse
+//! checks linked against the shared and the static library, run as processes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Build the C libraries (cargo test builds only the rlib) and return their directory.
+fn libraries() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "cc-search-ffi", "--lib"])
+        .current_dir(workspace())
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "cargo build -p cc-search-ffi failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let dir = target.join("debug");
+    assert!(
+        dir.join("libcc_search.so").exists(),
+        "no libcc_search.so in {dir:?}"
+    );
+    assert!(
+        dir.join("libcc_search.a").exists(),
+        "no libcc_search.a in {dir:?}"
+    );
+    dir
+}
+
+fn gcc(out: &Path, source: &Path, lib_dir: &Path, link_static: bool) {
+    let mut cmd = Command::new("gcc");
+    cmd.args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+        .arg(out)
+        .arg(source)
+        .arg("-I")
+        .arg(workspace().join("include"));
+    if link_static {
+        cmd.arg(lib_dir.join("libcc_search.a"))
+            .args(["-lm", "-ldl"]);
+    } else {
+        cmd.arg("-L").arg(lib_dir).arg("-lcc_search");
+    }
+    let output = cmd.output().expect("run gcc");
+    assert!(
+        output.status.success(),
+        "gcc {source:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for rel in [
+        "src/components/Button.tsx",
+        "src/components/Modal.tsx",
+        "README.md",
+    ] {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, rel).unwrap();
+    }
+    dir
+}
+
+fn run(exe: &Path, lib_dir: &Path, home: &Path, args: &[&Path]) -> (bool, String, String) {
+    let output = Command::new(exe)
+        .args(args)
+        .env("LD_LIBRARY_PATH", lib_dir)
+        .env("CC_SEARCH_HOME", home)
+        .output()
+        .expect("run C program");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn c_example_runs_shared_and_static() {
+    let lib_dir = libraries();
+    let build = tempfile::tempdir().unwrap();
+    let project = project();
+    let canonical = std::fs::canonicalize(project.path()).unwrap();
+    for link_static in [false, true] {
+        let exe = build
+            .path()
+            .join(if link_static { "static" } else { "shared" });
+        gcc(
+            &exe,
+            &workspace().join("examples/c/example.c"),
+            &lib_dir,
+            link_static,
+        );
+        let home = tempfile::tempdir().unwrap();
+        let (ok, stdout, stderr) = run(
+            &exe,
+            &lib_dir,
+            home.path(),
+            &[&canonical, Path::new("src/comp")],
+        );
+        assert!(ok, "example failed: {stderr}");
+        let response: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(
+            response["paths"],
+            serde_json::json!(["src/components/Modal.tsx", "src/components/Button.tsx"])
+        );
+        assert!(stderr.contains("\"added\":3"), "{stderr}");
+        assert!(home.path().join("files.db").exists());
+    }
+}
+
+#[test]
+fn c_example_reports_errors_on_stderr() {
+    let lib_dir = libraries();
+    let build = tempfile::tempdir().unwrap();
+    let exe = build.path().join("example");
+    gcc(
+        &exe,
+        &workspace().join("examples/c/example.c"),
+        &lib_dir,
+        false,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let (ok, stdout, stderr) = run(
+        &exe,
+        &lib_dir,
+        home.path(),
+        &[Path::new("/nonexistent/dir"), Path::new("x")],
+    );
+    assert!(!ok);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("CC_SEARCH_ERR_IO") && stderr.contains("/nonexistent/dir"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn c_abi_misuse_and_threads() {
+    let lib_dir = libraries();
+    let build = tempfile::tempdir().unwrap();
+    let exe = build.path().join("abi_test");
+    gcc(
+        &exe,
+        &workspace().join("tests/c/abi_test.c"),
+        &lib_dir,
+        false,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let project = project();
+    let canonical = std::fs::canonicalize(project.path()).unwrap();
+    let (ok, stdout, stderr) = run(&exe, &lib_dir, home.path(), &[home.path(), &canonical]);
+    assert!(ok, "abi_test failed:\n{stderr}");
+    assert!(stdout.starts_with("ok "), "{stdout}");
+}
