@@ -1,1 +1,326 @@
-fn main() {}
+//! Benchmarks of cc-search, printed as a table. Run with `make bench` (or
+//! `cargo bench -p cc-search --bench bench`; add `-- --quick` for a smaller run).
+//!
+//! Each row names the operation, the corpus, the median and p95 of repeated runs, and —
+//! where one exists — what a user would use instead, timed in the same run, as a ratio.
+//! Whole-process rows run the Python CLI (`$CC_SEARCH_CLI`, default `.venv/bin/cc-search`)
+//! and the Node binding (`$CC_SEARCH_NODE_SCRIPT`, default `examples/node/suggest-bench.mjs`)
+//! when they exist.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cc_search::Engine;
+use cc_search::files::{Refresh, RefreshRequest, Suggest, SuggestRequest};
+
+const WORDS: &[&str] = &[
+    "api",
+    "auth",
+    "button",
+    "client",
+    "components",
+    "config",
+    "core",
+    "data",
+    "docs",
+    "editor",
+    "engine",
+    "events",
+    "hooks",
+    "index",
+    "layout",
+    "lib",
+    "modal",
+    "models",
+    "net",
+    "parser",
+    "render",
+    "router",
+    "server",
+    "services",
+    "src",
+    "store",
+    "styles",
+    "tests",
+    "types",
+    "ui",
+    "user",
+    "utils",
+    "view",
+    "worker",
+];
+const EXTS: &[&str] = &["ts", "tsx", "rs", "py", "md", "json", "go", "css"];
+
+/// A deterministic pseudo-random generator (xorshift), so every run builds the same tree.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.next() % items.len()]
+    }
+}
+
+/// Create `n` files under `root` in a tree 1–5 directories deep.
+fn generate(root: &Path, n: usize) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut made = 0;
+    while made < n {
+        let depth = 1 + rng.next() % 5;
+        let mut dir = root.to_path_buf();
+        for _ in 0..depth {
+            dir.push(rng.pick(WORDS));
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        for _ in 0..(1 + rng.next() % 12).min(n - made) {
+            let name = format!(
+                "{}{}{}.{}",
+                rng.pick(WORDS),
+                ["", "_", "-", ""][rng.next() % 4],
+                rng.pick(WORDS),
+                rng.pick(EXTS)
+            );
+            let path = dir.join(name);
+            if !path.exists() {
+                std::fs::write(&path, b"").unwrap();
+                made += 1;
+            }
+        }
+    }
+}
+
+struct Stats {
+    median: Duration,
+    p95: Duration,
+}
+
+fn measure(runs: usize, mut f: impl FnMut()) -> Stats {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    Stats {
+        median: times[times.len() / 2],
+        p95: times[(times.len() * 95 / 100).min(times.len() - 1)],
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn row(what: &str, corpus: &str, s: &Stats, baseline: Option<(&str, Duration)>) {
+    let versus = match baseline {
+        Some((name, base)) => format!(
+            "{name} {} → {:.2}×",
+            ms(base),
+            base.as_secs_f64() / s.median.as_secs_f64()
+        ),
+        None => String::new(),
+    };
+    println!(
+        "| {what} | {corpus} | {} | {} | {versus} |",
+        ms(s.median),
+        ms(s.p95)
+    );
+}
+
+fn tool(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+fn run_quiet(cmd: &mut Command) -> bool {
+    cmd.stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+const QUERIES: &[&str] = &["button", "src/comp", "utils.ts", "ser", "hooks/use", "x"];
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let sizes: &[usize] = if quick { &[10_000] } else { &[10_000, 100_000] };
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let cli = std::env::var_os("CC_SEARCH_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join(".venv/bin/cc-search"));
+    let node_script = std::env::var_os("CC_SEARCH_NODE_SCRIPT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("examples/node/suggest-bench.mjs"));
+    let fd = tool("fd").or_else(|| tool("fdfind"));
+    let rg = tool("rg");
+
+    println!("| operation | corpus | median | p95 | instead (same run) |");
+    println!("| --- | --- | --- | --- | --- |");
+    for &n in sizes {
+        let tree = tempfile::tempdir().unwrap();
+        generate(tree.path(), n);
+        let corpus = format!("{}k files", n / 1000);
+        let runs = if n >= 100_000 { 5 } else { 11 };
+
+        // Cold refresh: a new database each run.
+        let homes: Vec<tempfile::TempDir> =
+            (0..runs).map(|_| tempfile::tempdir().unwrap()).collect();
+        let mut next = homes.iter();
+        let request = || RefreshRequest {
+            root: Some(tree.path().into()),
+            max_files: Some(n + 1),
+            ..Default::default()
+        };
+        let cold = measure(runs, || {
+            let engine = Engine::open_at(next.next().unwrap().path()).unwrap();
+            let r = engine.run::<Refresh>(request()).unwrap();
+            assert_eq!(r.files, n);
+        });
+        let fd_time = fd.as_ref().map(|fd| {
+            measure(runs, || {
+                assert!(run_quiet(
+                    Command::new(fd)
+                        .args(["--type", "f", "--hidden", "--no-ignore-vcs", "."])
+                        .arg(tree.path())
+                ));
+            })
+            .median
+        });
+        let rg_time = rg.as_ref().map(|rg| {
+            measure(runs, || {
+                assert!(run_quiet(Command::new(rg).arg("--files").arg(tree.path())));
+            })
+            .median
+        });
+        row(
+            "files.refresh (cold, new index)",
+            &corpus,
+            &cold,
+            fd_time.map(|t| ("fd", t)),
+        );
+        if let Some(t) = rg_time {
+            println!(
+                "| | | | | rg --files {} → {:.2}× |",
+                ms(t),
+                t.as_secs_f64() / cold.median.as_secs_f64()
+            );
+        }
+        if n == 10_000 {
+            println!(
+                "| | | | | spec: build 10k + query ≈ 40 ms → {:.2}× |",
+                0.040 / cold.median.as_secs_f64()
+            );
+        }
+
+        // Warm refresh: nothing changed.
+        let home = tempfile::tempdir().unwrap();
+        let engine = Engine::open_at(home.path()).unwrap();
+        engine.run::<Refresh>(request()).unwrap();
+        let warm = measure(runs, || {
+            let r = engine.run::<Refresh>(request()).unwrap();
+            assert_eq!(r.added + r.updated + r.removed, 0);
+        });
+        row(
+            "files.refresh (warm, unchanged)",
+            &corpus,
+            &warm,
+            fd_time.map(|t| ("fd", t)),
+        );
+
+        // In-process suggest latency over a set of queries.
+        let mut all = Vec::new();
+        for q in QUERIES {
+            let s = measure(51, || {
+                engine
+                    .run::<Suggest>(SuggestRequest {
+                        query: (*q).into(),
+                        project_dir: Some(tree.path().into()),
+                        limit: None,
+                    })
+                    .unwrap();
+            });
+            all.push(s.median);
+            row(
+                &format!("files.suggest `{q}` (in-process)"),
+                &corpus,
+                &s,
+                None,
+            );
+        }
+        all.sort();
+        let typical = all[all.len() / 2];
+        println!(
+            "| files.suggest median of queries | {corpus} | {} | | spec: FTS5 query alone ≈ 0.5 ms → {:.2}× |",
+            ms(typical),
+            0.0005 / typical.as_secs_f64()
+        );
+
+        // Whole processes, as Claude Code runs them.
+        if cli.is_file() {
+            let s = measure(runs, || {
+                assert!(run_quiet(
+                    Command::new(&cli)
+                        .args(["files", "suggest", "button", "--project-dir"])
+                        .arg(tree.path())
+                        .env("CC_SEARCH_HOME", home.path())
+                ));
+            });
+            row(
+                "cc-search files suggest (Python CLI process)",
+                &corpus,
+                &s,
+                Some((
+                    "spec: Bun + SQLite + query ≈ 10 ms",
+                    Duration::from_millis(10),
+                )),
+            );
+        } else {
+            println!(
+                "| cc-search files suggest (Python CLI process) | {corpus} | not run: {} missing | | |",
+                cli.display()
+            );
+        }
+        if node_script.is_file() && tool("node").is_some() {
+            let s = measure(runs, || {
+                assert!(run_quiet(
+                    Command::new("node")
+                        .arg(&node_script)
+                        .arg(tree.path())
+                        .arg("button")
+                        .env("CC_SEARCH_HOME", home.path())
+                ));
+            });
+            row(
+                "files suggest (Node process + addon)",
+                &corpus,
+                &s,
+                Some((
+                    "spec: Bun + SQLite + query ≈ 10 ms",
+                    Duration::from_millis(10),
+                )),
+            );
+        } else {
+            println!(
+                "| files suggest (Node process + addon) | {corpus} | not run: {} missing | | |",
+                node_script.display()
+            );
+        }
+    }
+    println!();
+    println!(
+        "machine: {} cores; fd: {}; rg: {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        fd.map_or("not installed".into(), |p| p.display().to_string()),
+        rg.map_or("not installed".into(), |p| p.display().to_string()),
+    );
+}

@@ -1,0 +1,106 @@
+# cc-search — the two commands a newcomer needs:
+#   make demo   set up and index + query this repository with the Python CLI (default data dir)
+#   make test   set up every tool and run every check and test (what CI runs)
+# Everything is installed locally: .venv/ (Python), bindings/node/node_modules/ (Node, Bun),
+# .tools/ (cbindgen). One cargo target dir, debug builds, except `make bench`.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+ROOT := $(CURDIR)
+VENV := $(ROOT)/.venv
+TOOLS := $(ROOT)/.tools
+NODE_DIR := $(ROOT)/bindings/node
+CBINDGEN_VERSION := 0.29.4
+CBINDGEN := $(TOOLS)/bin/cbindgen
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: demo test bench header setup setup-python setup-node python node \
+        check-format lint test-rust test-header test-examples test-python test-node clean-demo
+
+## ---- setup -----------------------------------------------------------------------------
+
+setup: setup-python setup-node $(CBINDGEN)
+
+$(VENV)/.ready: bindings/python/pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" "typer>=0.12" "rich>=13"
+	touch $@
+
+setup-python: $(VENV)/.ready
+
+$(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	cd $(NODE_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+setup-node: $(NODE_DIR)/node_modules/.package-lock.json
+
+# cbindgen at the exact version the committed header was generated with.
+$(CBINDGEN):
+	if command -v cbindgen >/dev/null && [ "$$(cbindgen --version)" = "cbindgen $(CBINDGEN_VERSION)" ]; then \
+	  mkdir -p $(TOOLS)/bin && ln -sf "$$(command -v cbindgen)" $@; \
+	else \
+	  cargo install --quiet --locked cbindgen --version $(CBINDGEN_VERSION) --root $(TOOLS); \
+	fi
+
+## ---- builds --------------------------------------------------------------------------
+
+# The Python package with its native module, installed editable into .venv.
+python: setup-python
+	cd bindings/python && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --quiet
+
+# The Node addon (debug) next to index.js.
+node: setup-node
+	cd $(NODE_DIR) && npm run --silent build
+
+header: $(CBINDGEN)
+	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
+
+## ---- the main job ------------------------------------------------------------------
+
+# Index this repository and ask the file picker, as a user would from the CLI.
+demo: python
+	$(VENV)/bin/cc-search files refresh .
+	@echo '--- cc-search files suggest "src/files"'
+	$(VENV)/bin/cc-search files suggest "src/files" --project-dir .
+	@echo '--- cc-search files suggest "readme"'
+	$(VENV)/bin/cc-search files suggest readme --project-dir .
+
+## ---- tests ---------------------------------------------------------------------------
+
+test: check-format lint test-rust test-header test-examples test-python test-node
+	@echo "all checks passed"
+
+check-format:
+	cargo fmt --all --check
+
+lint: python
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+# Core and C ABI (the C ABI tests compile and run C programs with gcc).
+test-rust:
+	.ci/expect-tests cargo -- cargo test --quiet
+
+# The committed header must be what cbindgen generates from ffi/ now.
+test-header: $(CBINDGEN)
+	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output $(TOOLS)/cc_search.h
+	diff -u include/cc_search.h $(TOOLS)/cc_search.h || { echo "include/cc_search.h is stale: run make header"; exit 1; }
+
+# Every example runs and prints what it should.
+test-examples: python node
+	tests/examples.sh
+
+test-python: python
+	.ci/expect-tests pytest -- $(VENV)/bin/pytest -q bindings/python/tests
+
+test-node: node
+	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests node -- npm run --silent test
+	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests bun -- npm run --silent test:bun
+
+## ---- benchmarks -----------------------------------------------------------------------
+
+# Release builds of the core bench, the Python module and the Node addon, then the table.
+bench: setup-python setup-node
+	cd bindings/python && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
+	cd $(NODE_DIR) && npm run --silent build:release
+	cargo bench -p cc-search --bench bench
