@@ -379,3 +379,73 @@ fn config_excludes_and_depth_apply() {
         .unwrap();
     assert_eq!(r.files, 2);
 }
+
+fn fts_integrity(home: &Path) {
+    let conn = rusqlite::Connection::open(home.join("files.db")).unwrap();
+    conn.execute(
+        "INSERT INTO files_fts(files_fts) VALUES ('integrity-check')",
+        [],
+    )
+    .expect("FTS index matches files_meta");
+    let triggers: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'files_meta'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(triggers, 3, "the FTS triggers are in place");
+}
+
+#[test]
+fn bulk_and_incremental_writes_keep_fts_in_sync() {
+    let names: Vec<String> = (0..600).map(|i| format!("m{}/n{i}.txt", i % 9)).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let f = fixture(&refs);
+    // 600 new files: written in bulk.
+    assert_eq!(f.refresh().added, 600);
+    fts_integrity(f._home.path());
+    assert_eq!(f.suggest("n599"), ["m5/n599.txt"]);
+
+    // A few changes: written row by row through the triggers.
+    fs::remove_file(f.project.path().join("m0/n0.txt")).unwrap();
+    touch(f.project.path(), "m0/fresh.txt");
+    let r = f.refresh();
+    assert_eq!((r.added, r.removed), (1, 1));
+    fts_integrity(f._home.path());
+    assert_eq!(f.suggest("fresh"), ["m0/fresh.txt"]);
+    assert!(f.suggest("n0").is_empty());
+
+    // Most files gone: bulk again, other roots untouched.
+    let other = tempfile::tempdir().unwrap();
+    touch(other.path(), "keep/me.rs");
+    f.engine
+        .run::<Refresh>(RefreshRequest {
+            root: Some(other.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    for gone in ["m1", "m2", "m3", "m4", "m5"] {
+        fs::remove_dir_all(f.project.path().join(gone)).unwrap();
+    }
+    let r = f.refresh();
+    assert!(r.removed > 256, "{r:?}");
+    fts_integrity(f._home.path());
+    let left = f.suggest("n10");
+    assert!(!left.is_empty());
+    assert!(
+        left.iter().all(|p| ["m0/", "m6/", "m7/", "m8/"]
+            .iter()
+            .any(|d| p.starts_with(d))),
+        "{left:?}"
+    );
+    let kept = f
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "me".into(),
+            project_dir: Some(other.path().into()),
+            limit: None,
+        })
+        .unwrap();
+    assert_eq!(kept.paths, ["keep/me.rs"]);
+}

@@ -14,12 +14,40 @@ use serde::{Deserialize, Serialize};
 pub use refresh::refresh;
 pub use suggest::suggest;
 
+/// The triggers that keep `files_fts` in step with `files_meta`.
+macro_rules! fts_triggers {
+    () => {
+        r#"
+CREATE TRIGGER files_meta_ai AFTER INSERT ON files_meta BEGIN
+  INSERT INTO files_fts(rowid, path, filename, dir_components)
+  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+END;
+
+CREATE TRIGGER files_meta_ad AFTER DELETE ON files_meta BEGIN
+  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+END;
+
+CREATE TRIGGER files_meta_au AFTER UPDATE OF path, filename, dir_components ON files_meta BEGIN
+  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+  INSERT INTO files_fts(rowid, path, filename, dir_components)
+  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+END;
+"#
+    };
+}
+
+/// [`fts_triggers!`] as a constant, for re-creating the triggers after a bulk write.
+pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
+
 /// The file index schema (spec "Database Schema"), as migrations.
 ///
 /// `files_meta` holds one row per file; `files_fts` is an external-content FTS5 index
 /// over it kept in sync by triggers. The update trigger fires only when an indexed
 /// column changes, so an mtime-only update does not rewrite the FTS index.
-pub const SCHEMA: crate::store::Migrations = &[r#"
+pub const SCHEMA: crate::store::Migrations = &[concat!(
+    r#"
 CREATE TABLE files_meta (
   path TEXT PRIMARY KEY,
   filename TEXT NOT NULL,
@@ -38,23 +66,9 @@ CREATE VIRTUAL TABLE files_fts USING fts5(
   tokenize='unicode61 remove_diacritics 1 tokenchars ''_-'''
 );
 
-CREATE TRIGGER files_meta_ai AFTER INSERT ON files_meta BEGIN
-  INSERT INTO files_fts(rowid, path, filename, dir_components)
-  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
-END;
-
-CREATE TRIGGER files_meta_ad AFTER DELETE ON files_meta BEGIN
-  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
-  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
-END;
-
-CREATE TRIGGER files_meta_au AFTER UPDATE OF path, filename, dir_components ON files_meta BEGIN
-  INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
-  VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
-  INSERT INTO files_fts(rowid, path, filename, dir_components)
-  VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
-END;
-
+"#,
+    fts_triggers!(),
+    r#"
 CREATE TABLE frecency (
   path TEXT PRIMARY KEY REFERENCES files_meta(path) ON DELETE CASCADE,
   git_recency REAL DEFAULT 0,
@@ -72,7 +86,8 @@ CREATE TABLE watched_roots (
 
 CREATE INDEX idx_files_meta_root ON files_meta(root);
 CREATE INDEX idx_frecency_path ON frecency(path);
-"#];
+"#
+)];
 
 /// Most paths a suggestion returns (spec: "at most 15").
 pub const MAX_SUGGESTIONS: usize = 15;
