@@ -29,8 +29,9 @@ $(VENV)/.ready: bindings/python/pyproject.toml
 
 setup-python: $(VENV)/.ready
 
+# `npm install`, not `npm ci`: the lock file holds only this platform's optional packages.
 $(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
-	cd $(NODE_DIR) && npm ci --no-audit --no-fund
+	cd $(NODE_DIR) && npm install --no-audit --no-fund
 	touch $@
 
 setup-node: $(NODE_DIR)/node_modules/.package-lock.json
@@ -93,14 +94,14 @@ test-examples: python node
 test-python: python
 	.ci/expect-tests pytest -- $(VENV)/bin/pytest -q bindings/python/tests
 
-test-node: node
-	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests node -- npm run --silent test
-	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests bun -- npm run --silent test:bun
+# Builds the addon, type-checks index.d.ts, runs test/*.test.js under Node and then Bun.
+test-node: setup-node
+	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests node+bun -- npm test --silent
 
 ## ---- benchmarks -----------------------------------------------------------------------
 
 # Release builds of the core bench, the Python module and the Node addon, then the table.
 bench: setup-python setup-node
 	cd bindings/python && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
-	cd $(NODE_DIR) && npm run --silent build:release
+	cd $(NODE_DIR) && npx napi build --platform --release --js native.js --dts native.d.ts
 	cargo bench -p cc-search --bench bench

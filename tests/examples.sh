@@ -32,7 +32,9 @@ check c "$(LD_LIBRARY_PATH=$root/target/debug "$work/example-c" "$project" src/c
 export CC_SEARCH_HOME=$work/home-python
 check python "$("$root/.venv/bin/python" "$root/examples/python/example.py" "$project" src/comp)"
 
+# The Node example prints "@<query>" and then each path indented.
+paths_after_query() { sed -n '/^@src\/comp$/,/^@/p' | sed -n 's/^  //p'; }
 export CC_SEARCH_HOME=$work/home-node
-check node "$(node "$root/examples/node/example.mjs" "$project" src/comp)"
+check node "$(node "$root/examples/node/example.mjs" "$project" src/comp | paths_after_query)"
 export CC_SEARCH_HOME=$work/home-bun
-check bun "$("$root/bindings/node/node_modules/.bin/bun" "$root/examples/node/example.mjs" "$project" src/comp)"
+check bun "$("$root/bindings/node/node_modules/.bin/bun" "$root/examples/node/example.mjs" "$project" src/comp | paths_after_query)"

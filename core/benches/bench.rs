@@ -4,7 +4,7 @@
 //! Each row names the operation, the corpus, the median and p95 of repeated runs, and —
 //! where one exists — what a user would use instead, timed in the same run, as a ratio.
 //! Whole-process rows run the Python CLI (`$CC_SEARCH_CLI`, default `.venv/bin/cc-search`)
-//! and the Node binding (`$CC_SEARCH_NODE_SCRIPT`, default `examples/node/suggest-bench.mjs`)
+//! and the Node binding (`$CC_SEARCH_NODE_SCRIPT`, default `core/benches/suggest.mjs`)
 //! when they exist.
 
 use std::path::{Path, PathBuf};
@@ -160,7 +160,7 @@ fn main() {
         .unwrap_or_else(|| workspace.join(".venv/bin/cc-search"));
     let node_script = std::env::var_os("CC_SEARCH_NODE_SCRIPT")
         .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("examples/node/suggest-bench.mjs"));
+        .unwrap_or_else(|| workspace.join("core/benches/suggest.mjs"));
     let fd = tool("fd").or_else(|| tool("fdfind"));
     let rg = tool("rg");
 

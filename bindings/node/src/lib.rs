@@ -1,1 +1,174 @@
-//! Node bindings (in progress).
+//! Node and Bun bindings of cc-search.
+//!
+//! The native surface is deliberately small — one class, plain values and an
+//! [`AsyncTask`] — and carries no search logic: every operation goes through the core's
+//! operation table by name, with JSON in and JSON out. The hand-written `index.js` turns
+//! that into an idiomatic JavaScript API.
+//!
+//! Errors thrown into JavaScript carry `code` equal to the core's error code
+//! (`invalid_request`, `unknown_operation`, `io`, `database`, `internal`) and the core's
+//! message. A panic in the core is caught here and reported as `internal`; it never
+//! unwinds into the JavaScript engine.
+#![deny(missing_docs)]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use napi::bindgen_prelude::{AsyncTask, JsError};
+use napi::{Env, Task};
+use napi_derive::napi;
+
+/// An error for JavaScript whose `code` is the core's error code.
+type CodedError = napi::Error<String>;
+
+/// A failure from the core, kept as plain data so it can cross threads.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    code: &'static str,
+    message: String,
+}
+
+impl From<cc_search::Error> for Failure {
+    fn from(error: cc_search::Error) -> Self {
+        Failure {
+            code: error.code(),
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<Failure> for CodedError {
+    fn from(failure: Failure) -> Self {
+        napi::Error::new(failure.code.to_string(), failure.message)
+    }
+}
+
+/// Run `f`, turning a panic into an `internal` failure.
+fn guarded<T>(what: &str, f: impl FnOnce() -> cc_search::Result<T>) -> Result<T, Failure> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result.map_err(Failure::from),
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(Failure {
+                code: "internal",
+                message: format!("internal error: {what} panicked: {detail}"),
+            })
+        }
+    }
+}
+
+/// A cc-search engine: one data root, its configuration and its databases.
+///
+/// Safe to use from many concurrent `callAsync` calls: the core engine is shared, and
+/// each call runs on the libuv thread pool.
+#[napi]
+pub struct Engine {
+    inner: Arc<cc_search::Engine>,
+}
+
+#[napi]
+impl Engine {
+    /// Open an engine. `home` is the data root (default: `$CC_SEARCH_HOME`, else the XDG
+    /// data directory); `configPath` an explicit configuration file. An invalid
+    /// configuration file does not fail: the defaults apply and `warnings()` says why.
+    #[napi(constructor)]
+    pub fn new(home: Option<String>, config_path: Option<String>) -> Result<Self, CodedError> {
+        let options = cc_search::EngineOptions {
+            home: home.filter(|h| !h.is_empty()).map(PathBuf::from),
+            config_path: config_path.filter(|p| !p.is_empty()).map(PathBuf::from),
+        };
+        let engine = guarded("open", || cc_search::Engine::open(options))?;
+        Ok(Engine {
+            inner: Arc::new(engine),
+        })
+    }
+
+    /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
+    /// and return the JSON response. Blocks the calling thread.
+    #[napi]
+    pub fn call(&self, op: String, params_json: String) -> Result<String, CodedError> {
+        let engine = &self.inner;
+        Ok(guarded(&op, || engine.call(&op, &params_json))?)
+    }
+
+    /// Like `call`, on the libuv thread pool; resolves to the JSON response.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn call_async(&self, op: String, params_json: String) -> AsyncTask<CallTask> {
+        AsyncTask::new(CallTask {
+            engine: Arc::clone(&self.inner),
+            op,
+            params_json,
+        })
+    }
+
+    /// Warnings from opening the engine (an invalid configuration file, for instance).
+    #[napi]
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.warnings().to_vec()
+    }
+
+    /// The data root.
+    #[napi(getter)]
+    pub fn home(&self) -> String {
+        self.inner.home().to_string_lossy().into_owned()
+    }
+}
+
+/// One `callAsync`: runs the operation on the libuv pool, then settles the promise.
+pub struct CallTask {
+    engine: Arc<cc_search::Engine>,
+    op: String,
+    params_json: String,
+}
+
+impl Task for CallTask {
+    type Output = Result<String, Failure>;
+    type JsValue = String;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let engine = &self.engine;
+        let (op, params) = (&self.op, &self.params_json);
+        Ok(guarded(op, || engine.call(op, params)))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        match output {
+            Ok(json) => Ok(json),
+            Err(failure) => {
+                // Build the JavaScript error here, on the JS thread, so the rejection
+                // keeps the core's code rather than a generic napi status.
+                let error = JsError::from(CodedError::from(failure)).into_unknown(env);
+                Err(napi::Error::from(error))
+            }
+        }
+    }
+}
+
+/// The version of cc-search (`MAJOR.MINOR.PATCH`).
+#[napi]
+pub fn version() -> String {
+    cc_search::VERSION.to_string()
+}
+
+/// The operation table as JSON: `[{name, summary, request, response}]`, with JSON
+/// Schemas of each operation's parameters and result.
+#[napi]
+pub fn operations() -> Result<String, CodedError> {
+    Ok(guarded("operations", || {
+        Ok(cc_search::ops::describe().to_string())
+    })?)
+}
+
+/// Every error code an error thrown by this module can carry.
+#[napi]
+pub fn error_codes() -> Vec<String> {
+    cc_search::ERROR_CODES
+        .iter()
+        .map(|c| c.to_string())
+        .collect()
+}
