@@ -1,14 +1,13 @@
 //! The [`Engine`]: where data lives, the configuration, and open databases.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::ops;
+use crate::store::Database;
 
 /// How to open an [`Engine`]. Every field is optional; the defaults come from the
 /// environment (see [`Engine::open`]).
@@ -28,14 +27,15 @@ pub struct EngineOptions {
 /// with [`Engine::run`] (typed) or [`Engine::call`] (JSON, by name), both through the
 /// operation table in [`crate::ops`].
 ///
-/// Thread safety: `Engine` is `Send + Sync`; calls from many threads are safe. Each
-/// database is used by one call at a time.
+/// Thread safety: `Engine` is `Send + Sync`; calls from many threads are safe and run in
+/// parallel. Readers use a pool of connections and never wait for an index run (WAL);
+/// index runs on one database queue behind each other.
 pub struct Engine {
     home: PathBuf,
     config_path: PathBuf,
     config: Config,
     warnings: Vec<String>,
-    files_db: Mutex<Option<Connection>>,
+    files_db: Database,
 }
 
 impl std::fmt::Debug for Engine {
@@ -79,11 +79,11 @@ impl Engine {
             tracing::warn!("{warning}");
         }
         Ok(Engine {
+            files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
             home,
             config_path,
             config,
             warnings,
-            files_db: Mutex::new(None),
         })
     }
 
@@ -129,26 +129,14 @@ impl Engine {
         ops::call(self, name, params_json)
     }
 
-    /// The file index database, opened (and migrated, or rebuilt if corrupt) on first
-    /// use. Recovery warnings are appended to `warnings`.
-    pub(crate) fn files_db(
-        &self,
-        warnings: &mut Vec<String>,
-    ) -> Result<MutexGuard<'_, Option<Connection>>> {
-        let mut guard = self
-            .files_db
-            .lock()
-            .map_err(|_| Error::Internal("files database lock poisoned".into()))?;
-        if guard.is_none() {
-            let path = self.files_db_path();
-            *guard = Some(crate::store::open(&path, crate::files::SCHEMA, warnings)?);
-        }
-        Ok(guard)
+    /// The file index database (opened, migrated, or rebuilt if corrupt, on first use).
+    pub(crate) fn files_db(&self) -> &Database {
+        &self.files_db
     }
 
     /// Where the file index lives.
-    pub fn files_db_path(&self) -> PathBuf {
-        self.home.join("files.db")
+    pub fn files_db_path(&self) -> &Path {
+        self.files_db.path()
     }
 }
 

@@ -6,7 +6,7 @@
 //! (`<name>.corrupt-<unix-seconds>`) and rebuilt empty, with a warning.
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
@@ -125,6 +125,103 @@ fn move_aside(path: &Path) -> Result<PathBuf> {
     Ok(aside)
 }
 
+/// Most idle connections a [`Database`] keeps open.
+const MAX_IDLE: usize = 4;
+
+/// One database file shared by every thread of an engine: a small pool of connections,
+/// opened on demand, and one in-process writer at a time.
+///
+/// Readers never wait for a writer (WAL); writers queue on [`Database::write`] instead of
+/// on SQLite's busy timeout, so a long index run never makes another one fail with
+/// "database is locked".
+pub struct Database {
+    path: PathBuf,
+    migrations: Migrations,
+    idle: Mutex<Vec<Connection>>,
+    writer: Mutex<()>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Database {
+    /// A database at `path` with schema `migrations`; nothing is opened yet.
+    pub fn new(path: PathBuf, migrations: Migrations) -> Database {
+        Database {
+            path,
+            migrations,
+            idle: Mutex::new(Vec::new()),
+            writer: Mutex::new(()),
+        }
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A connection for reading (or for writes that need no queueing).
+    pub fn read(&self, warnings: &mut Vec<String>) -> Result<Pooled<'_>> {
+        let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let conn = match idle {
+            Some(conn) => conn,
+            None => open(&self.path, self.migrations, warnings)?,
+        };
+        Ok(Pooled {
+            db: self,
+            conn: Some(conn),
+            _writer: None,
+        })
+    }
+
+    /// A connection for writing, held by one caller of this process at a time.
+    pub fn write(&self, warnings: &mut Vec<String>) -> Result<Pooled<'_>> {
+        let writer = self.writer.lock().map_err(|_| {
+            Error::Internal(format!("{}: writer lock poisoned", self.path.display()))
+        })?;
+        let mut pooled = self.read(warnings)?;
+        pooled._writer = Some(writer);
+        Ok(pooled)
+    }
+}
+
+/// A connection borrowed from a [`Database`]; returned to the pool when dropped.
+pub struct Pooled<'a> {
+    db: &'a Database,
+    conn: Option<Connection>,
+    _writer: Option<MutexGuard<'a, ()>>,
+}
+
+impl std::ops::Deref for Pooled<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        // Only `drop` takes the connection out.
+        self.conn.as_ref().expect("connection present until drop")
+    }
+}
+
+impl std::ops::DerefMut for Pooled<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("connection present until drop")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.db.idle.lock())
+            && idle.len() < MAX_IDLE
+            && conn.is_autocommit()
+        {
+            idle.push(conn);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +293,34 @@ mod tests {
         // The damaged bytes are kept, not lost.
         let kept = std::fs::read(dir.path().join(&aside[0])).unwrap();
         assert_eq!(kept, vec![0x5a; 8192]);
+    }
+
+    #[test]
+    fn pool_reads_while_a_writer_holds_the_write_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::new(dir.path().join("p.db"), SCHEMA);
+        let writer = db.write(&mut Vec::new()).unwrap();
+        writer
+            .execute_batch("BEGIN IMMEDIATE; INSERT INTO t (x) VALUES (1);")
+            .unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let reader = db.read(&mut Vec::new()).unwrap();
+                let n: i64 = reader
+                    .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+                    .unwrap();
+                assert_eq!(n, 0, "the reader sees the last committed state");
+            })
+            .join()
+            .unwrap();
+        });
+        writer.execute_batch("COMMIT").unwrap();
+        drop(writer);
+        let reader = db.read(&mut Vec::new()).unwrap();
+        let n: i64 = reader
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
     }
 
     #[test]

@@ -37,10 +37,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     excludes.extend(request.exclude);
 
     let mut warnings = Vec::new();
-    let mut guard = engine.files_db(&mut warnings)?;
-    let conn = guard
-        .as_mut()
-        .ok_or_else(|| Error::Internal("files database not open".into()))?;
+    let mut conn = engine.files_db().write(&mut warnings)?;
     let db_path = engine.files_db_path();
 
     let options = WalkOptions {
@@ -48,17 +45,18 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         max_files,
         max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
         excludes,
-        allowed_roots: watched_roots(conn).map_err(|e| Error::db(&db_path, e))?,
+        allowed_roots: watched_roots(&conn).map_err(|e| Error::db(db_path, e))?,
         threads: 0,
     };
     let walked = walk(&root, &options)?;
     warnings.extend(walked.warnings);
 
-    let stats = write_root(conn, root_str, max_depth, &walked.files, &mut warnings)
-        .map_err(|e| Error::db(&db_path, e))?;
+    let stats = write_root(&mut conn, root_str, max_depth, &walked.files, &mut warnings)
+        .map_err(|e| Error::db(db_path, e))?;
+    drop(conn);
 
     let limit_mb = config.index.limits.warn_threshold_mb;
-    if let Ok(meta) = std::fs::metadata(&db_path)
+    if let Ok(meta) = std::fs::metadata(db_path)
         && meta.len() > limit_mb.saturating_mul(1 << 20)
     {
         warnings.push(format!(

@@ -43,11 +43,8 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
     let db_path = engine.files_db_path();
 
     let covered = {
-        let guard = engine.files_db(&mut warnings)?;
-        let conn = guard
-            .as_ref()
-            .ok_or_else(|| Error::Internal("files database not open".into()))?;
-        is_covered(conn, &project).map_err(|e| Error::db(&db_path, e))?
+        let conn = engine.files_db().read(&mut warnings)?;
+        is_covered(&conn, &project).map_err(|e| Error::db(db_path, e))?
     };
     if !covered {
         let refreshed = super::refresh(
@@ -64,17 +61,14 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
         warnings.extend(refreshed.warnings);
     }
 
-    let guard = engine.files_db(&mut warnings)?;
-    let conn = guard
-        .as_ref()
-        .ok_or_else(|| Error::Internal("files database not open".into()))?;
+    let conn = engine.files_db().read(&mut warnings)?;
     let (lo, hi) = scope_bounds(project_str);
     let query = truncate_utf8(request.query.trim(), crate::text::MAX_QUERY_BYTES);
     let rows = match fts5_query(query, true) {
-        None => recent(conn, &lo, &hi, limit),
-        Some(expr) => matching(conn, &expr, query, &lo, &hi, limit),
+        None => recent(&conn, &lo, &hi, limit),
+        Some(expr) => matching(&conn, &expr, query, &lo, &hi, limit),
     }
-    .map_err(|e| Error::db(&db_path, e))?;
+    .map_err(|e| Error::db(db_path, e))?;
 
     let home = home_dir();
     let paths = rows
