@@ -59,6 +59,14 @@ impl Engine {
     /// Nothing is created on disk until an operation needs it. An invalid configuration
     /// file does not fail: the defaults apply and [`Engine::warnings`] says why.
     pub fn open(options: EngineOptions) -> Result<Engine> {
+        for (name, given) in [
+            ("home", &options.home),
+            ("config_path", &options.config_path),
+        ] {
+            if given.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+                return Err(Error::invalid("open", format!("`{name}` is an empty path")));
+            }
+        }
         let explicit_home = options
             .home
             .or_else(|| env_path("CC_SEARCH_HOME"))

@@ -122,8 +122,16 @@ fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String>
     if !value.is_object() {
         return Err(Error::invalid(O::NAME, "parameters must be a JSON object"));
     }
-    let request: O::Request =
-        serde_json::from_value(value).map_err(|e| Error::invalid(O::NAME, e.to_string()))?;
+    let request: O::Request = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = if path == "." {
+            inner.to_string()
+        } else {
+            format!("`{path}`: {inner}")
+        };
+        Error::invalid(O::NAME, message)
+    })?;
     let response = O::run(engine, request)?;
     serde_json::to_string(&response).map_err(|e| Error::Internal(format!("{}: {e}", O::NAME)))
 }

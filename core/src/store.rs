@@ -52,7 +52,7 @@ pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> 
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
-    match open_and_migrate(path, migrations) {
+    match open_retrying(path, migrations) {
         Ok(conn) => Ok(conn),
         Err(e) if is_corruption(&e) => {
             let aside = move_aside(path)?;
@@ -63,9 +63,33 @@ pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> 
             );
             tracing::warn!("{message}");
             warnings.push(message);
-            open_and_migrate(path, migrations).map_err(|e| Error::db(path, e))
+            open_retrying(path, migrations).map_err(|e| Error::db(path, e))
         }
         Err(e) => Err(Error::db(path, e)),
+    }
+}
+
+/// [`open_and_migrate`], retried while another connection is setting the file up.
+///
+/// Switching a new file to WAL and the first migration take locks that SQLite may refuse
+/// at once rather than through the busy handler (to avoid deadlock); those attempts are
+/// retried for up to [`BUSY_TIMEOUT`].
+fn open_retrying(path: &Path, migrations: Migrations) -> rusqlite::Result<Connection> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match open_and_migrate(path, migrations) {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
     }
 }
 
@@ -88,16 +112,42 @@ fn open_and_migrate(path: &Path, migrations: Migrations) -> rusqlite::Result<Con
 }
 
 /// Apply the migrations `conn` has not seen yet, each in its own transaction.
+///
+/// Each step takes the write lock first (`BEGIN IMMEDIATE`) and reads `user_version`
+/// inside it, so processes opening a new database at the same moment apply each step
+/// once between them.
 fn migrate(conn: &Connection, migrations: Migrations) -> rusqlite::Result<()> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let version = usize::try_from(version).unwrap_or(0);
-    for (i, sql) in migrations.iter().enumerate().skip(version) {
-        let tx = conn.unchecked_transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-        tx.commit()?;
+    let read_version = |conn: &Connection| -> rusqlite::Result<usize> {
+        let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        Ok(usize::try_from(v).unwrap_or(0))
+    };
+    if read_version(conn)? >= migrations.len() {
+        return Ok(());
     }
-    Ok(())
+    loop {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let step = || -> rusqlite::Result<bool> {
+            let version = read_version(conn)?;
+            let Some(sql) = migrations.get(version) else {
+                return Ok(false);
+            };
+            conn.execute_batch(sql)?;
+            conn.pragma_update(None, "user_version", (version + 1) as i64)?;
+            Ok(true)
+        };
+        match step() {
+            Ok(more) => {
+                conn.execute_batch("COMMIT")?;
+                if !more {
+                    return Ok(());
+                }
+            }
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+    }
 }
 
 /// Whether `e` says the file is damaged rather than busy, missing or unwritable.
@@ -321,6 +371,25 @@ mod tests {
             .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn concurrent_first_opens_migrate_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("race.db");
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| open(&path, SCHEMA, &mut Vec::new()).map(|_| ())))
+                .collect();
+            for h in handles {
+                h.join().unwrap().unwrap();
+            }
+        });
+        let conn = open(&path, SCHEMA, &mut Vec::new()).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 2);
     }
 
     #[test]

@@ -290,6 +290,19 @@ fn json_calls_validate_and_answer() {
         let err = f.engine.call(op, params).unwrap_err();
         assert_eq!(err.code(), code, "{op} {params}: {err}");
     }
+    // A mistyped field is named in the message.
+    let err = f
+        .engine
+        .call("files.suggest", r#"{"limit": -1}"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("`limit`"), "{err}");
+    assert!(
+        Engine::open(cc_search::EngineOptions {
+            home: Some("".into()),
+            config_path: None
+        })
+        .is_err()
+    );
 }
 
 #[test]
