@@ -24,7 +24,7 @@ setup: setup-python setup-node $(CBINDGEN)
 $(VENV)/.ready: bindings/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" "typer>=0.12" "rich>=13"
+	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6"
 	touch $@
 
 setup-python: $(VENV)/.ready
@@ -48,7 +48,7 @@ $(CBINDGEN):
 
 # The Python package with its native module, installed editable into .venv.
 python: setup-python
-	cd bindings/python && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --quiet
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
 
 # The Node addon (debug) next to index.js.
 node: setup-node
@@ -92,7 +92,7 @@ test-examples: python node
 	tests/examples.sh
 
 test-python: python
-	.ci/expect-tests pytest -- $(VENV)/bin/pytest -q bindings/python/tests
+	.ci/expect-tests pytest -- $(VENV)/bin/python -m pytest -q bindings/python/tests
 
 # Builds the addon, type-checks index.d.ts, runs test/*.test.js under Node and then Bun.
 test-node: setup-node
@@ -102,6 +102,6 @@ test-node: setup-node
 
 # Release builds of the core bench, the Python module and the Node addon, then the table.
 bench: setup-python setup-node
-	cd bindings/python && VIRTUAL_ENV=$(VENV) PATH=$(VENV)/bin:$$PATH $(VENV)/bin/maturin develop --release --quiet
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
 	cd $(NODE_DIR) && npx napi build --platform --release --js native.js --dts native.d.ts
 	cargo bench -p cc-search --bench bench

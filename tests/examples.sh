@@ -29,11 +29,11 @@ export CC_SEARCH_HOME=$work/home-c
 check c "$(LD_LIBRARY_PATH=$root/target/debug "$work/example-c" "$project" src/comp \
   | "$root/.venv/bin/python" -c 'import json,sys; print("\n".join(json.load(sys.stdin)["paths"]))')"
 
-export CC_SEARCH_HOME=$work/home-python
-check python "$("$root/.venv/bin/python" "$root/examples/python/example.py" "$project" src/comp)"
-
-# The Node example prints "@<query>" and then each path indented.
+# The Python and Node examples print "@<query>" and then each path indented.
 paths_after_query() { sed -n '/^@src\/comp$/,/^@/p' | sed -n 's/^  //p'; }
+
+export CC_SEARCH_HOME=$work/home-python
+check python "$("$root/.venv/bin/python" "$root/examples/python/example.py" "$project" src/comp | paths_after_query)"
 export CC_SEARCH_HOME=$work/home-node
 check node "$(node "$root/examples/node/example.mjs" "$project" src/comp | paths_after_query)"
 export CC_SEARCH_HOME=$work/home-bun

@@ -1,1 +1,313 @@
-//! Python bindings (in progress).
+//! Python bindings of cc-search: the native module `cc_search._native`.
+//!
+//! This module only moves JSON between Python and the core's operation table
+//! ([`cc_search::Engine::call`]); the idiomatic API (keyword arguments, dicts, a context
+//! manager) is the pure-Python package `cc_search` around it.
+//!
+//! - Every call into the core releases the GIL ([`Python::detach`]), so other Python
+//!   threads keep running while an index is built, and several threads can call one
+//!   engine at once.
+//! - Core errors become exceptions of one hierarchy: `cc_search.Error` (attribute
+//!   `code`, one of [`cc_search::ERROR_CODES`]) with one subclass per code, also a
+//!   subclass of the matching built-in where there is one (`ValueError`, `OSError`,
+//!   `RuntimeError`).
+//! - A Rust panic never reaches Python as anything but `cc_search.InternalError`.
+
+use std::ffi::OsString;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+
+/// The module the exception classes say they belong to: the package re-exports them,
+/// so tracebacks and `repr` show `cc_search.InvalidRequestError`.
+const EXCEPTIONS_MODULE: &str = "cc_search";
+
+/// One exception class per core error code: (code, class name, built-in base, doc).
+const ERROR_CLASSES: &[(&str, &str, Option<&str>, &str)] = &[
+    (
+        "invalid_request",
+        "InvalidRequestError",
+        Some("ValueError"),
+        "The request was malformed: invalid JSON, a missing or mistyped field, or a value \
+         out of range.",
+    ),
+    (
+        "unknown_operation",
+        "UnknownOperationError",
+        Some("ValueError"),
+        "No operation has this name.",
+    ),
+    (
+        "io",
+        "IoError",
+        Some("OSError"),
+        "A filesystem operation failed (a missing directory, a permission denied).",
+    ),
+    (
+        "database",
+        "DatabaseError",
+        None,
+        "A SQLite operation failed.",
+    ),
+    (
+        "internal",
+        "InternalError",
+        Some("RuntimeError"),
+        "A bug or an impossible state in cc-search; the message says which.",
+    ),
+];
+
+/// The exception classes, created once per process.
+struct ErrorClasses {
+    base: Py<PyType>,
+    by_code: Vec<(&'static str, Py<PyType>)>,
+}
+
+static ERROR_TYPES: PyOnceLock<ErrorClasses> = PyOnceLock::new();
+
+fn error_classes(py: Python<'_>) -> PyResult<&ErrorClasses> {
+    ERROR_TYPES.get_or_try_init(py, || {
+        let builtins = py.import("builtins")?;
+        let make_type = builtins.getattr("type")?;
+        let new_class = |name: &str, bases: Bound<'_, PyTuple>, doc: &str, code: Option<&str>| {
+            let namespace = PyDict::new(py);
+            namespace.set_item("__module__", EXCEPTIONS_MODULE)?;
+            namespace.set_item("__doc__", doc)?;
+            if let Some(code) = code {
+                namespace.set_item("code", code)?;
+            }
+            make_type
+                .call1((name, bases, namespace))?
+                .cast_into::<PyType>()
+                .map(Bound::unbind)
+                .map_err(PyErr::from)
+        };
+        let base = new_class(
+            "Error",
+            PyTuple::new(py, [py.get_type::<PyException>()])?,
+            "Base class of every cc-search error.\n\n`code` is the stable machine-readable \
+             code of the error, the same on every surface of cc-search \
+             (see `cc_search.error_codes()`); `str(error)` is the message.",
+            None,
+        )?;
+        let mut by_code = Vec::with_capacity(ERROR_CLASSES.len());
+        for &(code, name, builtin, doc) in ERROR_CLASSES {
+            let mut bases = vec![base.bind(py).clone()];
+            if let Some(builtin) = builtin {
+                bases.push(builtins.getattr(builtin)?.cast_into::<PyType>()?);
+            }
+            let class = new_class(name, PyTuple::new(py, bases)?, doc, Some(code))?;
+            by_code.push((code, class));
+        }
+        Ok(ErrorClasses { base, by_code })
+    })
+}
+
+/// Build the Python exception of `code` with `message`; an unknown code (a newer core)
+/// falls back to the base class, still carrying the code.
+fn error(py: Python<'_>, code: &str, message: &str) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let classes = error_classes(py)?;
+        let class = classes
+            .by_code
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(&classes.base, |(_, class)| class);
+        let instance = class.bind(py).call1((message,))?;
+        instance.setattr("code", code)?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+fn core_error(py: Python<'_>, e: &cc_search::Error) -> PyErr {
+    error(py, e.code(), &e.to_string())
+}
+
+/// Run `f`, turning a panic into an `internal` error.
+fn guarded<T>(f: impl FnOnce() -> cc_search::Result<T>) -> cc_search::Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_string());
+        Err(cc_search::Error::Internal(format!("panic: {what}")))
+    })
+}
+
+/// A Python `str` as UTF-8, or an `invalid_request` error naming the argument.
+fn utf8(py: Python<'_>, value: &Bound<'_, PyString>, what: &str) -> PyResult<String> {
+    value.to_cow().map(|s| s.into_owned()).map_err(|e| {
+        error(
+            py,
+            "invalid_request",
+            &format!("{what} is not valid UTF-8: {e}"),
+        )
+    })
+}
+
+/// An empty path would silently mean "the current directory": refuse it.
+fn non_empty(py: Python<'_>, path: Option<PathBuf>, what: &str) -> PyResult<Option<PathBuf>> {
+    match path {
+        Some(p) if p.as_os_str().is_empty() => Err(error(
+            py,
+            "invalid_request",
+            &format!("{what} is an empty path"),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// An open cc-search engine: one data root, its configuration and its databases.
+///
+/// Safe to share between threads; every call releases the GIL.
+#[pyclass(module = "cc_search._native", name = "Engine", frozen)]
+struct Engine {
+    /// `None` once closed. Calls in flight hold their own reference, so closing never
+    /// pulls an engine from under them.
+    inner: RwLock<Option<Arc<cc_search::Engine>>>,
+    home: OsString,
+    config_path: OsString,
+    warnings: Vec<String>,
+}
+
+impl Engine {
+    fn engine(&self, py: Python<'_>) -> PyResult<Arc<cc_search::Engine>> {
+        let guard = self
+            .inner
+            .read()
+            .map_err(|_| error(py, "internal", "engine lock poisoned"))?;
+        guard
+            .clone()
+            .ok_or_else(|| error(py, "invalid_request", "the engine is closed"))
+    }
+}
+
+#[pymethods]
+impl Engine {
+    /// Open an engine. `home` is the data root (default: `$CC_SEARCH_HOME`, else the
+    /// XDG data directory); `config_path` an explicit `config.toml`.
+    #[new]
+    #[pyo3(signature = (home = None, config_path = None))]
+    fn new(py: Python<'_>, home: Option<PathBuf>, config_path: Option<PathBuf>) -> PyResult<Self> {
+        let options = cc_search::EngineOptions {
+            home: non_empty(py, home, "home")?,
+            config_path: non_empty(py, config_path, "config_path")?,
+        };
+        let engine = py
+            .detach(|| guarded(|| cc_search::Engine::open(options)))
+            .map_err(|e| core_error(py, &e))?;
+        Ok(Engine {
+            home: engine.home().as_os_str().to_owned(),
+            config_path: engine.config_path().as_os_str().to_owned(),
+            warnings: engine.warnings().to_vec(),
+            inner: RwLock::new(Some(Arc::new(engine))),
+        })
+    }
+
+    /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
+    /// and return its JSON result. The GIL is released while the core works.
+    fn call(
+        &self,
+        py: Python<'_>,
+        op: &Bound<'_, PyString>,
+        params_json: &Bound<'_, PyString>,
+    ) -> PyResult<String> {
+        let op = utf8(py, op, "op")?;
+        let params = utf8(py, params_json, "params_json")?;
+        let engine = self.engine(py)?;
+        py.detach(move || guarded(|| engine.call(&op, &params)))
+            .map_err(|e| core_error(py, &e))
+    }
+
+    /// Release the engine's databases. Calls still running finish normally; later calls
+    /// raise `InvalidRequestError`. Closing twice is harmless.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let taken = self
+            .inner
+            .write()
+            .map_err(|_| error(py, "internal", "engine lock poisoned"))?
+            .take();
+        // Dropping closes SQLite connections: do it without the GIL.
+        py.detach(move || drop(taken));
+        Ok(())
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner.read().map(|g| g.is_none()).unwrap_or(true)
+    }
+
+    /// Warnings from opening the engine (an invalid configuration file), to show once.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    /// The data root.
+    #[getter]
+    fn home(&self) -> OsString {
+        self.home.clone()
+    }
+
+    /// The configuration file that was (or would have been) read.
+    #[getter]
+    fn config_path(&self) -> OsString {
+        self.config_path.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Engine(home={:?}{})",
+            self.home.to_string_lossy(),
+            if self.closed() { ", closed" } else { "" }
+        )
+    }
+}
+
+/// The version of the cc-search core (`MAJOR.MINOR.PATCH`).
+#[pyfunction]
+fn version() -> &'static str {
+    cc_search::VERSION
+}
+
+/// The operation table as JSON: `[{"name", "summary", "request", "response"}]`, the
+/// last two JSON Schemas.
+#[pyfunction]
+fn operations() -> String {
+    cc_search::ops::describe().to_string()
+}
+
+/// Every error code an exception's `code` can hold.
+#[pyfunction]
+fn error_codes() -> Vec<&'static str> {
+    cc_search::ERROR_CODES.to_vec()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Engine>()?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add_function(wrap_pyfunction!(error_codes, m)?)?;
+    let classes = error_classes(py)?;
+    m.add("Error", classes.base.clone_ref(py))?;
+    for (code, class) in &classes.by_code {
+        let name = ERROR_CLASSES
+            .iter()
+            .find(|(c, ..)| c == code)
+            .map(|(_, name, ..)| *name)
+            .unwrap_or("Error");
+        m.add(name, class.clone_ref(py))?;
+    }
+    m.add("__version__", cc_search::VERSION)?;
+    Ok(())
+}

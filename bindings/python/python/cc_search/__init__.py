@@ -1,0 +1,267 @@
+"""cc-search: embedded search for coding agents, in-process over SQLite.
+
+Open an :class:`Engine` on a data root, index a project, ask for paths::
+
+    import cc_search
+
+    with cc_search.Engine() as engine:  # data in $CC_SEARCH_HOME, else XDG
+        engine.files_refresh("/src/app")
+        for path in engine.files_suggest("src/comp", project_dir="/src/app")["paths"]:
+            print(path)
+
+Every operation of the core is also reachable by name with :meth:`Engine.call`. Errors
+raise :class:`Error` subclasses whose ``code`` is the same on every surface of
+cc-search. The GIL is released while the core works, so one engine can serve many
+threads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict, Union, cast
+
+from . import _native
+from ._native import (
+    DatabaseError,
+    Error,
+    InternalError,
+    InvalidRequestError,
+    IoError,
+    UnknownOperationError,
+)
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+
+__all__ = [
+    "CcSearchWarning",
+    "DatabaseError",
+    "Engine",
+    "Error",
+    "InternalError",
+    "InvalidRequestError",
+    "IoError",
+    "OperationInfo",
+    "RefreshResult",
+    "StrPath",
+    "SuggestResult",
+    "UnknownOperationError",
+    "__version__",
+    "error_codes",
+    "operations",
+    "version",
+]
+
+__version__: str = _native.version()
+
+#: A filesystem path: ``str`` or any ``os.PathLike`` (``pathlib.Path``, ...).
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+class RefreshResult(TypedDict):
+    """Result of :meth:`Engine.files_refresh` (operation ``files.refresh``)."""
+
+    root: str
+    """The canonical root that was indexed."""
+    files: int
+    """Files now indexed under the root."""
+    added: int
+    """Files new to the index."""
+    updated: int
+    """Files whose modification time changed."""
+    removed: int
+    """Files that disappeared and were removed from the index."""
+    truncated: bool
+    """Whether the file limit cut the walk short."""
+    warnings: list[str]
+    """What was skipped and why."""
+
+
+class SuggestResult(TypedDict):
+    """Result of :meth:`Engine.files_suggest` (operation ``files.suggest``)."""
+
+    paths: list[str]
+    """Best first: relative inside the project, ``~/...`` under the home directory,
+    absolute elsewhere."""
+    warnings: list[str]
+    """Anything worth telling the user (an index built on the fly, a recovered
+    database)."""
+
+
+class OperationInfo(TypedDict):
+    """One entry of :func:`operations`."""
+
+    name: str
+    summary: str
+    request: dict[str, Any]
+    """JSON Schema of the parameters."""
+    response: dict[str, Any]
+    """JSON Schema of the result."""
+
+
+class CcSearchWarning(UserWarning):
+    """Something cc-search could work around but you should know about (for example an
+    invalid ``config.toml``, replaced by the defaults)."""
+
+
+def version() -> str:
+    """The version of the cc-search core."""
+    return _native.version()
+
+
+def operations() -> list[OperationInfo]:
+    """Every operation :meth:`Engine.call` can run: name, one-line summary, and JSON
+    Schemas of its parameters (``request``) and result (``response``)."""
+    table: list[OperationInfo] = json.loads(_native.operations())
+    return table
+
+
+def error_codes() -> list[str]:
+    """Every value :attr:`Error.code` can take."""
+    return _native.error_codes()
+
+
+def _fspath(path: StrPath | None) -> str | None:
+    if path is None:
+        return None
+    return os.fsdecode(path)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, os.PathLike):
+        return os.fsdecode(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+class Engine:
+    """An open cc-search engine: one data root, its configuration and databases.
+
+    ``home`` is the data root (default: ``$CC_SEARCH_HOME``, else
+    ``$XDG_DATA_HOME/cc-search``); ``config_path`` an explicit ``config.toml`` (default:
+    ``config.toml`` in ``home``). Nothing is written until an operation needs it. An
+    invalid configuration file does not fail: the defaults apply and a
+    :class:`CcSearchWarning` says why, once.
+
+    Engines are safe to share between threads. Use one as a context manager, or call
+    :meth:`close`, to release its databases deterministically.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(
+        self,
+        home: StrPath | None = None,
+        config_path: StrPath | None = None,
+    ) -> None:
+        self._native = _native.Engine(_fspath(home), _fspath(config_path))
+        for message in self._native.warnings:
+            warnings.warn(message, CcSearchWarning, stacklevel=2)
+
+    @property
+    def home(self) -> Path:
+        """The data root."""
+        return Path(self._native.home)
+
+    @property
+    def config_path(self) -> Path:
+        """The configuration file that was (or would have been) read."""
+        return Path(self._native.config_path)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Warnings from opening the engine (already shown once with ``warnings.warn``)."""
+        return self._native.warnings
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._native.closed
+
+    def close(self) -> None:
+        """Release the databases. Later calls raise :class:`InvalidRequestError`;
+        closing twice is harmless."""
+        self._native.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = ", closed" if self.closed else ""
+        return f"<cc_search.Engine home={str(self.home)!r}{state}>"
+
+    def call(self, op: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Run the operation ``op`` (see :func:`operations`) with ``params`` and return
+        its result. Missing parameters take their defaults; unknown ones raise
+        :class:`InvalidRequestError`. Path values may be ``os.PathLike``."""
+        if params is None:
+            params_json = ""
+        elif isinstance(params, Mapping):
+            params_json = json.dumps(dict(params), ensure_ascii=False, default=_json_default)
+        else:
+            raise TypeError(f"params must be a mapping or None, not {type(params).__name__}")
+        result: dict[str, Any] = json.loads(self._native.call(op, params_json))
+        return result
+
+    def call_json(self, op: str, params_json: str = "") -> str:
+        """Run the operation ``op`` with parameters already in JSON (``""`` or
+        ``"null"`` for the defaults) and return its result as JSON text."""
+        return self._native.call(op, params_json)
+
+    def files_refresh(
+        self,
+        root: StrPath | None = None,
+        *,
+        max_depth: int | None = None,
+        exclude: Iterable[str] | str | None = None,
+        max_files: int | None = None,
+    ) -> RefreshResult:
+        """Index the file paths under ``root`` (default: ``$CLAUDE_PROJECT_DIR``, else the
+        current directory). Incremental: unchanged files cost nothing, changed ones are
+        updated, vanished ones removed.
+
+        ``exclude`` adds gitignore-style patterns to the defaults and the configuration;
+        ``max_depth`` and ``max_files`` override the configuration's limits.
+        """
+        params: dict[str, Any] = {}
+        if root is not None:
+            params["root"] = os.fsdecode(root)
+        if max_depth is not None:
+            params["max_depth"] = max_depth
+        if exclude is not None:
+            params["exclude"] = [exclude] if isinstance(exclude, str) else list(exclude)
+        if max_files is not None:
+            params["max_files"] = max_files
+        return cast(RefreshResult, self.call("files.refresh", params))
+
+    def files_suggest(
+        self,
+        query: str = "",
+        *,
+        project_dir: StrPath | None = None,
+        limit: int | None = None,
+    ) -> SuggestResult:
+        """Suggest up to ``limit`` (1 to 15, default 15) paths for an ``@`` query, best
+        first, relative to ``project_dir`` (default: ``$CLAUDE_PROJECT_DIR``, else the
+        current directory). Any query text is valid; an empty one lists the most
+        recently modified files. A project never indexed is indexed first."""
+        params: dict[str, Any] = {"query": query}
+        if project_dir is not None:
+            params["project_dir"] = os.fsdecode(project_dir)
+        if limit is not None:
+            params["limit"] = limit
+        return cast(SuggestResult, self.call("files.suggest", params))
