@@ -43,10 +43,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod claude;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod files;
+pub mod git;
 pub mod ops;
 pub mod store;
 pub mod text;

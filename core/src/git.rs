@@ -1,0 +1,1 @@
+//! Git: repository discovery, history-derived frecency and working-tree status.
