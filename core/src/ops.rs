@@ -74,6 +74,7 @@ impl std::fmt::Debug for OperationInfo {
 
 /// Every operation, in name order.
 pub static OPERATIONS: &[OperationInfo] = &[
+    OperationInfo::of::<crate::claude::Install>(),
     OperationInfo::of::<crate::files::Refresh>(),
     OperationInfo::of::<crate::files::Suggest>(),
 ];

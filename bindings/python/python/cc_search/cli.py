@@ -7,10 +7,17 @@ with status 1; a usage error exits with status 2.
 # No `from __future__ import annotations` here: typer reads the parameters'
 # annotations at run time, and older typer releases (the ones Python 3.9 gets) only
 # understand real annotation objects.
+import contextlib
 import json
+import os
+import shlex
+import shutil
+import subprocess
 import sys
+import time
 import warnings
-from typing import Annotated, Any, List, Literal, Optional
+from pathlib import Path
+from typing import Annotated, Any, List, Literal, NoReturn, Optional, Tuple
 
 import typer
 
@@ -48,6 +55,18 @@ files_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(files_app, name="files")
+install_app = typer.Typer(
+    help="Set cc-search up in other tools.",
+    rich_markup_mode=_MARKUP,
+    no_args_is_help=True,
+)
+app.add_typer(install_app, name="install")
+hook_app = typer.Typer(
+    help="Commands Claude Code runs, set up by `install claude`; they never fail.",
+    rich_markup_mode=_MARKUP,
+    no_args_is_help=True,
+)
+app.add_typer(hook_app, name="hook")
 
 
 class _Options:
@@ -72,20 +91,32 @@ def _report(kind: str, message: str) -> None:
         sys.stderr.flush()
 
 
+def _fail(message: str) -> NoReturn:
+    """Report an error as one line on stderr and exit with status 1."""
+    _report("error", message)
+    raise typer.Exit(1)
+
+
 def _warn_all(messages: List[str]) -> None:
     for message in messages:
         _report("warning", message)
 
 
 def _open(ctx: typer.Context) -> Engine:
+    engine, messages = _open_quietly(ctx)
+    _warn_all(messages)
+    return engine
+
+
+def _open_quietly(ctx: typer.Context) -> Tuple[Engine, List[str]]:
+    """The engine, and the warnings of opening it (not shown)."""
     options = ctx.find_object(_Options)
     home = options.home if options else None
     config = options.config if options else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CcSearchWarning)
         engine = Engine(home, config)
-    _warn_all([str(w.message) for w in caught])
-    return engine
+    return engine, [str(w.message) for w in caught]
 
 
 def _print_json(value: Any) -> None:
@@ -260,3 +291,282 @@ def call(
         params = sys.stdin.read()
     with _open(ctx) as engine:
         sys.stdout.write(engine.call_json(op, params) + "\n")
+
+
+# --- install claude ---------------------------------------------------------------------
+
+#: The hook scripts of the npm package, looked for in `--hooks-dir`.
+HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
+
+
+def _self_argv(ctx: typer.Context) -> List[str]:
+    """The command line that runs this cc-search again from anywhere: the absolute path
+    of this entry point (else the one beside this interpreter, else ``python -m
+    cc_search``), with the ``--home`` and ``--config`` given to this run, made absolute."""
+    argv: List[str] = []
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0).startswith(PROG):
+        found = argv0 if os.sep in argv0 else shutil.which(argv0)
+        if found and os.path.isfile(found):
+            argv = [os.path.abspath(found)]
+    if not argv:
+        beside = shutil.which(PROG, path=os.path.dirname(sys.executable))
+        if beside:
+            argv = [os.path.abspath(beside)]
+        else:
+            argv = [os.path.abspath(sys.executable), "-m", "cc_search"]
+    options = ctx.find_object(_Options)
+    if options is not None and options.home:
+        argv += ["--home", os.path.abspath(os.path.expanduser(options.home))]
+    if options is not None and options.config:
+        argv += ["--config", os.path.abspath(os.path.expanduser(options.config))]
+    return argv
+
+
+def _shell_command(argv: List[str]) -> str:
+    return " ".join(shlex.quote(arg) for arg in argv)
+
+
+def _hook_scripts(hooks_dir: str) -> List[str]:
+    """The hook scripts in `hooks_dir` as shell commands; an error when one is missing."""
+    directory = os.path.abspath(os.path.expanduser(hooks_dir))
+    commands = []
+    for name in HOOK_SCRIPTS:
+        script = os.path.join(directory, name)
+        if not os.path.isfile(script):
+            _fail(f"--hooks-dir: there is no {name} in {directory}")
+        if not os.access(script, os.X_OK):
+            _fail(f"--hooks-dir: {script} is not executable")
+        commands.append(shlex.quote(script))
+    return commands
+
+
+@install_app.command("claude")
+def install_claude(
+    ctx: typer.Context,
+    user: Annotated[
+        bool,
+        typer.Option(
+            "--user",
+            help="Edit the user settings: $CLAUDE_CONFIG_DIR/settings.json "
+            "(~/.claude/settings.json). The default.",
+        ),
+    ] = False,
+    project: Annotated[
+        bool,
+        typer.Option("--project", help="Edit the project's .claude/settings.json."),
+    ] = False,
+    project_dir: Annotated[
+        Optional[str],
+        typer.Option(
+            "--project-dir",
+            metavar="D",
+            help="The project (implies --project); defaults to $CLAUDE_PROJECT_DIR, "
+            "else the current directory.",
+            show_default=False,
+        ),
+    ] = None,
+    hooks_dir: Annotated[
+        Optional[str],
+        typer.Option(
+            "--hooks-dir",
+            metavar="DIR",
+            help="Use DIR/file-suggestion.sh and DIR/session-start.sh (the npm package's "
+            "Bun hooks) instead of this CLI's `hook` commands.",
+            show_default=False,
+        ),
+    ] = None,
+    uninstall: Annotated[
+        bool,
+        typer.Option("--uninstall", help="Remove what an install added, and only that."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+) -> None:
+    """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
+    that refreshes the index. Idempotent; the previous settings file is backed up."""
+    if user and (project or project_dir is not None):
+        raise typer.BadParameter(
+            "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
+        )
+    if hooks_dir is not None:
+        file_suggestion, session_start = _hook_scripts(hooks_dir)
+    else:
+        argv = _self_argv(ctx)
+        file_suggestion = _shell_command([*argv, "hook", "file-suggestion"])
+        session_start = _shell_command([*argv, "hook", "session-start"])
+    params: dict[str, Any] = {
+        "scope": "project" if project or project_dir is not None else "user",
+        "file_suggestion_command": file_suggestion,
+        "session_start_command": session_start,
+        "uninstall": uninstall,
+    }
+    if project_dir is not None:
+        params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
+    with _open(ctx) as engine:
+        result = engine.call("claude.install", params)
+    if as_json:
+        _print_json(result)
+        return
+    _warn_all(result["warnings"])
+    path = result["settings_path"]
+    if not result["changed"]:
+        state = "not installed there" if uninstall else "already installed"
+        sys.stdout.write(f"{path}: cc-search is {state}; nothing changed\n")
+        return
+    lines = [f"{'Removed cc-search from' if uninstall else 'Installed cc-search in'} {path}"]
+    lines += [f"  {change}" for change in result["changes"]]
+    if result["backup"]:
+        lines.append(f"Backup of the previous file: {result['backup']}")
+    else:
+        lines.append("There was no previous file, so no backup.")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+# --- hook file-suggestion, hook session-start --------------------------------------------
+
+#: Most bytes of hook input read; the rest is ignored.
+HOOK_INPUT_LIMIT = 1 << 20
+#: Longest wait for the hook input to end, in seconds.
+HOOK_INPUT_TIMEOUT = 2.0
+#: The session-start log moves to ``session-start.log.1`` when it grows past this.
+MAX_LOG_BYTES = 1 << 20
+
+
+def _read_hook_input() -> bytes:
+    """The hook's JSON from stdin: nothing when stdin is closed or a terminal; at most
+    HOOK_INPUT_LIMIT bytes, and no longer than HOOK_INPUT_TIMEOUT if the writer never
+    closes the pipe."""
+    stream = sys.stdin
+    if stream is None:
+        return b""
+    try:
+        fd = stream.fileno()
+        if os.isatty(fd):
+            return b""
+    except (OSError, ValueError):
+        return b""
+    try:
+        import select
+    except ImportError:  # pragma: no cover - every supported platform has it
+        select = None  # type: ignore[assignment]
+    chunks: List[bytes] = []
+    size = 0
+    deadline = time.monotonic() + HOOK_INPUT_TIMEOUT
+    while size < HOOK_INPUT_LIMIT:
+        if select is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            try:
+                ready, _, _ = select.select([fd], [], [], remaining)
+            except (OSError, ValueError):
+                ready = [fd]
+            if not ready:
+                break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)[:HOOK_INPUT_LIMIT]
+
+
+def _hook_query(data: bytes) -> str:
+    """The ``query`` of the hook input; ``""`` for anything else (no input, not JSON, not
+    an object, no string ``query``)."""
+    try:
+        value = json.loads(data.decode("utf-8", "replace")) if data.strip() else None
+    except ValueError:
+        return ""
+    query = value.get("query") if isinstance(value, dict) else None
+    if not isinstance(query, str):
+        return ""
+    # A lone surrogate (from a `\ud800` escape) cannot reach the core: it becomes U+FFFD.
+    return query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _hook_failed(hook: str, error: BaseException) -> None:
+    # A hook must not fail, not even on a closed stderr.
+    with contextlib.suppress(Exception):
+        _report("error", f"hook {hook}: {error}")
+
+
+@hook_app.command("file-suggestion")
+def hook_file_suggestion(ctx: typer.Context) -> None:
+    """Claude Code's fileSuggestion command: reads {"query": "..."} on stdin and prints up
+    to 15 paths of the project ($CLAUDE_PROJECT_DIR, else the current directory), one a
+    line. Never fails: on an error stdout stays empty, stderr says why, the status is 0."""
+    try:
+        query = _hook_query(_read_hook_input())
+        engine, opening = _open_quietly(ctx)
+        with engine:
+            result = engine.files_suggest(query, limit=15)
+        output = "".join(f"{path}\n" for path in result["paths"][:15])
+    except Exception as e:
+        _hook_failed("file-suggestion", e)
+        return
+    try:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except OSError as e:  # the picker went away
+        _hook_failed("file-suggestion", e)
+        _silence_stdout()
+        return
+    _warn_all([*opening, *result["warnings"]])
+
+
+def _silence_stdout() -> None:
+    """After a failed write, keep the interpreter's final flush of stdout quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _open_log(home: Path) -> Any:
+    """``<home>/logs/session-start.log`` for appending; over MAX_LOG_BYTES it moves to
+    ``session-start.log.1`` first."""
+    logs = home / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / "session-start.log"
+    try:
+        if log.stat().st_size > MAX_LOG_BYTES:
+            os.replace(log, logs / "session-start.log.1")
+    except FileNotFoundError:
+        pass
+    return open(log, "ab")
+
+
+@hook_app.command("session-start")
+def hook_session_start(ctx: typer.Context) -> None:
+    """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project
+    ($CLAUDE_PROJECT_DIR, else the current directory) in the background, logging to
+    <data root>/logs/session-start.log, and returns at once. Reads and ignores the hook's
+    JSON on stdin; prints nothing on stdout; the status is always 0."""
+    try:
+        _read_hook_input()
+        project = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        project = os.path.abspath(project)
+        # Warnings of opening the engine (an invalid configuration) are the refresh's to log.
+        engine, _ = _open_quietly(ctx)
+        with engine:
+            home = engine.home
+        argv = [*_self_argv(ctx), "files", "refresh", project]
+        with _open_log(home) as log:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+            log.write(f"{stamp} session-start: {_shell_command(argv)}\n".encode())
+            log.flush()
+            subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                close_fds=True,
+                start_new_session=True,
+            )
+    except Exception as e:
+        _hook_failed("session-start", e)

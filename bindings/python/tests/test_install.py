@@ -1,0 +1,318 @@
+"""`cc-search install claude`, end to end through the installed entry point (a subprocess
+per call), on real settings files. CLAUDE_CONFIG_DIR, HOME and CC_SEARCH_HOME always point
+at temp directories: the user's own ~/.claude is never read or written."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import stat
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import cli_path, make_files, run_cli
+
+
+@dataclass
+class Claude:
+    config: Path
+    """$CLAUDE_CONFIG_DIR (not created)."""
+    user_home: Path
+    """$HOME."""
+
+    @property
+    def settings(self) -> Path:
+        return self.config / "settings.json"
+
+
+@pytest.fixture(autouse=True)
+def claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Claude:
+    user_home = tmp_path / "user-home"
+    user_home.mkdir()
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    return Claude(config=config, user_home=user_home)
+
+
+def own_commands(*options: str) -> tuple[str, str]:
+    """The commands `install claude` writes without --hooks-dir."""
+    argv = [cli_path(), *options]
+    return (
+        shlex.join([*argv, "hook", "file-suggestion"]),
+        shlex.join([*argv, "hook", "session-start"]),
+    )
+
+
+def installed(file_suggestion: str, session_start: str) -> dict[str, Any]:
+    """cc-search's two entries, as install adds them to a file without them."""
+    return {
+        "fileSuggestion": {"type": "command", "command": file_suggestion},
+        "hooks": {
+            "SessionStart": [
+                {
+                    "matcher": "startup",
+                    "hooks": [{"type": "command", "command": session_start}],
+                }
+            ]
+        },
+    }
+
+
+def as_claude_writes(value: Any) -> str:
+    """JSON as Claude Code writes settings: two spaces, a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+EXISTING: dict[str, Any] = {
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
+    "permissions": {"allow": ["Bash(git status)"], "deny": []},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]}],
+        "SessionStart": [
+            {"matcher": "resume", "hooks": [{"type": "command", "command": "echo resumed"}]}
+        ],
+    },
+    "model": "opus",
+    "unknownFutureKey": {"zeta": [1, 2.5, None, True, "café"], "alpha": {}},
+}
+
+
+def with_cc_search(file_suggestion: str, session_start: str) -> dict[str, Any]:
+    """EXISTING after an install: the same keys in the same order, plus cc-search's."""
+    expected: dict[str, Any] = json.loads(json.dumps(EXISTING))
+    expected["hooks"]["SessionStart"].append(
+        {"matcher": "startup", "hooks": [{"type": "command", "command": session_start}]}
+    )
+    expected["fileSuggestion"] = {"type": "command", "command": file_suggestion}
+    return expected
+
+
+def hooks_dir(root: Path, executable: bool = True) -> Path:
+    make_files(root, ["file-suggestion.sh", "session-start.sh"], "#!/bin/sh\n")
+    if executable:
+        for name in ("file-suggestion.sh", "session-start.sh"):
+            (root / name).chmod(0o755)
+    return root
+
+
+def test_install_into_the_user_settings(home: Path, claude: Claude) -> None:
+    fs_command, ss_command = own_commands()
+    proc = run_cli("install", "claude", home=home)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    assert proc.stdout == (
+        f"Installed cc-search in {claude.settings}\n"
+        f"  fileSuggestion set to `{fs_command}`\n"
+        f"  SessionStart hook added: `{ss_command}`\n"
+        "There was no previous file, so no backup.\n"
+    )
+    assert claude.settings.read_text() == as_claude_writes(installed(fs_command, ss_command))
+    assert not (claude.user_home / ".claude").exists()
+
+    # Idempotent: nothing changes, nothing is written, no backup appears.
+    before = claude.settings.stat()
+    again = run_cli("install", "claude", "--user", home=home)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert again.stdout == f"{claude.settings}: cc-search is already installed; nothing changed\n"
+    assert sorted(p.name for p in claude.config.iterdir()) == ["settings.json"]
+    assert claude.settings.stat().st_mtime_ns == before.st_mtime_ns
+    assert claude.settings.stat().st_ino == before.st_ino
+
+
+def test_install_keeps_existing_settings_and_backs_them_up(home: Path, claude: Claude) -> None:
+    claude.config.mkdir()
+    original = as_claude_writes(EXISTING)
+    claude.settings.write_text(original)
+    claude.settings.chmod(0o600)
+    fs_command, ss_command = own_commands()
+
+    proc = run_cli("install", "claude", home=home)
+    assert proc.returncode == 0, proc
+    backups = [p for p in claude.config.iterdir() if p.name != "settings.json"]
+    assert len(backups) == 1
+    backup = backups[0]
+    assert backup.name.startswith("settings.json.bak-")
+    assert proc.stdout.endswith(f"Backup of the previous file: {backup}\n")
+    assert backup.read_text() == original
+    # Byte for byte what it was, plus cc-search's entries; the permissions are kept.
+    assert claude.settings.read_text() == as_claude_writes(with_cc_search(fs_command, ss_command))
+    assert stat.S_IMODE(claude.settings.stat().st_mode) == 0o600
+
+    uninstalled = run_cli("install", "claude", "--uninstall", home=home)
+    assert uninstalled.returncode == 0, uninstalled
+    assert uninstalled.stdout.startswith(
+        f"Removed cc-search from {claude.settings}\n"
+        f"  fileSuggestion `{fs_command}` removed\n"
+        f"  SessionStart hook `{ss_command}` removed\n"
+        "Backup of the previous file: "
+    )
+    assert claude.settings.read_text() == original
+
+    again = run_cli("install", "claude", "--uninstall", home=home)
+    assert again.stdout == f"{claude.settings}: cc-search is not installed there; nothing changed\n"
+
+
+def test_install_into_a_project(home: Path, claude: Claude, tmp_path: Path) -> None:
+    project = make_files(tmp_path / "project", ["README.md"])
+    fs_command, ss_command = own_commands()
+    settings = project / ".claude" / "settings.json"
+
+    proc = run_cli("install", "claude", "--project-dir", str(project), home=home)
+    assert proc.returncode == 0, proc
+    assert proc.stdout.startswith(f"Installed cc-search in {settings}\n")
+    assert json.loads(settings.read_text()) == installed(fs_command, ss_command)
+    assert not claude.config.exists(), "the user settings are not touched"
+
+    # --project without a directory: $CLAUDE_PROJECT_DIR, else the current directory.
+    here = run_cli("install", "claude", "--project", home=home, cwd=project)
+    assert here.stdout == f"{settings}: cc-search is already installed; nothing changed\n"
+    other = make_files(tmp_path / "other", ["x"])
+    from_env = run_cli(
+        "install",
+        "claude",
+        "--project",
+        home=home,
+        cwd=other,
+        env={"CLAUDE_PROJECT_DIR": str(project)},
+    )
+    assert from_env.stdout == f"{settings}: cc-search is already installed; nothing changed\n"
+    assert not (other / ".claude").exists()
+
+
+def test_hooks_dir_uses_the_bun_scripts_and_replaces_the_cli_hooks(
+    home: Path, claude: Claude, tmp_path: Path
+) -> None:
+    scripts = hooks_dir(tmp_path / "node_modules" / "cc-search" / "hooks")
+    run_cli("install", "claude", home=home)
+    fs_old, ss_old = own_commands()
+
+    proc = run_cli("install", "claude", "--hooks-dir", str(scripts), home=home)
+    assert proc.returncode == 0, proc
+    fs_new = str(scripts / "file-suggestion.sh")
+    ss_new = str(scripts / "session-start.sh")
+    assert f"  fileSuggestion changed from `{fs_old}` to `{fs_new}`\n" in proc.stdout
+    assert f"  SessionStart hook changed from `{ss_old}` to `{ss_new}`\n" in proc.stdout
+    # One entry of cc-search, never two.
+    assert json.loads(claude.settings.read_text()) == installed(fs_new, ss_new)
+
+    # Back to the CLI's own hooks, and out again.
+    run_cli("install", "claude", home=home)
+    assert json.loads(claude.settings.read_text()) == installed(fs_old, ss_old)
+    run_cli("install", "claude", "--uninstall", home=home)
+    assert json.loads(claude.settings.read_text()) == {}
+
+
+def test_hooks_dir_must_hold_executable_scripts(home: Path, claude: Claude, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_cli("install", "claude", "--hooks-dir", str(empty), home=home)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        f"cc-search: error: --hooks-dir: there is no file-suggestion.sh in {empty}\n"
+    )
+
+    plain = hooks_dir(tmp_path / "plain", executable=False)
+    proc = run_cli("install", "claude", "--hooks-dir", str(plain), home=home)
+    assert proc.returncode == 1
+    assert "is not executable" in proc.stderr
+    assert not claude.config.exists(), "nothing was written"
+
+
+def test_home_and_config_options_are_carried_into_the_hooks(
+    home: Path, claude: Claude, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    config = tmp_path / "cc.toml"
+    proc = run_cli("--home", str(data), "--config", str(config), "install", "claude", home=home)
+    assert proc.returncode == 0, proc
+    fs_command, ss_command = own_commands("--home", str(data), "--config", str(config))
+    assert json.loads(claude.settings.read_text()) == installed(fs_command, ss_command)
+
+
+def test_installed_command_answers_the_picker(home: Path, claude: Claude, tmp_path: Path) -> None:
+    """What Claude Code does with the settings: run the command through a shell with the
+    query on stdin."""
+    project = make_files(tmp_path / "project", ["src/components/Button.tsx", "README.md"])
+    data = tmp_path / "data"
+    run_cli("--home", str(data), "install", "claude", home=home)
+    command = json.loads(claude.settings.read_text())["fileSuggestion"]["command"]
+    proc = subprocess.run(
+        command,
+        shell=True,
+        input='{"query": "butt"}',
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project)},
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout) == (0, "src/components/Button.tsx\n"), proc
+    assert (data / "files.db").is_file(), "the data root given to install is used"
+
+
+def test_malformed_settings_are_left_untouched(home: Path, claude: Claude) -> None:
+    claude.config.mkdir()
+    for text, uninstall_too in (("{oops", True), ("[]", True), ('{"hooks": []}', False)):
+        claude.settings.write_text(text)
+        for args in ([], ["--uninstall"]) if uninstall_too else ([],):
+            proc = run_cli("install", "claude", *args, home=home)
+            assert (proc.returncode, proc.stdout) == (1, ""), proc
+            assert proc.stderr.startswith("cc-search: error: invalid request for `claude.install`")
+            assert proc.stderr.count("\n") == 1
+            assert str(claude.settings) in proc.stderr
+            assert claude.settings.read_text() == text
+            assert [p.name for p in claude.config.iterdir()] == ["settings.json"]
+    # Nothing of cc-search can be in a `hooks` that is not an object: nothing to uninstall.
+    proc = run_cli("install", "claude", "--uninstall", home=home)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert claude.settings.read_text() == '{"hooks": []}'
+
+
+def test_usage_errors(home: Path, claude: Claude, tmp_path: Path) -> None:
+    for args in (
+        ["install", "claude", "--user", "--project"],
+        ["install", "claude", "--user", "--project-dir", str(tmp_path)],
+        ["install", "claude", "--bogus"],
+        ["install", "vim"],
+    ):
+        proc = run_cli(*args, home=home)
+        assert proc.returncode == 2, (args, proc)
+        assert proc.stdout == ""
+        assert "Traceback" not in proc.stderr
+    assert not claude.config.exists()
+
+
+def test_json_output(home: Path, claude: Claude) -> None:
+    proc = run_cli("install", "claude", "--json", home=home)
+    assert proc.returncode == 0, proc
+    result = json.loads(proc.stdout)
+    fs_command, ss_command = own_commands()
+    assert result == {
+        "settings_path": str(claude.settings),
+        "changed": True,
+        "backup": None,
+        "changes": [
+            f"fileSuggestion set to `{fs_command}`",
+            f"SessionStart hook added: `{ss_command}`",
+        ],
+        "warnings": [],
+    }
+
+
+def test_a_foreign_file_suggestion_is_replaced_with_a_warning(home: Path, claude: Claude) -> None:
+    claude.config.mkdir()
+    claude.settings.write_text(
+        as_claude_writes({"fileSuggestion": {"type": "command", "command": "my-picker"}})
+    )
+    proc = run_cli("install", "claude", home=home)
+    assert proc.returncode == 0
+    assert proc.stderr.startswith(
+        "cc-search: warning: the previous fileSuggestion `my-picker` is not cc-search's"
+    )
+    fs_command, _ = own_commands()
+    assert json.loads(claude.settings.read_text())["fileSuggestion"]["command"] == fs_command

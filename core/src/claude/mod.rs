@@ -1,0 +1,201 @@
+//! Claude Code: its settings files (additional directories, the installer of cc-search's
+//! picker and hooks) and its locations.
+//!
+//! - [`config_dir`]: Claude Code's configuration directory (`$CLAUDE_CONFIG_DIR`, else
+//!   `~/.claude`), where the user `settings.json` and the session transcripts live.
+//! - [`additional_directories`]: the directories a project's `.claude/settings.json` and
+//!   `.claude/settings.local.json` add to its scope (`permissions.additionalDirectories`).
+//! - [`Install`] (`claude.install`): put cc-search's `fileSuggestion` command and
+//!   `SessionStart` hook into a `settings.json`, or take them out again, preserving
+//!   everything else in the file.
+
+mod install;
+mod settings;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub use install::{
+    CommandKind, Install, InstallRequest, InstallResponse, Scope, is_cc_search_command,
+};
+
+/// Claude Code's configuration directory: `$CLAUDE_CONFIG_DIR` when set (made absolute),
+/// else `~/.claude` (from `$HOME`). With neither variable set the result is the relative
+/// path `.claude`.
+pub fn config_dir() -> PathBuf {
+    checked_config_dir().unwrap_or_else(|| PathBuf::from(".claude"))
+}
+
+/// [`config_dir`], or `None` when neither `$CLAUDE_CONFIG_DIR` nor `$HOME` says where it is.
+pub(crate) fn checked_config_dir() -> Option<PathBuf> {
+    if let Some(dir) = env_path("CLAUDE_CONFIG_DIR") {
+        return Some(std::path::absolute(&dir).unwrap_or(dir));
+    }
+    crate::engine::home_dir().map(|home| home.join(".claude"))
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The settings files of a project that can list additional directories, in the order
+/// they are read.
+pub const PROJECT_SETTINGS_FILES: &[&str] = &["settings.json", "settings.local.json"];
+
+/// The additional directories of a project: `permissions.additionalDirectories` of
+/// `<project>/.claude/settings.json`, then of `<project>/.claude/settings.local.json`.
+///
+/// Relative entries are relative to the project root; `~` and `~/…` are expanded from
+/// `$HOME` (`~user` is not: it is taken as a relative path). Each directory is
+/// canonicalised; duplicates (also across the two files) and the project root itself are
+/// left out; the order is the order of the files. A missing file is fine. A file that
+/// cannot be read or is not valid JSON, a `permissions` that is not an object, an
+/// `additionalDirectories` that is not an array, an entry that is not a non-empty string,
+/// and an entry that is not an existing directory are each skipped with one warning naming
+/// the file (and the entry). An empty file holds nothing.
+///
+/// Returns the directories and the warnings.
+pub fn additional_directories(project: &Path) -> (Vec<PathBuf>, Vec<String>) {
+    let mut dirs = Vec::new();
+    let mut warnings = Vec::new();
+    let root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    let mut seen: HashSet<PathBuf> = HashSet::from([root.clone()]);
+    for name in PROJECT_SETTINGS_FILES {
+        let file = project.join(".claude").join(name);
+        for entry in listed_directories(&file, &mut warnings) {
+            match resolve_directory(&root, &entry) {
+                Ok(dir) => {
+                    if seen.insert(dir.clone()) {
+                        dirs.push(dir);
+                    }
+                }
+                Err(why) => warnings.push(format!(
+                    "{}: additional directory {entry:?} skipped: {why}",
+                    file.display()
+                )),
+            }
+        }
+    }
+    (dirs, warnings)
+}
+
+/// The string entries of `permissions.additionalDirectories` in one settings file.
+fn listed_directories(file: &Path, warnings: &mut Vec<String>) -> Vec<String> {
+    let shown = file.display();
+    let text = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            warnings.push(format!(
+                "{shown}: cannot be read ({e}); its additional directories are ignored"
+            ));
+            return Vec::new();
+        }
+    };
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return Vec::new();
+    }
+    let value: Value = match serde_json::from_slice(text) {
+        Ok(value) => value,
+        Err(e) => {
+            warnings.push(format!(
+                "{shown}: not valid JSON ({e}); its additional directories are ignored"
+            ));
+            return Vec::new();
+        }
+    };
+    let Some(settings) = value.as_object() else {
+        warnings.push(format!(
+            "{shown}: not a JSON object; its additional directories are ignored"
+        ));
+        return Vec::new();
+    };
+    let permissions = match settings.get("permissions") {
+        None => return Vec::new(),
+        Some(Value::Object(permissions)) => permissions,
+        Some(other) => {
+            warnings.push(format!(
+                "{shown}: `permissions` is {}, not an object; ignored",
+                kind_of(other)
+            ));
+            return Vec::new();
+        }
+    };
+    let list = match permissions.get("additionalDirectories") {
+        None => return Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(other) => {
+            warnings.push(format!(
+                "{shown}: `permissions.additionalDirectories` is {}, not an array; ignored",
+                kind_of(other)
+            ));
+            return Vec::new();
+        }
+    };
+    let mut entries = Vec::with_capacity(list.len());
+    for (i, item) in list.iter().enumerate() {
+        match item {
+            Value::String(s) if !s.trim().is_empty() => entries.push(s.clone()),
+            Value::String(_) => warnings.push(format!(
+                "{shown}: `permissions.additionalDirectories[{i}]` is an empty string; skipped"
+            )),
+            other => warnings.push(format!(
+                "{shown}: `permissions.additionalDirectories[{i}]` is {} ({}), not a string; skipped",
+                kind_of(other),
+                shorten(&other.to_string())
+            )),
+        }
+    }
+    entries
+}
+
+/// An entry of `additionalDirectories` as a canonical existing directory.
+fn resolve_directory(root: &Path, entry: &str) -> Result<PathBuf, String> {
+    let path = if entry == "~" || entry.starts_with("~/") {
+        let home = crate::engine::home_dir().ok_or("$HOME is not set to expand `~`")?;
+        match entry.strip_prefix("~/") {
+            Some(rest) => home.join(rest),
+            None => home,
+        }
+    } else {
+        root.join(entry)
+    };
+    let canonical = std::fs::canonicalize(&path).map_err(|e| {
+        format!(
+            "{} does not exist or cannot be reached ({e})",
+            path.display()
+        )
+    })?;
+    if !canonical.is_dir() {
+        return Err(format!("{} is not a directory", canonical.display()));
+    }
+    Ok(canonical)
+}
+
+/// "a number", "an array", … for messages about JSON of the wrong type.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// At most 80 characters of `text`, for messages.
+pub(crate) fn shorten(text: &str) -> String {
+    const MAX: usize = 80;
+    if text.chars().count() <= MAX {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(MAX).collect();
+    short.push('…');
+    short
+}

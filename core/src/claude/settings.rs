@@ -1,0 +1,390 @@
+//! Reading and rewriting a Claude Code `settings.json` without losing anything: key order
+//! and layout kept, a backup of the previous file, an atomic replacement.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How a settings file is laid out, so a rewrite looks like the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The indentation of one level; `None` for a file on one line.
+    indent: Option<Vec<u8>>,
+    /// Whether the file ended with a newline.
+    trailing_newline: bool,
+    /// Whether the file started with a UTF-8 byte order mark.
+    bom: bool,
+    /// Whether lines end with `\r\n`.
+    crlf: bool,
+}
+
+impl Layout {
+    /// The layout of a new file: two spaces, a final newline (what Claude Code writes).
+    pub(crate) fn new_file() -> Layout {
+        Layout {
+            indent: Some(b"  ".to_vec()),
+            trailing_newline: true,
+            bom: false,
+            crlf: false,
+        }
+    }
+
+    fn of(text: &[u8]) -> Layout {
+        let bom = text.starts_with(BOM);
+        let body = text.strip_prefix(BOM).unwrap_or(text);
+        let trimmed = body.trim_ascii();
+        let indent = if trimmed.contains(&b'\n') {
+            // The leading whitespace of the first indented line is one level.
+            let found = trimmed
+                .split(|&b| b == b'\n')
+                .skip(1)
+                .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+                .filter(|line| !line.trim_ascii().is_empty())
+                .map(|line| {
+                    let width = line
+                        .iter()
+                        .take_while(|&&b| b == b' ' || b == b'\t')
+                        .count();
+                    line[..width].to_vec()
+                })
+                .find(|indent| !indent.is_empty());
+            Some(found.unwrap_or_else(|| b"  ".to_vec()))
+        } else {
+            None
+        };
+        Layout {
+            indent,
+            trailing_newline: body.ends_with(b"\n"),
+            bom,
+            crlf: body.windows(2).any(|pair| pair == b"\r\n"),
+        }
+    }
+}
+
+/// A settings file as read: its bytes and its parsed content.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    /// The bytes read; `None` when the file does not exist.
+    pub(crate) original: Option<Vec<u8>>,
+    /// The top-level object (empty for a missing or empty file).
+    pub(crate) root: Map<String, Value>,
+    /// Its layout.
+    pub(crate) layout: Layout,
+}
+
+/// The file a write to `path` must replace: `path` itself, or the file a symbolic link at
+/// `path` points to (so a settings file kept elsewhere stays linked).
+pub(crate) fn write_target(path: &Path) -> Result<PathBuf> {
+    let mut target = path.to_path_buf();
+    // A chain of links is followed a few steps; a loop ends in an error below.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&target).map_err(|e| Error::io(&target, e))?;
+                target = match target.parent() {
+                    Some(parent) => parent.join(link),
+                    None => link,
+                };
+            }
+            Ok(_) => return Ok(tidy(path, target)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(tidy(path, target)),
+            Err(e) => return Err(Error::io(&target, e)),
+        }
+    }
+    Err(Error::io(
+        path,
+        std::io::Error::other("too many levels of symbolic links"),
+    ))
+}
+
+/// A link's target without `..` detours: its directory canonical (when it exists).
+fn tidy(path: &Path, target: PathBuf) -> PathBuf {
+    if target == path {
+        return target;
+    }
+    match (target.parent(), target.file_name()) {
+        (Some(parent), Some(name)) => fs::canonicalize(parent)
+            .map(|parent| parent.join(name))
+            .unwrap_or(target),
+        _ => target,
+    }
+}
+
+/// Read and parse the settings file `file` (already a [`write_target`]).
+///
+/// A missing or empty file is an empty object. A file that is not UTF-8 JSON or whose top
+/// level is not an object is an `invalid_request` error naming it.
+pub(crate) fn read(file: &Path, operation: &str) -> Result<Settings> {
+    let original = match fs::read(file) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(Error::io(file, e)),
+    };
+    let Some(bytes) = &original else {
+        return Ok(Settings {
+            original,
+            root: Map::new(),
+            layout: Layout::new_file(),
+        });
+    };
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let root = if body.iter().all(u8::is_ascii_whitespace) {
+        Map::new()
+    } else {
+        match serde_json::from_slice::<Value>(body) {
+            Ok(Value::Object(root)) => root,
+            Ok(other) => {
+                return Err(Error::invalid(
+                    operation,
+                    format!(
+                        "{} holds {}, not a JSON object; fix or move it first (it was left untouched)",
+                        file.display(),
+                        super::kind_of(&other)
+                    ),
+                ));
+            }
+            Err(e) => {
+                return Err(Error::invalid(
+                    operation,
+                    format!(
+                        "{} is not valid JSON ({e}); fix or move it first (it was left untouched)",
+                        file.display()
+                    ),
+                ));
+            }
+        }
+    };
+    let layout = if body.iter().all(u8::is_ascii_whitespace) {
+        Layout::new_file()
+    } else {
+        Layout::of(bytes)
+    };
+    Ok(Settings {
+        original,
+        root,
+        layout,
+    })
+}
+
+/// `root` as file bytes in `layout`.
+pub(crate) fn render(root: &Map<String, Value>, layout: &Layout) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    if layout.bom {
+        out.extend_from_slice(BOM);
+    }
+    let written = match &layout.indent {
+        Some(indent) => {
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(indent);
+            let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+            root.serialize(&mut serializer)
+        }
+        None => serde_json::to_writer(&mut out, root),
+    };
+    written.map_err(|e| Error::Internal(format!("cannot serialise settings: {e}")))?;
+    if layout.trailing_newline {
+        out.push(b'\n');
+    }
+    if layout.crlf {
+        // JSON text holds raw newlines only between tokens, never inside strings.
+        let mut crlf = Vec::with_capacity(out.len() + out.len() / 16);
+        for &b in &out {
+            if b == b'\n' {
+                crlf.push(b'\r');
+            }
+            crlf.push(b);
+        }
+        out = crlf;
+    }
+    Ok(out)
+}
+
+static UNIQUE: AtomicU64 = AtomicU64::new(0);
+
+/// Replace `file` with `bytes` atomically, keeping a backup of `original` first.
+///
+/// The new content goes to a temporary file in the same directory (created with the
+/// permissions of the file it replaces), is flushed to disk, and renamed over `file`;
+/// the directory is synced after. Just before the rename the file is read again: when it
+/// no longer holds `original` (another program wrote it meanwhile), nothing is replaced
+/// and `Ok(None)` says to start over. Missing parent directories are created.
+///
+/// Returns `Some(backup)`, the backup's path (`None` inside when there was no previous
+/// file).
+pub(crate) fn replace(
+    file: &Path,
+    original: Option<&[u8]>,
+    bytes: &[u8],
+) -> Result<Option<Option<PathBuf>>> {
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let permissions = match fs::metadata(file) {
+        Ok(meta) => Some(meta.permissions()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(Error::io(file, e)),
+    };
+    let name = file_name(file);
+    let temp = create_unique(&dir, &format!(".{name}.cc-search-"), ".tmp")?;
+    let result = (|| {
+        let (path, mut handle) = (&temp.0, &temp.1);
+        handle.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        if let Some(permissions) = &permissions {
+            handle
+                .set_permissions(permissions.clone())
+                .map_err(|e| Error::io(path, e))?;
+        }
+        handle.sync_all().map_err(|e| Error::io(path, e))?;
+        let now = match fs::read(file) {
+            Ok(now) => Some(now),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(file, e)),
+        };
+        if now.as_deref() != original {
+            return Ok(None);
+        }
+        let backup = match original {
+            Some(previous) => Some(write_backup(&dir, &name, previous, permissions.as_ref())?),
+            None => None,
+        };
+        fs::rename(path, file).map_err(|e| Error::io(file, e))?;
+        sync_dir(&dir);
+        Ok(Some(backup))
+    })();
+    if !matches!(result, Ok(Some(_))) {
+        let _ = fs::remove_file(&temp.0);
+    }
+    result
+}
+
+/// Copy the previous bytes to `<name>.bak-<unix-seconds>` (`-2`, `-3`, … appended when
+/// that name is taken), with the file's permissions, flushed to disk.
+fn write_backup(
+    dir: &Path,
+    name: &str,
+    previous: &[u8],
+    permissions: Option<&fs::Permissions>,
+) -> Result<PathBuf> {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let stem = format!("{name}.bak-{seconds}");
+    let mut attempt = 1u32;
+    loop {
+        let candidate = if attempt == 1 {
+            dir.join(&stem)
+        } else {
+            dir.join(format!("{stem}-{attempt}"))
+        };
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(mut handle) => {
+                let written = (|| {
+                    if let Some(permissions) = permissions {
+                        handle.set_permissions(permissions.clone())?;
+                    }
+                    handle.write_all(previous)?;
+                    handle.sync_all()
+                })();
+                return match written {
+                    Ok(()) => Ok(candidate),
+                    Err(e) => {
+                        let _ = fs::remove_file(&candidate);
+                        Err(Error::io(&candidate, e))
+                    }
+                };
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => {
+                attempt += 1;
+            }
+            Err(e) => return Err(Error::io(&candidate, e)),
+        }
+    }
+}
+
+/// A new file `<dir>/<prefix><pid>-<n><suffix>` that did not exist before.
+fn create_unique(dir: &Path, prefix: &str, suffix: &str) -> Result<(PathBuf, fs::File)> {
+    loop {
+        let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!("{prefix}{}-{n}{suffix}", std::process::id()));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(handle) => return Ok((path, handle)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+}
+
+fn file_name(file: &Path) -> String {
+    file.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "settings.json".to_string())
+}
+
+/// Make a rename durable: sync the directory that holds it (where the platform can).
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_detected() {
+        let two = Layout::of(b"{\n  \"a\": 1\n}\n");
+        assert_eq!(two.indent.as_deref(), Some(&b"  "[..]));
+        assert!(two.trailing_newline);
+        let tab = Layout::of(b"{\r\n\t\"a\": {\r\n\t\t\"b\": 1\r\n\t}\r\n}");
+        assert_eq!(tab.indent.as_deref(), Some(&b"\t"[..]));
+        assert!(!tab.trailing_newline);
+        assert!(tab.crlf);
+        let mut root = Map::new();
+        root.insert("a".into(), serde_json::json!({"b": 1}));
+        assert_eq!(
+            render(&root, &tab).unwrap(),
+            b"{\r\n\t\"a\": {\r\n\t\t\"b\": 1\r\n\t}\r\n}"
+        );
+        let four = Layout::of(b"\xEF\xBB\xBF{\n\n    \"a\": 1\n}");
+        assert_eq!(four.indent.as_deref(), Some(&b"    "[..]));
+        assert!(four.bom);
+        let compact = Layout::of(b"{\"a\":1}");
+        assert_eq!(compact.indent, None);
+    }
+
+    #[test]
+    fn render_follows_the_layout() {
+        let mut root = Map::new();
+        root.insert("b".into(), Value::from(1));
+        root.insert("a".into(), serde_json::json!({"x": []}));
+        let two = render(&root, &Layout::new_file()).unwrap();
+        assert_eq!(
+            String::from_utf8(two).unwrap(),
+            "{\n  \"b\": 1,\n  \"a\": {\n    \"x\": []\n  }\n}\n"
+        );
+        let compact = render(&root, &Layout::of(b"{}")).unwrap();
+        assert_eq!(compact, br#"{"b":1,"a":{"x":[]}}"#);
+    }
+}
