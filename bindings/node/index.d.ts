@@ -47,8 +47,14 @@ export interface EngineOptions {
 
 /** Options of {@link Engine.filesRefresh}. */
 export interface FilesRefreshOptions {
-  /** Directory to index. Default: `$CLAUDE_PROJECT_DIR`, else the current directory. */
+  /**
+   * Directory to index. Without it: the project (`projectDir`, else
+   * `$CLAUDE_PROJECT_DIR`, else the current directory), the configured `[index] roots`
+   * and the project's additional directories from `.claude/settings*.json`.
+   */
   root?: string
+  /** The project whose session is refreshed when `root` is not given. */
+  projectDir?: string
   /** Maximum depth below the root. Default: `[index.depth]` of the configuration. */
   maxDepth?: number
   /** Extra gitignore-style patterns to exclude, on top of the defaults and the configuration. */
@@ -57,11 +63,21 @@ export interface FilesRefreshOptions {
   maxFiles?: number
 }
 
-/** Result of `files.refresh`. */
-export interface FilesRefreshResponse {
-  /** The canonical root that was indexed. */
+/** What `files.refresh` did to one root. */
+export interface RootRefresh {
   root: string
-  /** Files now indexed under the root. */
+  files: number
+  added: number
+  updated: number
+  removed: number
+  truncated: boolean
+}
+
+/** Result of `files.refresh`; the counts are totals over `roots`. */
+export interface FilesRefreshResponse {
+  /** The canonical root asked for (or the project). */
+  root: string
+  /** Files now indexed under the roots. */
   files: number
   /** Files new to the index. */
   added: number
@@ -69,8 +85,10 @@ export interface FilesRefreshResponse {
   updated: number
   /** Files that disappeared and were removed from the index. */
   removed: number
-  /** Whether the file limit cut the walk short. */
+  /** Whether the file limit cut a walk short. */
   truncated: boolean
+  /** Each root refreshed, the one asked for (or the project) first. */
+  roots: RootRefresh[]
   /** What was skipped and why. */
   warnings: string[]
 }
@@ -85,6 +103,8 @@ export interface FilesSuggestOptions {
   projectDir?: string
   /** Most paths to return, 1 to 15 (default 15). */
   limit?: number
+  /** Time budget in milliseconds (default 100); past it the file system is searched. */
+  budgetMs?: number
 }
 
 /** Result of `files.suggest`. */
@@ -98,23 +118,47 @@ export interface FilesSuggestResponse {
   warnings: string[]
 }
 
+/** Result of `claude.install`. */
+export interface ClaudeInstallResponse {
+  /** The settings file written (or that would have been). */
+  settings_path: string
+  /** Whether the file changed. */
+  changed: boolean
+  /** Where the previous file was copied before writing, if it was. */
+  backup: string | null
+  /** One line per change made. */
+  changes: string[]
+  warnings: string[]
+}
+
 /** Parameters of each operation, as the core names them (snake_case). */
 export interface OperationParams {
+  'claude.install': {
+    scope?: 'user' | 'project'
+    project_dir?: string
+    file_suggestion_command: string
+    session_start_command: string
+    uninstall?: boolean
+  }
   'files.refresh': {
     root?: string
+    project_dir?: string
     max_depth?: number
     exclude?: string[]
     max_files?: number
+    now?: number
   }
   'files.suggest': {
     query?: string
     project_dir?: string
     limit?: number
+    budget_ms?: number
   }
 }
 
 /** Result of each operation. */
 export interface OperationResponses {
+  'claude.install': ClaudeInstallResponse
   'files.refresh': FilesRefreshResponse
   'files.suggest': FilesSuggestResponse
 }

@@ -111,7 +111,12 @@ function withDefaultDir(params, key) {
 }
 
 function refreshParams(options) {
-  return withDefaultDir(snakeCaseKeys('files.refresh', options), 'root')
+  const params = snakeCaseKeys('files.refresh', options)
+  // Without a root the core refreshes the project's session (project, configured roots,
+  // additional directories); the project is what CLAUDE_PROJECT_DIR says now.
+  return params.root === undefined || params.root === null
+    ? withDefaultDir(params, 'project_dir')
+    : params
 }
 
 function suggestParams(query, options) {
@@ -222,7 +227,9 @@ class Engine {
 
   /**
    * Index the files under `root` (default `$CLAUDE_PROJECT_DIR`, else the current
-   * directory); incremental. Options: `root`, `maxDepth`, `exclude`, `maxFiles`.
+   * directory); incremental. Options: `root`, `projectDir`, `maxDepth`, `exclude`,
+   * `maxFiles`. Without `root`: the project, the configured roots and the project's
+   * additional directories.
    */
   filesRefresh(options) {
     return this.call('files.refresh', refreshParams(options))

@@ -246,6 +246,7 @@ fn main() {
                         query: (*q).into(),
                         project_dir: Some(tree.path().into()),
                         limit: None,
+                        budget_ms: Some(10_000),
                     })
                     .unwrap();
             });

@@ -48,11 +48,21 @@ pub fn register_sqlite_vec() {
 /// to `<path>.corrupt-<unix-seconds>` together with its `-wal`/`-shm` files, a fresh
 /// database is created in its place, and a warning saying so is pushed to `warnings`.
 pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> Result<Connection> {
+    open_with_patience(path, migrations, BUSY_TIMEOUT, warnings)
+}
+
+/// [`open`], waiting at most `patience` for locks other connections hold.
+pub fn open_with_patience(
+    path: &Path,
+    migrations: Migrations,
+    patience: Duration,
+    warnings: &mut Vec<String>,
+) -> Result<Connection> {
     register_sqlite_vec();
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
-    match open_retrying(path, migrations) {
+    match open_retrying(path, migrations, patience) {
         Ok(conn) => Ok(conn),
         Err(e) if is_corruption(&e) => {
             let aside = move_aside(path)?;
@@ -63,7 +73,7 @@ pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> 
             );
             tracing::warn!("{message}");
             warnings.push(message);
-            open_retrying(path, migrations).map_err(|e| Error::db(path, e))
+            open_retrying(path, migrations, patience).map_err(|e| Error::db(path, e))
         }
         Err(e) => Err(Error::db(path, e)),
     }
@@ -73,12 +83,17 @@ pub fn open(path: &Path, migrations: Migrations, warnings: &mut Vec<String>) -> 
 ///
 /// Switching a new file to WAL and the first migration take locks that SQLite may refuse
 /// at once rather than through the busy handler (to avoid deadlock); those attempts are
-/// retried for up to [`BUSY_TIMEOUT`].
-fn open_retrying(path: &Path, migrations: Migrations) -> rusqlite::Result<Connection> {
-    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+/// retried for up to `patience`.
+fn open_retrying(
+    path: &Path,
+    migrations: Migrations,
+    patience: Duration,
+) -> rusqlite::Result<Connection> {
+    let deadline = std::time::Instant::now() + patience;
     let mut pause = Duration::from_millis(1);
     loop {
-        match open_and_migrate(path, migrations) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match open_and_migrate(path, migrations, left) {
             Err(e)
                 if matches!(
                     e.sqlite_error_code(),
@@ -93,13 +108,17 @@ fn open_retrying(path: &Path, migrations: Migrations) -> rusqlite::Result<Connec
     }
 }
 
-fn open_and_migrate(path: &Path, migrations: Migrations) -> rusqlite::Result<Connection> {
+fn open_and_migrate(
+    path: &Path,
+    migrations: Migrations,
+    patience: Duration,
+) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags)?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_timeout(patience.min(BUSY_TIMEOUT))?;
     // The first statement reads the header: a non-database file fails here.
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {
@@ -108,6 +127,7 @@ fn open_and_migrate(path: &Path, migrations: Migrations) -> rusqlite::Result<Con
     conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
     conn.set_prepared_statement_cache_capacity(64);
     migrate(&conn, migrations)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     Ok(conn)
 }
 
@@ -217,10 +237,20 @@ impl Database {
 
     /// A connection for reading (or for writes that need no queueing).
     pub fn read(&self, warnings: &mut Vec<String>) -> Result<Pooled<'_>> {
+        self.read_with_patience(BUSY_TIMEOUT, warnings)
+    }
+
+    /// [`Database::read`], waiting at most `patience` for another connection's locks
+    /// when a new connection has to be opened.
+    pub fn read_with_patience(
+        &self,
+        patience: Duration,
+        warnings: &mut Vec<String>,
+    ) -> Result<Pooled<'_>> {
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let conn = match idle {
             Some(conn) => conn,
-            None => open(&self.path, self.migrations, warnings)?,
+            None => open_with_patience(&self.path, self.migrations, patience, warnings)?,
         };
         Ok(Pooled {
             db: self,

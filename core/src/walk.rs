@@ -94,6 +94,9 @@ pub struct WalkResult {
     pub root: PathBuf,
     /// Files, sorted by path, each once.
     pub files: Vec<WalkedFile>,
+    /// Directories walked (the root included) with their modification times in
+    /// nanoseconds (a file created in the same second as the walk still moves it), sorted.
+    pub dirs: Vec<(PathBuf, i64)>,
     /// Why something was skipped, sorted.
     pub warnings: Vec<String>,
     /// Whether `max_files` cut the walk short.
@@ -120,6 +123,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
 
     let builder = walk_builder(&root, options)?;
     let found: Mutex<BTreeMap<PathBuf, WalkedFile>> = Mutex::new(BTreeMap::new());
+    let dirs: Mutex<Vec<(PathBuf, i64)>> = Mutex::new(Vec::new());
     let warnings: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let over_limit = AtomicUsize::new(0);
@@ -133,7 +137,10 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
                     return WalkState::Continue;
                 }
             };
-            if entry.depth() == 0 {
+            if !entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
+                if let (Ok(meta), Ok(mut dirs)) = (entry.metadata(), dirs.lock()) {
+                    dirs.push((entry.path().to_path_buf(), mtime_ns_of(&meta)));
+                }
                 return WalkState::Continue;
             }
             let file = if entry.path_is_symlink() {
@@ -179,9 +186,12 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
     }
     warnings.sort();
     warnings.dedup();
+    let mut dirs = dirs.into_inner().unwrap_or_default();
+    dirs.sort();
     Ok(WalkResult {
         root,
         files,
+        dirs,
         warnings,
         truncated,
     })
@@ -295,17 +305,29 @@ fn resolve_symlink(
 }
 
 fn walked(path: PathBuf, meta: &std::fs::Metadata) -> WalkedFile {
-    let mtime = meta
-        .modified()
+    WalkedFile {
+        path,
+        mtime: mtime_of(meta),
+        size: meta.len(),
+    }
+}
+
+/// Modification time in nanoseconds since the Unix epoch (0 when unknown).
+pub fn mtime_ns_of(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// Modification time in whole seconds since the Unix epoch (0 when unknown).
+pub fn mtime_of(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    WalkedFile {
-        path,
-        mtime,
-        size: meta.len(),
-    }
+        .unwrap_or(0)
 }
 
 fn push(warnings: &Mutex<Vec<String>>, message: String) {
@@ -380,6 +402,30 @@ mod tests {
             ]
         );
         assert!(!result.truncated);
+        let dirs: Vec<String> = result
+            .dirs
+            .iter()
+            .map(|(d, _)| {
+                d.strip_prefix(&result.root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        // `a` and `b` hold only excluded files; they are walked all the same.
+        assert_eq!(
+            dirs,
+            [
+                "",
+                ".claude",
+                "a",
+                "b",
+                "deep",
+                "deep/nested",
+                "docs",
+                "src"
+            ]
+        );
     }
 
     #[test]

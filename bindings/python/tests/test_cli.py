@@ -86,13 +86,11 @@ def test_incremental_refresh_output(home: Path, tmp_path: Path) -> None:
     proc = run_cli("files", "refresh", "--json", home=home, cwd=root)
     assert proc.returncode == 0, proc
     result = json.loads(proc.stdout)
+    counts = {"files": 2, "added": 1, "updated": 1, "removed": 1, "truncated": False}
     assert result == {
         "root": os.path.realpath(root),
-        "files": 2,
-        "added": 1,
-        "updated": 1,
-        "removed": 1,
-        "truncated": False,
+        **counts,
+        "roots": [{"root": os.path.realpath(root), **counts}],
         "warnings": [],
     }
 

@@ -55,7 +55,7 @@ def raises(cls: type[cc_search.Error], match: str, call: Any) -> cc_search.Error
 def test_unknown_operation(engine: cc_search.Engine) -> None:
     error = raises(
         cc_search.UnknownOperationError,
-        r"unknown operation `files\.nope` \(known: files\.refresh, files\.suggest",
+        r"unknown operation `files\.nope` \(known: claude\.install, files\.refresh, files\.suggest",
         lambda: engine.call("files.nope", {}),
     )
     assert isinstance(error, ValueError)
@@ -168,9 +168,14 @@ def test_unusable_database(home: Path, project: Path) -> None:
         error = raises(
             cc_search.DatabaseError,
             f"database {home / 'files.db'}",
-            lambda: engine.files_suggest("readme", project_dir=project),
+            lambda: engine.files_refresh(project),
         )
-    assert not isinstance(error, (ValueError, OSError))
+        assert not isinstance(error, (ValueError, OSError))
+        # The picker never comes back empty while files exist: it searches the file
+        # system instead, and says so.
+        found = engine.files_suggest("readme", project_dir=project)
+        assert found["paths"] == ["README.md"]
+        assert any("searched the file system" in w for w in found["warnings"])
 
 
 def test_text_that_is_not_unicode(engine: cc_search.Engine, project: Path) -> None:

@@ -20,13 +20,11 @@ def test_refresh_reports_the_canonical_root_and_counts(
     engine: cc_search.Engine, project: Path
 ) -> None:
     result = engine.files_refresh(project)
+    counts = {"files": 3, "added": 3, "updated": 0, "removed": 0, "truncated": False}
     assert result == {
         "root": os.path.realpath(project),
-        "files": 3,
-        "added": 3,
-        "updated": 0,
-        "removed": 0,
-        "truncated": False,
+        **counts,
+        "roots": [{"root": os.path.realpath(project), **counts}],
         "warnings": [],
     }
     assert (engine.home / "files.db").is_file()
@@ -268,13 +266,15 @@ def test_operations_describe_themselves() -> None:
     table = {op["name"]: op for op in cc_search.operations()}
     suggest = table["files.suggest"]
     assert suggest["summary"]
-    assert set(suggest["request"]["properties"]) == {"query", "project_dir", "limit"}
+    assert set(suggest["request"]["properties"]) == {"query", "project_dir", "limit", "budget_ms"}
     assert set(suggest["response"]["properties"]) == {"paths", "warnings"}
     assert set(table["files.refresh"]["request"]["properties"]) == {
         "root",
+        "project_dir",
         "max_depth",
         "exclude",
         "max_files",
+        "now",
     }
 
 

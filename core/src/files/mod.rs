@@ -4,7 +4,10 @@
 //! up to date incrementally; [`Suggest`] (`files.suggest`) answers a picker query with at
 //! most 15 paths, relative to the project root.
 
+pub mod query;
+mod rank;
 mod refresh;
+mod scope;
 mod suggest;
 
 use std::path::PathBuf;
@@ -46,8 +49,9 @@ pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
 /// `files_meta` holds one row per file; `files_fts` is an external-content FTS5 index
 /// over it kept in sync by triggers. The update trigger fires only when an indexed
 /// column changes, so an mtime-only update does not rewrite the FTS index.
-pub const SCHEMA: crate::store::Migrations = &[concat!(
-    r#"
+pub const SCHEMA: crate::store::Migrations = &[
+    concat!(
+        r#"
 CREATE TABLE files_meta (
   path TEXT PRIMARY KEY,
   filename TEXT NOT NULL,
@@ -67,8 +71,8 @@ CREATE VIRTUAL TABLE files_fts USING fts5(
 );
 
 "#,
-    fts_triggers!(),
-    r#"
+        fts_triggers!(),
+        r#"
 CREATE TABLE frecency (
   path TEXT PRIMARY KEY REFERENCES files_meta(path) ON DELETE CASCADE,
   git_recency REAL DEFAULT 0,
@@ -87,7 +91,35 @@ CREATE TABLE watched_roots (
 CREATE INDEX idx_files_meta_root ON files_meta(root);
 CREATE INDEX idx_frecency_path ON frecency(path);
 "#
-)];
+    ),
+    // 2: what the query path needs beyond the spec's tables: each root's paths as one
+    // NUL-separated list for the fuzzy scan, directory mtimes for finding files created
+    // since the last refresh, the HEAD each repository was last indexed at, and an mtime
+    // index for "most recently modified" answers.
+    r#"
+CREATE TABLE files_lists (
+  root TEXT PRIMARY KEY,
+  paths BLOB NOT NULL,
+  count INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE files_dirs (
+  path TEXT PRIMARY KEY,
+  root TEXT NOT NULL,
+  mtime_ns INTEGER NOT NULL
+) STRICT;
+CREATE INDEX idx_files_dirs_root ON files_dirs(root);
+
+CREATE TABLE git_heads (
+  repo TEXT PRIMARY KEY,
+  head TEXT,
+  branch TEXT,
+  indexed_at INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX idx_files_meta_mtime ON files_meta(mtime);
+"#,
+];
 
 /// Most paths a suggestion returns (spec: "at most 15").
 pub const MAX_SUGGESTIONS: usize = 15;
@@ -100,8 +132,13 @@ pub struct Refresh;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RefreshRequest {
-    /// Directory to index; defaults to `$CLAUDE_PROJECT_DIR`, else the current directory.
+    /// Directory to index. Without it: the project (`$CLAUDE_PROJECT_DIR`, else the
+    /// current directory), the configured `[index] roots` and the project's additional
+    /// directories.
     pub root: Option<PathBuf>,
+    /// The project whose session is refreshed when `root` is not given; defaults to
+    /// `$CLAUDE_PROJECT_DIR`, else the current directory.
+    pub project_dir: Option<PathBuf>,
     /// Maximum depth below the root; defaults to `[index.depth]` of the configuration.
     pub max_depth: Option<usize>,
     /// Extra gitignore-style patterns to exclude, on top of the defaults and the
@@ -109,6 +146,9 @@ pub struct RefreshRequest {
     pub exclude: Vec<String>,
     /// Stop after this many files; defaults to `[index.limits] max_files_per_root`.
     pub max_files: Option<usize>,
+    /// Compute git frecency as of this Unix time instead of now (for replaying a
+    /// repository's history).
+    pub now: Option<i64>,
 }
 
 /// Result of `files.refresh`.
@@ -124,16 +164,34 @@ pub struct RefreshResponse {
     pub updated: usize,
     /// Files that disappeared and were removed from the index.
     pub removed: usize,
-    /// Whether the file limit cut the walk short.
+    /// Whether the file limit cut a walk short.
     pub truncated: bool,
+    /// Each root refreshed, the one asked for (or the project) first.
+    pub roots: Vec<RootRefresh>,
     /// What was skipped and why.
     pub warnings: Vec<String>,
 }
 
+/// What `files.refresh` did to one root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RootRefresh {
+    /// The canonical root.
+    pub root: String,
+    /// Files now indexed under it.
+    pub files: usize,
+    /// Files new to the index.
+    pub added: usize,
+    /// Files whose modification time changed.
+    pub updated: usize,
+    /// Files removed from the index.
+    pub removed: usize,
+    /// Whether the file limit cut its walk short.
+    pub truncated: bool,
+}
+
 impl crate::ops::Operation for Refresh {
     const NAME: &'static str = "files.refresh";
-    const SUMMARY: &'static str =
-        "Index the file paths under a directory (incremental by mtime; stale entries pruned).";
+    const SUMMARY: &'static str = "Index file paths: one directory, or the project plus configured roots (incremental by mtime; stale entries pruned).";
     type Request = RefreshRequest;
     type Response = RefreshResponse;
     fn run(engine: &crate::Engine, request: RefreshRequest) -> crate::Result<RefreshResponse> {
@@ -156,6 +214,9 @@ pub struct SuggestRequest {
     pub project_dir: Option<PathBuf>,
     /// Most paths to return, 1 to 15 (default 15).
     pub limit: Option<usize>,
+    /// Time budget in milliseconds (default 100): past it, the file system is searched
+    /// instead of the index.
+    pub budget_ms: Option<u64>,
 }
 
 /// Result of `files.suggest`.

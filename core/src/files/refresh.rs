@@ -1,15 +1,21 @@
-//! `files.refresh`: bring the index of one root up to date.
+//! `files.refresh`: bring the index up to date.
+//!
+//! With a `root`, that directory alone. Without one, what a session start refreshes: the
+//! project (`$CLAUDE_PROJECT_DIR`, else the current directory), the configured
+//! `[index] roots` and the project's additional directories from `.claude/settings*.json`.
+//! Roots are walked concurrently, then written in one transaction: new files added,
+//! changed mtimes updated, vanished files removed.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
-use super::{RefreshRequest, RefreshResponse};
+use super::{RefreshRequest, RefreshResponse, RootRefresh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::walk::{WalkOptions, WalkedFile, walk};
+use crate::walk::{WalkOptions, WalkResult, walk};
 
 const OP: &str = "files.refresh";
 
@@ -18,41 +24,137 @@ const BULK_MIN_CHANGES: usize = 256;
 /// A bulk write is used when changes × this exceed the rows in the table.
 const BULK_SHARE: i64 = 6;
 
-/// Index the files under `request.root`: new files are added, files whose mtime changed
-/// are updated, files that are gone are removed — all in one transaction.
+/// One root to refresh and how.
+struct Plan {
+    root: PathBuf,
+    root_str: String,
+    options: WalkOptions,
+}
+
+/// Refresh the index; see the module documentation.
 pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshResponse> {
-    let root = super::project_dir(request.root, OP)?;
     let config = engine.config();
-    let root_str = utf8(&root)?;
-    let max_depth = request
-        .max_depth
-        .unwrap_or_else(|| config.index.depth_for(root_str));
     let max_files = request
         .max_files
         .unwrap_or(config.index.limits.max_files_per_root);
     if max_files == 0 {
         return Err(Error::invalid(OP, "max_files must be at least 1"));
     }
-    let mut excludes = config.index.exclude.patterns.clone();
-    excludes.extend(request.exclude);
-
     let mut warnings = Vec::new();
-    let mut conn = engine.files_db().write(&mut warnings)?;
     let db_path = engine.files_db_path();
-
-    let options = WalkOptions {
-        max_depth,
-        max_files,
-        max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
-        excludes,
-        allowed_roots: watched_roots(&conn).map_err(|e| Error::db(db_path, e))?,
-        threads: 0,
+    let indexed_roots = {
+        let conn = engine.files_db().read(&mut warnings)?;
+        watched_roots(&conn).map_err(|e| Error::db(db_path, e))?
     };
-    let walked = walk(&root, &options)?;
-    warnings.extend(walked.warnings);
 
-    let stats = write_root(&mut conn, root_str, max_depth, &walked.files, &mut warnings)
-        .map_err(|e| Error::db(db_path, e))?;
+    // What to refresh: the root asked for, or the session's roots.
+    let explicit = request.root.is_some();
+    let mut roots: Vec<(PathBuf, String)> = Vec::new();
+    let project = super::project_dir(request.root.or(request.project_dir), OP)?;
+    roots.push((project.clone(), utf8(&project)?.to_string()));
+    if !explicit {
+        for configured in &config.index.roots {
+            let path = super::scope::expand_home(configured);
+            match std::fs::canonicalize(&path) {
+                Ok(root) => roots.push((root, configured.clone())),
+                Err(e) => warnings.push(format!("[index] root {configured}: {e}; skipped")),
+            }
+        }
+        let (extra, extra_warnings) = crate::claude::additional_directories(&project);
+        warnings.extend(extra_warnings);
+        roots.extend(extra.into_iter().map(|d| {
+            let key = d.to_string_lossy().into_owned();
+            (d, key)
+        }));
+    }
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|(root, _)| seen.insert(root.clone()));
+
+    let mut allowed = indexed_roots;
+    allowed.extend(roots.iter().map(|(r, _)| r.clone()));
+    let mut plans = Vec::new();
+    for (root, config_key) in roots {
+        let Some(root_str) = root.to_str().map(str::to_string) else {
+            warnings.push(format!(
+                "root is not valid UTF-8, skipped: {}",
+                root.display()
+            ));
+            continue;
+        };
+        let mut excludes = config.index.exclude.patterns.clone();
+        excludes.extend(request.exclude.iter().cloned());
+        let depth = request.max_depth.unwrap_or_else(|| {
+            // `[index.depth]` keys are written as in `[index] roots` (`~/x`) or absolute.
+            if config.index.depth.contains_key(&config_key) {
+                config.index.depth_for(&config_key)
+            } else {
+                config.index.depth_for(&root_str)
+            }
+        });
+        plans.push(Plan {
+            options: WalkOptions {
+                max_depth: depth,
+                max_files,
+                max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
+                excludes,
+                allowed_roots: allowed.clone(),
+                threads: 0,
+            },
+            root,
+            root_str,
+        });
+    }
+
+    // Walk every root at once; the first (the one asked for, or the project) must work.
+    let walks: Vec<Result<WalkResult>> = std::thread::scope(|s| {
+        let handles: Vec<_> = plans
+            .iter()
+            .map(|plan| s.spawn(|| walk(&plan.root, &plan.options)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Internal("walker thread panicked".into())))
+            })
+            .collect()
+    });
+    let mut walked = Vec::new();
+    for (i, (plan, result)) in plans.iter().zip(walks).enumerate() {
+        match result {
+            Ok(mut w) => {
+                warnings.append(&mut w.warnings);
+                walked.push((plan, w));
+            }
+            Err(e) if i > 0 => warnings.push(format!("{}: {e}; skipped", plan.root.display())),
+            Err(e) => return Err(e),
+        }
+    }
+
+    let mut conn = engine.files_db().write(&mut warnings)?;
+    let mut summaries = Vec::new();
+    let mut write = |conn: &mut Connection, warnings: &mut Vec<String>| -> rusqlite::Result<()> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for (plan, result) in &walked {
+            let stats = write_root(
+                &tx,
+                &plan.root_str,
+                plan.options.max_depth,
+                result,
+                warnings,
+            )?;
+            summaries.push(RootRefresh {
+                root: plan.root_str.clone(),
+                files: stats.files,
+                added: stats.added,
+                updated: stats.updated,
+                removed: stats.removed,
+                truncated: result.truncated,
+            });
+        }
+        tx.commit()
+    };
+    write(&mut conn, &mut warnings).map_err(|e| Error::db(db_path, e))?;
     drop(conn);
 
     let limit_mb = config.index.limits.warn_threshold_mb;
@@ -65,13 +167,18 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
             meta.len() >> 20
         ));
     }
+    let total = |f: fn(&RootRefresh) -> usize| summaries.iter().map(f).sum::<usize>();
     Ok(RefreshResponse {
-        root: root_str.to_string(),
-        files: stats.files,
-        added: stats.added,
-        updated: stats.updated,
-        removed: stats.removed,
-        truncated: walked.truncated,
+        root: summaries
+            .first()
+            .map(|s| s.root.clone())
+            .unwrap_or_default(),
+        files: total(|s| s.files),
+        added: total(|s| s.added),
+        updated: total(|s| s.updated),
+        removed: total(|s| s.removed),
+        truncated: summaries.iter().any(|s| s.truncated),
+        roots: summaries,
         warnings,
     })
 }
@@ -84,13 +191,13 @@ struct Stats {
 }
 
 fn write_root(
-    conn: &mut Connection,
+    tx: &Transaction<'_>,
     root: &str,
     max_depth: usize,
-    files: &[WalkedFile],
+    walked: &WalkResult,
     warnings: &mut Vec<String>,
 ) -> rusqlite::Result<Stats> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let files = &walked.files;
     let mut known: HashMap<String, i64> = {
         let mut stmt = tx.prepare_cached("SELECT path, mtime FROM files_meta WHERE root = ?1")?;
         stmt.query_map([root], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -170,6 +277,13 @@ fn write_root(
         tx.execute_batch("INSERT INTO files_fts(files_fts) VALUES ('rebuild');")?;
         tx.execute_batch(super::FTS_TRIGGERS)?;
     }
+    let listed: bool = tx
+        .prepare_cached("SELECT 1 FROM files_lists WHERE root = ?1")?
+        .exists([root])?;
+    if changes > 0 || !listed {
+        write_list(tx, root)?;
+    }
+    write_dirs(tx, root, &walked.dirs)?;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
@@ -181,8 +295,60 @@ fn write_root(
            last_indexed = excluded.last_indexed, file_count = excluded.file_count",
         params![root, max_depth as i64, now, stats.files as i64],
     )?;
-    tx.commit()?;
     Ok(stats)
+}
+
+/// Store the root's paths (relative to it; absolute when outside it) as one
+/// NUL-separated list, in path order, for the picker's fuzzy scan.
+fn write_list(tx: &rusqlite::Transaction<'_>, root: &str) -> rusqlite::Result<()> {
+    let mut stmt =
+        tx.prepare_cached("SELECT relative_path FROM files_meta WHERE root = ?1 ORDER BY path")?;
+    let mut list = Vec::new();
+    let mut count = 0i64;
+    let mut rows = stmt.query([root])?;
+    while let Some(row) = rows.next()? {
+        let rel: String = row.get(0)?;
+        if count > 0 {
+            list.push(0);
+        }
+        list.extend_from_slice(rel.as_bytes());
+        count += 1;
+    }
+    tx.execute(
+        "INSERT INTO files_lists (root, paths, count) VALUES (?1, ?2, ?3)
+         ON CONFLICT(root) DO UPDATE SET paths = excluded.paths, count = excluded.count",
+        params![root, list, count],
+    )?;
+    Ok(())
+}
+
+/// Bring the root's directory mtimes up to date (for finding files created since).
+fn write_dirs(
+    tx: &rusqlite::Transaction<'_>,
+    root: &str,
+    dirs: &[(std::path::PathBuf, i64)],
+) -> rusqlite::Result<()> {
+    let mut known: HashMap<String, i64> = {
+        let mut stmt =
+            tx.prepare_cached("SELECT path, mtime_ns FROM files_dirs WHERE root = ?1")?;
+        stmt.query_map([root], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO files_dirs (path, root, mtime_ns) VALUES (?1, ?2, ?3)
+         ON CONFLICT(path) DO UPDATE SET root = excluded.root, mtime_ns = excluded.mtime_ns",
+    )?;
+    for (dir, mtime) in dirs {
+        let Some(dir) = dir.to_str() else { continue };
+        if known.remove(dir) != Some(*mtime) {
+            upsert.execute(params![dir, root, mtime])?;
+        }
+    }
+    let mut delete = tx.prepare_cached("DELETE FROM files_dirs WHERE path = ?1")?;
+    for dir in known.keys() {
+        delete.execute([dir])?;
+    }
+    Ok(())
 }
 
 /// Every root indexed so far.
@@ -194,6 +360,7 @@ pub(crate) fn watched_roots(conn: &Connection) -> rusqlite::Result<Vec<std::path
 }
 
 fn utf8(path: &Path) -> Result<&str> {
+    // Only the root asked for is checked here; other roots are skipped with a warning.
     path.to_str()
         .ok_or_else(|| Error::invalid(OP, format!("path is not valid UTF-8: {}", path.display())))
 }

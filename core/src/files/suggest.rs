@@ -1,27 +1,60 @@
-//! `files.suggest`: answer an `@` picker query from the index.
+//! `files.suggest`: answer an `@` picker query.
+//!
+//! The pipeline (spec "Query Flow", with cc-search's own matching):
+//!
+//! 1. Parse the prefix (`@ns:`, `@/folder:`, `@*.ext`, `@@`) and resolve the scope: the
+//!    project, its additional directories from `.claude/settings*.json`, or what the
+//!    prefix names. Directories no index covers yet are indexed first.
+//! 2. Candidates. A query whose words the FTS5 index matches selectively (at most
+//!    [`FTS_CAP`] files) takes those files; otherwise — a typo, an abbreviation, a very
+//!    common word, or a prefix filter — every path in scope is scored by the fuzzy matcher
+//!    from the root's path list. An empty query takes the most frecent and the most
+//!    recently modified files.
+//! 3. Files created or changed since the last refresh are found in the directories whose
+//!    mtime moved, most recent first, within a slice of the time budget.
+//! 4. Rank (fuzzy match, frecency, priorities), drop files that no longer exist, format.
+//!
+//! The whole query has a time budget (100 ms by default). When the index cannot answer in
+//! time, or is locked or damaged, the file system is searched instead (fd when installed,
+//! else the walker) so the picker never comes back empty while files exist.
 
-use std::path::Path;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
 
+use super::query::{self, ParsedQuery};
+use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, rank};
+use super::scope::{Filter, Scope};
 use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse};
 use crate::engine::{Engine, home_dir};
 use crate::error::{Error, Result};
-use crate::text::{fts5_query, like_escape, truncate_utf8};
+use crate::text::{fts5_query, truncate_utf8};
 
 const OP: &str = "files.suggest";
 
-/// Candidates fetched from FTS5 before the final ordering.
-const CANDIDATES: usize = 200;
+/// Default time budget of one query.
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(100);
+/// Most files the FTS stage hands to the matcher; a query matching more is scanned.
+pub const FTS_CAP: usize = 400;
+/// Most fuzzy-scan matches kept for the final ranking.
+const SCAN_KEEP: usize = 300;
+/// Most files listed for an empty query with a prefix filter before falling back to the
+/// mtime order.
+const FILTER_KEEP: usize = 2000;
+/// How far back a file counts as fresh (spec: `fd --changed-within 24h`).
+const FRESH_WINDOW: i64 = 24 * 3600;
+/// How deep below a new directory new files are looked for.
+const FRESH_DIR_DEPTH: usize = 4;
+/// Most entries read below one new directory.
+const FRESH_DIR_ENTRIES: usize = 2000;
+/// Share of the budget the fresh-file search may use.
+const FRESH_SHARE: u32 = 5;
 
-/// Suggest up to 15 paths for `request.query` within the project.
-///
-/// The query is split into tokens the way the index tokenizes paths; every token must
-/// match a file name or directory component, the last one as a prefix. Paths that begin
-/// with the query as typed come first, then BM25 (file-name matches weigh more than
-/// directory matches), then shorter paths. An empty query lists the most recently
-/// modified files. When the project has never been indexed, it is indexed first.
+/// Suggest up to 15 paths for `request.query`; see the module documentation.
 pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestResponse> {
+    let started = Instant::now();
     let limit = match request.limit {
         None => MAX_SUGGESTIONS,
         Some(n) if (1..=MAX_SUGGESTIONS).contains(&n) => n,
@@ -32,57 +65,762 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
             ));
         }
     };
+    let budget = request
+        .budget_ms
+        .map(Duration::from_millis)
+        .unwrap_or(DEFAULT_BUDGET);
     let project = super::project_dir(request.project_dir, OP)?;
-    let project_str = project.to_str().ok_or_else(|| {
-        Error::invalid(
-            OP,
-            format!("project path is not valid UTF-8: {}", project.display()),
-        )
-    })?;
+    let config = engine.config();
     let mut warnings = Vec::new();
-    let db_path = engine.files_db_path();
+    let typed = truncate_utf8(&request.query, crate::text::MAX_QUERY_BYTES);
+    let parsed = query::parse(typed, &config.namespaces);
+    let (extra, extra_warnings) = crate::claude::additional_directories(&project);
+    warnings.extend(extra_warnings);
+    let scope = Scope::resolve(
+        parsed.prefix.as_ref(),
+        &project,
+        config,
+        extra,
+        &mut warnings,
+    );
 
-    let covered = {
-        let conn = engine.files_db().read(&mut warnings)?;
-        is_covered(&conn, &project).map_err(|e| Error::db(db_path, e))?
+    let mut ctx = Search {
+        engine,
+        scope: &scope,
+        parsed: &parsed,
+        limit,
+        budget,
+        deadline: started + budget,
+        warnings: &mut warnings,
     };
-    if !covered {
-        let refreshed = super::refresh(
-            engine,
-            RefreshRequest {
-                root: Some(project.clone()),
-                ..RefreshRequest::default()
-            },
-        )?;
-        warnings.push(format!(
-            "{} was not indexed yet; indexed {} files",
-            refreshed.root, refreshed.files
-        ));
-        warnings.extend(refreshed.warnings);
-    }
-
-    let conn = engine.files_db().read(&mut warnings)?;
-    let (lo, hi) = scope_bounds(project_str);
-    let query = truncate_utf8(request.query.trim(), crate::text::MAX_QUERY_BYTES);
-    let rows = match fts5_query(query, true) {
-        None => recent(&conn, &lo, &hi, limit),
-        Some(expr) => matching(&conn, &expr, query, &lo, &hi, limit),
-    }
-    .map_err(|e| Error::db(db_path, e))?;
-
-    let home = home_dir();
-    let paths = rows
-        .iter()
-        .map(|p| display_path(Path::new(p), &project, home.as_deref()))
-        .collect();
+    let paths = match ctx.search_index() {
+        Ok(paths) => paths,
+        Err(e) if e.falls_back() => {
+            let reason = e.to_string();
+            let found = ctx.search_file_system()?;
+            warnings.push(format!(
+                "index unavailable ({reason}); searched the file system instead"
+            ));
+            found
+        }
+        Err(e) => return Err(e.into()),
+    };
     Ok(SuggestResponse { paths, warnings })
 }
 
-/// Whether a watched root contains `project` (or is it).
-fn is_covered(conn: &Connection, project: &Path) -> rusqlite::Result<bool> {
-    Ok(super::refresh::watched_roots(conn)?
-        .iter()
-        .any(|root| project.starts_with(root)))
+/// Why the index could not answer.
+enum SearchError {
+    /// The time budget ran out.
+    Timeout,
+    /// The database failed (locked, corrupt, I/O).
+    Database(rusqlite::Error),
+    /// Anything else: reported, not worked around.
+    Other(Error),
+}
+
+impl SearchError {
+    fn falls_back(&self) -> bool {
+        !matches!(self, SearchError::Other(_))
+    }
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::Timeout => write!(f, "over the time budget"),
+            SearchError::Database(e) => write!(f, "{e}"),
+            SearchError::Other(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for SearchError {
+    fn from(e: rusqlite::Error) -> Self {
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+            SearchError::Timeout
+        } else {
+            SearchError::Database(e)
+        }
+    }
+}
+
+impl From<Error> for SearchError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Database { source, .. } => SearchError::from(source),
+            other => SearchError::Other(other),
+        }
+    }
+}
+
+impl From<SearchError> for Error {
+    fn from(e: SearchError) -> Self {
+        match e {
+            SearchError::Other(e) => e,
+            other => Error::Internal(other.to_string()),
+        }
+    }
+}
+
+struct Search<'a> {
+    engine: &'a Engine,
+    scope: &'a Scope,
+    parsed: &'a ParsedQuery,
+    limit: usize,
+    budget: Duration,
+    deadline: Instant,
+    warnings: &'a mut Vec<String>,
+}
+
+impl Search<'_> {
+    fn search_index(&mut self) -> std::result::Result<Vec<String>, SearchError> {
+        if self.ensure_indexed()? {
+            // A first index takes what it takes; the query gets its own budget after it.
+            self.deadline = Instant::now() + self.budget;
+        }
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(SearchError::Timeout);
+        }
+        let mut conn = self
+            .engine
+            .files_db()
+            .read_with_patience(remaining, self.warnings)?;
+        // Any statement still running past the deadline is interrupted.
+        // A lock held elsewhere is waited for only as long as the budget lasts.
+        let deadline = self.deadline;
+        conn.progress_handler(1000, Some(move || Instant::now() > deadline))?;
+        conn.busy_timeout(deadline.saturating_duration_since(Instant::now()))?;
+        let result = self.query_index(&conn);
+        // A connection must not go back to the pool with this query's limits on it.
+        conn.progress_handler(0, None::<fn() -> bool>)?;
+        conn.busy_timeout(crate::store::BUSY_TIMEOUT)?;
+        result
+    }
+
+    fn query_index(&mut self, conn: &Connection) -> std::result::Result<Vec<String>, SearchError> {
+        let text = self.parsed.text.trim();
+        let mut matcher = PathMatcher::new(text);
+        let has_query = has_words(text);
+        let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
+
+        if !has_query && !self.scope.is_filtered() {
+            self.top_files(conn, &mut found)?;
+        } else if !has_query {
+            self.filtered_files(conn, &mut found)?;
+        } else {
+            let selective =
+                !self.scope.is_filtered() && self.fts(conn, text, &mut matcher, &mut found)?;
+            if !selective || found.len() < self.limit {
+                self.scan(conn, Some(&mut matcher), SCAN_KEEP, &mut found)?;
+            }
+        }
+        self.fresh(conn, &mut matcher, has_query, &mut found)?;
+        fill_activity(conn, self.engine, &mut found)?;
+        if Instant::now() > self.deadline {
+            return Err(SearchError::Timeout);
+        }
+        Ok(self.finish(found.into_values().collect(), has_query))
+    }
+
+    /// Index the scope's directories that no watched root covers yet; whether any was.
+    fn ensure_indexed(&mut self) -> std::result::Result<bool, SearchError> {
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        let roots = {
+            let conn = self
+                .engine
+                .files_db()
+                .read_with_patience(remaining, self.warnings)?;
+            super::refresh::watched_roots(&conn)?
+        };
+        let mut indexed = false;
+        for dir in &self.scope.dirs {
+            if roots.iter().any(|root| dir.starts_with(root)) {
+                continue;
+            }
+            let refreshed = super::refresh(
+                self.engine,
+                RefreshRequest {
+                    root: Some(dir.clone()),
+                    ..RefreshRequest::default()
+                },
+            )?;
+            self.warnings.push(format!(
+                "{} was not indexed yet; indexed {} files",
+                refreshed.root, refreshed.files
+            ));
+            self.warnings.extend(refreshed.warnings);
+            indexed = true;
+        }
+        Ok(indexed)
+    }
+
+    /// Rank, drop what no longer exists, format.
+    fn finish(&mut self, mut candidates: Vec<Candidate>, has_query: bool) -> Vec<String> {
+        let priorities = PriorityGlobs::new(&self.engine.config().priorities, self.warnings);
+        rank(&mut candidates, &priorities, has_query);
+        candidates
+            .into_iter()
+            .filter(|c| Path::new(&c.path).is_file())
+            .take(self.limit)
+            .map(|c| c.display)
+            .collect()
+    }
+
+    /// The FTS stage. Returns whether the index matched selectively (≤ [`FTS_CAP`] files),
+    /// in which case those files are all the candidates it has.
+    fn fts(
+        &self,
+        conn: &Connection,
+        text: &str,
+        matcher: &mut PathMatcher,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<bool, SearchError> {
+        let Some(expr) = fts5_query(text, true) else {
+            return Ok(false);
+        };
+        let rowids: Vec<i64> = conn
+            .prepare_cached("SELECT rowid FROM files_fts WHERE files_fts MATCH ?1 LIMIT ?2")?
+            .query_map(
+                params![
+                    format!("{{filename dir_components}} : ({expr})"),
+                    FTS_CAP as i64 + 1
+                ],
+                |r| r.get(0),
+            )?
+            .collect::<rusqlite::Result<_>>()?;
+        if rowids.len() > FTS_CAP {
+            return Ok(false);
+        }
+        let mut stmt =
+            conn.prepare_cached("SELECT path, mtime FROM files_meta WHERE rowid = ?1")?;
+        for rowid in rowids {
+            let Some((path, mtime)) = stmt
+                .query_row([rowid], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+                })
+                .map(Some)
+                .or_else(|e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                    e => Err(e),
+                })?
+            else {
+                continue;
+            };
+            let Some(display) = self.in_scope(&path) else {
+                continue;
+            };
+            let matched = matcher.score(&display);
+            found.insert(path.clone(), candidate(path, display, matched, mtime));
+        }
+        Ok(true)
+    }
+
+    /// Score every path in scope from the roots' path lists; keep the best `keep`.
+    fn scan(
+        &self,
+        conn: &Connection,
+        mut matcher: Option<&mut PathMatcher>,
+        keep: usize,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<bool, SearchError> {
+        let mut stmt = conn.prepare_cached("SELECT root, paths FROM files_lists ORDER BY root")?;
+        let mut rows = stmt.query([])?;
+        let mut hits: Vec<(u32, String, String)> = Vec::new();
+        let mut complete = true;
+        while let Some(row) = rows.next()? {
+            let root: String = row.get(0)?;
+            let list = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let root = Path::new(&root);
+            for dir in &self.scope.dirs {
+                // Which of the root's entries lie in `dir`, and how to show them.
+                let (skip, shown) = if root.starts_with(dir) {
+                    (String::new(), self.display_prefix(root))
+                } else if let Ok(below) = dir.strip_prefix(root) {
+                    (
+                        format!("{}/", below.to_string_lossy()),
+                        self.display_prefix(dir),
+                    )
+                } else {
+                    continue;
+                };
+                for entry in list.split(|&b| b == 0) {
+                    let Ok(entry) = std::str::from_utf8(entry) else {
+                        continue;
+                    };
+                    if entry.is_empty() || entry.starts_with('/') {
+                        continue;
+                    }
+                    let Some(rel) = entry.strip_prefix(skip.as_str()) else {
+                        continue;
+                    };
+                    if !self.accepts_rel(rel, dir) {
+                        continue;
+                    }
+                    let display = format!("{shown}{rel}");
+                    let score = match matcher.as_deref_mut() {
+                        Some(m) => match m.score(&display) {
+                            Some(s) => s,
+                            None => continue,
+                        },
+                        None => 0,
+                    };
+                    let path = format!("{}/{entry}", root.display());
+                    hits.push((score, path, display));
+                    if matcher.is_none() && hits.len() > keep {
+                        complete = false;
+                        break;
+                    }
+                }
+                if Instant::now() > self.deadline {
+                    return Err(SearchError::Timeout);
+                }
+            }
+        }
+        if hits.len() > keep {
+            hits.select_nth_unstable_by(keep, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
+            hits.truncate(keep);
+        }
+        for (score, path, display) in hits {
+            found
+                .entry(path.clone())
+                .or_insert_with(|| candidate(path, display, (score > 0).then_some(score), 0));
+        }
+        Ok(complete)
+    }
+
+    /// An empty query: the most frecent and the most recently modified files.
+    fn top_files(
+        &self,
+        conn: &Connection,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<(), SearchError> {
+        let take = (self.limit * 4) as i64;
+        let weights = &self.engine.config().weights;
+        for (lo, hi) in self.ranges() {
+            let mut frecent = conn.prepare_cached(
+                "SELECT m.path, m.mtime FROM frecency f JOIN files_meta m ON m.path = f.path
+                 WHERE m.path >= ?1 AND m.path < ?2
+                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5 DESC,
+                          m.path
+                 LIMIT ?6",
+            )?;
+            let rows = frecent.query_map(
+                params![
+                    lo,
+                    hi,
+                    weights.git_recency,
+                    weights.git_frequency,
+                    weights.git_status,
+                    take
+                ],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+            )?;
+            for row in rows {
+                let (path, mtime) = row?;
+                self.add_plain(path, mtime, found);
+            }
+            let mut recent = conn.prepare_cached(
+                "SELECT path, mtime FROM files_meta WHERE path >= ?1 AND path < ?2
+                 ORDER BY mtime DESC, path LIMIT ?3",
+            )?;
+            let rows = recent.query_map(params![lo, hi, take], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            })?;
+            for row in rows {
+                let (path, mtime) = row?;
+                self.add_plain(path, mtime, found);
+            }
+        }
+        Ok(())
+    }
+
+    /// An empty query with a prefix filter: every match when there are few, else the
+    /// most recently modified matches.
+    fn filtered_files(
+        &self,
+        conn: &Connection,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<(), SearchError> {
+        let mut listed = BTreeMap::new();
+        if self.scan(conn, None, FILTER_KEEP, &mut listed)? {
+            found.extend(listed);
+            return Ok(());
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT path, mtime FROM files_meta WHERE path >= ?1 AND path < ?2
+             ORDER BY mtime DESC, path",
+        )?;
+        for (lo, hi) in self.ranges() {
+            let mut rows = stmt.query(params![lo, hi])?;
+            let mut kept = 0;
+            while let Some(row) = rows.next()? {
+                let path: String = row.get(0)?;
+                let before = found.len();
+                self.add_plain(path, row.get(1)?, found);
+                if found.len() > before {
+                    kept += 1;
+                    if kept >= self.limit * 4 {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Files created or modified in the last 24 hours that the index has not seen: in
+    /// the directories whose mtime moved since the refresh, most recent first, within a
+    /// slice of the budget.
+    fn fresh(
+        &self,
+        conn: &Connection,
+        matcher: &mut PathMatcher,
+        has_query: bool,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<(), SearchError> {
+        let now = unix_now();
+        let stop = Instant::now()
+            + (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE);
+        let mut dirs = conn.prepare_cached(
+            "SELECT path, mtime_ns FROM files_dirs WHERE path >= ?1 AND path < ?2
+             ORDER BY mtime_ns DESC, path",
+        )?;
+        let mut indexed = conn.prepare_cached("SELECT 1 FROM files_meta WHERE path = ?1")?;
+        let mut known_dirs = conn.prepare_cached("SELECT 1 FROM files_dirs WHERE path = ?1")?;
+        let mut seen = HashSet::new();
+        for (lo, hi) in self.ranges_with_roots() {
+            let listed: Vec<(String, i64)> = dirs
+                .query_map(params![lo, hi], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            for (dir, indexed_mtime) in listed {
+                if Instant::now() > stop {
+                    return Ok(());
+                }
+                let Ok(meta) = std::fs::metadata(&dir) else {
+                    continue;
+                };
+                let mtime = crate::walk::mtime_ns_of(&meta);
+                if mtime == indexed_mtime
+                    || now - mtime / 1_000_000_000 > FRESH_WINDOW
+                    || !seen.insert(dir.clone())
+                {
+                    continue;
+                }
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                for entry in entries.flatten() {
+                    let Ok(meta) = entry.metadata() else { continue };
+                    let path = entry.path();
+                    let Some(path_str) = path.to_str() else {
+                        continue;
+                    };
+                    if meta.is_dir() {
+                        // A new directory: its files are new too (one level).
+                        if !known_dirs.exists([path_str])? {
+                            self.fresh_dir(&path, now, matcher, has_query, found);
+                        }
+                        continue;
+                    }
+                    if !meta.is_file()
+                        || now - crate::walk::mtime_of(&meta) > FRESH_WINDOW
+                        || indexed.exists([path_str])?
+                    {
+                        continue;
+                    }
+                    self.add_fresh(
+                        path_str,
+                        crate::walk::mtime_of(&meta),
+                        matcher,
+                        has_query,
+                        found,
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A directory the index has never seen: its files (and its subdirectories', a few
+    /// levels down) are all new.
+    fn fresh_dir(
+        &self,
+        dir: &Path,
+        now: i64,
+        matcher: &mut PathMatcher,
+        has_query: bool,
+        found: &mut BTreeMap<String, Candidate>,
+    ) {
+        let mut pending = vec![(dir.to_path_buf(), 0usize)];
+        let mut visited = 0usize;
+        while let Some((dir, depth)) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                visited += 1;
+                if visited > FRESH_DIR_ENTRIES {
+                    return;
+                }
+                let Ok(meta) = entry.metadata() else { continue };
+                let path = entry.path();
+                if meta.is_dir() {
+                    if depth + 1 < FRESH_DIR_DEPTH && !excluded(&path) {
+                        pending.push((path, depth + 1));
+                    }
+                } else if meta.is_file()
+                    && now - crate::walk::mtime_of(&meta) <= FRESH_WINDOW
+                    && let Some(p) = path.to_str()
+                {
+                    self.add_fresh(p, crate::walk::mtime_of(&meta), matcher, has_query, found);
+                }
+            }
+        }
+    }
+
+    fn add_fresh(
+        &self,
+        path: &str,
+        mtime: i64,
+        matcher: &mut PathMatcher,
+        has_query: bool,
+        found: &mut BTreeMap<String, Candidate>,
+    ) {
+        if excluded(Path::new(path)) {
+            return;
+        }
+        let Some(display) = self.in_scope(path) else {
+            return;
+        };
+        let matched = if has_query {
+            match matcher.score(&display) {
+                Some(s) => Some(s),
+                None => return,
+            }
+        } else {
+            None
+        };
+        found
+            .entry(path.to_string())
+            .or_insert_with(|| candidate(path.to_string(), display, matched, mtime));
+    }
+
+    /// Add a candidate found without a query.
+    fn add_plain(&self, path: String, mtime: i64, found: &mut BTreeMap<String, Candidate>) {
+        if let Some(display) = self.in_scope(&path) {
+            found
+                .entry(path.clone())
+                .or_insert_with(|| candidate(path, display, None, mtime));
+        }
+    }
+
+    /// The displayed form of `path` when it is in scope and passes the filter.
+    fn in_scope(&self, path: &str) -> Option<String> {
+        let p = Path::new(path);
+        let dir = self.scope.dir_of(p)?;
+        if !self.scope.accepts(p, dir) {
+            return None;
+        }
+        Some(display_path(p, &self.scope.project, home_dir().as_deref()))
+    }
+
+    /// Whether `rel` (below scope directory `dir`) passes the filter.
+    fn accepts_rel(&self, rel: &str, dir: &Path) -> bool {
+        match self.scope.filter {
+            Filter::All => true,
+            _ => self.scope.accepts(&dir.join(rel), dir),
+        }
+    }
+
+    /// What precedes a path below `dir` when displayed: `""` for the project itself,
+    /// `sub/` inside it, `~/x/` or `/abs/` outside.
+    fn display_prefix(&self, dir: &Path) -> String {
+        if dir == self.scope.project {
+            return String::new();
+        }
+        format!(
+            "{}/",
+            display_path(dir, &self.scope.project, home_dir().as_deref())
+        )
+    }
+
+    /// Index ranges `[dir/, dir0)` of the scope's directories.
+    fn ranges(&self) -> Vec<(String, String)> {
+        self.scope
+            .dirs
+            .iter()
+            .map(|d| scope_bounds(&d.to_string_lossy()))
+            .collect()
+    }
+
+    /// As [`Self::ranges`], but including the directories themselves (for `files_dirs`).
+    fn ranges_with_roots(&self) -> Vec<(String, String)> {
+        self.scope
+            .dirs
+            .iter()
+            .map(|d| {
+                let d = d.to_string_lossy();
+                (d.to_string(), scope_bounds(&d).1)
+            })
+            .collect()
+    }
+
+    /// The fallback: list the scope's directories from the file system and rank by the
+    /// fuzzy matcher alone.
+    fn search_file_system(&mut self) -> Result<Vec<String>> {
+        let text = self.parsed.text.trim();
+        let mut matcher = PathMatcher::new(text);
+        let has_query = has_words(text);
+        let mut found = BTreeMap::new();
+        for dir in self.scope.dirs.clone() {
+            for path in list_files(&dir, self.engine, self.warnings) {
+                let Some(p) = path.to_str() else { continue };
+                let Some(display) = self.in_scope(p) else {
+                    continue;
+                };
+                let matched = if has_query {
+                    match matcher.score(&display) {
+                        Some(s) => Some(s),
+                        None => continue,
+                    }
+                } else {
+                    None
+                };
+                let mtime = if has_query {
+                    0
+                } else {
+                    std::fs::metadata(&path)
+                        .map(|m| crate::walk::mtime_of(&m))
+                        .unwrap_or(0)
+                };
+                found.insert(
+                    p.to_string(),
+                    candidate(p.to_string(), display, matched, mtime),
+                );
+            }
+        }
+        Ok(self.finish(found.into_values().collect(), has_query))
+    }
+}
+
+/// Files under `dir` for the fallback: `fd` when installed, else the walker.
+fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<PathBuf> {
+    const MAX: usize = 20_000;
+    for fd in ["fd", "fdfind"] {
+        let output = std::process::Command::new(fd)
+            .args([
+                "--type",
+                "f",
+                "--hidden",
+                "--exclude",
+                ".git",
+                "--absolute-path",
+            ])
+            .args(["--max-results", &MAX.to_string(), "."])
+            .arg(dir)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+        if let Ok(output) = output
+            && output.status.success()
+        {
+            return output
+                .stdout
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .filter_map(|l| std::str::from_utf8(l).ok())
+                .map(PathBuf::from)
+                .collect();
+        }
+    }
+    let config = engine.config();
+    let options = crate::walk::WalkOptions {
+        max_depth: config.index.depth_for(&dir.to_string_lossy()),
+        max_files: MAX,
+        excludes: config.index.exclude.patterns.clone(),
+        ..crate::walk::WalkOptions::default()
+    };
+    match crate::walk::walk(dir, &options) {
+        Ok(result) => result.files.into_iter().map(|f| f.path).collect(),
+        Err(e) => {
+            warnings.push(format!("cannot list {}: {e}", dir.display()));
+            Vec::new()
+        }
+    }
+}
+
+/// Whether `text` has anything to search for: punctuation alone (`"`, `*`, `/`) is an
+/// empty query, answered with the top files.
+fn has_words(text: &str) -> bool {
+    !crate::text::path_tokens(text).is_empty()
+}
+
+/// Whether a component of `path` is one of the default excluded directories.
+fn excluded(path: &Path) -> bool {
+    path.components().any(|c| {
+        let c = c.as_os_str();
+        crate::walk::DEFAULT_EXCLUDES
+            .iter()
+            .any(|x| !x.contains('*') && c == std::ffi::OsStr::new(x))
+    })
+}
+
+fn candidate(path: String, display: String, matched: Option<u32>, mtime: i64) -> Candidate {
+    Candidate {
+        path,
+        display,
+        matched,
+        mtime,
+        frecency: 0.0,
+        score: 0.0,
+    }
+}
+
+/// Look up frecency (and mtime, where unknown) of every candidate.
+fn fill_activity(
+    conn: &Connection,
+    engine: &Engine,
+    found: &mut BTreeMap<String, Candidate>,
+) -> std::result::Result<(), SearchError> {
+    let weights = &engine.config().weights;
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.mtime, f.git_recency, f.git_frequency, f.git_status_boost
+         FROM files_meta m LEFT JOIN frecency f ON f.path = m.path WHERE m.path = ?1",
+    )?;
+    for (path, c) in found.iter_mut() {
+        let row = stmt.query_row([path], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<f64>>(1)?,
+                r.get::<_, Option<f64>>(2)?,
+                r.get::<_, Option<f64>>(3)?,
+            ))
+        });
+        match row {
+            Ok((mtime, recency, frequency, status)) => {
+                if c.mtime == 0 {
+                    c.mtime = mtime;
+                }
+                c.frecency = Activity {
+                    git_recency: recency.unwrap_or(0.0),
+                    git_frequency: frequency.unwrap_or(0.0),
+                    git_status_boost: status.unwrap_or(0.0),
+                }
+                .frecency(weights);
+            }
+            Err(rusqlite::Error::QueryReturnedNoRows) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// Half-open range `[lo, hi)` of the paths strictly inside `dir`, for an index range scan.
@@ -90,54 +828,6 @@ fn scope_bounds(dir: &str) -> (String, String) {
     let base = dir.trim_end_matches('/');
     // '0' is the character after '/', so every "<base>/..." sorts below "<base>0".
     (format!("{base}/"), format!("{base}0"))
-}
-
-fn recent(conn: &Connection, lo: &str, hi: &str, limit: usize) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT path FROM files_meta WHERE path >= ?1 AND path < ?2
-         ORDER BY mtime DESC, length(path), path LIMIT ?3",
-    )?;
-    stmt.query_map(params![lo, hi, limit as i64], |r| r.get(0))?
-        .collect()
-}
-
-fn matching(
-    conn: &Connection,
-    expr: &str,
-    typed: &str,
-    lo: &str,
-    hi: &str,
-    limit: usize,
-) -> rusqlite::Result<Vec<String>> {
-    // The FTS part runs first (CTE) and alone decides the candidates; scoping and the
-    // final order are applied to those few rows.
-    let mut stmt = conn.prepare_cached(
-        "WITH hits AS (
-           SELECT rowid, bm25(files_fts, 0.0, 4.0, 1.0) AS score
-           FROM files_fts WHERE files_fts MATCH ?1
-         )
-         SELECT m.path
-         FROM hits JOIN files_meta m ON m.rowid = hits.rowid
-         WHERE m.path >= ?2 AND m.path < ?3
-         ORDER BY (substr(m.path, length(?2) + 1) LIKE ?4 ESCAPE '\\') DESC,
-                  hits.score, length(m.path), m.path
-         LIMIT ?5",
-    )?;
-    let prefix = format!("{}%", like_escape(typed.trim_start_matches("./")));
-    let column_filtered = format!("{{filename dir_components}} : ({expr})");
-    let rows: Vec<String> = stmt
-        .query_map(
-            params![
-                column_filtered,
-                lo,
-                hi,
-                prefix,
-                limit.min(CANDIDATES) as i64
-            ],
-            |r| r.get(0),
-        )?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
 }
 
 /// The spec's smart path format: relative inside the project, `~/…` under the home

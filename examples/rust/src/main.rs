@@ -36,6 +36,7 @@ fn run(project: &str, query: &str) -> cc_search::Result<()> {
         query: query.to_string(),
         project_dir: Some(project.into()),
         limit: None,
+        ..Default::default()
     })?;
     for warning in &found.warnings {
         eprintln!("warning: {warning}");

@@ -48,6 +48,7 @@ __all__ = [
     "IoError",
     "OperationInfo",
     "RefreshResult",
+    "RootRefresh",
     "StrPath",
     "SuggestResult",
     "UnknownOperationError",
@@ -63,13 +64,25 @@ __version__: str = _native.version()
 StrPath = Union[str, "os.PathLike[str]"]
 
 
-class RefreshResult(TypedDict):
-    """Result of :meth:`Engine.files_refresh` (operation ``files.refresh``)."""
+class RootRefresh(TypedDict):
+    """What :meth:`Engine.files_refresh` did to one root."""
 
     root: str
-    """The canonical root that was indexed."""
     files: int
-    """Files now indexed under the root."""
+    added: int
+    updated: int
+    removed: int
+    truncated: bool
+
+
+class RefreshResult(TypedDict):
+    """Result of :meth:`Engine.files_refresh` (operation ``files.refresh``). The counts
+    are totals over ``roots``."""
+
+    root: str
+    """The canonical root asked for (or the project)."""
+    files: int
+    """Files now indexed under the roots."""
     added: int
     """Files new to the index."""
     updated: int
@@ -77,7 +90,9 @@ class RefreshResult(TypedDict):
     removed: int
     """Files that disappeared and were removed from the index."""
     truncated: bool
-    """Whether the file limit cut the walk short."""
+    """Whether the file limit cut a walk short."""
+    roots: list[RootRefresh]
+    """Each root refreshed, the one asked for (or the project) first."""
     warnings: list[str]
     """What was skipped and why."""
 
@@ -226,13 +241,16 @@ class Engine:
         self,
         root: StrPath | None = None,
         *,
+        project_dir: StrPath | None = None,
         max_depth: int | None = None,
         exclude: Iterable[str] | str | None = None,
         max_files: int | None = None,
     ) -> RefreshResult:
-        """Index the file paths under ``root`` (default: ``$CLAUDE_PROJECT_DIR``, else the
-        current directory). Incremental: unchanged files cost nothing, changed ones are
-        updated, vanished ones removed.
+        """Index the file paths under ``root``; without ``root``, what a session start
+        refreshes: the project (``project_dir``, else ``$CLAUDE_PROJECT_DIR``, else the
+        current directory), the configured ``[index] roots`` and the project's additional
+        directories. Incremental: unchanged files cost nothing, changed ones are updated,
+        vanished ones removed.
 
         ``exclude`` adds gitignore-style patterns to the defaults and the configuration;
         ``max_depth`` and ``max_files`` override the configuration's limits.
@@ -240,6 +258,8 @@ class Engine:
         params: dict[str, Any] = {}
         if root is not None:
             params["root"] = os.fsdecode(root)
+        if project_dir is not None:
+            params["project_dir"] = os.fsdecode(project_dir)
         if max_depth is not None:
             params["max_depth"] = max_depth
         if exclude is not None:
@@ -254,14 +274,20 @@ class Engine:
         *,
         project_dir: StrPath | None = None,
         limit: int | None = None,
+        budget_ms: int | None = None,
     ) -> SuggestResult:
         """Suggest up to ``limit`` (1 to 15, default 15) paths for an ``@`` query, best
         first, relative to ``project_dir`` (default: ``$CLAUDE_PROJECT_DIR``, else the
-        current directory). Any query text is valid; an empty one lists the most
-        recently modified files. A project never indexed is indexed first."""
+        current directory). The query syntax is the picker's: ``@ns:``, ``@/folder:``,
+        ``@*.ext``, ``@@``; matching forgives typos and abbreviations. Any text is
+        valid; an empty one lists the most frecent and recently modified files. A
+        project never indexed is indexed first. Past ``budget_ms`` (default 100) the file
+        system is searched instead of the index."""
         params: dict[str, Any] = {"query": query}
         if project_dir is not None:
             params["project_dir"] = os.fsdecode(project_dir)
         if limit is not None:
             params["limit"] = limit
+        if budget_ms is not None:
+            params["budget_ms"] = budget_ms
         return cast(SuggestResult, self.call("files.suggest", params))

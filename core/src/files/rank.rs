@@ -1,0 +1,325 @@
+//! Ranking picker candidates: path-aware fuzzy matching (nucleo), frecency, priorities.
+//!
+//! The match score of a path is nucleo's fzf-style score with path delimiters (bonuses
+//! at `/` and word/camelCase boundaries, gaps penalised), taken as the better of the whole
+//! path and the file name alone (file-name matches weigh more), plus:
+//! an exact file stem (`lsp` for `lsp.lua`), a name starting with the query, and entry
+//! points (`index.ts`, `mod.rs`, `__init__.py`, …). Matching is subsequence-based, so
+//! missing letters (`buton`), abbreviations (`compbutton`) and skipped path parts
+//! (`src/comp/buton`) all match.
+//!
+//! The final score combines the match (normalised to the best candidate, so it is
+//! comparable across queries) with frecency on a log scale and the `[priorities]` globs.
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+use crate::config::{Priorities, Weights};
+
+/// File names that are a module's entry point.
+const ENTRY_POINTS: &[&str] = &[
+    "index.ts",
+    "index.tsx",
+    "index.js",
+    "index.jsx",
+    "index.mjs",
+    "mod.rs",
+    "lib.rs",
+    "main.rs",
+    "__init__.py",
+    "main.py",
+    "main.go",
+    "index.md",
+    "README.md",
+];
+
+/// Weight of the normalised match score (0..=1).
+pub(crate) const MATCH_WEIGHT: f64 = 100.0;
+/// Weight of `ln(1 + frecency)`.
+pub(crate) const FRECENCY_WEIGHT: f64 = 8.0;
+/// Added for a `[priorities] high` match.
+pub(crate) const PRIORITY_HIGH: f64 = 10.0;
+/// Added for a `[priorities] low` match (negative).
+pub(crate) const PRIORITY_LOW: f64 = -25.0;
+/// Score given to a candidate the index matched but the fuzzy matcher did not (e.g.
+/// words typed in another order than the path has them), before normalisation.
+const FTS_ONLY_FRACTION: f64 = 0.3;
+
+/// Scores paths against one query.
+pub(crate) struct PathMatcher {
+    matcher: Matcher,
+    pattern: Pattern,
+    needle: String,
+    buf: Vec<char>,
+}
+
+impl PathMatcher {
+    /// A matcher for `text` (whitespace separates words matched independently).
+    pub fn new(text: &str) -> PathMatcher {
+        PathMatcher {
+            matcher: Matcher::new(Config::DEFAULT.match_paths()),
+            pattern: Pattern::new(
+                text,
+                CaseMatching::Smart,
+                Normalization::Smart,
+                AtomKind::Fuzzy,
+            ),
+            needle: text.trim().to_lowercase(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The match score of `path` (as displayed, `/`-separated), or None when it does not
+    /// match.
+    pub fn score(&mut self, path: &str) -> Option<u32> {
+        let whole = self
+            .pattern
+            .score(Utf32Str::new(path, &mut self.buf), &mut self.matcher)?;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let in_name = if name.len() < path.len() {
+            self.pattern
+                .score(Utf32Str::new(name, &mut self.buf), &mut self.matcher)
+                .map(|s| s + s / 4)
+                .unwrap_or(0)
+        } else {
+            whole + whole / 4
+        };
+        let mut score = whole.max(in_name);
+        let lower = name.to_lowercase();
+        let stem = lower.split('.').next().unwrap_or(&lower);
+        if !self.needle.is_empty() && !self.needle.contains('/') {
+            if stem == self.needle {
+                score += score / 2;
+            } else {
+                if lower.starts_with(&self.needle) {
+                    score += score / 8;
+                }
+                // The closer the stem's length to the query's, the tighter the match:
+                // `buton` is nearer `Button` than `buttons`.
+                if in_name > 0 && !stem.is_empty() {
+                    let (n, s) = (self.needle.chars().count(), stem.chars().count());
+                    let closeness = n.min(s) as f64 / n.max(s) as f64;
+                    score += (score as f64 * closeness / 8.0) as u32;
+                }
+            }
+        }
+        if ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+            score += score / 16;
+        }
+        Some(score)
+    }
+}
+
+/// Git and session activity of one file, as stored in the `frecency` table.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Activity {
+    pub git_recency: f64,
+    pub git_frequency: f64,
+    pub git_status_boost: f64,
+}
+
+impl Activity {
+    /// The spec's frecency score: the weighted sum of the signals.
+    pub fn frecency(&self, weights: &Weights) -> f64 {
+        self.git_recency * weights.git_recency
+            + self.git_frequency * weights.git_frequency
+            + self.git_status_boost * weights.git_status
+    }
+}
+
+/// The `[priorities]` globs, matched against the displayed path and the file name.
+pub(crate) struct PriorityGlobs {
+    high: GlobSet,
+    low: GlobSet,
+}
+
+impl PriorityGlobs {
+    /// Compile the configured globs; invalid ones are skipped with a warning.
+    pub fn new(priorities: &Priorities, warnings: &mut Vec<String>) -> PriorityGlobs {
+        let build = |globs: &[String], warnings: &mut Vec<String>| {
+            let mut set = GlobSetBuilder::new();
+            for g in globs {
+                match Glob::new(g) {
+                    Ok(g) => {
+                        set.add(g);
+                    }
+                    Err(e) => warnings.push(format!("priority glob `{g}`: {e}")),
+                }
+            }
+            set.build().unwrap_or_else(|_| GlobSet::empty())
+        };
+        PriorityGlobs {
+            high: build(&priorities.high, warnings),
+            low: build(&priorities.low, warnings),
+        }
+    }
+
+    /// The priority adjustment of `display` (a `/`-separated path).
+    pub fn adjustment(&self, display: &str) -> f64 {
+        if self.high.is_empty() && self.low.is_empty() {
+            return 0.0;
+        }
+        let name = display.rsplit('/').next().unwrap_or(display);
+        let hit = |set: &GlobSet| set.is_match(display) || set.is_match(name);
+        let mut adjustment = 0.0;
+        if hit(&self.high) {
+            adjustment += PRIORITY_HIGH;
+        }
+        if hit(&self.low) {
+            adjustment += PRIORITY_LOW;
+        }
+        adjustment
+    }
+}
+
+/// One candidate on its way to the answer.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidate {
+    /// Canonical absolute path.
+    pub path: String,
+    /// As shown to the user.
+    pub display: String,
+    /// Fuzzy match score; None when only the index matched it (or there is no query).
+    pub matched: Option<u32>,
+    /// Modification time (seconds).
+    pub mtime: i64,
+    /// Frecency (spec formula).
+    pub frecency: f64,
+    /// Final score, filled by [`rank`].
+    pub score: f64,
+}
+
+/// Score and order `candidates`, best first.
+///
+/// With a query, the match score is normalised to the best match; without one, frecency,
+/// then modification time, decide.
+pub(crate) fn rank(candidates: &mut [Candidate], priorities: &PriorityGlobs, has_query: bool) {
+    let best = candidates
+        .iter()
+        .filter_map(|c| c.matched)
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    for c in candidates.iter_mut() {
+        let m = if has_query {
+            c.matched.map_or(FTS_ONLY_FRACTION, |s| s as f64 / best)
+        } else {
+            0.0
+        };
+        c.score = MATCH_WEIGHT * m
+            + FRECENCY_WEIGHT * c.frecency.max(0.0).ln_1p()
+            + priorities.adjustment(&c.display);
+    }
+    candidates.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| {
+                if has_query {
+                    std::cmp::Ordering::Equal
+                } else {
+                    b.mtime.cmp(&a.mtime)
+                }
+            })
+            .then_with(|| a.display.len().cmp(&b.display.len()))
+            .then_with(|| a.display.cmp(&b.display))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order(query: &str, paths: &[&str]) -> Vec<String> {
+        let mut m = PathMatcher::new(query);
+        let mut cands: Vec<Candidate> = paths
+            .iter()
+            .filter_map(|p| {
+                m.score(p).map(|s| Candidate {
+                    path: format!("/r/{p}"),
+                    display: p.to_string(),
+                    matched: Some(s),
+                    mtime: 0,
+                    frecency: 0.0,
+                    score: 0.0,
+                })
+            })
+            .collect();
+        let none = PriorityGlobs::new(&Priorities::default(), &mut Vec::new());
+        rank(&mut cands, &none, true);
+        cands.into_iter().map(|c| c.display).collect()
+    }
+
+    #[test]
+    fn typos_abbreviations_and_skipped_parts_match() {
+        let paths = [
+            "src/components/Button.tsx",
+            "src/components/Modal.tsx",
+            "src/lib/build.ts",
+            "docs/buttons.md",
+        ];
+        for q in ["buton", "src/comp/buton", "compbutton", "Button", "scbutt"] {
+            assert_eq!(order(q, &paths)[0], "src/components/Button.tsx", "{q}");
+        }
+    }
+
+    #[test]
+    fn exact_stem_beats_a_longer_name() {
+        let got = order(
+            "lsp",
+            &["lsp/typos_lsp.lua", "lsp.lua", "config/lsp_setup.lua"],
+        );
+        assert_eq!(got[0], "lsp.lua");
+    }
+
+    #[test]
+    fn entry_points_win_ties() {
+        let got = order("widget", &["src/widget/view.ts", "src/widget/index.ts"]);
+        assert_eq!(got[0], "src/widget/index.ts");
+    }
+
+    #[test]
+    fn frecency_lifts_equal_matches_but_not_weak_ones() {
+        let mut m = PathMatcher::new("util");
+        let mk = |p: &str, f: f64, m: &mut PathMatcher| Candidate {
+            path: p.into(),
+            display: p.into(),
+            matched: m.score(p),
+            mtime: 0,
+            frecency: f,
+            score: 0.0,
+        };
+        let none = PriorityGlobs::new(&Priorities::default(), &mut Vec::new());
+        let mut c = vec![mk("a/util.ts", 0.0, &mut m), mk("b/util.ts", 5.0, &mut m)];
+        rank(&mut c, &none, true);
+        assert_eq!(c[0].display, "b/util.ts");
+        let mut c = vec![
+            mk("util.ts", 0.0, &mut m),
+            mk("x/u_t_i_l_long_name.ts", 1.0, &mut m),
+        ];
+        rank(&mut c, &none, true);
+        assert_eq!(c[0].display, "util.ts");
+    }
+
+    #[test]
+    fn priorities_adjust() {
+        let prio = Priorities {
+            high: vec!["src/**".into()],
+            low: vec!["*.lock".into()],
+        };
+        let globs = PriorityGlobs::new(&prio, &mut Vec::new());
+        assert_eq!(globs.adjustment("src/a.rs"), PRIORITY_HIGH);
+        assert_eq!(globs.adjustment("deep/Cargo.lock"), PRIORITY_LOW);
+        assert_eq!(globs.adjustment("docs/a.md"), 0.0);
+    }
+
+    #[test]
+    fn spec_frecency_formula() {
+        let a = Activity {
+            git_recency: 0.5,
+            git_frequency: 4.0,
+            git_status_boost: 5.0,
+        };
+        assert_eq!(a.frecency(&Weights::default()), 0.5 + 2.0 + 25.0);
+    }
+}

@@ -1,0 +1,359 @@
+//! The `@` picker end to end: prefixes, scope, fuzzy matching, fresh files, fallbacks.
+
+use std::fs;
+use std::path::Path;
+
+use cc_search::Engine;
+use cc_search::files::{Refresh, RefreshRequest, Suggest, SuggestRequest, SuggestResponse};
+
+fn touch(root: &Path, rel: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let content: &[u8] = if rel.ends_with(".json") { b"{}" } else { b"x" };
+    fs::write(path, content).unwrap();
+}
+
+struct Picker {
+    home: tempfile::TempDir,
+    project: tempfile::TempDir,
+    engine: Engine,
+}
+
+fn picker(files: &[&str], config: &str) -> Picker {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    for rel in files {
+        touch(project.path(), rel);
+    }
+    fs::write(home.path().join("config.toml"), config).unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    assert!(engine.warnings().is_empty(), "{:?}", engine.warnings());
+    let p = Picker {
+        home,
+        project,
+        engine,
+    };
+    p.refresh();
+    p
+}
+
+impl Picker {
+    fn refresh(&self) {
+        self.engine
+            .run::<Refresh>(RefreshRequest {
+                root: Some(self.project.path().into()),
+                ..Default::default()
+            })
+            .unwrap();
+    }
+
+    fn ask(&self, query: &str) -> SuggestResponse {
+        self.engine
+            .run::<Suggest>(SuggestRequest {
+                query: query.into(),
+                project_dir: Some(self.project.path().into()),
+                ..Default::default()
+            })
+            .unwrap()
+    }
+
+    fn paths(&self, query: &str) -> Vec<String> {
+        self.ask(query).paths
+    }
+}
+
+const APP: &[&str] = &[
+    "src/components/Button.tsx",
+    "src/components/Modal.tsx",
+    "src/components/index.ts",
+    "src/hooks/useAuth.ts",
+    "lib/.hooks/useTheme.ts",
+    "docs/api.md",
+    "docs/guide.txt",
+    "README.md",
+    "CHANGELOG.md",
+    "package.json",
+    ".claude/settings.json",
+    "tools/claude/prompt.txt",
+    "lsp.lua",
+    "lsp/typos_lsp.lua",
+    "@types/node.d.ts",
+];
+
+const NAMESPACES: &str = r#"
+[namespaces]
+claude = [".claude/**", "**/claude/**"]
+docs = ["docs/**", "*.md", "README*"]
+"#;
+
+#[test]
+fn fuzzy_queries_find_the_file() {
+    let p = picker(APP, "");
+    for q in [
+        "buton",
+        "src/comp/buton",
+        "compbutton",
+        "Button",
+        "butt",
+        "scbutt",
+    ] {
+        assert_eq!(
+            p.paths(q).first().map(String::as_str),
+            Some("src/components/Button.tsx"),
+            "{q}"
+        );
+    }
+    assert_eq!(p.paths("lsp")[..2], ["lsp.lua", "lsp/typos_lsp.lua"]);
+    assert_eq!(p.paths("useauth")[0], "src/hooks/useAuth.ts");
+    assert_eq!(p.paths("components")[0], "src/components/index.ts");
+}
+
+#[test]
+fn folder_prefix_matches_folder_and_dot_folder() {
+    let p = picker(APP, "");
+    let mut hooks = p.paths("@/hooks:");
+    hooks.sort();
+    assert_eq!(hooks, ["lib/.hooks/useTheme.ts", "src/hooks/useAuth.ts"]);
+    assert_eq!(p.paths("@/hooks:theme"), ["lib/.hooks/useTheme.ts"]);
+    let mut claude = p.paths("@/claude:");
+    claude.sort();
+    assert_eq!(claude, [".claude/settings.json", "tools/claude/prompt.txt"]);
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[test]
+fn inline_glob_and_namespaces() {
+    let p = picker(APP, NAMESPACES);
+    assert_eq!(
+        sorted(p.paths("@*.md")),
+        ["CHANGELOG.md", "README.md", "docs/api.md"]
+    );
+    assert_eq!(sorted(p.paths("@*.lua")), ["lsp.lua", "lsp/typos_lsp.lua"]);
+    assert_eq!(
+        sorted(p.paths("@docs:")),
+        ["CHANGELOG.md", "README.md", "docs/api.md", "docs/guide.txt"]
+    );
+    assert_eq!(p.paths("@docs:guide"), ["docs/guide.txt"]);
+    assert_eq!(
+        sorted(p.paths("@claude:")),
+        [".claude/settings.json", "tools/claude/prompt.txt"]
+    );
+    // An unknown namespace is a plain query for its text.
+    let plain = p.ask("@nope:readme");
+    assert!(plain.warnings.is_empty(), "{:?}", plain.warnings);
+    // `@@` searches for a literal `@`.
+    assert_eq!(p.paths("@@types")[0], "@types/node.d.ts");
+}
+
+#[test]
+fn namespace_root_searches_that_directory() {
+    let other = tempfile::tempdir().unwrap();
+    touch(other.path(), "proj/notes/todo.md");
+    let root = fs::canonicalize(other.path()).unwrap();
+    let config = format!("[namespaces]\nelsewhere = \"{}\"\n", root.display());
+    let p = picker(APP, &config);
+    let r = p.ask("@elsewhere:todo");
+    assert_eq!(r.paths, [format!("{}/proj/notes/todo.md", root.display())]);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("not indexed yet")),
+        "{:?}",
+        r.warnings
+    );
+    // The project's own files are not in that scope.
+    assert!(p.paths("@elsewhere:button").is_empty());
+}
+
+#[test]
+fn additional_directories_widen_the_scope() {
+    let other = tempfile::tempdir().unwrap();
+    touch(other.path(), "shared/Widget.tsx");
+    let p = picker(APP, "");
+    let settings = format!(
+        r#"{{"permissions": {{"additionalDirectories": ["{}"]}}}}"#,
+        other.path().display()
+    );
+    fs::write(p.project.path().join(".claude/settings.json"), settings).unwrap();
+    let r = p.ask("widget");
+    let expected = fs::canonicalize(other.path().join("shared/Widget.tsx")).unwrap();
+    assert_eq!(r.paths, [expected.to_string_lossy().into_owned()]);
+}
+
+#[test]
+fn files_created_after_the_refresh_are_found_and_deleted_ones_dropped() {
+    let p = picker(APP, "");
+    touch(p.project.path(), "src/components/Toolbar.tsx");
+    touch(p.project.path(), "brand/new/Banner.tsx");
+    assert_eq!(p.paths("toolbar"), ["src/components/Toolbar.tsx"]);
+    assert_eq!(p.paths("banner"), ["brand/new/Banner.tsx"]);
+    fs::remove_file(p.project.path().join("src/components/Modal.tsx")).unwrap();
+    assert!(
+        !p.paths("modal")
+            .contains(&"src/components/Modal.tsx".to_string())
+    );
+}
+
+#[test]
+fn empty_query_lists_recent_files_and_respects_filters() {
+    let p = picker(APP, "");
+    let all = p.paths("");
+    assert_eq!(all.len(), 15);
+    let newest = p.project.path().join("docs/guide.txt");
+    let file = fs::File::options().write(true).open(&newest).unwrap();
+    file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
+        .unwrap();
+    p.refresh();
+    assert_eq!(p.paths("")[0], "docs/guide.txt");
+}
+
+#[test]
+fn over_budget_falls_back_to_the_file_system() {
+    let p = picker(APP, "");
+    let r = p
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "buton".into(),
+            project_dir: Some(p.project.path().into()),
+            budget_ms: Some(0),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(
+        r.paths.first().map(String::as_str),
+        Some("src/components/Button.tsx")
+    );
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("searched the file system")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_locked_index_falls_back_within_the_budget() {
+    let p = picker(APP, "");
+    // A second process holds the index exclusively before this one opens it.
+    let Picker {
+        home,
+        project,
+        engine,
+    } = p;
+    drop(engine);
+    let p = Picker {
+        engine: Engine::open_at(home.path()).unwrap(),
+        home,
+        project,
+    };
+    let locker = rusqlite::Connection::open(p.home.path().join("files.db")).unwrap();
+    locker
+        .busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    locker
+        .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let started = std::time::Instant::now();
+    let r = p.ask("modal");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.paths, ["src/components/Modal.tsx"]);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("searched the file system")),
+        "{:?}",
+        r.warnings
+    );
+    drop(locker);
+    assert!(p.ask("modal").warnings.is_empty());
+}
+
+#[test]
+fn queries_are_answered_while_a_refresh_runs() {
+    let names: Vec<String> = (0..3000).map(|i| format!("d{}/f{i}.rs", i % 30)).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let p = picker(&refs, "");
+    std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            for round in 0..5 {
+                touch(p.project.path(), &format!("new/round{round}.rs"));
+                p.refresh();
+            }
+        });
+        for _ in 0..50 {
+            let r = p.ask("f1");
+            assert!(!r.paths.is_empty());
+            assert!(
+                r.warnings.iter().all(|w| !w.contains("unavailable")),
+                "{:?}",
+                r.warnings
+            );
+        }
+        writer.join().unwrap();
+    });
+}
+
+#[test]
+fn a_session_refresh_covers_project_configured_roots_and_additional_directories() {
+    let configured = tempfile::tempdir().unwrap();
+    touch(configured.path(), "top.txt");
+    touch(configured.path(), "a/b/deep.txt");
+    let extra = tempfile::tempdir().unwrap();
+    touch(extra.path(), "extra.txt");
+    let configured_root = fs::canonicalize(configured.path()).unwrap();
+    let config = format!(
+        "[index]\nroots = [\"{0}\", \"/nonexistent/cc-search-root\"]\n[index.depth]\n\"{0}\" = 1\n",
+        configured_root.display()
+    );
+    let p = picker(APP, &config);
+    fs::write(
+        p.project.path().join(".claude/settings.local.json"),
+        format!(
+            r#"{{"permissions": {{"additionalDirectories": ["{}"]}}}}"#,
+            extra.path().display()
+        ),
+    )
+    .unwrap();
+    let r = p
+        .engine
+        .run::<Refresh>(RefreshRequest {
+            project_dir: Some(p.project.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let roots: Vec<&str> = r.roots.iter().map(|s| s.root.as_str()).collect();
+    assert_eq!(roots.len(), 3, "{roots:?}");
+    assert_eq!(
+        roots[0],
+        fs::canonicalize(p.project.path())
+            .unwrap()
+            .to_str()
+            .unwrap()
+    );
+    assert_eq!(roots[1], configured_root.to_str().unwrap());
+    // Depth 1 for the configured root: its top-level file only.
+    assert_eq!(r.roots[1].files, 1);
+    assert_eq!(r.roots[2].files, 1);
+    // The project also holds the settings.local.json written above.
+    assert_eq!(r.files, APP.len() + 1 + 1 + 1);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("/nonexistent/cc-search-root")),
+        "{:?}",
+        r.warnings
+    );
+    // The configured root is reachable through a namespace, the extra one directly.
+    let extra_file = fs::canonicalize(extra.path().join("extra.txt")).unwrap();
+    assert_eq!(
+        p.paths("extra"),
+        [extra_file.to_string_lossy().into_owned()]
+    );
+}
