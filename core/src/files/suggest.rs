@@ -18,7 +18,9 @@
 //! time, or is locked or damaged, the file system is searched instead (fd when installed,
 //! else the walker) so the picker never comes back empty while files exist.
 
-use std::collections::{BTreeMap, HashSet};
+use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -326,7 +328,8 @@ impl Search<'_> {
     ) -> std::result::Result<bool, SearchError> {
         let mut stmt = conn.prepare_cached("SELECT root, paths FROM files_lists ORDER BY root")?;
         let mut rows = stmt.query([])?;
-        let mut hits: Vec<(u32, String, String)> = Vec::new();
+        // The best `keep` so far, worst on top; strings are made only for what enters.
+        let mut best: BinaryHeap<Reverse<(u32, Reverse<String>, String)>> = BinaryHeap::new();
         let mut complete = true;
         while let Some(row) = rows.next()? {
             let root: String = row.get(0)?;
@@ -357,19 +360,35 @@ impl Search<'_> {
                     if !self.accepts_rel(rel, dir) {
                         continue;
                     }
-                    let display = format!("{shown}{rel}");
+                    let display: Cow<'_, str> = if shown.is_empty() {
+                        Cow::Borrowed(rel)
+                    } else {
+                        Cow::Owned(format!("{shown}{rel}"))
+                    };
                     let score = match matcher.as_deref_mut() {
                         Some(m) => match m.score(&display) {
                             Some(s) => s,
                             None => continue,
                         },
-                        None => 0,
+                        None => {
+                            if best.len() >= keep {
+                                complete = false;
+                                break;
+                            }
+                            0
+                        }
                     };
+                    if best.len() >= keep
+                        && best
+                            .peek()
+                            .is_some_and(|Reverse((worst, _, _))| score <= *worst)
+                    {
+                        continue;
+                    }
                     let path = format!("{}/{entry}", root.display());
-                    hits.push((score, path, display));
-                    if matcher.is_none() && hits.len() > keep {
-                        complete = false;
-                        break;
+                    best.push(Reverse((score, Reverse(display.into_owned()), path)));
+                    if best.len() > keep {
+                        best.pop();
                     }
                 }
                 if Instant::now() > self.deadline {
@@ -377,11 +396,7 @@ impl Search<'_> {
                 }
             }
         }
-        if hits.len() > keep {
-            hits.select_nth_unstable_by(keep, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
-            hits.truncate(keep);
-        }
-        for (score, path, display) in hits {
+        for Reverse((score, Reverse(display), path)) in best {
             found
                 .entry(path.clone())
                 .or_insert_with(|| candidate(path, display, (score > 0).then_some(score), 0));
