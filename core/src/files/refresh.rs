@@ -42,10 +42,12 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     }
     let mut warnings = Vec::new();
     let db_path = engine.files_db_path();
-    let indexed_roots = {
+    let (indexed_roots, heads) = {
         let conn = engine.files_db().read(&mut warnings)?;
-        watched_roots(&conn).map_err(|e| Error::db(db_path, e))?
+        let read = || -> rusqlite::Result<_> { Ok((watched_roots(&conn)?, git_heads(&conn)?)) };
+        read().map_err(|e| Error::db(db_path, e))?
     };
+    let now = request.now.unwrap_or_else(crate::git::unix_now);
 
     // What to refresh: the root asked for, or the session's roots.
     let explicit = request.root.is_some();
@@ -105,20 +107,27 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         });
     }
 
-    // Walk every root at once; the first (the one asked for, or the project) must work.
-    let walks: Vec<Result<WalkResult>> = std::thread::scope(|s| {
+    // Walk every root at once, and read git activity beside the walks; the first root
+    // (the one asked for, or the project) must work.
+    let replay = request.now.is_some();
+    let (walks, activity): (Vec<Result<WalkResult>>, Vec<GitActivity>) = std::thread::scope(|s| {
         let handles: Vec<_> = plans
             .iter()
             .map(|plan| s.spawn(|| walk(&plan.root, &plan.options)))
             .collect();
-        handles
+        let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
+        let walks = handles
             .into_iter()
             .map(|h| {
                 h.join()
                     .unwrap_or_else(|_| Err(Error::Internal("walker thread panicked".into())))
             })
-            .collect()
+            .collect();
+        (walks, git.join().unwrap_or_default())
     });
+    for repo in &activity {
+        warnings.extend(repo.warnings.iter().cloned());
+    }
     let mut walked = Vec::new();
     for (i, (plan, result)) in plans.iter().zip(walks).enumerate() {
         match result {
@@ -151,6 +160,9 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
                 removed: stats.removed,
                 truncated: result.truncated,
             });
+        }
+        for repo in &activity {
+            write_frecency(&tx, repo, now)?;
         }
         tx.commit()
     };
@@ -349,6 +361,135 @@ fn write_dirs(
         delete.execute([dir])?;
     }
     Ok(())
+}
+
+/// What git says about one repository at refresh time.
+#[derive(Debug, Default)]
+struct GitActivity {
+    /// The work tree's root (canonical).
+    root: String,
+    head: Option<String>,
+    branch: Option<String>,
+    /// Recomputed history, when HEAD moved (or the last one is stale); None keeps the
+    /// stored frecency.
+    history: Option<crate::git::History>,
+    /// Status boost per absolute path.
+    boosts: std::collections::BTreeMap<PathBuf, f64>,
+    warnings: Vec<String>,
+}
+
+/// How long a history stays valid when HEAD does not move (its 90-day window slides).
+const HISTORY_TTL: i64 = 3600;
+
+/// Git activity of the repositories the plans' roots are in, each repository once.
+fn git_activity(
+    plans: &[Plan],
+    heads: &HashMap<String, (Option<String>, i64)>,
+    now: i64,
+    replay: bool,
+) -> Vec<GitActivity> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for plan in plans {
+        let Some(repo) = crate::git::Repo::discover(&plan.root) else {
+            continue;
+        };
+        let Some(root) = repo.root().to_str().map(str::to_string) else {
+            continue;
+        };
+        if !seen.insert(root.clone()) {
+            continue;
+        }
+        let head = repo.head();
+        let mut activity = GitActivity {
+            branch: repo.branch(),
+            ..GitActivity::default()
+        };
+        let fresh = heads
+            .get(&root)
+            .is_some_and(|(stored, at)| *stored == head && now - *at < HISTORY_TTL && now >= *at);
+        if replay || !fresh {
+            match repo.history(&crate::git::HistoryWindow::recent(now)) {
+                Ok(history) => activity.history = Some(history),
+                Err(e) => activity
+                    .warnings
+                    .push(format!("git history of {root}: {e}; no frecency from it")),
+            }
+        }
+        match repo.status() {
+            Ok(entries) => activity.boosts = crate::git::status_boosts(&entries),
+            Err(e) => activity
+                .warnings
+                .push(format!("git status of {root}: {e}; no status boosts")),
+        }
+        activity.root = root;
+        activity.head = head;
+        out.push(activity);
+    }
+    out
+}
+
+/// Store one repository's frecency: history (when recomputed), status boosts, HEAD.
+fn write_frecency(tx: &Transaction<'_>, repo: &GitActivity, now: i64) -> rusqlite::Result<()> {
+    let lo = format!("{}/", repo.root);
+    let hi = format!("{}0", repo.root);
+    // Only indexed files get rows (the table references files_meta).
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO frecency (path, git_recency, git_frequency, git_status_boost, last_seen)
+         SELECT ?1, ?2, ?3, 0, ?4 WHERE EXISTS (SELECT 1 FROM files_meta WHERE path = ?1)
+         ON CONFLICT(path) DO UPDATE SET git_recency = excluded.git_recency,
+           git_frequency = excluded.git_frequency, last_seen = excluded.last_seen",
+    )?;
+    if let Some(history) = &repo.history {
+        tx.execute(
+            "DELETE FROM frecency WHERE path >= ?1 AND path < ?2",
+            params![lo, hi],
+        )?;
+        for (path, file) in &history.files {
+            let Some(path) = path.to_str() else { continue };
+            upsert.execute(params![
+                path,
+                file.recency(now),
+                i64::from(file.commits),
+                file.last_commit
+            ])?;
+        }
+    }
+    tx.execute(
+        "UPDATE frecency SET git_status_boost = 0
+         WHERE path >= ?1 AND path < ?2 AND git_status_boost != 0",
+        params![lo, hi],
+    )?;
+    let mut boost = tx.prepare_cached(
+        "INSERT INTO frecency (path, git_status_boost)
+         SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM files_meta WHERE path = ?1)
+         ON CONFLICT(path) DO UPDATE SET git_status_boost = excluded.git_status_boost",
+    )?;
+    for (path, value) in &repo.boosts {
+        if let Some(path) = path.to_str() {
+            boost.execute(params![path, value])?;
+        }
+    }
+    tx.execute(
+        "INSERT INTO git_heads (repo, head, branch, indexed_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(repo) DO UPDATE SET head = excluded.head, branch = excluded.branch,
+           indexed_at = CASE WHEN ?5 THEN excluded.indexed_at ELSE git_heads.indexed_at END",
+        params![
+            repo.root,
+            repo.head,
+            repo.branch,
+            now,
+            repo.history.is_some()
+        ],
+    )?;
+    Ok(())
+}
+
+/// The HEAD (and when its history was read) of every repository indexed so far.
+fn git_heads(conn: &Connection) -> rusqlite::Result<HashMap<String, (Option<String>, i64)>> {
+    let mut stmt = conn.prepare_cached("SELECT repo, head, indexed_at FROM git_heads")?;
+    stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+        .collect()
 }
 
 /// Every root indexed so far.
