@@ -2,9 +2,10 @@
 //!
 //! The match score of a path is nucleo's fzf-style score with path delimiters (bonuses
 //! at `/` and word/camelCase boundaries, gaps penalised), taken as the better of the whole
-//! path and the file name alone (file-name matches weigh more), plus:
-//! an exact file stem (`lsp` for `lsp.lua`), a name starting with the query, and entry
-//! points (`index.ts`, `mod.rs`, `__init__.py`, …). Matching is subsequence-based, so
+//! path and the file name alone (file-name matches weigh more), plus bonuses for: a path
+//! that begins with the query (the spec's prefix `LIKE`), an exact file stem (`lsp` for
+//! `lsp.lua`), a name starting with the query, a stem about as long as the query, and
+//! entry points (`index.ts`, `mod.rs`, `__init__.py`, …). Matching is subsequence-based, so
 //! missing letters (`buton`), abbreviations (`compbutton`) and skipped path parts
 //! (`src/comp/buton`) all match.
 //!
@@ -86,6 +87,14 @@ impl PathMatcher {
             whole + whole / 4
         };
         let mut score = whole.max(in_name);
+        // The spec's prefix match: a path that begins with what was typed (`src/comp`).
+        if self.needle.len() > 1
+            && path.len() >= self.needle.len()
+            && path.is_char_boundary(self.needle.len())
+            && path[..self.needle.len()].eq_ignore_ascii_case(&self.needle)
+        {
+            score += score / 4;
+        }
         let lower = name.to_lowercase();
         let stem = lower.split('.').next().unwrap_or(&lower);
         if !self.needle.is_empty() && !self.needle.contains('/') {
