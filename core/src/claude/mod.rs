@@ -9,6 +9,7 @@
 //!   `SessionStart` hook into a `settings.json`, or take them out again, preserving
 //!   everything else in the file.
 
+pub mod activity;
 mod install;
 mod settings;
 
