@@ -147,6 +147,7 @@ export interface OperationParams {
     exclude?: string[]
     max_files?: number
     now?: number
+    claude_dir?: string
   }
   'files.suggest': {
     query?: string

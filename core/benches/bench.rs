@@ -94,6 +94,56 @@ fn generate(root: &Path, n: usize) {
     }
 }
 
+/// Make the tree a git repository with a history to compute frecency from: everything in
+/// one commit, then 40 commits over the last 60 days touching a few files each, and a few
+/// uncommitted edits.
+fn make_history(root: &Path) {
+    let git = |args: &[&str], at: i64| {
+        let date = format!("@{at} +0000");
+        let ok = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "git {args:?}");
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    git(&["init", "-q", "-b", "main"], now);
+    git(&["config", "user.name", "bench"], now);
+    git(&["config", "user.email", "bench@example.invalid"], now);
+    git(&["add", "-A"], now - 61 * 86_400);
+    git(&["commit", "-q", "-m", "import"], now - 61 * 86_400);
+    let files: Vec<PathBuf> = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build()
+        .flatten()
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(|e| e.into_path())
+        .collect();
+    let mut rng = Rng(42);
+    for c in 0..40 {
+        for _ in 0..5 {
+            let f = &files[rng.next() % files.len()];
+            std::fs::write(f, format!("{c}")).unwrap();
+        }
+        // Spread over the last 60 days, the newest an hour ago.
+        let at = now - 3600 - (39 - c) * (60 * 86_400 / 40);
+        git(&["commit", "-q", "-am", &format!("change {c}")], at);
+    }
+    for _ in 0..3 {
+        std::fs::write(&files[rng.next() % files.len()], b"edited").unwrap();
+    }
+}
+
 struct Stats {
     median: Duration,
     p95: Duration,
@@ -169,7 +219,8 @@ fn main() {
     for &n in sizes {
         let tree = tempfile::tempdir().unwrap();
         generate(tree.path(), n);
-        let corpus = format!("{}k files", n / 1000);
+        make_history(tree.path());
+        let corpus = format!("{}k files, git", n / 1000);
         let runs = if n >= 100_000 { 5 } else { 11 };
 
         // Cold refresh: a new database each run.

@@ -33,6 +33,13 @@ pub struct Weights {
     pub git_frequency: f64,
     /// Weight of the git-status boost (modified, staged, untracked).
     pub git_status: f64,
+    /// Weight of files Claude Code read in this project's sessions (each read counts
+    /// `exp(-days/14)`).
+    pub claude_read: f64,
+    /// Weight of files Claude Code edited or wrote.
+    pub claude_edit: f64,
+    /// Weight of files the user @-mentioned in a prompt.
+    pub claude_mention: f64,
 }
 
 impl Default for Weights {
@@ -41,6 +48,9 @@ impl Default for Weights {
             git_recency: 1.0,
             git_frequency: 0.5,
             git_status: 5.0,
+            claude_read: 0.5,
+            claude_edit: 1.0,
+            claude_mention: 2.0,
         }
     }
 }

@@ -180,3 +180,84 @@ fn a_directory_without_git_works_without_frecency() {
         ["util_two.rs", "a/util_one.rs"]
     );
 }
+
+/// Claude Code's folder name for a session started in `dir`.
+fn encoded(dir: &Path) -> String {
+    dir.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+fn rfc3339(t: i64) -> String {
+    // Days from civil, inverted (Howard Hinnant), for a fixed-format UTC timestamp.
+    let days = t.div_euclid(DAY);
+    let secs = t.rem_euclid(DAY);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.000Z",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+#[test]
+fn files_claude_code_touched_rank_higher() {
+    let project = tempfile::tempdir().unwrap();
+    let project_path = fs::canonicalize(project.path()).unwrap();
+    for rel in ["a/config.rs", "b/config.rs", "c/config.rs"] {
+        write(&project_path, rel, "");
+    }
+    let claude = tempfile::tempdir().unwrap();
+    let folder = claude.path().join("projects").join(encoded(&project_path));
+    fs::create_dir_all(&folder).unwrap();
+    let edited = project_path.join("c/config.rs");
+    let line = serde_json::json!({
+        "type": "assistant",
+        "uuid": "u1",
+        "sessionId": "s1",
+        "cwd": project_path,
+        "timestamp": rfc3339(NOW - DAY),
+        "message": {"id": "m1", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Edit",
+             "input": {"file_path": edited, "old_string": "a", "new_string": "b"}}
+        ]}
+    });
+    fs::write(folder.join("s1.jsonl"), format!("{line}\n")).unwrap();
+
+    let home = tempfile::tempdir().unwrap();
+    let e = engine(home.path());
+    let refresh_with_sessions = || {
+        e.run::<Refresh>(RefreshRequest {
+            root: Some(project_path.clone()),
+            now: Some(NOW),
+            claude_dir: Some(claude.path().into()),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    refresh_with_sessions();
+    assert_eq!(ask(&e, &project_path, "config")[0], "c/config.rs");
+
+    // The stored sum is exp(-1/14) for one edit a day ago; a second scan reads nothing new
+    // and counts nothing twice.
+    refresh_with_sessions();
+    let conn = rusqlite::Connection::open(home.path().join("files.db")).unwrap();
+    let edits: f64 = conn
+        .query_row(
+            "SELECT claude_edits FROM frecency WHERE path = ?1",
+            [edited.to_str().unwrap()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!((edits - (-1.0f64 / 14.0).exp()).abs() < 1e-9, "{edits}");
+}

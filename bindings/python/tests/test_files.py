@@ -275,6 +275,7 @@ def test_operations_describe_themselves() -> None:
         "exclude",
         "max_files",
         "now",
+        "claude_dir",
     }
 
 

@@ -119,6 +119,30 @@ CREATE TABLE git_heads (
 
 CREATE INDEX idx_files_meta_mtime ON files_meta(mtime);
 "#,
+    // 3: frecency learned from Claude Code's own transcripts: accesses (deduplicated, so
+    // a forked session's repeated records count once), how far each transcript was read
+    // for each project, and the decayed sums per file.
+    r#"
+ALTER TABLE frecency ADD COLUMN claude_reads REAL NOT NULL DEFAULT 0;
+ALTER TABLE frecency ADD COLUMN claude_edits REAL NOT NULL DEFAULT 0;
+ALTER TABLE frecency ADD COLUMN claude_mentions REAL NOT NULL DEFAULT 0;
+
+CREATE TABLE claude_accesses (
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (path, kind, at)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE claude_transcripts (
+  project TEXT NOT NULL,
+  file TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  PRIMARY KEY (project, file)
+) STRICT;
+"#,
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").
@@ -149,6 +173,9 @@ pub struct RefreshRequest {
     /// Compute git frecency as of this Unix time instead of now (for replaying a
     /// repository's history).
     pub now: Option<i64>,
+    /// Claude Code's configuration directory, whose session transcripts tell which files
+    /// were read, edited and mentioned; defaults to `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub claude_dir: Option<PathBuf>,
 }
 
 /// Result of `files.refresh`.

@@ -126,14 +126,21 @@ pub(crate) struct Activity {
     pub git_recency: f64,
     pub git_frequency: f64,
     pub git_status_boost: f64,
+    pub claude_reads: f64,
+    pub claude_edits: f64,
+    pub claude_mentions: f64,
 }
 
 impl Activity {
-    /// The spec's frecency score: the weighted sum of the signals.
+    /// The spec's frecency score, the weighted sum of the signals, with Claude Code's
+    /// own accesses as further signals.
     pub fn frecency(&self, weights: &Weights) -> f64 {
         self.git_recency * weights.git_recency
             + self.git_frequency * weights.git_frequency
             + self.git_status_boost * weights.git_status
+            + self.claude_reads * weights.claude_read
+            + self.claude_edits * weights.claude_edit
+            + self.claude_mentions * weights.claude_mention
     }
 }
 
@@ -328,7 +335,13 @@ mod tests {
             git_recency: 0.5,
             git_frequency: 4.0,
             git_status_boost: 5.0,
+            claude_reads: 2.0,
+            claude_edits: 1.0,
+            claude_mentions: 0.5,
         };
-        assert_eq!(a.frecency(&Weights::default()), 0.5 + 2.0 + 25.0);
+        assert_eq!(
+            a.frecency(&Weights::default()),
+            0.5 + 2.0 + 25.0 + 1.0 + 1.0 + 1.0
+        );
     }
 }

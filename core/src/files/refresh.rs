@@ -42,11 +42,24 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     }
     let mut warnings = Vec::new();
     let db_path = engine.files_db_path();
-    let (indexed_roots, heads) = {
+    let project_for_sessions =
+        super::project_dir(request.root.clone().or(request.project_dir.clone()), OP)?;
+    let project_key = utf8(&project_for_sessions)?.to_string();
+    let (indexed_roots, heads, cursors) = {
         let conn = engine.files_db().read(&mut warnings)?;
-        let read = || -> rusqlite::Result<_> { Ok((watched_roots(&conn)?, git_heads(&conn)?)) };
+        let read = || -> rusqlite::Result<_> {
+            Ok((
+                watched_roots(&conn)?,
+                git_heads(&conn)?,
+                transcript_cursors(&conn, &project_key)?,
+            ))
+        };
         read().map_err(|e| Error::db(db_path, e))?
     };
+    let claude_dir = request
+        .claude_dir
+        .clone()
+        .unwrap_or_else(crate::claude::config_dir);
     let now = request.now.unwrap_or_else(crate::git::unix_now);
 
     // What to refresh: the root asked for, or the session's roots.
@@ -110,12 +123,15 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     // Walk every root at once, and read git activity beside the walks; the first root
     // (the one asked for, or the project) must work.
     let replay = request.now.is_some();
-    let (walks, activity): (Vec<Result<WalkResult>>, Vec<GitActivity>) = std::thread::scope(|s| {
+    type Activity = (Vec<GitActivity>, crate::claude::activity::Scan);
+    let (walks, activity): (Vec<Result<WalkResult>>, Activity) = std::thread::scope(|s| {
         let handles: Vec<_> = plans
             .iter()
             .map(|plan| s.spawn(|| walk(&plan.root, &plan.options)))
             .collect();
         let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
+        let sessions =
+            s.spawn(|| crate::claude::activity::scan(&claude_dir, &project_for_sessions, &cursors));
         let walks = handles
             .into_iter()
             .map(|h| {
@@ -123,8 +139,19 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
                     .unwrap_or_else(|_| Err(Error::Internal("walker thread panicked".into())))
             })
             .collect();
-        (walks, git.join().unwrap_or_default())
+        let sessions = sessions
+            .join()
+            .unwrap_or_else(|_| crate::claude::activity::Scan {
+                accesses: Vec::new(),
+                cursors: cursors.clone(),
+                warnings: vec!["session transcript scan panicked".into()],
+                files_read: 0,
+                bytes_read: 0,
+            });
+        (walks, (git.join().unwrap_or_default(), sessions))
     });
+    let (activity, sessions) = activity;
+    warnings.extend(sessions.warnings.iter().cloned());
     for repo in &activity {
         warnings.extend(repo.warnings.iter().cloned());
     }
@@ -164,6 +191,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         for repo in &activity {
             write_frecency(&tx, repo, now)?;
         }
+        write_sessions(&tx, &project_key, &sessions, now)?;
         tx.commit()
     };
     write(&mut conn, &mut warnings).map_err(|e| Error::db(db_path, e))?;
@@ -441,8 +469,10 @@ fn write_frecency(tx: &Transaction<'_>, repo: &GitActivity, now: i64) -> rusqlit
            git_frequency = excluded.git_frequency, last_seen = excluded.last_seen",
     )?;
     if let Some(history) = &repo.history {
+        // Reset (not delete) so the other signals of these rows stay.
         tx.execute(
-            "DELETE FROM frecency WHERE path >= ?1 AND path < ?2",
+            "UPDATE frecency SET git_recency = 0, git_frequency = 0, last_seen = 0
+             WHERE path >= ?1 AND path < ?2",
             params![lo, hi],
         )?;
         for (path, file) in &history.files {
@@ -482,6 +512,107 @@ fn write_frecency(tx: &Transaction<'_>, repo: &GitActivity, now: i64) -> rusqlit
             repo.history.is_some()
         ],
     )?;
+    Ok(())
+}
+
+/// How far each of the project's transcripts has been read.
+fn transcript_cursors(
+    conn: &Connection,
+    project: &str,
+) -> rusqlite::Result<std::collections::BTreeMap<PathBuf, crate::claude::activity::Cursor>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT file, offset, size, mtime_ns FROM claude_transcripts WHERE project = ?1",
+    )?;
+    stmt.query_map([project], |r| {
+        Ok((
+            PathBuf::from(r.get::<_, String>(0)?),
+            crate::claude::activity::Cursor {
+                offset: r.get::<_, i64>(1)?.max(0) as u64,
+                size: r.get::<_, i64>(2)?.max(0) as u64,
+                mtime_ns: r.get(3)?,
+            },
+        ))
+    })?
+    .collect()
+}
+
+/// How long a Claude Code access counts.
+const SESSION_WINDOW: i64 = 90 * 86_400;
+
+/// Store the accesses a transcript scan found, the new cursors, and the decayed sums per
+/// file of the project (`exp(-days/14)` per access, as git recency).
+fn write_sessions(
+    tx: &Transaction<'_>,
+    project: &str,
+    scan: &crate::claude::activity::Scan,
+    now: i64,
+) -> rusqlite::Result<()> {
+    use crate::claude::activity::AccessKind;
+    let mut insert = tx.prepare_cached(
+        "INSERT OR IGNORE INTO claude_accesses (path, kind, at) VALUES (?1, ?2, ?3)",
+    )?;
+    for access in &scan.accesses {
+        if let Some(path) = access.path.to_str() {
+            insert.execute(params![path, access.kind.as_str(), access.at])?;
+        }
+    }
+    tx.execute(
+        "DELETE FROM claude_accesses WHERE at < ?1",
+        [now - SESSION_WINDOW],
+    )?;
+    tx.execute(
+        "DELETE FROM claude_transcripts WHERE project = ?1",
+        [project],
+    )?;
+    let mut cursor = tx.prepare_cached(
+        "INSERT INTO claude_transcripts (project, file, offset, size, mtime_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (file, c) in &scan.cursors {
+        if let Some(file) = file.to_str() {
+            cursor.execute(params![
+                project,
+                file,
+                i64::try_from(c.offset).unwrap_or(i64::MAX),
+                i64::try_from(c.size).unwrap_or(i64::MAX),
+                c.mtime_ns
+            ])?;
+        }
+    }
+    // Decayed sums over the project's files.
+    let lo = format!("{project}/");
+    let hi = format!("{project}0");
+    let mut sums: std::collections::BTreeMap<String, [f64; 3]> = Default::default();
+    {
+        let mut stmt = tx.prepare_cached(
+            "SELECT path, kind, at FROM claude_accesses WHERE path >= ?1 AND path < ?2",
+        )?;
+        let mut rows = stmt.query(params![lo, hi])?;
+        while let Some(row) = rows.next()? {
+            let (path, kind, at): (String, String, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+            let slot = match kind.as_str() {
+                k if k == AccessKind::Read.as_str() => 0,
+                k if k == AccessKind::Mention.as_str() => 2,
+                _ => 1,
+            };
+            sums.entry(path).or_default()[slot] += crate::git::recency(at, now);
+        }
+    }
+    tx.execute(
+        "UPDATE frecency SET claude_reads = 0, claude_edits = 0, claude_mentions = 0
+         WHERE path >= ?1 AND path < ?2
+           AND (claude_reads != 0 OR claude_edits != 0 OR claude_mentions != 0)",
+        params![lo, hi],
+    )?;
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO frecency (path, claude_reads, claude_edits, claude_mentions)
+         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM files_meta WHERE path = ?1)
+         ON CONFLICT(path) DO UPDATE SET claude_reads = excluded.claude_reads,
+           claude_edits = excluded.claude_edits, claude_mentions = excluded.claude_mentions",
+    )?;
+    for (path, [reads, edits, mentions]) in &sums {
+        upsert.execute(params![path, reads, edits, mentions])?;
+    }
     Ok(())
 }
 

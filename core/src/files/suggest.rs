@@ -416,9 +416,10 @@ impl Search<'_> {
             let mut frecent = conn.prepare_cached(
                 "SELECT m.path, m.mtime FROM frecency f JOIN files_meta m ON m.path = f.path
                  WHERE m.path >= ?1 AND m.path < ?2
-                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5 DESC,
-                          m.path
-                 LIMIT ?6",
+                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5
+                          + f.claude_reads * ?6 + f.claude_edits * ?7 + f.claude_mentions * ?8
+                          DESC, m.path
+                 LIMIT ?9",
             )?;
             let rows = frecent.query_map(
                 params![
@@ -427,6 +428,9 @@ impl Search<'_> {
                     weights.git_recency,
                     weights.git_frequency,
                     weights.git_status,
+                    weights.claude_read,
+                    weights.claude_edit,
+                    weights.claude_mention,
                     take
                 ],
                 |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
@@ -800,29 +804,33 @@ fn fill_activity(
 ) -> std::result::Result<(), SearchError> {
     let weights = &engine.config().weights;
     let mut stmt = conn.prepare_cached(
-        "SELECT m.mtime, f.git_recency, f.git_frequency, f.git_status_boost
+        "SELECT m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
+                f.claude_reads, f.claude_edits, f.claude_mentions
          FROM files_meta m LEFT JOIN frecency f ON f.path = m.path WHERE m.path = ?1",
     )?;
     for (path, c) in found.iter_mut() {
         let row = stmt.query_row([path], |r| {
+            let signal = |i: usize| -> rusqlite::Result<f64> {
+                Ok(r.get::<_, Option<f64>>(i)?.unwrap_or(0.0))
+            };
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, Option<f64>>(1)?,
-                r.get::<_, Option<f64>>(2)?,
-                r.get::<_, Option<f64>>(3)?,
+                Activity {
+                    git_recency: signal(1)?,
+                    git_frequency: signal(2)?,
+                    git_status_boost: signal(3)?,
+                    claude_reads: signal(4)?,
+                    claude_edits: signal(5)?,
+                    claude_mentions: signal(6)?,
+                },
             ))
         });
         match row {
-            Ok((mtime, recency, frequency, status)) => {
+            Ok((mtime, activity)) => {
                 if c.mtime == 0 {
                     c.mtime = mtime;
                 }
-                c.frecency = Activity {
-                    git_recency: recency.unwrap_or(0.0),
-                    git_frequency: frequency.unwrap_or(0.0),
-                    git_status_boost: status.unwrap_or(0.0),
-                }
-                .frecency(weights);
+                c.frecency = activity.frecency(weights);
             }
             Err(rusqlite::Error::QueryReturnedNoRows) => {}
             Err(e) => return Err(e.into()),
