@@ -143,6 +143,8 @@ CREATE TABLE claude_transcripts (
   PRIMARY KEY (project, file)
 ) STRICT;
 "#,
+    // 4: the fresh-file search reads the most recently modified directories first.
+    "CREATE INDEX idx_files_dirs_mtime ON files_dirs(mtime_ns);",
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").

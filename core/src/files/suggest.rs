@@ -51,7 +51,12 @@ const FRESH_WINDOW: i64 = 24 * 3600;
 const FRESH_DIR_DEPTH: usize = 4;
 /// Most entries read below one new directory.
 const FRESH_DIR_ENTRIES: usize = 2000;
-/// Share of the budget the fresh-file search may use.
+/// Most recently modified directories the fresh-file search looks at.
+const FRESH_DIRS: usize = 256;
+/// Most time the fresh-file search may take.
+const FRESH_MAX_TIME: Duration = Duration::from_millis(5);
+/// Share of the remaining budget the fresh-file search may use (at most
+/// [`FRESH_MAX_TIME`]).
 const FRESH_SHARE: u32 = 5;
 
 /// Suggest up to 15 paths for `request.query`; see the module documentation.
@@ -489,8 +494,9 @@ impl Search<'_> {
     }
 
     /// Files created or modified in the last 24 hours that the index has not seen: in
-    /// the directories whose mtime moved since the refresh, most recent first, within a
-    /// slice of the budget.
+    /// the directories whose mtime moved since the refresh. The scope's own directories
+    /// and the [`FRESH_DIRS`] most recently modified ones (where work happens) are
+    /// checked, within a slice of the budget; the next refresh catches the rest.
     fn fresh(
         &self,
         conn: &Connection,
@@ -499,63 +505,82 @@ impl Search<'_> {
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
         let now = unix_now();
-        let stop = Instant::now()
-            + (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE);
-        let mut dirs = conn.prepare_cached(
-            "SELECT path, mtime_ns FROM files_dirs WHERE path >= ?1 AND path < ?2
-             ORDER BY mtime_ns DESC, path",
-        )?;
+        let slice = (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE)
+            .min(FRESH_MAX_TIME);
+        let stop = Instant::now() + slice;
+        let mut listed: Vec<(String, i64)> = Vec::new();
+        {
+            let mut own = conn.prepare_cached("SELECT mtime_ns FROM files_dirs WHERE path = ?1")?;
+            for dir in &self.scope.dirs {
+                let Some(d) = dir.to_str() else { continue };
+                let mtime: Option<i64> =
+                    own.query_row([d], |r| r.get(0))
+                        .map(Some)
+                        .or_else(|e| match e {
+                            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                            e => Err(e),
+                        })?;
+                if let Some(mtime) = mtime {
+                    listed.push((d.to_string(), mtime));
+                }
+            }
+            let mut recent = conn.prepare_cached(
+                "SELECT path, mtime_ns FROM files_dirs ORDER BY mtime_ns DESC LIMIT ?1",
+            )?;
+            let rows = recent.query_map([FRESH_DIRS as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            for row in rows {
+                let (dir, mtime): (String, i64) = row?;
+                if self.scope.dir_of(Path::new(&dir)).is_some() {
+                    listed.push((dir, mtime));
+                }
+            }
+        }
         let mut indexed = conn.prepare_cached("SELECT 1 FROM files_meta WHERE path = ?1")?;
         let mut known_dirs = conn.prepare_cached("SELECT 1 FROM files_dirs WHERE path = ?1")?;
         let mut seen = HashSet::new();
-        for (lo, hi) in self.ranges_with_roots() {
-            let listed: Vec<(String, i64)> = dirs
-                .query_map(params![lo, hi], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()?;
-            for (dir, indexed_mtime) in listed {
-                if Instant::now() > stop {
-                    return Ok(());
-                }
-                let Ok(meta) = std::fs::metadata(&dir) else {
+        for (dir, indexed_mtime) in listed {
+            if Instant::now() > stop {
+                return Ok(());
+            }
+            if !seen.insert(dir.clone()) {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(&dir) else {
+                continue;
+            };
+            let mtime = crate::walk::mtime_ns_of(&meta);
+            if mtime == indexed_mtime || now - mtime / 1_000_000_000 > FRESH_WINDOW {
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Ok(meta) = entry.metadata() else { continue };
+                let path = entry.path();
+                let Some(path_str) = path.to_str() else {
                     continue;
                 };
-                let mtime = crate::walk::mtime_ns_of(&meta);
-                if mtime == indexed_mtime
-                    || now - mtime / 1_000_000_000 > FRESH_WINDOW
-                    || !seen.insert(dir.clone())
+                if meta.is_dir() {
+                    // A new directory: its files are new too.
+                    if !excluded(&path) && !known_dirs.exists([path_str])? {
+                        self.fresh_dir(&path, now, matcher, has_query, found);
+                    }
+                    continue;
+                }
+                if !meta.is_file()
+                    || now - crate::walk::mtime_of(&meta) > FRESH_WINDOW
+                    || indexed.exists([path_str])?
                 {
                     continue;
                 }
-                let Ok(entries) = std::fs::read_dir(&dir) else {
-                    continue;
-                };
-                for entry in entries.flatten() {
-                    let Ok(meta) = entry.metadata() else { continue };
-                    let path = entry.path();
-                    let Some(path_str) = path.to_str() else {
-                        continue;
-                    };
-                    if meta.is_dir() {
-                        // A new directory: its files are new too (one level).
-                        if !known_dirs.exists([path_str])? {
-                            self.fresh_dir(&path, now, matcher, has_query, found);
-                        }
-                        continue;
-                    }
-                    if !meta.is_file()
-                        || now - crate::walk::mtime_of(&meta) > FRESH_WINDOW
-                        || indexed.exists([path_str])?
-                    {
-                        continue;
-                    }
-                    self.add_fresh(
-                        path_str,
-                        crate::walk::mtime_of(&meta),
-                        matcher,
-                        has_query,
-                        found,
-                    );
-                }
+                self.add_fresh(
+                    path_str,
+                    crate::walk::mtime_of(&meta),
+                    matcher,
+                    has_query,
+                    found,
+                );
             }
         }
         Ok(())
@@ -670,18 +695,6 @@ impl Search<'_> {
             .dirs
             .iter()
             .map(|d| scope_bounds(&d.to_string_lossy()))
-            .collect()
-    }
-
-    /// As [`Self::ranges`], but including the directories themselves (for `files_dirs`).
-    fn ranges_with_roots(&self) -> Vec<(String, String)> {
-        self.scope
-            .dirs
-            .iter()
-            .map(|d| {
-                let d = d.to_string_lossy();
-                (d.to_string(), scope_bounds(&d).1)
-            })
             .collect()
     }
 
