@@ -60,7 +60,9 @@ describe('concurrent callAsync', () => {
     )
     projects.forEach((_, i) => {
       assert.deepEqual(answers[3 * i].paths, [`only${i}.md`])
-      assert.deepEqual(answers[3 * i + 1].paths, [`mod${i}/file7.ts`])
+      // The exact file first; near misses of the same project may follow.
+      assert.equal(answers[3 * i + 1].paths[0], `mod${i}/file7.ts`)
+      assert.ok(answers[3 * i + 1].paths.every((p) => p.startsWith(`mod${i}/`)), answers[3 * i + 1].paths)
       assert.deepEqual(answers[3 * i + 2].paths, [])
     })
   })

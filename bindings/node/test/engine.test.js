@@ -55,13 +55,21 @@ describe('module', () => {
     const suggest = ops.find((op) => op.name === 'files.suggest')
     assert.equal(typeof suggest.summary, 'string')
     assert.ok(suggest.summary.length > 0)
-    assert.deepEqual(Object.keys(suggest.request.properties).sort(), ['limit', 'project_dir', 'query'])
+    assert.deepEqual(Object.keys(suggest.request.properties).sort(), [
+      'budget_ms',
+      'limit',
+      'project_dir',
+      'query',
+    ])
     assert.ok('paths' in suggest.response.properties)
     const refresh = ops.find((op) => op.name === 'files.refresh')
     assert.deepEqual(Object.keys(refresh.request.properties).sort(), [
+      'claude_dir',
       'exclude',
       'max_depth',
       'max_files',
+      'now',
+      'project_dir',
       'root',
     ])
   })

@@ -44,6 +44,7 @@ describe('files.refresh', () => {
       updated: 0,
       removed: 0,
       truncated: false,
+      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false }],
       warnings: [],
     })
   })
@@ -60,6 +61,7 @@ describe('files.refresh', () => {
       updated: 0,
       removed: 0,
       truncated: false,
+      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false }],
       warnings: [],
     })
   })

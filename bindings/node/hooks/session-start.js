@@ -1,0 +1,169 @@
+'use strict'
+
+// Claude Code's SessionStart hook, run by session-start.sh under Bun (or Node).
+//
+//   session-start.js             the hook: reads and ignores the hook's JSON on stdin,
+//                                starts the worker below detached (its own session, stdin
+//                                closed, stdout and stderr appended to the log), exits 0
+//   session-start.js --worker P  the worker: refreshes what a session of project P needs
+//                                (P, the configured roots, P's additional directories),
+//                                logging each step
+//
+// The log is <data root>/logs/session-start.log (the data root is $CC_SEARCH_HOME, else
+// the engine's default); over 1 MiB it is moved to session-start.log.1 first. The hook
+// never fails the session: it exits 0 and leaves stdout empty (Claude Code adds a
+// SessionStart hook's stdout to the conversation); a failure to start the refresh is one
+// line on stderr.
+
+const fs = require('node:fs')
+const path = require('node:path')
+
+/** The log moves aside when it grows past this. */
+const MAX_LOG_BYTES = 1 << 20
+
+function oneLine(message) {
+  return String(message).replace(/\s*\n\s*/g, ' ')
+}
+
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+function errorText(err) {
+  return oneLine(err && err.message ? err.message : err)
+}
+
+// --- the hook ------------------------------------------------------------------------
+
+function note(message) {
+  try {
+    fs.writeSync(2, `cc-search: ${oneLine(message)}\n`)
+  } catch {
+    // Nowhere left to report to.
+  }
+}
+
+/** Read stdin to its end (so Claude Code's write never fails) and drop it. */
+function drainStdin() {
+  try {
+    // A terminal (or /dev/null): nothing to read, and no end of input to wait for.
+    if (fs.fstatSync(0).isCharacterDevice()) return
+  } catch {
+    return
+  }
+  const buffer = Buffer.alloc(64 * 1024)
+  const seen = []
+  for (let total = 0; total < 1 << 20; ) {
+    let n
+    try {
+      n = fs.readSync(0, buffer, 0, buffer.length, null)
+    } catch (err) {
+      if (err && err.code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+        continue
+      }
+      return
+    }
+    if (n === 0) return
+    total += n
+    // A writer that keeps its end open must not hold the session up: one complete JSON
+    // object is all the hook is ever sent.
+    seen.push(Buffer.from(buffer.subarray(0, n)))
+    if (buffer[n - 1] === 0x7d /* } */ || buffer[n - 1] === 0x0a /* \n */) {
+      try {
+        JSON.parse(Buffer.concat(seen).toString('utf8'))
+        return
+      } catch {
+        // Not complete yet.
+      }
+    }
+  }
+}
+
+/** Open the log for appending, moving a log over MAX_LOG_BYTES aside first. */
+function openLog(home) {
+  const dir = path.join(home, 'logs')
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, 'session-start.log')
+  try {
+    if (fs.statSync(file).size > MAX_LOG_BYTES) fs.renameSync(file, `${file}.1`)
+  } catch (err) {
+    if (!(err && err.code === 'ENOENT')) throw err
+  }
+  return { file, fd: fs.openSync(file, 'a') }
+}
+
+function hook() {
+  drainStdin()
+  let home
+  try {
+    const { Engine } = require('../index.js')
+    // Warnings of the engine (an invalid configuration) are the worker's to log.
+    process.removeAllListeners('warning')
+    home = new Engine().home
+    const project = process.env.CLAUDE_PROJECT_DIR || process.cwd()
+    const log = openLog(home)
+    const { spawn } = require('node:child_process')
+    const worker = spawn(process.execPath, [__filename, '--worker', project], {
+      detached: true,
+      stdio: ['ignore', log.fd, log.fd],
+      env: process.env,
+    })
+    worker.on('error', (err) => note(`session start: cannot start the index refresh: ${errorText(err)}`))
+    worker.unref()
+    fs.closeSync(log.fd)
+  } catch (err) {
+    const where = home ? ` (data root ${home})` : ''
+    note(`session start: cannot start the index refresh${where}: ${errorText(err)}`)
+  }
+}
+
+// --- the worker ----------------------------------------------------------------------
+
+function log(message) {
+  const line = `${new Date().toISOString()} [${process.pid}] ${oneLine(message)}\n`
+  try {
+    fs.writeSync(1, line)
+  } catch {
+    // The log is gone; nothing else to do.
+  }
+}
+
+/**
+ * Refresh what a session start refreshes for `project`: the project, the configured
+ * `[index] roots` and the project's additional directories (the core decides), with
+ * one log line per root.
+ */
+function worker(project) {
+  const started = Date.now()
+  log(`refresh ${project}: started`)
+  try {
+    const { Engine } = require('../index.js')
+    process.removeAllListeners('warning')
+    const engine = new Engine()
+    for (const warning of engine.warnings) log(`warning: ${warning}`)
+    const r = engine.filesRefresh({ projectDir: project })
+    for (const root of r.roots) {
+      const counts = `${root.added} added, ${root.updated} updated, ${root.removed} removed`
+      const truncated = root.truncated ? ', truncated by the file limit' : ''
+      log(`indexed ${root.root}: ${count(root.files, 'file')} (${counts})${truncated}`)
+    }
+    for (const warning of r.warnings) log(`warning: ${warning}`)
+    const total = `${count(r.files, 'file')} in ${count(r.roots.length, 'root')}`
+    log(`refresh ${r.root}: done, ${total} in ${Date.now() - started} ms`)
+  } catch (err) {
+    log(`refresh ${project}: failed: ${errorText(err)}`)
+    process.exitCode = 1
+  }
+}
+
+if (process.argv[2] === '--worker') {
+  worker(process.argv[3] || process.cwd())
+} else {
+  try {
+    hook()
+  } catch (err) {
+    note(`session start failed: ${errorText(err)}`)
+  }
+  process.exitCode = 0
+}
