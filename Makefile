@@ -100,8 +100,15 @@ test-node: setup-node
 
 ## ---- benchmarks -----------------------------------------------------------------------
 
-# Release builds of the core bench, the Python module and the Node addon, then the table.
+# Release builds of the core bench, the Python module and the Node addon, then the tables:
+# in-process and whole-process latencies, ranking quality (replaying tokio's releases from
+# crates.io), and the Claude Code hook against a spec-faithful Bun + bun:sqlite client.
 bench: setup-python setup-node
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
 	cd $(NODE_DIR) && npx napi build --platform --release --js native.js --dts native.d.ts
 	cargo bench -p cc-search --bench bench
+	cargo bench -p cc-search --bench ranking
+	cd $(NODE_DIR) && node bench/hooks-bench.js
+	# Back to the debug builds the tests use.
+	cd $(NODE_DIR) && npm run --silent build
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml

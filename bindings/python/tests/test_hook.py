@@ -202,7 +202,7 @@ def test_session_start_refreshes_in_the_background(home: Path, app: Path) -> Non
     wait_for(lambda: done in log_text(home))
     first = log_text(home).splitlines()[0]
     assert " session-start: " in first
-    assert first.endswith(f"files refresh {app}")
+    assert first.endswith(f"files refresh --project-dir {app}")
 
     # The index is there: a query finds it without indexing on the fly.
     found = run_cli("files", "suggest", "butt", "--json", home=home, cwd=app)

@@ -35,6 +35,11 @@ const ENTRY_POINTS: &[&str] = &[
     "README.md",
 ];
 
+/// An upper bound of the bonuses' product over the fuzzy score (file name 5/4, path prefix
+/// 5/4, exact stem 3/2, entry point 17/16 ≈ 2.49), as a fraction.
+const MAX_BONUS_NUM: u64 = 5;
+const MAX_BONUS_DEN: u64 = 2;
+
 /// Weight of the normalised match score (0..=1).
 pub(crate) const MATCH_WEIGHT: f64 = 100.0;
 /// Weight of `ln(1 + frecency)`.
@@ -49,16 +54,37 @@ const FTS_ONLY_FRACTION: f64 = 0.3;
 
 /// Scores paths against one query.
 pub(crate) struct PathMatcher {
+    text: String,
     matcher: Matcher,
     pattern: Pattern,
     needle: String,
+    needle_chars: usize,
     buf: Vec<char>,
+}
+
+/// `a == b` ignoring case (`b` is lowercase); no allocation for ASCII.
+fn eq_ignore_case(a: &str, b: &str) -> bool {
+    if a.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b
+    }
+}
+
+/// Whether `a` starts with `b` ignoring case (`b` is lowercase).
+fn starts_with_ignore_case(a: &str, b: &str) -> bool {
+    if a.is_ascii() {
+        a.len() >= b.len() && a.as_bytes()[..b.len()].eq_ignore_ascii_case(b.as_bytes())
+    } else {
+        a.to_lowercase().starts_with(b)
+    }
 }
 
 impl PathMatcher {
     /// A matcher for `text` (whitespace separates words matched independently).
     pub fn new(text: &str) -> PathMatcher {
         PathMatcher {
+            text: text.to_string(),
             matcher: Matcher::new(Config::DEFAULT.match_paths()),
             pattern: Pattern::new(
                 text,
@@ -67,16 +93,31 @@ impl PathMatcher {
                 AtomKind::Fuzzy,
             ),
             needle: text.trim().to_lowercase(),
+            needle_chars: text.trim().chars().count(),
             buf: Vec::new(),
         }
+    }
+
+    /// Another matcher for the same query (matchers are used by one thread at a time).
+    pub fn fork(&self) -> PathMatcher {
+        PathMatcher::new(&self.text)
     }
 
     /// The match score of `path` (as displayed, `/`-separated), or None when it does not
     /// match.
     pub fn score(&mut self, path: &str) -> Option<u32> {
+        self.score_above(path, 0)
+    }
+
+    /// [`Self::score`], or None as soon as it is clear the score cannot exceed `floor`
+    /// (the fuzzy score times the largest bonus stays at or below it).
+    pub fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
         let whole = self
             .pattern
             .score(Utf32Str::new(path, &mut self.buf), &mut self.matcher)?;
+        if u64::from(whole) * MAX_BONUS_NUM <= u64::from(floor) * MAX_BONUS_DEN {
+            return None;
+        }
         let name = path.rsplit('/').next().unwrap_or(path);
         let in_name = if name.len() < path.len() {
             self.pattern
@@ -95,19 +136,18 @@ impl PathMatcher {
         {
             score += score / 4;
         }
-        let lower = name.to_lowercase();
-        let stem = lower.split('.').next().unwrap_or(&lower);
         if !self.needle.is_empty() && !self.needle.contains('/') {
-            if stem == self.needle {
+            let stem = name.split('.').next().unwrap_or(name);
+            if eq_ignore_case(stem, &self.needle) {
                 score += score / 2;
             } else {
-                if lower.starts_with(&self.needle) {
+                if starts_with_ignore_case(name, &self.needle) {
                     score += score / 8;
                 }
                 // The closer the stem's length to the query's, the tighter the match:
                 // `buton` is nearer `Button` than `buttons`.
                 if in_name > 0 && !stem.is_empty() {
-                    let (n, s) = (self.needle.chars().count(), stem.chars().count());
+                    let (n, s) = (self.needle_chars, stem.chars().count());
                     let closeness = n.min(s) as f64 / n.max(s) as f64;
                     score += (score as f64 * closeness / 8.0) as u32;
                 }

@@ -115,6 +115,85 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
     Ok(SuggestResponse { paths, warnings })
 }
 
+/// Lists larger than this are scored on several threads.
+const PARALLEL_SCAN_BYTES: usize = 256 << 10;
+
+/// Where the entries of one root's path list are, relative to one scope directory.
+struct ListPart<'a> {
+    root: &'a Path,
+    dir: &'a Path,
+    /// Prefix of the entries below `dir` (empty when the root is inside it).
+    skip: &'a str,
+    /// What precedes an entry when displayed.
+    shown: &'a str,
+}
+
+/// The best `keep` scored paths so far, worst on top; strings are made only for what
+/// enters.
+struct Best {
+    keep: usize,
+    heap: BinaryHeap<Reverse<(u32, Reverse<String>, String)>>,
+}
+
+impl Best {
+    fn new(keep: usize) -> Best {
+        Best {
+            keep,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.heap.len() >= self.keep
+    }
+
+    /// The score a newcomer must beat (0 until full).
+    fn floor(&self) -> u32 {
+        match self.heap.peek() {
+            Some(Reverse((worst, _, _))) if self.is_full() => *worst,
+            _ => 0,
+        }
+    }
+
+    fn offer(&mut self, score: u32, display: &str, root: &Path, entry: &str) {
+        if self.is_full() && score <= self.floor() && score > 0 {
+            return;
+        }
+        let path = format!("{}/{entry}", root.display());
+        self.heap
+            .push(Reverse((score, Reverse(display.to_string()), path)));
+        if self.heap.len() > self.keep {
+            self.heap.pop();
+        }
+    }
+
+    fn merge(&mut self, other: Best) {
+        for item in other.heap {
+            self.heap.push(item);
+            if self.heap.len() > self.keep {
+                self.heap.pop();
+            }
+        }
+    }
+}
+
+/// Split a NUL-separated list into about `n` parts at entry boundaries.
+fn split_list(list: &[u8], n: usize) -> Vec<&[u8]> {
+    let mut parts = Vec::with_capacity(n);
+    let mut rest = list;
+    for i in (1..n).rev() {
+        let target = rest.len() / (i + 1);
+        let cut = rest[target..]
+            .iter()
+            .position(|&b| b == 0)
+            .map_or(rest.len(), |p| target + p);
+        parts.push(&rest[..cut]);
+        rest = rest.get(cut + 1..).unwrap_or(&[]);
+    }
+    parts.push(rest);
+    parts
+}
+
 /// Why the index could not answer.
 enum SearchError {
     /// The time budget ran out.
@@ -324,18 +403,22 @@ impl Search<'_> {
     }
 
     /// Score every path in scope from the roots' path lists; keep the best `keep`.
+    /// Without a matcher, list (up to `keep`) what passes the filter; returns whether that
+    /// listing is complete. Large lists are scored on all cores.
     fn scan(
         &self,
         conn: &Connection,
-        mut matcher: Option<&mut PathMatcher>,
+        matcher: Option<&mut PathMatcher>,
         keep: usize,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<bool, SearchError> {
         let mut stmt = conn.prepare_cached("SELECT root, paths FROM files_lists ORDER BY root")?;
         let mut rows = stmt.query([])?;
-        // The best `keep` so far, worst on top; strings are made only for what enters.
-        let mut best: BinaryHeap<Reverse<(u32, Reverse<String>, String)>> = BinaryHeap::new();
+        let mut best = Best::new(keep);
         let mut complete = true;
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(4);
         while let Some(row) = rows.next()? {
             let root: String = row.get(0)?;
             let list = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
@@ -352,48 +435,44 @@ impl Search<'_> {
                 } else {
                     continue;
                 };
-                for entry in list.split(|&b| b == 0) {
-                    let Ok(entry) = std::str::from_utf8(entry) else {
-                        continue;
-                    };
-                    if entry.is_empty() || entry.starts_with('/') {
-                        continue;
-                    }
-                    let Some(rel) = entry.strip_prefix(skip.as_str()) else {
-                        continue;
-                    };
-                    if !self.accepts_rel(rel, dir) {
-                        continue;
-                    }
-                    let display: Cow<'_, str> = if shown.is_empty() {
-                        Cow::Borrowed(rel)
-                    } else {
-                        Cow::Owned(format!("{shown}{rel}"))
-                    };
-                    let score = match matcher.as_deref_mut() {
-                        Some(m) => match m.score(&display) {
-                            Some(s) => s,
-                            None => continue,
-                        },
-                        None => {
-                            if best.len() >= keep {
-                                complete = false;
-                                break;
-                            }
-                            0
+                let part = ListPart {
+                    root,
+                    dir,
+                    skip: &skip,
+                    shown: &shown,
+                };
+                match matcher.as_deref() {
+                    None => {
+                        if !self.list_filtered(list, &part, &mut best) {
+                            complete = false;
                         }
-                    };
-                    if best.len() >= keep
-                        && best
-                            .peek()
-                            .is_some_and(|Reverse((worst, _, _))| score <= *worst)
-                    {
-                        continue;
                     }
-                    let path = format!("{}/{entry}", root.display());
-                    best.push(Reverse((score, Reverse(display.into_owned()), path)));
-                    if best.len() > keep {
-                        best.pop();
+                    Some(m) if threads > 1 && list.len() > PARALLEL_SCAN_BYTES => {
+                        let chunks = split_list(list, threads);
+                        let heaps: Vec<Best> = std::thread::scope(|s| {
+                            let handles: Vec<_> = chunks
+                                .iter()
+                                .map(|chunk| {
+                                    let mut m = m.fork();
+                                    let part = &part;
+                                    s.spawn(move || {
+                                        let mut local = Best::new(keep);
+                                        self.score_list(chunk, part, &mut m, &mut local);
+                                        local
+                                    })
+                                })
+                                .collect();
+                            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+                        });
+                        for heap in heaps {
+                            best.merge(heap);
+                        }
+                    }
+                    Some(_) => {
+                        if let Some(m) = matcher.as_deref() {
+                            let mut m = m.fork();
+                            self.score_list(list, &part, &mut m, &mut best);
+                        }
                     }
                 }
                 if Instant::now() > self.deadline {
@@ -401,12 +480,68 @@ impl Search<'_> {
                 }
             }
         }
-        for Reverse((score, Reverse(display), path)) in best {
+        for Reverse((score, Reverse(display), path)) in best.heap {
             found
                 .entry(path.clone())
                 .or_insert_with(|| candidate(path, display, (score > 0).then_some(score), 0));
         }
         Ok(complete)
+    }
+
+    /// The entries of `list` (a NUL-separated path list) in the part's directory, each
+    /// with its displayed form, passing the filter.
+    fn entries<'l>(
+        &'l self,
+        list: &'l [u8],
+        part: &'l ListPart<'_>,
+    ) -> impl Iterator<Item = (&'l str, Cow<'l, str>)> + 'l {
+        // Lists are written from UTF-8 strings; one that is not is skipped whole.
+        let text = std::str::from_utf8(list).unwrap_or_default();
+        let mut start = 0;
+        let ends = memchr::memchr_iter(0, text.as_bytes()).chain(std::iter::once(text.len()));
+        ends.filter_map(move |end| {
+            // NUL is ASCII, so both ends are char boundaries.
+            let entry = text.get(start..end)?;
+            start = end + 1;
+            if entry.is_empty() || entry.starts_with('/') {
+                return None;
+            }
+            let rel = if part.skip.is_empty() {
+                entry
+            } else {
+                entry.strip_prefix(part.skip)?
+            };
+            if !self.accepts_rel(rel, part.dir) {
+                return None;
+            }
+            let display: Cow<'_, str> = if part.shown.is_empty() {
+                Cow::Borrowed(rel)
+            } else {
+                Cow::Owned(format!("{}{rel}", part.shown))
+            };
+            Some((entry, display))
+        })
+    }
+
+    /// Fuzzy-score the entries of `list` into `best`.
+    fn score_list(&self, list: &[u8], part: &ListPart<'_>, m: &mut PathMatcher, best: &mut Best) {
+        for (entry, display) in self.entries(list, part) {
+            // Once the heap is full, only a score above its worst can enter.
+            if let Some(score) = m.score_above(&display, best.floor()) {
+                best.offer(score, &display, part.root, entry);
+            }
+        }
+    }
+
+    /// List the filter's matches of `list` into `best`; false when `best` filled up first.
+    fn list_filtered(&self, list: &[u8], part: &ListPart<'_>, best: &mut Best) -> bool {
+        for (entry, display) in self.entries(list, part) {
+            if best.is_full() {
+                return false;
+            }
+            best.offer(0, &display, part.root, entry);
+        }
+        true
     }
 
     /// An empty query: the most frecent and the most recently modified files.
@@ -444,9 +579,11 @@ impl Search<'_> {
                 let (path, mtime) = row?;
                 self.add_plain(path, mtime, found);
             }
+            // `+path` keeps SQLite on the mtime index (newest first, stopping at the
+            // limit) instead of sorting every file in the range.
             let mut recent = conn.prepare_cached(
-                "SELECT path, mtime FROM files_meta WHERE path >= ?1 AND path < ?2
-                 ORDER BY mtime DESC, path LIMIT ?3",
+                "SELECT path, mtime FROM files_meta WHERE +path >= ?1 AND +path < ?2
+                 ORDER BY mtime DESC LIMIT ?3",
             )?;
             let rows = recent.query_map(params![lo, hi, take], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
@@ -472,8 +609,8 @@ impl Search<'_> {
             return Ok(());
         }
         let mut stmt = conn.prepare_cached(
-            "SELECT path, mtime FROM files_meta WHERE path >= ?1 AND path < ?2
-             ORDER BY mtime DESC, path",
+            "SELECT path, mtime FROM files_meta WHERE +path >= ?1 AND +path < ?2
+             ORDER BY mtime DESC",
         )?;
         for (lo, hi) in self.ranges() {
             let mut rows = stmt.query(params![lo, hi])?;
@@ -907,6 +1044,24 @@ mod tests {
             display_path(Path::new("/home/u/project2/a"), project, home),
             "~/project2/a"
         );
+    }
+
+    #[test]
+    fn lists_split_at_entry_boundaries() {
+        let list = b"a/one\0b/two\0c/three\0d/four";
+        for n in 1..6 {
+            let parts = split_list(list, n);
+            let joined: Vec<&[u8]> = parts
+                .iter()
+                .flat_map(|p| p.split(|&b| b == 0))
+                .filter(|e| !e.is_empty())
+                .collect();
+            assert_eq!(
+                joined,
+                [&b"a/one"[..], b"b/two", b"c/three", b"d/four"],
+                "{n}"
+            );
+        }
     }
 
     #[test]

@@ -173,8 +173,18 @@ def files_refresh(
         Optional[str],
         typer.Argument(
             metavar="[DIR]",
-            help="Directory to index; defaults to $CLAUDE_PROJECT_DIR, else the current one.",
+            help="Directory to index. Without it: the project, the configured [index] roots "
+            "and the project's additional directories.",
             show_default=False,
+        ),
+    ] = None,
+    project_dir: Annotated[
+        Optional[str],
+        typer.Option(
+            "--project-dir",
+            metavar="D",
+            help="The project refreshed without DIR (default $CLAUDE_PROJECT_DIR, else the "
+            "current directory).",
         ),
     ] = None,
     max_depth: Annotated[
@@ -195,21 +205,26 @@ def files_refresh(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
 ) -> None:
-    """Index the file paths under DIR (incremental)."""
+    """Index the file paths under DIR, or the project's session roots (incremental)."""
     with _open(ctx) as engine:
         result = engine.files_refresh(
-            directory, max_depth=max_depth, exclude=exclude, max_files=max_files
+            directory,
+            project_dir=project_dir,
+            max_depth=max_depth,
+            exclude=exclude,
+            max_files=max_files,
         )
     if as_json:
         _print_json(result)
         return
     _warn_all(result["warnings"])
-    note = " (truncated at the file limit)" if result["truncated"] else ""
-    sys.stdout.write(
-        f"{result['root']}: {result['files']} files indexed{note}; "
-        f"{result['added']} added, {result['updated']} updated, "
-        f"{result['removed']} removed\n"
-    )
+    for root in result["roots"]:
+        note = " (truncated at the file limit)" if root["truncated"] else ""
+        sys.stdout.write(
+            f"{root['root']}: {root['files']} files indexed{note}; "
+            f"{root['added']} added, {root['updated']} updated, "
+            f"{root['removed']} removed\n"
+        )
 
 
 def _query_text(query: str) -> str:
@@ -543,7 +558,7 @@ def _open_log(home: Path) -> Any:
 
 @hook_app.command("session-start")
 def hook_session_start(ctx: typer.Context) -> None:
-    """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project
+    """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project's session
     ($CLAUDE_PROJECT_DIR, else the current directory) in the background, logging to
     <data root>/logs/session-start.log, and returns at once. Reads and ignores the hook's
     JSON on stdin; prints nothing on stdout; the status is always 0."""
@@ -555,7 +570,9 @@ def hook_session_start(ctx: typer.Context) -> None:
         engine, _ = _open_quietly(ctx)
         with engine:
             home = engine.home
-        argv = [*_self_argv(ctx), "files", "refresh", project]
+        # Without a DIR the refresh covers the session: the project, the configured
+        # roots and the project's additional directories.
+        argv = [*_self_argv(ctx), "files", "refresh", "--project-dir", project]
         with _open_log(home) as log:
             stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
             log.write(f"{stamp} session-start: {_shell_command(argv)}\n".encode())
