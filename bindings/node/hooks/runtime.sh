@@ -46,3 +46,17 @@ else
   runtime=
   echo "cc-search: neither bun nor node found (set BUN to the path of bun)" >&2
 fi
+
+# Runs the hook's JavaScript file $1 under the runtime, in place of this shell; without a
+# runtime, drains stdin and exits 0 (a hook never fails).
+exec_hook() {
+  if [ -z "$runtime" ]; then
+    drain_stdin
+    exit 0
+  fi
+  # Never wait on a terminal; a closed stdin must not become whatever file opens first.
+  if [ -t 0 ] || ! { true <&0; } 2>/dev/null; then
+    exec "$runtime" "$1" </dev/null
+  fi
+  exec "$runtime" "$1"
+}

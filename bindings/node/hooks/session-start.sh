@@ -24,13 +24,4 @@ case $self in
 esac
 
 . "$here/runtime.sh"
-if [ -z "$runtime" ]; then
-  drain_stdin
-  exit 0
-fi
-
-# Never wait on a terminal; a closed stdin must not become whatever file opens first.
-if [ -t 0 ] || ! { true <&0; } 2>/dev/null; then
-  exec "$runtime" "$here/session-start.js" </dev/null
-fi
-exec "$runtime" "$here/session-start.js"
+exec_hook "$here/session-start.js"
