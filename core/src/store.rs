@@ -293,7 +293,15 @@ impl std::ops::DerefMut for Pooled<'_> {
 
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
-        if let (Some(conn), Ok(mut idle)) = (self.conn.take(), self.db.idle.lock())
+        let Some(mut conn) = self.conn.take() else {
+            return;
+        };
+        // Whatever a caller set for itself (a deadline, a shorter wait for locks) does not
+        // go back to the pool with the connection, even after a panic.
+        let reset = conn.progress_handler(0, None::<fn() -> bool>).is_ok()
+            && conn.busy_timeout(BUSY_TIMEOUT).is_ok();
+        if let Ok(mut idle) = self.db.idle.lock()
+            && reset
             && idle.len() < MAX_IDLE
             && conn.is_autocommit()
         {

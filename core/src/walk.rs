@@ -7,10 +7,11 @@
 //! - the built-in [`DEFAULT_EXCLUDES`] and the caller's own gitignore-style patterns;
 //! - a maximum depth, a maximum number of files (deterministically truncated, with a
 //!   warning) and a maximum file size;
-//! - symlinks: never descended into directly. A symlink whose target lies inside one of
-//!   the allowed roots is reported under its canonical path (so a file reached both
-//!   directly and through a link appears once); a broken link or one that escapes the
-//!   allowed roots is skipped with a warning. Loops cannot occur.
+//! - symlinks: never descended into. A file reached through a link is indexed under its
+//!   canonical path by the walk of the root that contains it, with that root's rules (so it
+//!   appears once, and a link cannot bring an excluded or gitignored file in); a broken
+//!   link or one that escapes the allowed roots is skipped with a warning. Loops cannot
+//!   occur.
 //!
 //! Hidden files are included (`.claude/settings.json` is a file people ask for), the
 //! `.git` directory never is.
@@ -144,7 +145,8 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
                 return WalkState::Continue;
             }
             let file = if entry.path_is_symlink() {
-                resolve_symlink(entry.path(), &allowed, options, &warnings)
+                check_symlink(entry.path(), &allowed, &warnings);
+                None
             } else if entry.file_type().is_some_and(|t| t.is_file()) {
                 entry
                     .metadata()
@@ -195,6 +197,47 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
         warnings,
         truncated,
     })
+}
+
+/// One entry of [`entries_below`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The path (below the listed directory).
+    pub path: PathBuf,
+    /// Whether it is a directory (symlinks are never either).
+    pub is_dir: bool,
+    /// Modification time, seconds since the Unix epoch.
+    pub mtime: i64,
+}
+
+/// The files and directories up to `depth` levels below `dir`, with a walk's rules
+/// (gitignore files of `dir` and its parents, the default excludes, `excludes`), at most
+/// `limit` of them, in path order. Symlinks are left out. Errors leave entries out.
+pub fn entries_below(dir: &Path, depth: usize, excludes: &[String], limit: usize) -> Vec<Entry> {
+    let options = WalkOptions {
+        max_depth: depth,
+        excludes: excludes.to_vec(),
+        threads: 1,
+        ..WalkOptions::default()
+    };
+    let Ok(mut builder) = walk_builder(dir, &options) else {
+        return Vec::new();
+    };
+    builder.sort_by_file_path(|a, b| a.cmp(b));
+    builder
+        .build()
+        .flatten()
+        .filter(|e| e.depth() > 0 && !e.path_is_symlink())
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            Some(Entry {
+                is_dir: meta.is_dir(),
+                mtime: mtime_of(&meta),
+                path: e.into_path(),
+            })
+        })
+        .take(limit)
+        .collect()
 }
 
 fn walk_builder(root: &Path, options: &WalkOptions) -> Result<WalkBuilder> {
@@ -248,7 +291,8 @@ fn ordered_first_files(
             continue;
         }
         let file = if entry.path_is_symlink() {
-            resolve_symlink(entry.path(), allowed, options, &sink)
+            check_symlink(entry.path(), allowed, &sink);
+            None
         } else if entry.file_type().is_some_and(|t| t.is_file()) {
             entry
                 .metadata()
@@ -267,41 +311,26 @@ fn ordered_first_files(
     Ok(files.into_values().collect())
 }
 
-/// A symlink found by the walk: the canonical file it stands for, when that is a regular
-/// file inside an allowed root. Directory links are not followed: their targets inside
-/// the roots are walked directly, and targets outside are out of scope.
-fn resolve_symlink(
-    link: &Path,
-    allowed: &[PathBuf],
-    options: &WalkOptions,
-    warnings: &Mutex<Vec<String>>,
-) -> Option<WalkedFile> {
-    let target = match std::fs::canonicalize(link) {
-        Ok(target) => target,
-        Err(e) => {
-            push(
-                warnings,
-                format!("broken symlink skipped: {} ({e})", link.display()),
-            );
-            return None;
-        }
-    };
-    if !allowed.iter().any(|root| target.starts_with(root)) {
-        push(
+/// A symlink found by the walk. Its target is never indexed through the link: a target
+/// inside an allowed root is indexed under its canonical path by that root's own walk,
+/// with that root's rules (so a link cannot bring `.git`, an excluded or a gitignored file
+/// into the index), and a broken link or one that escapes the allowed roots is reported.
+fn check_symlink(link: &Path, allowed: &[PathBuf], warnings: &Mutex<Vec<String>>) {
+    match std::fs::canonicalize(link) {
+        Err(e) => push(
+            warnings,
+            format!("broken symlink skipped: {} ({e})", link.display()),
+        ),
+        Ok(target) if !allowed.iter().any(|root| target.starts_with(root)) => push(
             warnings,
             format!(
                 "symlink escapes the indexed roots, skipped: {} -> {}",
                 link.display(),
                 target.display()
             ),
-        );
-        return None;
+        ),
+        Ok(_) => {}
     }
-    let meta = std::fs::metadata(&target).ok()?;
-    if !meta.is_file() || meta.len() > options.max_file_size {
-        return None;
-    }
-    Some(walked(target, &meta))
 }
 
 fn walked(path: PathBuf, meta: &std::fs::Metadata) -> WalkedFile {
@@ -483,7 +512,8 @@ mod tests {
         assert!(joined.contains("escape.txt"), "{joined}");
         assert!(joined.contains("escape-dir"), "{joined}");
 
-        // With the outside directory allowed, the link is indexed under its real path.
+        // With the outside directory allowed, the link is no longer reported: the file is
+        // indexed by that directory's own walk, not through the link.
         let widened = walk(
             root,
             &WalkOptions {
@@ -492,8 +522,23 @@ mod tests {
             },
         )
         .unwrap();
-        let secret = fs::canonicalize(outside.path().join("secret.txt")).unwrap();
-        assert!(widened.files.iter().any(|f| f.path == secret));
+        assert_eq!(names(&widened), ["real/file.txt"]);
+        assert!(!widened.warnings.iter().any(|w| w.contains("escape.txt")));
+    }
+
+    #[test]
+    fn links_cannot_bring_excluded_or_ignored_files_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, ".git/config");
+        touch(root, "secret.env");
+        touch(root, "node_modules/pk/index.js");
+        fs::write(root.join(".gitignore"), "secret.env\n").unwrap();
+        symlink(root.join(".git/config"), root.join("gitconfig")).unwrap();
+        symlink(root.join("secret.env"), root.join("env-link")).unwrap();
+        symlink(root.join("node_modules/pk/index.js"), root.join("pk.js")).unwrap();
+        let result = walk(root, &WalkOptions::default()).unwrap();
+        assert_eq!(names(&result), [".gitignore"]);
     }
 
     #[test]

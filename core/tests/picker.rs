@@ -357,3 +357,97 @@ fn a_session_refresh_covers_project_configured_roots_and_additional_directories(
         [extra_file.to_string_lossy().into_owned()]
     );
 }
+
+#[test]
+fn a_shallow_root_does_not_cover_a_project_inside_it() {
+    let dev = tempfile::tempdir().unwrap();
+    touch(dev.path(), "proj/src/deep/widget.rs");
+    touch(dev.path(), "proj/README.md");
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    engine
+        .run::<Refresh>(RefreshRequest {
+            root: Some(dev.path().into()),
+            max_depth: Some(2),
+            ..Default::default()
+        })
+        .unwrap();
+    let r = engine
+        .run::<Suggest>(SuggestRequest {
+            query: "widget".into(),
+            project_dir: Some(dev.path().join("proj")),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(r.paths, ["src/deep/widget.rs"]);
+}
+
+#[test]
+fn nested_roots_own_their_files_once() {
+    let outer = tempfile::tempdir().unwrap();
+    touch(outer.path(), "top.txt");
+    touch(outer.path(), "inner/src/lib.rs");
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let refresh = |root: &Path| {
+        engine
+            .run::<Refresh>(RefreshRequest {
+                root: Some(root.into()),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    assert_eq!(refresh(outer.path()).added, 2);
+    // The inner root claims its file; refreshing either again changes nothing.
+    let inner = refresh(&outer.path().join("inner"));
+    assert_eq!((inner.files, inner.added), (1, 1));
+    let again = refresh(outer.path());
+    assert_eq!((again.files, again.added, again.removed), (1, 0, 0));
+    let again = refresh(&outer.path().join("inner"));
+    assert_eq!((again.files, again.added, again.removed), (1, 0, 0));
+    let again = refresh(outer.path());
+    assert_eq!((again.files, again.added, again.removed), (1, 0, 0));
+    // Both are found from the outer directory.
+    let r = engine
+        .run::<Suggest>(SuggestRequest {
+            query: "lib".into(),
+            project_dir: Some(outer.path().into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(r.paths, ["inner/src/lib.rs"]);
+}
+
+#[test]
+fn an_oversized_budget_is_refused_not_a_panic() {
+    let p = picker(APP, "");
+    let err = p
+        .engine
+        .call(
+            "files.suggest",
+            r#"{"query":"main","budget_ms":3000000000}"#,
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_request");
+    assert_eq!(p.paths("modal"), ["src/components/Modal.tsx"]);
+}
+
+#[test]
+fn fresh_files_follow_gitignore_and_excludes() {
+    let p = picker(APP, "[index]\nexclude.patterns = [\"*.log\"]\n");
+    fs::write(p.project.path().join(".gitignore"), ".env\n").unwrap();
+    p.refresh();
+    touch(p.project.path(), ".env");
+    touch(p.project.path(), "debug.log");
+    touch(p.project.path(), "notes.txt");
+    touch(p.project.path(), "node_modules/dep/index.js");
+    let recent = p.paths("");
+    assert!(recent.contains(&"notes.txt".to_string()), "{recent:?}");
+    for hidden in [".env", "debug.log", "node_modules/dep/index.js"] {
+        assert!(
+            !recent.contains(&hidden.to_string()),
+            "{hidden}: {recent:?}"
+        );
+    }
+    assert!(p.paths("env").iter().all(|x| x != ".env"));
+}

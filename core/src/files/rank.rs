@@ -109,13 +109,13 @@ impl PathMatcher {
         self.score_above(path, 0)
     }
 
-    /// [`Self::score`], or None as soon as it is clear the score cannot exceed `floor`
-    /// (the fuzzy score times the largest bonus stays at or below it).
+    /// [`Self::score`], or None as soon as it is clear the score cannot reach `floor`
+    /// (the fuzzy score times the largest bonus stays below it).
     pub fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
         let whole = self
             .pattern
             .score(Utf32Str::new(path, &mut self.buf), &mut self.matcher)?;
-        if u64::from(whole) * MAX_BONUS_NUM <= u64::from(floor) * MAX_BONUS_DEN {
+        if u64::from(whole) * MAX_BONUS_NUM < u64::from(floor) * MAX_BONUS_DEN {
             return None;
         }
         let name = path.rsplit('/').next().unwrap_or(path);

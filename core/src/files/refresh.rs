@@ -251,7 +251,18 @@ fn write_root(
     };
     let mut added = Vec::new();
     let mut updated = Vec::new();
+    // Roots nested in this one index their own files.
+    let nested: Vec<String> = watched_roots(tx)?
+        .into_iter()
+        .filter_map(|r| r.to_str().map(|r| format!("{r}/")))
+        .filter(|r| r.len() > root.len() + 1 && r.starts_with(&format!("{root}/")))
+        .collect();
     for file in files {
+        if let Some(p) = file.path.to_str()
+            && nested.iter().any(|n| p.starts_with(n.as_str()))
+        {
+            continue;
+        }
         let Some(path) = file.path.to_str() else {
             warnings.push(format!(
                 "path is not valid UTF-8, skipped: {}",
@@ -285,11 +296,14 @@ fn write_root(
         )?;
     }
     {
+        // A file another root indexed first (an outer root) moves to this one: each file
+        // belongs to the most specific root that contains it.
         let mut insert = tx.prepare_cached(
             "INSERT INTO files_meta (path, filename, dir_components, root, mtime, relative_path)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime
-             WHERE files_meta.mtime != excluded.mtime",
+             ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, root = excluded.root,
+               filename = excluded.filename, dir_components = excluded.dir_components,
+               relative_path = excluded.relative_path",
         )?;
         for (path, file) in &added {
             let relative = file
@@ -613,6 +627,13 @@ fn write_sessions(
     for (path, [reads, edits, mentions]) in &sums {
         upsert.execute(params![path, reads, edits, mentions])?;
     }
+    // Rows every signal of which went back to zero only slow the frecency queries down.
+    tx.execute(
+        "DELETE FROM frecency WHERE git_recency = 0 AND git_frequency = 0
+           AND git_status_boost = 0 AND claude_reads = 0 AND claude_edits = 0
+           AND claude_mentions = 0",
+        [],
+    )?;
     Ok(())
 }
 
@@ -621,6 +642,21 @@ fn git_heads(conn: &Connection) -> rusqlite::Result<HashMap<String, (Option<Stri
     let mut stmt = conn.prepare_cached("SELECT repo, head, indexed_at FROM git_heads")?;
     stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
         .collect()
+}
+
+/// Every root indexed so far, with the depth it was walked to.
+pub(crate) fn watched_roots_with_depth(
+    conn: &Connection,
+) -> rusqlite::Result<Vec<(PathBuf, usize)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT root, max_depth FROM watched_roots ORDER BY root")?;
+    stmt.query_map([], |r| {
+        Ok((
+            PathBuf::from(r.get::<_, String>(0)?),
+            usize::try_from(r.get::<_, Option<i64>>(1)?.unwrap_or(0)).unwrap_or(0),
+        ))
+    })?
+    .collect()
 }
 
 /// Every root indexed so far.

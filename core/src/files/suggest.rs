@@ -38,6 +38,11 @@ const OP: &str = "files.suggest";
 
 /// Default time budget of one query.
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(100);
+/// How many levels below a directory an enclosing root's walk must reach for the
+/// directory to count as indexed.
+const MIN_COVERED_DEPTH: usize = 5;
+/// Largest time budget a query may ask for (one minute).
+pub const MAX_BUDGET_MS: u64 = 60_000;
 /// Most files the FTS stage hands to the matcher; a query matching more is scanned.
 pub const FTS_CAP: usize = 400;
 /// Most fuzzy-scan matches kept for the final ranking.
@@ -72,10 +77,16 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
             ));
         }
     };
-    let budget = request
-        .budget_ms
-        .map(Duration::from_millis)
-        .unwrap_or(DEFAULT_BUDGET);
+    let budget = match request.budget_ms {
+        None => DEFAULT_BUDGET,
+        Some(ms) if ms <= MAX_BUDGET_MS => Duration::from_millis(ms),
+        Some(ms) => {
+            return Err(Error::invalid(
+                OP,
+                format!("budget_ms must be at most {MAX_BUDGET_MS}, got {ms}"),
+            ));
+        }
+    };
     let project = super::project_dir(request.project_dir, OP)?;
     let config = engine.config();
     let mut warnings = Vec::new();
@@ -155,8 +166,20 @@ impl Best {
         }
     }
 
+    /// Whether (`score`, `display`) would enter: a higher score, or the same score and a
+    /// smaller display than the worst kept, so the result does not depend on the order in
+    /// which entries come (or on how the list was split between threads).
+    fn admits(&self, score: u32, display: &str) -> bool {
+        match self.heap.peek() {
+            Some(Reverse((worst, Reverse(worst_display), _))) if self.is_full() => {
+                score > *worst || (score == *worst && display < worst_display.as_str())
+            }
+            _ => true,
+        }
+    }
+
     fn offer(&mut self, score: u32, display: &str, root: &Path, entry: &str) {
-        if self.is_full() && score <= self.floor() && score > 0 {
+        if !self.admits(score, display) {
             return;
         }
         let path = format!("{}/{entry}", root.display());
@@ -273,15 +296,16 @@ impl Search<'_> {
             .files_db()
             .read_with_patience(remaining, self.warnings)?;
         // Any statement still running past the deadline is interrupted.
-        // A lock held elsewhere is waited for only as long as the budget lasts.
+        // A lock held elsewhere is waited for only as long as the budget lasts; the pool
+        // takes both settings off the connection when it comes back.
         let deadline = self.deadline;
         conn.progress_handler(1000, Some(move || Instant::now() > deadline))?;
-        conn.busy_timeout(deadline.saturating_duration_since(Instant::now()))?;
-        let result = self.query_index(&conn);
-        // A connection must not go back to the pool with this query's limits on it.
-        conn.progress_handler(0, None::<fn() -> bool>)?;
-        conn.busy_timeout(crate::store::BUSY_TIMEOUT)?;
-        result
+        conn.busy_timeout(
+            deadline
+                .saturating_duration_since(Instant::now())
+                .min(crate::store::BUSY_TIMEOUT),
+        )?;
+        self.query_index(&conn)
     }
 
     fn query_index(&mut self, conn: &Connection) -> std::result::Result<Vec<String>, SearchError> {
@@ -317,11 +341,22 @@ impl Search<'_> {
                 .engine
                 .files_db()
                 .read_with_patience(remaining, self.warnings)?;
-            super::refresh::watched_roots(&conn)?
+            super::refresh::watched_roots_with_depth(&conn)?
         };
+        let config = self.engine.config();
         let mut indexed = false;
         for dir in &self.scope.dirs {
-            if roots.iter().any(|root| dir.starts_with(root)) {
+            // Covered: a root itself, or inside a root walked deep enough below it (a
+            // shallow `~/Developer = 2` does not cover a project inside it).
+            let wanted = config
+                .index
+                .depth_for(&dir.to_string_lossy())
+                .min(MIN_COVERED_DEPTH);
+            let covered = roots.iter().any(|(root, depth)| {
+                dir.strip_prefix(root)
+                    .is_ok_and(|below| below.components().count() + wanted <= *depth)
+            });
+            if covered {
                 continue;
             }
             let refreshed = super::refresh(
@@ -689,75 +724,41 @@ impl Search<'_> {
             if mtime == indexed_mtime || now - mtime / 1_000_000_000 > FRESH_WINDOW {
                 continue;
             }
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let Ok(meta) = entry.metadata() else { continue };
-                let path = entry.path();
-                let Some(path_str) = path.to_str() else {
+            let excludes = &self.engine.config().index.exclude.patterns;
+            for entry in crate::walk::entries_below(Path::new(&dir), 1, excludes, FRESH_DIR_ENTRIES)
+            {
+                let Some(path_str) = entry.path.to_str() else {
                     continue;
                 };
-                if meta.is_dir() {
+                if entry.is_dir {
                     // A new directory: its files are new too.
-                    if !excluded(&path) && !known_dirs.exists([path_str])? {
-                        self.fresh_dir(&path, now, matcher, has_query, found);
+                    if !known_dirs.exists([path_str])? {
+                        let below = crate::walk::entries_below(
+                            &entry.path,
+                            FRESH_DIR_DEPTH,
+                            excludes,
+                            FRESH_DIR_ENTRIES,
+                        );
+                        for file in below.iter().filter(|e| !e.is_dir) {
+                            if now - file.mtime <= FRESH_WINDOW
+                                && let Some(p) = file.path.to_str()
+                            {
+                                self.add_fresh(p, file.mtime, matcher, has_query, found);
+                            }
+                        }
                     }
                     continue;
                 }
-                if !meta.is_file()
-                    || now - crate::walk::mtime_of(&meta) > FRESH_WINDOW
-                    || indexed.exists([path_str])?
-                {
+                if now - entry.mtime > FRESH_WINDOW || indexed.exists([path_str])? {
                     continue;
                 }
-                self.add_fresh(
-                    path_str,
-                    crate::walk::mtime_of(&meta),
-                    matcher,
-                    has_query,
-                    found,
-                );
+                self.add_fresh(path_str, entry.mtime, matcher, has_query, found);
+            }
+            if Instant::now() > stop {
+                return Ok(());
             }
         }
         Ok(())
-    }
-
-    /// A directory the index has never seen: its files (and its subdirectories', a few
-    /// levels down) are all new.
-    fn fresh_dir(
-        &self,
-        dir: &Path,
-        now: i64,
-        matcher: &mut PathMatcher,
-        has_query: bool,
-        found: &mut BTreeMap<String, Candidate>,
-    ) {
-        let mut pending = vec![(dir.to_path_buf(), 0usize)];
-        let mut visited = 0usize;
-        while let Some((dir, depth)) = pending.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                visited += 1;
-                if visited > FRESH_DIR_ENTRIES {
-                    return;
-                }
-                let Ok(meta) = entry.metadata() else { continue };
-                let path = entry.path();
-                if meta.is_dir() {
-                    if depth + 1 < FRESH_DIR_DEPTH && !excluded(&path) {
-                        pending.push((path, depth + 1));
-                    }
-                } else if meta.is_file()
-                    && now - crate::walk::mtime_of(&meta) <= FRESH_WINDOW
-                    && let Some(p) = path.to_str()
-                {
-                    self.add_fresh(p, crate::walk::mtime_of(&meta), matcher, has_query, found);
-                }
-            }
-        }
     }
 
     fn add_fresh(
@@ -768,9 +769,6 @@ impl Search<'_> {
         has_query: bool,
         found: &mut BTreeMap<String, Candidate>,
     ) {
-        if excluded(Path::new(path)) {
-            return;
-        }
         let Some(display) = self.in_scope(path) else {
             return;
         };
@@ -886,7 +884,7 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
                 ".git",
                 "--absolute-path",
             ])
-            .args(["--max-results", &MAX.to_string(), "."])
+            .arg(".")
             .arg(dir)
             .stdin(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -894,13 +892,17 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
         if let Ok(output) = output
             && output.status.success()
         {
-            return output
+            // fd's order depends on its threads: sort, then keep the first MAX.
+            let mut files: Vec<PathBuf> = output
                 .stdout
                 .split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
                 .filter_map(|l| std::str::from_utf8(l).ok())
                 .map(PathBuf::from)
                 .collect();
+            files.sort();
+            files.truncate(MAX);
+            return files;
         }
     }
     let config = engine.config();
@@ -923,16 +925,6 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
 /// empty query, answered with the top files.
 fn has_words(text: &str) -> bool {
     !crate::text::path_tokens(text).is_empty()
-}
-
-/// Whether a component of `path` is one of the default excluded directories.
-fn excluded(path: &Path) -> bool {
-    path.components().any(|c| {
-        let c = c.as_os_str();
-        crate::walk::DEFAULT_EXCLUDES
-            .iter()
-            .any(|x| !x.contains('*') && c == std::ffi::OsStr::new(x))
-    })
 }
 
 fn candidate(path: String, display: String, matched: Option<u32>, mtime: i64) -> Candidate {
