@@ -353,8 +353,10 @@ impl Search<'_> {
                 .depth_for(&dir.to_string_lossy())
                 .min(MIN_COVERED_DEPTH);
             let covered = roots.iter().any(|(root, depth)| {
-                dir.strip_prefix(root)
-                    .is_ok_and(|below| below.components().count() + wanted <= *depth)
+                dir == root
+                    || dir
+                        .strip_prefix(root)
+                        .is_ok_and(|below| below.components().count() + wanted <= *depth)
             });
             if covered {
                 continue;
