@@ -148,7 +148,21 @@ impl Engine {
     }
 }
 
-fn env_path(name: &str) -> Option<PathBuf> {
+/// The project directory an operation works on: `given`, else `$CLAUDE_PROJECT_DIR`, else
+/// the current directory; canonical.
+pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
+    let dir = match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
+        Some(dir) => dir,
+        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(Error::invalid(operation, "directory is empty"));
+    }
+    std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))
+}
+
+/// A path from environment variable `name`, when it is set and not empty.
+pub(crate) fn env_path(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
@@ -179,10 +179,7 @@ pub fn is_corruption(e: &rusqlite::Error) -> bool {
 }
 
 fn move_aside(path: &Path) -> Result<PathBuf> {
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let stamp = crate::git::unix_now();
     let aside = PathBuf::from(format!("{}.corrupt-{stamp}", path.display()));
     std::fs::rename(path, &aside).map_err(|e| Error::io(path, e))?;
     for suffix in ["-wal", "-shm"] {

@@ -280,14 +280,10 @@ fn settings_path(request: &InstallRequest, operation: &str) -> Result<PathBuf> {
 
 /// The project: given, else `$CLAUDE_PROJECT_DIR`, else the current directory; canonical.
 fn project_root(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
-    let dir = match given.or_else(|| super::env_path("CLAUDE_PROJECT_DIR")) {
-        Some(dir) => dir,
-        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
-    };
-    if dir.as_os_str().is_empty() {
+    if given.as_ref().is_some_and(|d| d.as_os_str().is_empty()) {
         return Err(Error::invalid(operation, "`project_dir` is empty"));
     }
-    let canonical = std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))?;
+    let canonical = crate::engine::project_dir(given, operation)?;
     if !canonical.is_dir() {
         return Err(Error::invalid(
             operation,

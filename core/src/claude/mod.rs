@@ -31,16 +31,10 @@ pub fn config_dir() -> PathBuf {
 
 /// [`config_dir`], or `None` when neither `$CLAUDE_CONFIG_DIR` nor `$HOME` says where it is.
 pub(crate) fn checked_config_dir() -> Option<PathBuf> {
-    if let Some(dir) = env_path("CLAUDE_CONFIG_DIR") {
+    if let Some(dir) = crate::engine::env_path("CLAUDE_CONFIG_DIR") {
         return Some(std::path::absolute(&dir).unwrap_or(dir));
     }
     crate::engine::home_dir().map(|home| home.join(".claude"))
-}
-
-fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
 }
 
 /// The settings files of a project that can list additional directories, in the order

@@ -274,10 +274,7 @@ fn write_backup(
     previous: &[u8],
     permissions: Option<&fs::Permissions>,
 ) -> Result<PathBuf> {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let seconds = crate::git::unix_now();
     let stem = format!("{name}.bak-{seconds}");
     let mut attempt = 1u32;
     loop {

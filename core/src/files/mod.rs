@@ -269,19 +269,9 @@ impl crate::ops::Operation for Suggest {
     }
 }
 
-/// The project directory: the given one, else `$CLAUDE_PROJECT_DIR`, else the current
-/// directory; canonical.
-pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> crate::Result<PathBuf> {
-    let dir = match given.or_else(|| {
-        std::env::var_os("CLAUDE_PROJECT_DIR")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    }) {
-        Some(dir) => dir,
-        None => std::env::current_dir().map_err(|e| crate::Error::io(".", e))?,
-    };
-    if dir.as_os_str().is_empty() {
-        return Err(crate::Error::invalid(operation, "directory is empty"));
-    }
-    std::fs::canonicalize(&dir).map_err(|e| crate::Error::io(&dir, e))
+/// Half-open range `[lo, hi)` of the paths strictly inside `dir`, for an index range scan.
+pub(crate) fn scope_bounds(dir: &str) -> (String, String) {
+    let base = dir.trim_end_matches('/');
+    // '0' is the character after '/', so every "<base>/..." sorts below "<base>0".
+    (format!("{base}/"), format!("{base}0"))
 }

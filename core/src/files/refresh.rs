@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
@@ -42,9 +41,10 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     }
     let mut warnings = Vec::new();
     let db_path = engine.files_db_path();
-    let project_for_sessions =
-        super::project_dir(request.root.clone().or(request.project_dir.clone()), OP)?;
-    let project_key = utf8(&project_for_sessions)?.to_string();
+    // The root asked for, else the project: its sessions' transcripts are read too.
+    let explicit = request.root.is_some();
+    let project = crate::engine::project_dir(request.root.or(request.project_dir), OP)?;
+    let project_key = utf8(&project)?.to_string();
     let (indexed_roots, heads, cursors) = {
         let conn = engine.files_db().read(&mut warnings)?;
         let read = || -> rusqlite::Result<_> {
@@ -63,10 +63,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let now = request.now.unwrap_or_else(crate::git::unix_now);
 
     // What to refresh: the root asked for, or the session's roots.
-    let explicit = request.root.is_some();
-    let mut roots: Vec<(PathBuf, String)> = Vec::new();
-    let project = super::project_dir(request.root.or(request.project_dir), OP)?;
-    roots.push((project.clone(), utf8(&project)?.to_string()));
+    let mut roots: Vec<(PathBuf, String)> = vec![(project.clone(), project_key.clone())];
     if !explicit {
         for configured in &config.index.roots {
             let path = super::scope::expand_home(configured);
@@ -130,8 +127,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
             .map(|plan| s.spawn(|| walk(&plan.root, &plan.options)))
             .collect();
         let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
-        let sessions =
-            s.spawn(|| crate::claude::activity::scan(&claude_dir, &project_for_sessions, &cursors));
+        let sessions = s.spawn(|| crate::claude::activity::scan(&claude_dir, &project, &cursors));
         let walks = handles
             .into_iter()
             .map(|h| {
@@ -338,10 +334,7 @@ fn write_root(
         write_list(tx, root)?;
     }
     write_dirs(tx, root, &walked.dirs)?;
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
+    let now = crate::git::unix_now();
     tx.execute(
         "INSERT INTO watched_roots (root, max_depth, last_indexed, file_count)
          VALUES (?1, ?2, ?3, ?4)
@@ -473,8 +466,7 @@ fn git_activity(
 
 /// Store one repository's frecency: history (when recomputed), status boosts, HEAD.
 fn write_frecency(tx: &Transaction<'_>, repo: &GitActivity, now: i64) -> rusqlite::Result<()> {
-    let lo = format!("{}/", repo.root);
-    let hi = format!("{}0", repo.root);
+    let (lo, hi) = super::scope_bounds(&repo.root);
     // Only indexed files get rows (the table references files_meta).
     let mut upsert = tx.prepare_cached(
         "INSERT INTO frecency (path, git_recency, git_frequency, git_status_boost, last_seen)
@@ -594,8 +586,7 @@ fn write_sessions(
         }
     }
     // Decayed sums over the project's files.
-    let lo = format!("{project}/");
-    let hi = format!("{project}0");
+    let (lo, hi) = super::scope_bounds(project);
     let mut sums: std::collections::BTreeMap<String, [f64; 3]> = Default::default();
     {
         let mut stmt = tx.prepare_cached(
@@ -660,11 +651,11 @@ pub(crate) fn watched_roots_with_depth(
 }
 
 /// Every root indexed so far.
-pub(crate) fn watched_roots(conn: &Connection) -> rusqlite::Result<Vec<std::path::PathBuf>> {
-    let mut stmt = conn.prepare_cached("SELECT root FROM watched_roots ORDER BY root")?;
-    stmt.query_map([], |r| r.get::<_, String>(0))?
-        .map(|r| r.map(std::path::PathBuf::from))
-        .collect()
+pub(crate) fn watched_roots(conn: &Connection) -> rusqlite::Result<Vec<PathBuf>> {
+    Ok(watched_roots_with_depth(conn)?
+        .into_iter()
+        .map(|(root, _)| root)
+        .collect())
 }
 
 fn utf8(path: &Path) -> Result<&str> {

@@ -24,12 +24,12 @@ use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::query::{self, ParsedQuery};
 use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, rank};
 use super::scope::{Filter, Scope};
-use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse};
+use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse, scope_bounds};
 use crate::engine::{Engine, home_dir};
 use crate::error::{Error, Result};
 use crate::text::{fts5_query, truncate_utf8};
@@ -87,7 +87,7 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
             ));
         }
     };
-    let project = super::project_dir(request.project_dir, OP)?;
+    let project = crate::engine::project_dir(request.project_dir, OP)?;
     let config = engine.config();
     let mut warnings = Vec::new();
     let typed = truncate_utf8(&request.query, crate::text::MAX_QUERY_BYTES);
@@ -422,11 +422,7 @@ impl Search<'_> {
                 .query_row([rowid], |r| {
                     Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
                 })
-                .map(Some)
-                .or_else(|e| match e {
-                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                    e => Err(e),
-                })?
+                .optional()?
             else {
                 continue;
             };
@@ -678,7 +674,7 @@ impl Search<'_> {
         has_query: bool,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
-        let now = unix_now();
+        let now = crate::git::unix_now();
         let slice = (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE)
             .min(FRESH_MAX_TIME);
         let stop = Instant::now() + slice;
@@ -687,13 +683,7 @@ impl Search<'_> {
             let mut own = conn.prepare_cached("SELECT mtime_ns FROM files_dirs WHERE path = ?1")?;
             for dir in &self.scope.dirs {
                 let Some(d) = dir.to_str() else { continue };
-                let mtime: Option<i64> =
-                    own.query_row([d], |r| r.get(0))
-                        .map(Some)
-                        .or_else(|e| match e {
-                            rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                            e => Err(e),
-                        })?;
+                let mtime: Option<i64> = own.query_row([d], |r| r.get(0)).optional()?;
                 if let Some(mtime) = mtime {
                     listed.push((d.to_string(), mtime));
                 }
@@ -969,32 +959,14 @@ fn fill_activity(
                 },
             ))
         });
-        match row {
-            Ok((mtime, activity)) => {
-                if c.mtime == 0 {
-                    c.mtime = mtime;
-                }
-                c.frecency = activity.frecency(weights);
+        if let Some((mtime, activity)) = row.optional()? {
+            if c.mtime == 0 {
+                c.mtime = mtime;
             }
-            Err(rusqlite::Error::QueryReturnedNoRows) => {}
-            Err(e) => return Err(e.into()),
+            c.frecency = activity.frecency(weights);
         }
     }
     Ok(())
-}
-
-fn unix_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
-
-/// Half-open range `[lo, hi)` of the paths strictly inside `dir`, for an index range scan.
-fn scope_bounds(dir: &str) -> (String, String) {
-    let base = dir.trim_end_matches('/');
-    // '0' is the character after '/', so every "<base>/..." sorts below "<base>0".
-    (format!("{base}/"), format!("{base}0"))
 }
 
 /// The spec's smart path format: relative inside the project, `~/…` under the home
