@@ -61,6 +61,11 @@ export interface FilesRefreshOptions {
   exclude?: string[]
   /** Stop after this many files. Default: `[index.limits] max_files_per_root`. */
   maxFiles?: number
+  /**
+   * Walk every root in full. Without it, a root in a git work tree walked within the last
+   * day with the same rules is brought up to date from directory mtimes and git.
+   */
+  full?: boolean
 }
 
 /** What `files.refresh` did to one root. */
@@ -71,6 +76,8 @@ export interface RootRefresh {
   updated: number
   removed: number
   truncated: boolean
+  /** Brought up to date from directory mtimes and git rather than walked in full. */
+  incremental: boolean
 }
 
 /** Result of `files.refresh`; the counts are totals over `roots`. */

@@ -117,12 +117,20 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
             std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
         ));
     }
-    let mut allowed: Vec<PathBuf> = vec![root.clone()];
-    for extra in &options.allowed_roots {
-        allowed.push(std::fs::canonicalize(extra).unwrap_or_else(|_| extra.clone()));
-    }
+    let allowed = allowed_roots(&root, options);
+    walk_within(&root, &root, &allowed, options)
+}
 
-    let builder = walk_builder(&root, options)?;
+/// Walk `start`, a directory below the canonical `root`, with the rules of a walk of
+/// `root` (its excludes are relative to `root`; `max_depth` counts from `root`).
+fn walk_within(
+    root: &Path,
+    start: &Path,
+    allowed: &[PathBuf],
+    options: &WalkOptions,
+) -> Result<WalkResult> {
+    let root = root.to_path_buf();
+    let builder = walk_builder_at(&root, start, options, depth_left(&root, start, options))?;
     let found: Mutex<BTreeMap<PathBuf, WalkedFile>> = Mutex::new(BTreeMap::new());
     let dirs: Mutex<Vec<(PathBuf, i64)>> = Mutex::new(Vec::new());
     let warnings: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -145,7 +153,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
                 return WalkState::Continue;
             }
             let file = if entry.path_is_symlink() {
-                check_symlink(entry.path(), &allowed, &warnings);
+                check_symlink(entry.path(), allowed, &warnings);
                 None
             } else if entry.file_type().is_some_and(|t| t.is_file()) {
                 entry
@@ -178,7 +186,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
     if truncated {
         // Which files a parallel walk saw before stopping depends on timing; walk again
         // in order so the kept subset is the same on every run.
-        files = ordered_first_files(&root, &allowed, options)?;
+        files = ordered_first_files(&root, allowed, options)?;
         warnings.push(format!(
             "{}: more than {} files; indexed the first {} in path order",
             root.display(),
@@ -197,6 +205,117 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
         warnings,
         truncated,
     })
+}
+
+/// What changed below a root since a walk that recorded its directories, found without
+/// walking the root again; see [`rewalk`].
+#[derive(Debug, Default)]
+pub struct Rewalk {
+    /// Directories listed again because their mtime moved: the files directly in each
+    /// are now exactly those of [`Rewalk::files`] there. Sorted.
+    pub listed: Vec<PathBuf>,
+    /// Directories that appeared: every file below each is in [`Rewalk::files`]. Sorted.
+    pub added_dirs: Vec<PathBuf>,
+    /// Directories that disappeared (or became links or files), with all below them. Sorted.
+    pub gone_dirs: Vec<PathBuf>,
+    /// The files found in listed and added directories, sorted, each once.
+    pub files: Vec<WalkedFile>,
+    /// Every directory of the root now, with its mtime in nanoseconds, sorted (as
+    /// [`WalkResult::dirs`]).
+    pub dirs: Vec<(PathBuf, i64)>,
+    /// Why something was skipped, sorted.
+    pub warnings: Vec<String>,
+}
+
+/// Bring an earlier walk of `root` up to date from directory mtimes alone.
+///
+/// `known_dirs` are the [`WalkResult::dirs`] of a complete (untruncated) walk of `root`
+/// with the same `options`. Creating, removing or renaming an entry moves its directory's
+/// mtime, so only directories whose mtime moved are listed again (one level, with the
+/// walk's rules) and only new directories are walked. What this cannot see: a file's own
+/// mtime when its content changed in place, and changes of ignore rules (`.gitignore`
+/// edits, `options`): callers check those (git status, the ignore files' mtimes) and walk
+/// in full when they moved. `max_files` is not applied.
+pub fn rewalk(root: &Path, options: &WalkOptions, known_dirs: &[(PathBuf, i64)]) -> Result<Rewalk> {
+    let root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
+    let allowed = allowed_roots(&root, options);
+    let mut known: Vec<&(PathBuf, i64)> = known_dirs.iter().collect();
+    known.sort();
+    let known_set: std::collections::BTreeSet<&Path> =
+        known.iter().map(|(dir, _)| dir.as_path()).collect();
+    let mut out = Rewalk::default();
+    let mut changed = Vec::new();
+    for (dir, mtime) in known {
+        if out
+            .gone_dirs
+            .last()
+            .is_some_and(|gone| dir.starts_with(gone))
+        {
+            continue;
+        }
+        match std::fs::symlink_metadata(dir) {
+            Ok(meta) if meta.is_dir() => {
+                let now = mtime_ns_of(&meta);
+                if now != *mtime {
+                    changed.push(dir.clone());
+                }
+                out.dirs.push((dir.clone(), now));
+            }
+            _ if dir == &root => {
+                return Err(Error::io(
+                    &root,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "root disappeared"),
+                ));
+            }
+            _ => out.gone_dirs.push(dir.clone()),
+        }
+    }
+    let sink = Mutex::new(Vec::new());
+    let mut files = BTreeMap::new();
+    for dir in changed {
+        if depth_left(&root, &dir, options) == 0 {
+            // Its entries are deeper than the walk goes.
+            out.listed.push(dir);
+            continue;
+        }
+        let mut builder = walk_builder_at(&root, &dir, options, 1)?;
+        builder.sort_by_file_path(|a, b| a.cmp(b));
+        for entry in builder.build() {
+            let entry = match entry {
+                Ok(entry) if entry.depth() == 1 => entry,
+                Ok(_) => continue,
+                Err(e) => {
+                    push(&sink, format!("skipped: {e}"));
+                    continue;
+                }
+            };
+            if entry.path_is_symlink() {
+                check_symlink(entry.path(), &allowed, &sink);
+            } else if entry.file_type().is_some_and(|t| t.is_dir()) {
+                if !known_set.contains(entry.path()) {
+                    let below = walk_within(&root, entry.path(), &allowed, options)?;
+                    out.warnings.extend(below.warnings);
+                    out.dirs.extend(below.dirs);
+                    files.extend(below.files.into_iter().map(|f| (f.path.clone(), f)));
+                    out.added_dirs.push(entry.into_path());
+                }
+            } else if entry.file_type().is_some_and(|t| t.is_file())
+                && let Ok(meta) = entry.metadata()
+            {
+                let file = walked(entry.path().to_path_buf(), &meta);
+                files.insert(file.path.clone(), file);
+            }
+        }
+        out.listed.push(dir);
+    }
+    out.files = files.into_values().collect();
+    out.warnings.extend(sink.into_inner().unwrap_or_default());
+    out.warnings.sort();
+    out.warnings.dedup();
+    out.dirs.sort();
+    out.listed.sort();
+    out.added_dirs.sort();
+    Ok(out)
 }
 
 /// One entry of [`entries_below`].
@@ -240,7 +359,35 @@ pub fn entries_below(dir: &Path, depth: usize, excludes: &[String], limit: usize
         .collect()
 }
 
+/// The symlink targets a walk of `root` accepts: the root and the caller's roots.
+fn allowed_roots(root: &Path, options: &WalkOptions) -> Vec<PathBuf> {
+    let mut allowed: Vec<PathBuf> = vec![root.to_path_buf()];
+    for extra in &options.allowed_roots {
+        allowed.push(std::fs::canonicalize(extra).unwrap_or_else(|_| extra.clone()));
+    }
+    allowed
+}
+
+/// How many levels below `start` (inside `root`) a walk of `root` may still go.
+fn depth_left(root: &Path, start: &Path, options: &WalkOptions) -> usize {
+    let depth = start
+        .strip_prefix(root)
+        .map(|rel| rel.components().count())
+        .unwrap_or(0);
+    options.max_depth.saturating_sub(depth)
+}
+
 fn walk_builder(root: &Path, options: &WalkOptions) -> Result<WalkBuilder> {
+    walk_builder_at(root, root, options, options.max_depth)
+}
+
+/// A walker of `start` with the rules of a walk of `root`, going `max_depth` levels down.
+fn walk_builder_at(
+    root: &Path,
+    start: &Path,
+    options: &WalkOptions,
+    max_depth: usize,
+) -> Result<WalkBuilder> {
     let mut overrides = OverrideBuilder::new(root);
     for pattern in DEFAULT_EXCLUDES
         .iter()
@@ -260,7 +407,7 @@ fn walk_builder(root: &Path, options: &WalkOptions) -> Result<WalkBuilder> {
     let overrides = overrides
         .build()
         .map_err(|e| Error::invalid("walk", format!("exclude patterns: {e}")))?;
-    let mut builder = WalkBuilder::new(root);
+    let mut builder = WalkBuilder::new(start);
     builder
         .hidden(false)
         .git_ignore(true)
@@ -271,7 +418,7 @@ fn walk_builder(root: &Path, options: &WalkOptions) -> Result<WalkBuilder> {
         .ignore(true)
         .follow_links(false)
         .overrides(overrides)
-        .max_depth(Some(options.max_depth))
+        .max_depth(Some(max_depth))
         .max_filesize(Some(options.max_file_size))
         .threads(options.threads);
     Ok(builder)

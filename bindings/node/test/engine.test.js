@@ -66,6 +66,7 @@ describe('module', () => {
     assert.deepEqual(Object.keys(refresh.request.properties).sort(), [
       'claude_dir',
       'exclude',
+      'full',
       'max_depth',
       'max_files',
       'now',

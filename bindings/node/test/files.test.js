@@ -7,6 +7,7 @@ const { describe, test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
+const { spawnSync } = require('node:child_process')
 
 const { Engine } = require('cc-search')
 const { tempDir, makeProject, sampleProject, writeFile, touchLater, removeAll } = require('./helpers.js')
@@ -44,7 +45,7 @@ describe('files.refresh', () => {
       updated: 0,
       removed: 0,
       truncated: false,
-      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false }],
+      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false, incremental: false }],
       warnings: [],
     })
   })
@@ -61,7 +62,7 @@ describe('files.refresh', () => {
       updated: 0,
       removed: 0,
       truncated: false,
-      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false }],
+      roots: [{ root: project, files: 3, added: 3, updated: 0, removed: 0, truncated: false, incremental: false }],
       warnings: [],
     })
   })
@@ -72,6 +73,28 @@ describe('files.refresh', () => {
     const response = engine.filesRefresh({ root: path.join(project, 'src', '..') + '/' })
     assert.equal(response.root, project)
     assert.equal(response.files, 3)
+  })
+
+  test('a git work tree is refreshed from what moved; full walks it all', () => {
+    const engine = new Engine({ home: tempDir() })
+    const project = sampleProject()
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' }
+    const git = (...args) => {
+      const run = spawnSync('git', ['-C', project, ...args], { env, encoding: 'utf8' })
+      assert.equal(run.status, 0, run.stderr)
+    }
+    git('init', '-q')
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'start')
+    // Ignore rules written an instant before a refresh may have been written after it
+    // started, so the next one would walk in full: date `git init`'s exclude file back.
+    fs.utimesSync(path.join(project, '.git/info/exclude'), 1_600_000_000, 1_600_000_000)
+    assert.equal(engine.filesRefresh({ root: project }).roots[0].incremental, false)
+    writeFile(project, 'lib/fresh/thing.js')
+    const again = engine.filesRefresh({ root: project })
+    assert.equal(again.roots[0].incremental, true)
+    assert.equal(again.added, 1)
+    assert.deepEqual(engine.filesSuggest('fresh/thing', { projectDir: project }).paths, ['lib/fresh/thing.js'])
+    assert.equal(engine.filesRefresh({ root: project, full: true }).roots[0].incremental, false)
   })
 
   test('refresh is incremental: added, updated, removed', async () => {

@@ -90,7 +90,7 @@ def test_incremental_refresh_output(home: Path, tmp_path: Path) -> None:
     assert result == {
         "root": os.path.realpath(root),
         **counts,
-        "roots": [{"root": os.path.realpath(root), **counts}],
+        "roots": [{"root": os.path.realpath(root), **counts, "incremental": False}],
         "warnings": [],
     }
 

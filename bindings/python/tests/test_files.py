@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ def test_refresh_reports_the_canonical_root_and_counts(
     assert result == {
         "root": os.path.realpath(project),
         **counts,
-        "roots": [{"root": os.path.realpath(project), **counts}],
+        "roots": [{"root": os.path.realpath(project), **counts, "incremental": False}],
         "warnings": [],
     }
     assert (engine.home / "files.db").is_file()
@@ -95,6 +96,30 @@ def test_unindexed_project_is_indexed_on_the_fly(engine: cc_search.Engine, proje
         "paths": ["README.md"],
         "warnings": [],
     }
+
+
+def test_a_git_work_tree_is_refreshed_from_what_moved(
+    engine: cc_search.Engine, tmp_path: Path
+) -> None:
+    root = make_files(tmp_path / "repo", ["src/a.py", "src/b.py", "README.md"])
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    for args in (
+        ["init", "-q"],
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty",
+         "-m", "start"],
+    ):
+        subprocess.run(["git", "-C", str(root), *args], check=True, env=env)
+    # Ignore rules written an instant before a refresh may have been written after it
+    # started, so the next one would walk in full: date `git init`'s exclude file back.
+    set_mtime(root / ".git/info/exclude", 1_600_000_000)
+    assert engine.files_refresh(root)["roots"][0]["incremental"] is False
+    make_files(root, ["src/new/c.py"])
+    (root / "src/a.py").unlink()
+    again = engine.files_refresh(root)
+    assert again["roots"][0]["incremental"] is True
+    assert (again["files"], again["added"], again["removed"]) == (3, 1, 1)
+    assert paths(engine.files_suggest("new/c", project_dir=root)) == ["src/new/c.py"]
+    assert engine.files_refresh(root, full=True)["roots"][0]["incremental"] is False
 
 
 def test_incremental_refresh_counts(engine: cc_search.Engine, tmp_path: Path) -> None:
@@ -276,6 +301,7 @@ def test_operations_describe_themselves() -> None:
         "max_files",
         "now",
         "claude_dir",
+        "full",
     }
 
 

@@ -145,6 +145,17 @@ CREATE TABLE claude_transcripts (
 "#,
     // 4: the fresh-file search reads the most recently modified directories first.
     "CREATE INDEX idx_files_dirs_mtime ON files_dirs(mtime_ns);",
+    // 5: what the last walk of each root was, so the next refresh can bring it up to date
+    // from directory mtimes and git instead of walking it again: the walk's rules
+    // (`walk_key`, NULL when it was truncated), when it was last brought up to date
+    // (`walked_at`, in nanoseconds), when it was last walked in full, and the HEAD of its
+    // repository then.
+    r#"
+ALTER TABLE watched_roots ADD COLUMN walk_key TEXT;
+ALTER TABLE watched_roots ADD COLUMN walked_at INTEGER;
+ALTER TABLE watched_roots ADD COLUMN full_walk_at INTEGER;
+ALTER TABLE watched_roots ADD COLUMN git_head TEXT;
+"#,
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").
@@ -178,6 +189,11 @@ pub struct RefreshRequest {
     /// Claude Code's configuration directory, whose session transcripts tell which files
     /// were read, edited and mentioned; defaults to `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub claude_dir: Option<PathBuf>,
+    /// Walk every root in full. Without it, a root in a git work tree that was walked
+    /// within the last day with the same rules is brought up to date from what moved:
+    /// directories whose mtime changed, files git reports (status, and the commits
+    /// between the HEAD last indexed and the current one).
+    pub full: bool,
 }
 
 /// Result of `files.refresh`.
@@ -216,6 +232,9 @@ pub struct RootRefresh {
     pub removed: usize,
     /// Whether the file limit cut its walk short.
     pub truncated: bool,
+    /// Whether it was brought up to date from directory mtimes and git rather than
+    /// walked in full.
+    pub incremental: bool,
 }
 
 impl crate::ops::Operation for Refresh {

@@ -9,12 +9,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::{RefreshRequest, RefreshResponse, RootRefresh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::walk::{WalkOptions, WalkResult, walk};
+use crate::walk::{Rewalk, WalkOptions, WalkResult, WalkedFile, rewalk, walk};
 
 const OP: &str = "files.refresh";
 
@@ -23,11 +23,57 @@ const BULK_MIN_CHANGES: usize = 256;
 /// A bulk write is used when changes × this exceed the rows in the table.
 const BULK_SHARE: i64 = 6;
 
+/// How long a root is brought up to date incrementally before it is walked in full again.
+const FULL_WALK_TTL: i64 = 86_400;
+
+/// An ignore file modified this close before the last refresh started may have been
+/// modified after it: file system timestamps come from a coarse clock.
+const RULES_SLACK_NS: i64 = 10_000_000;
+
 /// One root to refresh and how.
 struct Plan {
     root: PathBuf,
     root_str: String,
     options: WalkOptions,
+    /// The walk's rules as one string: a root is only brought up to date incrementally
+    /// when they have not changed since its last walk.
+    walk_key: String,
+}
+
+/// What the last refresh of a root left that an incremental refresh builds on.
+struct Prior {
+    dirs: Vec<(PathBuf, i64)>,
+    /// When the last refresh started, in nanoseconds.
+    walked_at_ns: i64,
+    file_count: usize,
+    git_head: Option<String>,
+}
+
+/// What the index holds about a root's last walk (`watched_roots`).
+struct StoredRoot {
+    walk_key: Option<String>,
+    walked_at_ns: Option<i64>,
+    full_walk_at: Option<i64>,
+    file_count: usize,
+    git_head: Option<String>,
+}
+
+/// What was found for one root: a full walk, or the changes since the last refresh.
+enum Found {
+    Full(WalkResult),
+    Changes {
+        rewalk: Rewalk,
+        prior: Prior,
+        /// Files git reports as changed (status, commits since the last refresh), stat'ed
+        /// again for their mtimes: in-place edits do not move a directory's mtime.
+        restat: Vec<WalkedFile>,
+    },
+}
+
+impl Found {
+    fn truncated(&self) -> bool {
+        matches!(self, Found::Full(w) if w.truncated)
+    }
 }
 
 /// Refresh the index; see the module documentation.
@@ -45,13 +91,19 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let explicit = request.root.is_some();
     let project = crate::engine::project_dir(request.root.or(request.project_dir), OP)?;
     let project_key = utf8(&project)?.to_string();
-    let (indexed_roots, heads, cursors) = {
+    let started_at = crate::git::unix_now();
+    let started_ns = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+        .unwrap_or(0);
+    let (indexed_roots, heads, cursors, stored) = {
         let conn = engine.files_db().read(&mut warnings)?;
         let read = || -> rusqlite::Result<_> {
             Ok((
                 watched_roots(&conn)?,
                 git_heads(&conn)?,
                 transcript_cursors(&conn, &project_key)?,
+                stored_roots(&conn)?,
             ))
         };
         read().map_err(|e| Error::db(db_path, e))?
@@ -103,28 +155,51 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
                 config.index.depth_for(&root_str)
             }
         });
+        let options = WalkOptions {
+            max_depth: depth,
+            max_files,
+            max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
+            excludes,
+            allowed_roots: allowed.clone(),
+            threads: 0,
+        };
         plans.push(Plan {
-            options: WalkOptions {
-                max_depth: depth,
-                max_files,
-                max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
-                excludes,
-                allowed_roots: allowed.clone(),
-                threads: 0,
-            },
+            walk_key: walk_key(&options),
+            options,
             root,
             root_str,
         });
+    }
+    // The last walk of each root, where this refresh may build on it instead of walking.
+    let mut priors: Vec<Option<Prior>> = plans.iter().map(|_| None).collect();
+    if !request.full {
+        let conn = engine.files_db().read(&mut warnings)?;
+        for (plan, slot) in plans.iter().zip(&mut priors) {
+            *slot = prior(&conn, plan, stored.get(&plan.root_str), started_at)
+                .map_err(|e| Error::db(db_path, e))?;
+        }
     }
 
     // Walk every root at once, and read git activity beside the walks; the first root
     // (the one asked for, or the project) must work.
     let replay = request.now.is_some();
     type Activity = (Vec<GitActivity>, crate::claude::activity::Scan);
-    let (walks, activity): (Vec<Result<WalkResult>>, Activity) = std::thread::scope(|s| {
+    let (walks, activity): (Vec<Result<Found>>, Activity) = std::thread::scope(|s| {
         let handles: Vec<_> = plans
             .iter()
-            .map(|plan| s.spawn(|| walk(&plan.root, &plan.options)))
+            .zip(priors)
+            .map(|(plan, prior)| {
+                s.spawn(move || match prior {
+                    Some(prior) => rewalk(&plan.root, &plan.options, &prior.dirs).map(|rewalk| {
+                        Found::Changes {
+                            rewalk,
+                            prior,
+                            restat: Vec::new(),
+                        }
+                    }),
+                    None => walk(&plan.root, &plan.options).map(Found::Full),
+                })
+            })
             .collect();
         let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
         let sessions = s.spawn(|| crate::claude::activity::scan(&claude_dir, &project, &cursors));
@@ -153,10 +228,19 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     }
     let mut walked = Vec::new();
     for (i, (plan, result)) in plans.iter().zip(walks).enumerate() {
+        // Changes that cannot be trusted on their own (ignore rules moved, git could not
+        // say what changed, the file limit may be reached) mean a full walk after all.
+        let result = result.and_then(|found| match complete_changes(plan, found, &activity) {
+            Some(found) => Ok(found),
+            None => walk(&plan.root, &plan.options).map(Found::Full),
+        });
         match result {
-            Ok(mut w) => {
-                warnings.append(&mut w.warnings);
-                walked.push((plan, w));
+            Ok(mut found) => {
+                warnings.append(match &mut found {
+                    Found::Full(w) => &mut w.warnings,
+                    Found::Changes { rewalk, .. } => &mut rewalk.warnings,
+                });
+                walked.push((plan, found));
             }
             Err(e) if i > 0 => warnings.push(format!("{}: {e}; skipped", plan.root.display())),
             Err(e) => return Err(e),
@@ -167,21 +251,17 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let mut summaries = Vec::new();
     let mut write = |conn: &mut Connection, warnings: &mut Vec<String>| -> rusqlite::Result<()> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        for (plan, result) in &walked {
-            let stats = write_root(
-                &tx,
-                &plan.root_str,
-                plan.options.max_depth,
-                result,
-                warnings,
-            )?;
+        for (plan, found) in &walked {
+            let head = repo_of(&plan.root, &activity).and_then(|r| r.head.as_deref());
+            let stats = write_root(&tx, plan, found, (started_at, started_ns), head, warnings)?;
             summaries.push(RootRefresh {
                 root: plan.root_str.clone(),
                 files: stats.files,
                 added: stats.added,
                 updated: stats.updated,
                 removed: stats.removed,
-                truncated: result.truncated,
+                truncated: found.truncated(),
+                incremental: matches!(found, Found::Changes { .. }),
             });
         }
         for repo in &activity {
@@ -226,18 +306,188 @@ struct Stats {
     removed: usize,
 }
 
-fn write_root(
+/// The repository a root is in (the innermost, when repositories nest).
+fn repo_of<'a>(root: &Path, activity: &'a [GitActivity]) -> Option<&'a GitActivity> {
+    activity
+        .iter()
+        .filter(|repo| root.starts_with(&repo.root))
+        .max_by_key(|repo| repo.root.len())
+}
+
+/// The walk's rules as one string; see [`Plan::walk_key`].
+fn walk_key(options: &WalkOptions) -> String {
+    // `allowed_roots` only decide which symlinks are warned about, never what is indexed.
+    serde_json::json!([
+        options.max_depth,
+        options.max_files,
+        options.max_file_size,
+        options.excludes,
+    ])
+    .to_string()
+}
+
+/// What the last refresh of `plan`'s root left to build on, if it may be built on: a
+/// complete walk with the same rules, in full within [`FULL_WALK_TTL`], of a root in a
+/// git work tree (git tells what changed in place).
+fn prior(
+    conn: &Connection,
+    plan: &Plan,
+    stored: Option<&StoredRoot>,
+    now: i64,
+) -> rusqlite::Result<Option<Prior>> {
+    let Some(stored) = stored else {
+        return Ok(None);
+    };
+    let (Some(key), Some(walked_at_ns), Some(full_at)) =
+        (&stored.walk_key, stored.walked_at_ns, stored.full_walk_at)
+    else {
+        return Ok(None);
+    };
+    let recent = (0..FULL_WALK_TTL).contains(&(now - full_at));
+    if *key != plan.walk_key || !recent || crate::git::Repo::discover(&plan.root).is_none() {
+        return Ok(None);
+    }
+    let mut stmt = conn.prepare_cached("SELECT path, mtime_ns FROM files_dirs WHERE root = ?1")?;
+    let dirs: Vec<(PathBuf, i64)> = stmt
+        .query_map([&plan.root_str], |r| {
+            Ok((PathBuf::from(r.get::<_, String>(0)?), r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    if !dirs.iter().any(|(dir, _)| *dir == plan.root) {
+        return Ok(None);
+    }
+    Ok(Some(Prior {
+        dirs,
+        walked_at_ns,
+        file_count: stored.file_count,
+        git_head: stored.git_head.clone(),
+    }))
+}
+
+/// Finish the changes found for a root with what git says, or `None` when they cannot be
+/// trusted and the root must be walked in full: git could not tell what changed, an
+/// ignore file moved since the last refresh, or the file limit may be reached.
+fn complete_changes(plan: &Plan, found: Found, activity: &[GitActivity]) -> Option<Found> {
+    let Found::Changes {
+        rewalk,
+        prior,
+        mut restat,
+    } = found
+    else {
+        return Some(found);
+    };
+    if prior.file_count + rewalk.files.len() > plan.options.max_files {
+        return None;
+    }
+    let repo = repo_of(&plan.root, activity)?;
+    let mut changed: Vec<PathBuf> = repo.status_paths.clone()?;
+    if repo.head != prior.git_head {
+        let (Some(old), Some(new)) = (&prior.git_head, &repo.head) else {
+            return None;
+        };
+        let git = crate::git::Repo::discover(&plan.root)?;
+        changed.extend(git.changed_between(old, new).ok()?);
+    }
+    // Ignore rules that moved since the last refresh started change what belongs to the
+    // index anywhere below them. (File system clocks are coarse: a little slack.)
+    let since = prior.walked_at_ns.saturating_sub(RULES_SLACK_NS);
+    let exclude_file = repo.git_dir.join("info").join("exclude");
+    let is_rules = |path: &Path| {
+        *path == exclude_file
+            || matches!(
+                path.file_name().and_then(|n| n.to_str()),
+                Some(".gitignore" | ".ignore")
+            )
+    };
+    let candidates = rewalk.files.iter().map(|f| &f.path).chain(&changed);
+    for path in candidates.chain(std::iter::once(&exclude_file)) {
+        if !is_rules(path) {
+            continue;
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if crate::walk::mtime_ns_of(&meta) < since => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && *path == exclude_file => {}
+            _ => return None,
+        }
+    }
+    for path in &changed {
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && meta.is_file()
+            && path.starts_with(&plan.root)
+        {
+            restat.push(WalkedFile {
+                path: path.clone(),
+                mtime: crate::walk::mtime_of(&meta),
+                size: meta.len(),
+            });
+        }
+    }
+    restat.sort_by(|a, b| a.path.cmp(&b.path));
+    restat.dedup_by(|a, b| a.path == b.path);
+    Some(Found::Changes {
+        rewalk,
+        prior,
+        restat,
+    })
+}
+
+/// The indexed files of `root` a set of changes covers: the files directly in each
+/// listed directory, everything below added and vanished ones.
+fn known_in_changes(
     tx: &Transaction<'_>,
     root: &str,
-    max_depth: usize,
-    walked: &WalkResult,
+    rewalk: &Rewalk,
+) -> rusqlite::Result<HashMap<String, i64>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT path, mtime FROM files_meta WHERE path >= ?1 AND path < ?2 AND root = ?3",
+    )?;
+    let mut known = HashMap::new();
+    let mut scan = |dir: &Path, direct_only: bool| -> rusqlite::Result<()> {
+        let Some(dir) = dir.to_str() else {
+            return Ok(());
+        };
+        let (lo, hi) = super::scope_bounds(dir);
+        let mut rows = stmt.query(params![lo, hi, root])?;
+        while let Some(row) = rows.next()? {
+            let path: String = row.get(0)?;
+            if !direct_only || !path[lo.len()..].contains('/') {
+                known.insert(path, row.get(1)?);
+            }
+        }
+        Ok(())
+    };
+    for dir in &rewalk.listed {
+        scan(dir, true)?;
+    }
+    for dir in rewalk.added_dirs.iter().chain(&rewalk.gone_dirs) {
+        scan(dir, false)?;
+    }
+    Ok(known)
+}
+
+fn write_root(
+    tx: &Transaction<'_>,
+    plan: &Plan,
+    found: &Found,
+    (started_at, started_ns): (i64, i64),
+    head: Option<&str>,
     warnings: &mut Vec<String>,
 ) -> rusqlite::Result<Stats> {
-    let files = &walked.files;
-    let mut known: HashMap<String, i64> = {
-        let mut stmt = tx.prepare_cached("SELECT path, mtime FROM files_meta WHERE root = ?1")?;
-        stmt.query_map([root], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?
+    let root = plan.root_str.as_str();
+    let (mut known, files, dirs) = match found {
+        Found::Full(walked) => {
+            let mut stmt =
+                tx.prepare_cached("SELECT path, mtime FROM files_meta WHERE root = ?1")?;
+            let known: HashMap<String, i64> = stmt
+                .query_map([root], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            (known, &walked.files, &walked.dirs)
+        }
+        Found::Changes { rewalk, .. } => (
+            known_in_changes(tx, root, rewalk)?,
+            &rewalk.files,
+            &rewalk.dirs,
+        ),
     };
     let mut stats = Stats {
         files: 0,
@@ -253,12 +503,13 @@ fn write_root(
         .filter_map(|r| r.to_str().map(|r| format!("{r}/")))
         .filter(|r| r.len() > root.len() + 1 && r.starts_with(&format!("{root}/")))
         .collect();
-    for file in files {
-        if let Some(p) = file.path.to_str()
-            && nested.iter().any(|n| p.starts_with(n.as_str()))
-        {
-            continue;
-        }
+    let own = |file: &WalkedFile| {
+        !file
+            .path
+            .to_str()
+            .is_some_and(|p| nested.iter().any(|n| p.starts_with(n.as_str())))
+    };
+    for file in files.iter().filter(|f| own(f)) {
         let Some(path) = file.path.to_str() else {
             warnings.push(format!(
                 "path is not valid UTF-8, skipped: {}",
@@ -275,6 +526,26 @@ fn write_root(
     }
     let mut gone: Vec<String> = known.drain().map(|(path, _)| path).collect();
     gone.sort();
+    if let Found::Changes { prior, restat, .. } = found {
+        // Files edited in place, outside the directories listed again.
+        let mut indexed =
+            tx.prepare_cached("SELECT mtime FROM files_meta WHERE path = ?1 AND root = ?2")?;
+        for file in restat.iter().filter(|f| own(f)) {
+            let Some(path) = file.path.to_str() else {
+                continue;
+            };
+            if files.binary_search_by(|f| f.path.cmp(&file.path)).is_ok() {
+                continue;
+            }
+            let mtime: Option<i64> = indexed
+                .query_row(params![path, root], |r| r.get(0))
+                .optional()?;
+            if mtime.is_some_and(|m| m != file.mtime) {
+                updated.push((path, file.mtime));
+            }
+        }
+        stats.files = (prior.file_count + added.len()).saturating_sub(gone.len());
+    }
     stats.added = added.len();
     stats.updated = updated.len();
     stats.removed = gone.len();
@@ -333,14 +604,32 @@ fn write_root(
     if changes > 0 || !listed {
         write_list(tx, root)?;
     }
-    write_dirs(tx, root, &walked.dirs)?;
+    write_dirs(tx, root, dirs)?;
     let now = crate::git::unix_now();
+    // A truncated walk cannot be built on: which files it kept depends on all of them.
+    let key = (!found.truncated()).then_some(plan.walk_key.as_str());
+    let full = matches!(found, Found::Full(_));
     tx.execute(
-        "INSERT INTO watched_roots (root, max_depth, last_indexed, file_count)
-         VALUES (?1, ?2, ?3, ?4)
+        "INSERT INTO watched_roots (root, max_depth, last_indexed, file_count, walk_key,
+           walked_at, full_walk_at, git_head)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT(root) DO UPDATE SET max_depth = excluded.max_depth,
-           last_indexed = excluded.last_indexed, file_count = excluded.file_count",
-        params![root, max_depth as i64, now, stats.files as i64],
+           last_indexed = excluded.last_indexed, file_count = excluded.file_count,
+           walk_key = excluded.walk_key, walked_at = excluded.walked_at,
+           full_walk_at = CASE WHEN ?9 THEN excluded.full_walk_at
+                               ELSE watched_roots.full_walk_at END,
+           git_head = excluded.git_head",
+        params![
+            root,
+            plan.options.max_depth as i64,
+            now,
+            stats.files as i64,
+            key,
+            started_ns,
+            started_at,
+            head,
+            full
+        ],
     )?;
     Ok(stats)
 }
@@ -410,6 +699,10 @@ struct GitActivity {
     history: Option<crate::git::History>,
     /// Status boost per absolute path.
     boosts: std::collections::BTreeMap<PathBuf, f64>,
+    /// Every path git status reports (both sides of a rename); None when it failed.
+    status_paths: Option<Vec<PathBuf>>,
+    /// The repository's git directory.
+    git_dir: PathBuf,
     warnings: Vec<String>,
 }
 
@@ -451,8 +744,19 @@ fn git_activity(
                     .push(format!("git history of {root}: {e}; no frecency from it")),
             }
         }
+        activity.git_dir = repo.git_dir().to_path_buf();
         match repo.status() {
-            Ok(entries) => activity.boosts = crate::git::status_boosts(&entries),
+            Ok(entries) => {
+                activity.boosts = crate::git::status_boosts(&entries);
+                let mut paths = Vec::new();
+                for entry in entries {
+                    if let crate::git::FileState::Renamed { from } = entry.state {
+                        paths.push(from);
+                    }
+                    paths.push(entry.path);
+                }
+                activity.status_paths = Some(paths);
+            }
             Err(e) => activity
                 .warnings
                 .push(format!("git status of {root}: {e}; no status boosts")),
@@ -633,6 +937,27 @@ fn git_heads(conn: &Connection) -> rusqlite::Result<HashMap<String, (Option<Stri
     let mut stmt = conn.prepare_cached("SELECT repo, head, indexed_at FROM git_heads")?;
     stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
         .collect()
+}
+
+/// What the index holds about each root's last walk, by root.
+fn stored_roots(conn: &Connection) -> rusqlite::Result<HashMap<String, StoredRoot>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT root, walk_key, walked_at, full_walk_at, file_count, git_head
+         FROM watched_roots",
+    )?;
+    stmt.query_map([], |r| {
+        Ok((
+            r.get(0)?,
+            StoredRoot {
+                walk_key: r.get(1)?,
+                walked_at_ns: r.get(2)?,
+                full_walk_at: r.get(3)?,
+                file_count: usize::try_from(r.get::<_, Option<i64>>(4)?.unwrap_or(0)).unwrap_or(0),
+                git_head: r.get(5)?,
+            },
+        ))
+    })?
+    .collect()
 }
 
 /// Every root indexed so far, with the depth it was walked to.

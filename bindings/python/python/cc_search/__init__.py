@@ -73,6 +73,8 @@ class RootRefresh(TypedDict):
     updated: int
     removed: int
     truncated: bool
+    incremental: bool
+    """Brought up to date from directory mtimes and git rather than walked in full."""
 
 
 class RefreshResult(TypedDict):
@@ -245,6 +247,7 @@ class Engine:
         max_depth: int | None = None,
         exclude: Iterable[str] | str | None = None,
         max_files: int | None = None,
+        full: bool = False,
     ) -> RefreshResult:
         """Index the file paths under ``root``; without ``root``, what a session start
         refreshes: the project (``project_dir``, else ``$CLAUDE_PROJECT_DIR``, else the
@@ -253,7 +256,9 @@ class Engine:
         vanished ones removed.
 
         ``exclude`` adds gitignore-style patterns to the defaults and the configuration;
-        ``max_depth`` and ``max_files`` override the configuration's limits.
+        ``max_depth`` and ``max_files`` override the configuration's limits. A root in a
+        git work tree walked within the last day with the same rules is brought up to date
+        from what moved (directory mtimes, git status, new commits); ``full`` walks it all.
         """
         params: dict[str, Any] = {}
         if root is not None:
@@ -266,6 +271,8 @@ class Engine:
             params["exclude"] = [exclude] if isinstance(exclude, str) else list(exclude)
         if max_files is not None:
             params["max_files"] = max_files
+        if full:
+            params["full"] = True
         return cast(RefreshResult, self.call("files.refresh", params))
 
     def files_suggest(

@@ -203,6 +203,14 @@ def files_refresh(
         Optional[int],
         typer.Option("--max-files", metavar="N", help="Stop after this many files."),
     ] = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Walk every root in full, even where directory mtimes and git tell what "
+            "changed since the last refresh.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
 ) -> None:
     """Index the file paths under DIR, or the project's session roots (incremental)."""
@@ -213,6 +221,7 @@ def files_refresh(
             max_depth=max_depth,
             exclude=exclude,
             max_files=max_files,
+            full=full,
         )
     if as_json:
         _print_json(result)
