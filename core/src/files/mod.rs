@@ -4,6 +4,7 @@
 //! up to date incrementally; [`Suggest`] (`files.suggest`) answers a picker query with at
 //! most 15 paths, relative to the project root.
 
+mod list;
 pub mod query;
 mod rank;
 mod refresh;
@@ -156,6 +157,10 @@ ALTER TABLE watched_roots ADD COLUMN walked_at INTEGER;
 ALTER TABLE watched_roots ADD COLUMN full_walk_at INTEGER;
 ALTER TABLE watched_roots ADD COLUMN git_head TEXT;
 "#,
+    // 6: an index of each path list (`list.rs`): per entry its character mask, so the
+    // fuzzy scan skips paths that lack a character of the query, and its offset (NULL
+    // until the list is next written).
+    "ALTER TABLE files_lists ADD COLUMN entry_index BLOB;",
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").

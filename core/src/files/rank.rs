@@ -52,9 +52,34 @@ pub(crate) const PRIORITY_LOW: f64 = -25.0;
 /// words typed in another order than the path has them), before normalisation.
 const FTS_ONLY_FRACTION: f64 = 0.3;
 
+/// Which characters `text` holds, as a 64-bit set: ASCII letters (case folded), digits,
+/// `/ . _ -` and space; any other character sets every bit (the matcher folds accents,
+/// so such a text may match anything). A path can only match a query whose
+/// [`PathMatcher::required_chars`] its mask holds: the fuzzy scan skips the rest unread.
+pub(crate) fn char_mask(text: &str) -> u64 {
+    let mut mask = 0u64;
+    for &b in text.as_bytes() {
+        mask |= match b {
+            b'a'..=b'z' => 1 << (b - b'a'),
+            b'A'..=b'Z' => 1 << (b - b'A'),
+            b'0'..=b'9' => 1 << (26 + b - b'0'),
+            b'/' => 1 << 36,
+            b'.' => 1 << 37,
+            b'_' => 1 << 38,
+            b'-' => 1 << 39,
+            b' ' => 1 << 40,
+            0..=0x7f => 1 << 41,
+            _ => return u64::MAX,
+        };
+    }
+    mask
+}
+
 /// Scores paths against one query.
 pub(crate) struct PathMatcher {
     text: String,
+    /// Characters every match holds (see [`char_mask`]).
+    required: u64,
     matcher: Matcher,
     pattern: Pattern,
     needle: String,
@@ -83,8 +108,16 @@ fn starts_with_ignore_case(a: &str, b: &str) -> bool {
 impl PathMatcher {
     /// A matcher for `text` (whitespace separates words matched independently).
     pub fn new(text: &str) -> PathMatcher {
+        // Letters, digits and `/ . _ -` of the query must each appear in a match (in any
+        // case); other characters may match folded forms, and spaces separate words.
+        let required = text
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+            .map(|c| char_mask(c.encode_utf8(&mut [0; 4])))
+            .fold(0, |acc, m| acc | m);
         PathMatcher {
             text: text.to_string(),
+            required,
             matcher: Matcher::new(Config::DEFAULT.match_paths()),
             pattern: Pattern::new(
                 text,
@@ -96,6 +129,11 @@ impl PathMatcher {
             needle_chars: text.trim().chars().count(),
             buf: Vec::new(),
         }
+    }
+
+    /// Characters every path this matcher matches holds (see [`char_mask`]).
+    pub fn required_chars(&self) -> u64 {
+        self.required
     }
 
     /// Another matcher for the same query (matchers are used by one thread at a time).
@@ -304,6 +342,43 @@ mod tests {
         let none = PriorityGlobs::new(&Priorities::default(), &mut Vec::new());
         rank(&mut cands, &none, true);
         cands.into_iter().map(|c| c.display).collect()
+    }
+
+    #[test]
+    fn a_path_the_matcher_matches_always_holds_the_required_characters() {
+        let paths = [
+            "src/components/Button.tsx",
+            "src/lib/api-client.ts",
+            "docs/Guide_v2.md",
+            "café/menu.md",
+            "assets/Ünïcödé.png",
+            "a b/c.txt",
+            "x/y.z",
+        ];
+        let queries = [
+            "buton", "src/comp", "API-CL", "guide_v2", "cafe", "unicode", "c.t", "a b", "x", "ÜN",
+            "z9", "b c", "", " ",
+        ];
+        for query in queries {
+            let mut m = PathMatcher::new(query);
+            for path in paths {
+                let holds = char_mask(path) & m.required_chars() == m.required_chars();
+                if m.score(path).is_some() {
+                    assert!(
+                        holds,
+                        "{query:?} matches {path:?} but its mask rules it out"
+                    );
+                }
+            }
+        }
+        // And the masks do rule paths out.
+        let m = PathMatcher::new("buton");
+        assert_ne!(
+            char_mask("docs/Guide_v2.md") & m.required_chars(),
+            m.required_chars()
+        );
+        assert_eq!(char_mask("a-Z/9_. "), char_mask(" .Z_a/-9"));
+        assert_eq!(char_mask("é"), u64::MAX);
     }
 
     #[test]

@@ -599,7 +599,7 @@ fn write_root(
         tx.execute_batch(super::FTS_TRIGGERS)?;
     }
     let listed: bool = tx
-        .prepare_cached("SELECT 1 FROM files_lists WHERE root = ?1")?
+        .prepare_cached("SELECT 1 FROM files_lists WHERE root = ?1 AND entry_index IS NOT NULL")?
         .exists([root])?;
     if changes > 0 || !listed {
         write_list(tx, root)?;
@@ -634,26 +634,21 @@ fn write_root(
     Ok(stats)
 }
 
-/// Store the root's paths (relative to it; absolute when outside it) as one
-/// NUL-separated list, in path order, for the picker's fuzzy scan.
+/// Store the root's path list for the picker's fuzzy scan (see `list.rs`).
 fn write_list(tx: &rusqlite::Transaction<'_>, root: &str) -> rusqlite::Result<()> {
     let mut stmt =
         tx.prepare_cached("SELECT relative_path FROM files_meta WHERE root = ?1 ORDER BY path")?;
-    let mut list = Vec::new();
-    let mut count = 0i64;
+    let mut list = super::list::ListBuilder::default();
     let mut rows = stmt.query([root])?;
     while let Some(row) = rows.next()? {
-        let rel: String = row.get(0)?;
-        if count > 0 {
-            list.push(0);
-        }
-        list.extend_from_slice(rel.as_bytes());
-        count += 1;
+        list.push(&row.get::<_, String>(0)?);
     }
+    let (paths, index, count) = list.finish();
     tx.execute(
-        "INSERT INTO files_lists (root, paths, count) VALUES (?1, ?2, ?3)
-         ON CONFLICT(root) DO UPDATE SET paths = excluded.paths, count = excluded.count",
-        params![root, list, count],
+        "INSERT INTO files_lists (root, paths, count, entry_index) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(root) DO UPDATE SET paths = excluded.paths, count = excluded.count,
+           entry_index = excluded.entry_index",
+        params![root, paths, count as i64, index],
     )?;
     Ok(())
 }

@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::list::PathList;
 use super::query::{self, ParsedQuery};
-use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, rank};
+use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, char_mask, rank};
 use super::scope::{Filter, Scope};
 use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse, scope_bounds};
 use crate::engine::{Engine, home_dir};
@@ -126,8 +127,8 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
     Ok(SuggestResponse { paths, warnings })
 }
 
-/// Lists larger than this are scored on several threads.
-const PARALLEL_SCAN_BYTES: usize = 256 << 10;
+/// Lists with more entries than this are scored on several threads.
+const PARALLEL_SCAN_ENTRIES: usize = 8192;
 
 /// Where the entries of one root's path list are, relative to one scope directory.
 struct ListPart<'a> {
@@ -198,23 +199,6 @@ impl Best {
             }
         }
     }
-}
-
-/// Split a NUL-separated list into about `n` parts at entry boundaries.
-fn split_list(list: &[u8], n: usize) -> Vec<&[u8]> {
-    let mut parts = Vec::with_capacity(n);
-    let mut rest = list;
-    for i in (1..n).rev() {
-        let target = rest.len() / (i + 1);
-        let cut = rest[target..]
-            .iter()
-            .position(|&b| b == 0)
-            .map_or(rest.len(), |p| target + p);
-        parts.push(&rest[..cut]);
-        rest = rest.get(cut + 1..).unwrap_or(&[]);
-    }
-    parts.push(rest);
-    parts
 }
 
 /// Why the index could not answer.
@@ -445,7 +429,8 @@ impl Search<'_> {
         keep: usize,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<bool, SearchError> {
-        let mut stmt = conn.prepare_cached("SELECT root, paths FROM files_lists ORDER BY root")?;
+        let mut stmt =
+            conn.prepare_cached("SELECT root, paths, entry_index FROM files_lists ORDER BY root")?;
         let mut rows = stmt.query([])?;
         let mut best = Best::new(keep);
         let mut complete = true;
@@ -454,7 +439,15 @@ impl Search<'_> {
             .min(4);
         while let Some(row) = rows.next()? {
             let root: String = row.get(0)?;
-            let list = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let paths = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let index = row
+                .get_ref(2)?
+                .as_blob_or_null()
+                .map_err(rusqlite::Error::from)?;
+            // Lists are written from UTF-8 strings; one that is not is skipped whole.
+            let Some(list) = PathList::new(paths, index) else {
+                continue;
+            };
             let root = Path::new(&root);
             for dir in &self.scope.dirs {
                 // Which of the root's entries lie in `dir`, and how to show them.
@@ -476,21 +469,21 @@ impl Search<'_> {
                 };
                 match matcher.as_deref() {
                     None => {
-                        if !self.list_filtered(list, &part, &mut best) {
+                        if !self.list_filtered(&list, &part, &mut best) {
                             complete = false;
                         }
                     }
-                    Some(m) if threads > 1 && list.len() > PARALLEL_SCAN_BYTES => {
-                        let chunks = split_list(list, threads);
+                    Some(m) if threads > 1 && list.len() > PARALLEL_SCAN_ENTRIES => {
+                        let n = list.len();
                         let heaps: Vec<Best> = std::thread::scope(|s| {
-                            let handles: Vec<_> = chunks
-                                .iter()
-                                .map(|chunk| {
+                            let handles: Vec<_> = (0..threads)
+                                .map(|t| {
                                     let mut m = m.fork();
-                                    let part = &part;
+                                    let (part, list) = (&part, &list);
                                     s.spawn(move || {
                                         let mut local = Best::new(keep);
-                                        self.score_list(chunk, part, &mut m, &mut local);
+                                        let range = n * t / threads..n * (t + 1) / threads;
+                                        self.score_list(list, range, part, &mut m, &mut local);
                                         local
                                     })
                                 })
@@ -504,7 +497,7 @@ impl Search<'_> {
                     Some(_) => {
                         if let Some(m) = matcher.as_deref() {
                             let mut m = m.fork();
-                            self.score_list(list, &part, &mut m, &mut best);
+                            self.score_list(&list, 0..list.len(), &part, &mut m, &mut best);
                         }
                     }
                 }
@@ -521,22 +514,21 @@ impl Search<'_> {
         Ok(complete)
     }
 
-    /// The entries of `list` (a NUL-separated path list) in the part's directory, each
-    /// with its displayed form, passing the filter.
+    /// The entries `range` of `list` in the part's directory, each with its displayed
+    /// form, passing the filter and holding every character of `required` (see
+    /// [`char_mask`]).
     fn entries<'l>(
         &'l self,
-        list: &'l [u8],
+        list: &'l PathList<'_>,
+        range: std::ops::Range<usize>,
         part: &'l ListPart<'_>,
+        required: u64,
     ) -> impl Iterator<Item = (&'l str, Cow<'l, str>)> + 'l {
-        // Lists are written from UTF-8 strings; one that is not is skipped whole.
-        let text = std::str::from_utf8(list).unwrap_or_default();
-        let mut start = 0;
-        let ends = memchr::memchr_iter(0, text.as_bytes()).chain(std::iter::once(text.len()));
-        ends.filter_map(move |end| {
-            // NUL is ASCII, so both ends are char boundaries.
-            let entry = text.get(start..end)?;
-            start = end + 1;
-            if entry.is_empty() || entry.starts_with('/') {
+        // Characters the displayed form has besides the entry's own.
+        let shown = char_mask(part.shown);
+        range.filter_map(move |i| {
+            let (entry, mask) = list.get(i)?;
+            if (mask | shown) & required != required || entry.is_empty() || entry.starts_with('/') {
                 return None;
             }
             let rel = if part.skip.is_empty() {
@@ -556,9 +548,16 @@ impl Search<'_> {
         })
     }
 
-    /// Fuzzy-score the entries of `list` into `best`.
-    fn score_list(&self, list: &[u8], part: &ListPart<'_>, m: &mut PathMatcher, best: &mut Best) {
-        for (entry, display) in self.entries(list, part) {
+    /// Fuzzy-score the entries `range` of `list` into `best`.
+    fn score_list(
+        &self,
+        list: &PathList<'_>,
+        range: std::ops::Range<usize>,
+        part: &ListPart<'_>,
+        m: &mut PathMatcher,
+        best: &mut Best,
+    ) {
+        for (entry, display) in self.entries(list, range, part, m.required_chars()) {
             // Once the heap is full, only a score above its worst can enter.
             if let Some(score) = m.score_above(&display, best.floor()) {
                 best.offer(score, &display, part.root, entry);
@@ -567,8 +566,8 @@ impl Search<'_> {
     }
 
     /// List the filter's matches of `list` into `best`; false when `best` filled up first.
-    fn list_filtered(&self, list: &[u8], part: &ListPart<'_>, best: &mut Best) -> bool {
-        for (entry, display) in self.entries(list, part) {
+    fn list_filtered(&self, list: &PathList<'_>, part: &ListPart<'_>, best: &mut Best) -> bool {
+        for (entry, display) in self.entries(list, 0..list.len(), part, 0) {
             if best.is_full() {
                 return false;
             }
@@ -1010,24 +1009,6 @@ mod tests {
             display_path(Path::new("/home/u/project2/a"), project, home),
             "~/project2/a"
         );
-    }
-
-    #[test]
-    fn lists_split_at_entry_boundaries() {
-        let list = b"a/one\0b/two\0c/three\0d/four";
-        for n in 1..6 {
-            let parts = split_list(list, n);
-            let joined: Vec<&[u8]> = parts
-                .iter()
-                .flat_map(|p| p.split(|&b| b == 0))
-                .filter(|e| !e.is_empty())
-                .collect();
-            assert_eq!(
-                joined,
-                [&b"a/one"[..], b"b/two", b"c/three", b"d/four"],
-                "{n}"
-            );
-        }
     }
 
     #[test]
