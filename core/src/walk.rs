@@ -88,6 +88,9 @@ pub struct WalkedFile {
     pub size: u64,
 }
 
+/// Directories with their modification times in nanoseconds.
+pub type DirMtimes = Vec<(PathBuf, i64)>;
+
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct WalkResult {
@@ -183,10 +186,11 @@ fn walk_within(
         .into_values()
         .collect();
     let truncated = over_limit.load(Ordering::Relaxed) == 1;
+    let mut dirs = dirs.into_inner().unwrap_or_default();
     if truncated {
-        // Which files a parallel walk saw before stopping depends on timing; walk again
-        // in order so the kept subset is the same on every run.
-        files = ordered_first_files(&root, allowed, options)?;
+        // Which files (and directories) a parallel walk saw before stopping depends on
+        // timing; walk again in order so the kept subset is the same on every run.
+        (files, dirs) = ordered_first_files(&root, start, allowed, options)?;
         warnings.push(format!(
             "{}: more than {} files; indexed the first {} in path order",
             root.display(),
@@ -196,7 +200,6 @@ fn walk_within(
     }
     warnings.sort();
     warnings.dedup();
-    let mut dirs = dirs.into_inner().unwrap_or_default();
     dirs.sort();
     Ok(WalkResult {
         root,
@@ -424,17 +427,24 @@ fn walk_builder_at(
     Ok(builder)
 }
 
+/// The first `max_files` files below `start` (inside `root`) in path order, and the
+/// directories walked until then.
 fn ordered_first_files(
     root: &Path,
+    start: &Path,
     allowed: &[PathBuf],
     options: &WalkOptions,
-) -> Result<Vec<WalkedFile>> {
-    let mut builder = walk_builder(root, options)?;
+) -> Result<(Vec<WalkedFile>, DirMtimes)> {
+    let mut builder = walk_builder_at(root, start, options, depth_left(root, start, options))?;
     builder.sort_by_file_path(|a, b| a.cmp(b));
     let sink = Mutex::new(Vec::new());
     let mut files = BTreeMap::new();
+    let mut dirs = Vec::new();
     for entry in builder.build().flatten() {
-        if entry.depth() == 0 {
+        if !entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
+            if let Ok(meta) = entry.metadata() {
+                dirs.push((entry.path().to_path_buf(), mtime_ns_of(&meta)));
+            }
             continue;
         }
         let file = if entry.path_is_symlink() {
@@ -455,7 +465,7 @@ fn ordered_first_files(
             }
         }
     }
-    Ok(files.into_values().collect())
+    Ok((files.into_values().collect(), dirs))
 }
 
 /// A symlink found by the walk. Its target is never indexed through the link: a target
@@ -635,6 +645,10 @@ mod tests {
             assert!(limited.truncated);
             assert_eq!(names(&limited), ["a.txt", "b/c.txt"]);
             assert!(limited.warnings.iter().any(|w| w.contains("more than 2")));
+            // The directories are those walked before the cut, the same on every run.
+            let dirs: Vec<PathBuf> = limited.dirs.iter().map(|(d, _)| d.clone()).collect();
+            let canonical = fs::canonicalize(root).unwrap();
+            assert_eq!(dirs, [canonical.clone(), canonical.join("b")]);
         }
     }
 

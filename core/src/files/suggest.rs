@@ -289,7 +289,12 @@ impl Search<'_> {
                 .saturating_duration_since(Instant::now())
                 .min(crate::store::BUSY_TIMEOUT),
         )?;
-        self.query_index(&conn)
+        // One read transaction for every statement of the query: one snapshot, and the
+        // file locks taken once instead of per statement (hundreds of them).
+        let tx = conn.unchecked_transaction()?;
+        let paths = self.query_index(&tx)?;
+        tx.finish()?;
+        Ok(paths)
     }
 
     fn query_index(&mut self, conn: &Connection) -> std::result::Result<Vec<String>, SearchError> {
@@ -582,33 +587,27 @@ impl Search<'_> {
         conn: &Connection,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
-        let take = (self.limit * 4) as i64;
+        let take = self.limit * 4;
         let weights = &self.engine.config().weights;
         for (lo, hi) in self.ranges() {
+            // The most frecent files: every file with activity in range, the best `take`
+            // kept (score descending, then path).
             let mut frecent = conn.prepare_cached(
-                "SELECT m.path, m.mtime FROM frecency f JOIN files_meta m ON m.path = f.path
-                 WHERE m.path >= ?1 AND m.path < ?2
-                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5
-                          + f.claude_reads * ?6 + f.claude_edits * ?7 + f.claude_mentions * ?8
-                          DESC, m.path
-                 LIMIT ?9",
+                "SELECT m.path, m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
+                        f.claude_reads, f.claude_edits, f.claude_mentions
+                 FROM frecency f JOIN files_meta m ON m.path = f.path
+                 WHERE f.path >= ?1 AND f.path < ?2",
             )?;
-            let rows = frecent.query_map(
-                params![
-                    lo,
-                    hi,
-                    weights.git_recency,
-                    weights.git_frequency,
-                    weights.git_status,
-                    weights.claude_read,
-                    weights.claude_edit,
-                    weights.claude_mention,
-                    take
-                ],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
-            )?;
-            for row in rows {
-                let (path, mtime) = row?;
+            let mut best: BinaryHeap<(Reverse<OrdF64>, String, i64)> = BinaryHeap::new();
+            let mut rows = frecent.query(params![lo, hi])?;
+            while let Some(r) = rows.next()? {
+                let score = activity_at(r, 2)?.frecency(weights);
+                best.push((Reverse(OrdF64(score)), r.get(0)?, r.get(1)?));
+                if best.len() > take {
+                    best.pop();
+                }
+            }
+            for (_, path, mtime) in best.into_sorted_vec() {
                 self.add_plain(path, mtime, found);
             }
             // `+path` keeps SQLite on the mtime index (newest first, stopping at the
@@ -617,7 +616,7 @@ impl Search<'_> {
                 "SELECT path, mtime FROM files_meta WHERE +path >= ?1 AND +path < ?2
                  ORDER BY mtime DESC LIMIT ?3",
             )?;
-            let rows = recent.query_map(params![lo, hi, take], |r| {
+            let rows = recent.query_map(params![lo, hi, take as i64], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
             })?;
             for row in rows {
@@ -935,37 +934,67 @@ fn fill_activity(
     engine: &Engine,
     found: &mut BTreeMap<String, Candidate>,
 ) -> std::result::Result<(), SearchError> {
+    if found.is_empty() {
+        return Ok(());
+    }
     let weights = &engine.config().weights;
+    // All candidates in one statement: hundreds of lookups without a statement each.
+    let paths = serde_json::to_string(&found.keys().collect::<Vec<_>>())
+        .map_err(|e| SearchError::Other(Error::Internal(format!("{OP}: {e}"))))?;
     let mut stmt = conn.prepare_cached(
-        "SELECT m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
+        "SELECT m.path, m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
                 f.claude_reads, f.claude_edits, f.claude_mentions
-         FROM files_meta m LEFT JOIN frecency f ON f.path = m.path WHERE m.path = ?1",
+         FROM json_each(?1) AS j JOIN files_meta m ON m.path = j.value
+         LEFT JOIN frecency f ON f.path = m.path",
     )?;
-    for (path, c) in found.iter_mut() {
-        let row = stmt.query_row([path], |r| {
-            let signal = |i: usize| -> rusqlite::Result<f64> {
-                Ok(r.get::<_, Option<f64>>(i)?.unwrap_or(0.0))
-            };
-            Ok((
-                r.get::<_, i64>(0)?,
-                Activity {
-                    git_recency: signal(1)?,
-                    git_frequency: signal(2)?,
-                    git_status_boost: signal(3)?,
-                    claude_reads: signal(4)?,
-                    claude_edits: signal(5)?,
-                    claude_mentions: signal(6)?,
-                },
-            ))
-        });
-        if let Some((mtime, activity)) = row.optional()? {
-            if c.mtime == 0 {
-                c.mtime = mtime;
-            }
-            c.frecency = activity.frecency(weights);
+    let mut rows = stmt.query([paths])?;
+    while let Some(r) = rows.next()? {
+        let path: String = r.get(0)?;
+        let Some(c) = found.get_mut(&path) else {
+            continue;
+        };
+        let activity = activity_at(r, 2)?;
+        if c.mtime == 0 {
+            c.mtime = r.get(1)?;
         }
+        c.frecency = activity.frecency(weights);
     }
     Ok(())
+}
+
+/// The activity signals of a row whose columns from `first` on are `git_recency,
+/// git_frequency, git_status_boost, claude_reads, claude_edits, claude_mentions` of
+/// `frecency` (NULL, from a LEFT JOIN, is 0).
+fn activity_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Activity> {
+    let signal = |i: usize| -> rusqlite::Result<f64> {
+        Ok(r.get::<_, Option<f64>>(first + i)?.unwrap_or(0.0))
+    };
+    Ok(Activity {
+        git_recency: signal(0)?,
+        git_frequency: signal(1)?,
+        git_status_boost: signal(2)?,
+        claude_reads: signal(3)?,
+        claude_edits: signal(4)?,
+        claude_mentions: signal(5)?,
+    })
+}
+
+/// An `f64` ordered by [`f64::total_cmp`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct OrdF64(f64);
+
+impl Eq for OrdF64 {}
+
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrdF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 /// The spec's smart path format: relative inside the project, `~/…` under the home
