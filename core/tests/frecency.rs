@@ -261,3 +261,28 @@ fn files_claude_code_touched_rank_higher() {
         .unwrap();
     assert!((edits - (-1.0f64 / 14.0).exp()).abs() < 1e-9, "{edits}");
 }
+
+#[test]
+fn the_empty_query_lists_the_most_frecent_files_by_the_configured_weights() {
+    let repo = repo();
+    for (weights, expected) in [
+        (
+            "git_status = 0.0\ngit_recency = 0.0\ngit_frequency = 10.0\n",
+            "src/util_hot.rs",
+        ),
+        (
+            "git_status = 100.0\ngit_recency = 0.0\ngit_frequency = 0.0\n",
+            "src/util_edit.rs",
+        ),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        fs::write(
+            home.path().join("config.toml"),
+            format!("[weights]\n{weights}"),
+        )
+        .unwrap();
+        let e = engine(home.path());
+        refresh(&e, repo.path());
+        assert_eq!(ask(&e, repo.path(), "")[0], expected, "{weights}");
+    }
+}

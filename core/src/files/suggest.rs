@@ -590,24 +590,32 @@ impl Search<'_> {
         let take = self.limit * 4;
         let weights = &self.engine.config().weights;
         for (lo, hi) in self.ranges() {
-            // The most frecent files: every file with activity in range, the best `take`
-            // kept (score descending, then path).
+            // The most frecent files, by the formula of `Activity::frecency` (SQLite
+            // keeps the best `take` of a range without handing every row over).
             let mut frecent = conn.prepare_cached(
-                "SELECT m.path, m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
-                        f.claude_reads, f.claude_edits, f.claude_mentions
-                 FROM frecency f JOIN files_meta m ON m.path = f.path
-                 WHERE f.path >= ?1 AND f.path < ?2",
+                "SELECT m.path, m.mtime FROM frecency f JOIN files_meta m ON m.path = f.path
+                 WHERE f.path >= ?1 AND f.path < ?2
+                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5
+                          + f.claude_reads * ?6 + f.claude_edits * ?7 + f.claude_mentions * ?8
+                          DESC, m.path
+                 LIMIT ?9",
             )?;
-            let mut best: BinaryHeap<(Reverse<OrdF64>, String, i64)> = BinaryHeap::new();
-            let mut rows = frecent.query(params![lo, hi])?;
-            while let Some(r) = rows.next()? {
-                let score = activity_at(r, 2)?.frecency(weights);
-                best.push((Reverse(OrdF64(score)), r.get(0)?, r.get(1)?));
-                if best.len() > take {
-                    best.pop();
-                }
-            }
-            for (_, path, mtime) in best.into_sorted_vec() {
+            let rows = frecent.query_map(
+                params![
+                    lo,
+                    hi,
+                    weights.git_recency,
+                    weights.git_frequency,
+                    weights.git_status,
+                    weights.claude_read,
+                    weights.claude_edit,
+                    weights.claude_mention,
+                    take as i64
+                ],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+            )?;
+            for row in rows {
+                let (path, mtime) = row?;
                 self.add_plain(path, mtime, found);
             }
             // `+path` keeps SQLite on the mtime index (newest first, stopping at the
@@ -977,24 +985,6 @@ fn activity_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Activity
         claude_edits: signal(4)?,
         claude_mentions: signal(5)?,
     })
-}
-
-/// An `f64` ordered by [`f64::total_cmp`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct OrdF64(f64);
-
-impl Eq for OrdF64 {}
-
-impl PartialOrd for OrdF64 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for OrdF64 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 /// The spec's smart path format: relative inside the project, `~/…` under the home
