@@ -591,9 +591,11 @@ impl Search<'_> {
         let weights = &self.engine.config().weights;
         for (lo, hi) in self.ranges() {
             // The most frecent files, by the formula of `Activity::frecency` (SQLite
-            // keeps the best `take` of a range without handing every row over).
+            // keeps the best `take` of a range without handing every row over). CROSS
+            // JOIN: walk the (small) frecency range and look files up, never the other
+            // way round, whatever the planner guesses.
             let mut frecent = conn.prepare_cached(
-                "SELECT m.path, m.mtime FROM frecency f JOIN files_meta m ON m.path = f.path
+                "SELECT m.path, m.mtime FROM frecency f CROSS JOIN files_meta m ON m.path = f.path
                  WHERE f.path >= ?1 AND f.path < ?2
                  ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5
                           + f.claude_reads * ?6 + f.claude_edits * ?7 + f.claude_mentions * ?8
