@@ -7,7 +7,27 @@
 // out. This file only converts between JavaScript values and that JSON, turns option
 // names from camelCase into the core's snake_case, and gives errors a class.
 
-const native = require('./native.js')
+// Start-up matters: the file-suggestion hook runs once per keystroke. Only the addon is
+// loaded here; anything else is required where it is used.
+
+/**
+ * The addon. This platform's build is loaded directly: napi-rs's generic loader
+ * (native.js) first probes which C library the system has, which costs Bun about 2 ms
+ * of start-up. The loader stays the fallback: other platforms, a musl system (where the
+ * glibc build fails to load), and NAPI_RS_NATIVE_LIBRARY_PATH.
+ */
+function loadNative() {
+  if (process.platform === 'linux' && !process.env.NAPI_RS_NATIVE_LIBRARY_PATH) {
+    try {
+      return require(`./cc-search.linux-${process.arch}-gnu.node`)
+    } catch {
+      // Not built for this machine, or not loadable here: the generic loader decides.
+    }
+  }
+  return require('./native.js')
+}
+
+const native = loadNative()
 
 /** Every code a CcSearchError can carry, as the core defines them. */
 const ERROR_CODES = Object.freeze(native.errorCodes())
