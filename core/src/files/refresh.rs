@@ -162,6 +162,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
             excludes,
             allowed_roots: allowed.clone(),
             threads: 0,
+            metadata: true,
         };
         plans.push(Plan {
             walk_key: walk_key(&options),
