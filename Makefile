@@ -24,7 +24,8 @@ setup: setup-python setup-node $(CBINDGEN)
 $(VENV)/.ready: bindings/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6"
+	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" \
+	  "jsonschema>=4.18" "mcp>=1.10; python_version >= '3.10'"
 	touch $@
 
 setup-python: $(VENV)/.ready
@@ -108,7 +109,9 @@ bench: setup-python setup-node
 	cd $(NODE_DIR) && npx napi build --platform --release --js native.js --dts native.d.ts
 	cargo bench -p cc-search --bench bench
 	cargo bench -p cc-search --bench ranking
+	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep
 	cd $(NODE_DIR) && node bench/hooks-bench.js
+	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
 	# Back to the debug builds the tests use.
 	cd $(NODE_DIR) && npm run --silent build
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml

@@ -184,6 +184,43 @@ enum cc_search_status cc_search_engine_warnings(const struct cc_search_engine *e
 enum cc_search_status cc_search_operations(char **out_json);
 
 /**
+ * Answer one MCP message (JSON-RPC 2.0, one line of JSON without its newline) as the
+ * engine's MCP server: `initialize`, `ping`, `tools/list`, `tools/call`.
+ *
+ * On `CC_SEARCH_OK`, `*out_reply` receives the reply (one line of JSON, to release with
+ * `cc_search_string_free`), or NULL when there is none: the message was a notification,
+ * a response or blank. Protocol errors (unparseable JSON, an unknown method) and failing
+ * tools are replies, not statuses; a status other than `CC_SEARCH_OK` means the call
+ * itself failed (a NULL argument, a message that is not UTF-8, a project directory that
+ * cannot be read).
+ *
+ * The server starts on the first `cc_search_mcp_*` call on `engine` and keeps its
+ * session (the negotiated protocol version) for later calls. Its tools read only inside
+ * the project (`$CLAUDE_PROJECT_DIR`, else the current directory, at that first call)
+ * and the configured `[index] roots`. Calls may come from several threads at once; they
+ * share that session.
+ *
+ * # Safety
+ * `engine` is a live handle; `message` is NULL or a NUL-terminated string; `out_reply` is
+ * a valid pointer.
+ */
+enum cc_search_status cc_search_mcp_handle(const struct cc_search_engine *engine,
+                                           const char *message,
+                                           char **out_reply);
+
+/**
+ * Run the engine's MCP server on the process's stdin and stdout (file descriptors zero
+ * and one) until stdin ends, one JSON-RPC message a line each way, flushing every reply.
+ * Flush any buffered C `stdout` output before calling it. Returns `CC_SEARCH_OK` at the
+ * end of input (or when the client closes stdout), `CC_SEARCH_ERR_IO` when reading or
+ * writing fails. The server is the one `cc_search_mcp_handle` uses.
+ *
+ * # Safety
+ * `engine` is a live handle.
+ */
+enum cc_search_status cc_search_mcp_serve_stdio(const struct cc_search_engine *engine);
+
+/**
  * The library version, `"MAJOR.MINOR.PATCH"`. A static string: do not free it.
  */
 const char *cc_search_version(void);

@@ -125,6 +125,80 @@ export interface FilesSuggestResponse {
   warnings: string[]
 }
 
+/** Options of {@link Engine.grep}. */
+export interface GrepOptions {
+  /**
+   * Directories to search, in this order (one path or an array). Default:
+   * `$CLAUDE_PROJECT_DIR`, else the current directory.
+   */
+  dir?: string | string[]
+  /** Only files with this extension (`.go` or `go`). */
+  ext?: string
+  /** Drop matching lines that contain any of these strings (counted in the statistics). */
+  exclude?: string | string[]
+  /** Ignore case in `search` and `exclude`. */
+  caseInsensitive?: boolean
+  /** Match whole words only (word characters: ASCII letters, digits, `_`). */
+  wholeWord?: boolean
+  /** Lines of context before and after each match (default 0). */
+  context?: number
+  /** Leave `original_matches` and `filtered_matches` out. */
+  hideFilterStats?: boolean
+  /** Search subdirectories too, following `.gitignore` and the default excludes. */
+  recursive?: boolean
+  /** `search` is a regular expression. */
+  regex?: boolean
+  /** List at most this many matches; sets `truncated` when more were found. */
+  maxMatches?: number
+  /** Keep the JSON result within about this many tokens (4 bytes each). */
+  maxTokens?: number
+}
+
+/** One matching line of `grep.search`. */
+export interface GrepMatch {
+  /** Line number, from 1. */
+  line: number
+  /** The line without its line ending. */
+  content: string
+  /** Up to `context` lines before it; absent when none. */
+  context_before?: string[]
+  /** Up to `context` lines after it; absent when none. */
+  context_after?: string[]
+}
+
+/** The matches in one file. */
+export interface GrepFile {
+  /** Relative to the directory searched, `/`-separated. */
+  path: string
+  matches: GrepMatch[]
+}
+
+/** The matches in one directory. */
+export interface GrepDirectory {
+  /** The directory, as given. */
+  dir: string
+  /** Matches found (after `exclude`). */
+  matches_found: number
+  /** Matches before `exclude`: with `exclude`, without `hideFilterStats`, when not zero. */
+  original_matches?: number
+  /** Matches `exclude` dropped: with `exclude`, without `hideFilterStats`, when not zero. */
+  filtered_matches?: number
+  /** Files with matches, in path order. */
+  files: GrepFile[]
+  /** Why the directory could not be searched; absent when it was. */
+  error?: string
+}
+
+/** Result of `grep.search` (the `checkfor` shape). */
+export interface GrepResponse {
+  /** One per directory, in the order given. */
+  directories: GrepDirectory[]
+  /** `true` when `maxMatches` or `maxTokens` left something out; absent otherwise. */
+  truncated?: true
+  /** Files that could not be read; absent when none. */
+  warnings?: string[]
+}
+
 /** Result of `claude.install`. */
 export interface ClaudeInstallResponse {
   /** The settings file written (or that would have been). */
@@ -162,6 +236,20 @@ export interface OperationParams {
     limit?: number
     budget_ms?: number
   }
+  'grep.search': {
+    search: string
+    dir?: string | string[]
+    ext?: string
+    exclude?: string | string[]
+    case_insensitive?: boolean
+    whole_word?: boolean
+    context?: number
+    hide_filter_stats?: boolean
+    recursive?: boolean
+    regex?: boolean
+    max_matches?: number
+    max_tokens?: number
+  }
 }
 
 /** Result of each operation. */
@@ -169,6 +257,7 @@ export interface OperationResponses {
   'claude.install': ClaudeInstallResponse
   'files.refresh': FilesRefreshResponse
   'files.suggest': FilesSuggestResponse
+  'grep.search': GrepResponse
 }
 
 /** The name of an operation known to these types. */
@@ -189,6 +278,26 @@ export interface OperationInfo {
 /** The operations this build offers, with JSON Schemas of their parameters and results. */
 export declare function operations(): OperationInfo[]
 
+/** Options of {@link Engine.serveMcp}. */
+export interface McpServeOptions {
+  /**
+   * The directories the tools may read; the first is the project, against which relative
+   * paths resolve. Default: `$CLAUDE_PROJECT_DIR`, else the current directory. The
+   * configured `[index] roots` are added.
+   */
+  roots?: string[] | null
+  /** Where messages come from: a readable stream (default `process.stdin`). */
+  input?: { on(event: string, listener: (...args: any[]) => void): unknown }
+  /** Where replies go: a writable stream (default `process.stdout`). */
+  output?: { write(chunk: string): unknown }
+}
+
+/**
+ * Open an engine and run an MCP session on stdin and stdout until stdin ends: the
+ * `checkfor` tool and every cc-search operation as tools.
+ */
+export declare function serveMcp(options?: EngineOptions & McpServeOptions): Promise<void>
+
 /**
  * A cc-search engine: a data root, its configuration and its databases. Open one per
  * data root and share it; its methods may be called concurrently.
@@ -205,6 +314,23 @@ export declare class Engine {
   readonly home: string
   /** Warnings from opening the engine (an invalid configuration file, for instance). */
   readonly warnings: string[]
+
+  /**
+   * Answer one MCP message (a line of JSON-RPC 2.0) as this engine's MCP server: the
+   * reply (one line of JSON), or `null` for a notification. Protocol errors and failing
+   * tools are replies; the session starts with the first call, its tools reading inside
+   * the project (`$CLAUDE_PROJECT_DIR`, else the current directory) and the configured
+   * roots.
+   *
+   * @throws {CcSearchError} `io` when the project directory cannot be read.
+   */
+  mcpHandle(message: string): string | null
+
+  /**
+   * Run an MCP session on `input`/`output` (default stdin/stdout), one message a line;
+   * resolves when `input` ends.
+   */
+  serveMcp(options?: McpServeOptions): Promise<void>
 
   /**
    * Run an operation by name with parameters as the core names them (snake_case);
@@ -244,4 +370,17 @@ export declare class Engine {
   filesSuggest(query?: string, options?: FilesSuggestOptions): FilesSuggestResponse
   /** Like {@link Engine.filesSuggest}, on a worker thread. */
   filesSuggestAsync(query?: string, options?: FilesSuggestOptions): Promise<FilesSuggestResponse>
+
+  /**
+   * Search file contents (the `checkfor` tool): a literal substring, or a regular
+   * expression with `regex`, in each directory's own files (all below with
+   * `recursive`). Finding nothing is not an error; a directory that cannot be read has
+   * an `error` in its entry.
+   *
+   * @throws {CcSearchError} `invalid_request` for an empty `search`, an invalid regular
+   * expression or bad options.
+   */
+  grep(search: string, options?: GrepOptions): GrepResponse
+  /** Like {@link Engine.grep}, on a worker thread. */
+  grepAsync(search: string, options?: GrepOptions): Promise<GrepResponse>
 }

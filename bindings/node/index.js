@@ -145,6 +145,14 @@ function suggestParams(query, options) {
   return withDefaultDir(params, 'project_dir')
 }
 
+function grepParams(search, options) {
+  const params = snakeCaseKeys('grep.search', options)
+  if (search !== undefined) params.search = search
+  // Without `dir` the core searches the project; the project is what CLAUDE_PROJECT_DIR
+  // says now.
+  return withDefaultDir(params, 'dir')
+}
+
 // Warnings from opening an engine are shown once per process, however many engines
 // are opened with the same configuration.
 const shownWarnings = new Set()
@@ -217,6 +225,86 @@ class Engine {
   }
 
   /**
+   * Answer one MCP message (a line of JSON-RPC 2.0) as this engine's MCP server:
+   * returns the reply (one line of JSON), or `null` for a notification. The session
+   * starts with the first call; its tools read inside the project
+   * (`$CLAUDE_PROJECT_DIR`, else the current directory) and the configured roots,
+   * unless `serveMcp` started it with other `roots`.
+   */
+  mcpHandle(message) {
+    if (typeof message !== 'string') {
+      throw new CcSearchError(`MCP message must be a string, got ${describeType(message)}`, 'invalid_request')
+    }
+    if (!this.#mcpStarted) this.#startMcp(null)
+    try {
+      return this.#native.mcpHandle(message)
+    } catch (err) {
+      throw wrapError(err)
+    }
+  }
+
+  /**
+   * Run an MCP session: read JSON-RPC messages line by line from `input` (default
+   * `process.stdin`), write each reply as a line to `output` (default `process.stdout`).
+   * Resolves when `input` ends. `roots`: the directories the tools may read, the first
+   * being the project (default `$CLAUDE_PROJECT_DIR`, else the current directory); the
+   * configured `[index] roots` are added.
+   */
+  serveMcp(options) {
+    const opts = options === undefined || options === null ? {} : options
+    const roots = opts.roots === undefined ? null : opts.roots
+    if (roots !== null && !(Array.isArray(roots) && roots.every((r) => typeof r === 'string'))) {
+      return Promise.reject(
+        new CcSearchError('invalid request for `mcp`: `roots` must be an array of strings', 'invalid_request'),
+      )
+    }
+    try {
+      this.#startMcp(roots)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    const input = opts.input || process.stdin
+    const output = opts.output || process.stdout
+    return new Promise((resolve, reject) => {
+      const lines = require('node:readline').createInterface({ input, crlfDelay: Infinity })
+      lines.on('line', (line) => {
+        let reply
+        try {
+          reply = this.#native.mcpHandle(line)
+        } catch (err) {
+          lines.close()
+          reject(wrapError(err))
+          return
+        }
+        if (reply !== null) output.write(`${reply}\n`)
+      })
+      lines.on('close', resolve)
+      input.on('error', reject)
+    })
+  }
+
+  #mcpStarted = false
+
+  // Start the MCP session. The project default is resolved here, from `process.env` as
+  // it is now (Bun does not pass later changes on to native code).
+  #startMcp(roots) {
+    let given = roots
+    if (given === null || given.length === 0) {
+      given = [envPath('CLAUDE_PROJECT_DIR') ?? process.cwd()]
+    }
+    let warnings
+    try {
+      warnings = this.#native.mcpStart(given)
+    } catch (err) {
+      throw wrapError(err)
+    }
+    this.#mcpStarted = true
+    for (const warning of warnings) {
+      process.emitWarning(warning, { type: 'CcSearchWarning', code: 'CC_SEARCH_MCP' })
+    }
+  }
+
+  /**
    * Run operation `op` (e.g. `"files.suggest"`) with `params` as the core names them
    * (snake_case); returns the response object. Blocks until done.
    */
@@ -273,6 +361,23 @@ class Engine {
   async filesSuggestAsync(query, options) {
     return this.callAsync('files.suggest', suggestParams(query, options))
   }
+
+  /**
+   * Search file contents (the `checkfor` tool): `search` is a literal substring, or a
+   * regular expression with `regex`. Options: `dir` (a directory or an array, searched
+   * in order; default `$CLAUDE_PROJECT_DIR`, else the current directory), `ext`,
+   * `exclude` (a string or an array), `caseInsensitive`, `wholeWord`, `context`,
+   * `hideFilterStats`, `recursive`, `regex`, `maxMatches`, `maxTokens`. Returns
+   * checkfor's result: `{directories: [{dir, matches_found, files: [{path, matches}]}]}`.
+   */
+  grep(search, options) {
+    return this.call('grep.search', grepParams(search, options))
+  }
+
+  /** Like `grep`, on a worker thread. */
+  async grepAsync(search, options) {
+    return this.callAsync('grep.search', grepParams(search, options))
+  }
 }
 
 /** The version of cc-search (`MAJOR.MINOR.PATCH`). */
@@ -285,6 +390,21 @@ function operations() {
   return JSON.parse(native.operations())
 }
 
+/**
+ * Open an engine (`options.home`, `options.configPath`) and run an MCP session on stdin
+ * and stdout until stdin ends (see `Engine#serveMcp`; `options.roots`).
+ */
+function serveMcp(options) {
+  const { home, configPath, ...rest } = options === undefined || options === null ? {} : options
+  let engine
+  try {
+    engine = new Engine({ home, configPath })
+  } catch (err) {
+    return Promise.reject(err)
+  }
+  return engine.serveMcp(rest)
+}
+
 module.exports = {
   Engine,
   CcSearchError,
@@ -292,4 +412,5 @@ module.exports = {
   VERSION,
   version,
   operations,
+  serveMcp,
 }

@@ -1,5 +1,5 @@
 // ES module entry of cc-search: the same objects as the CommonJS entry (index.js).
 import cjs from './index.js'
 
-export const { Engine, CcSearchError, ERROR_CODES, VERSION, version, operations } = cjs
+export const { Engine, CcSearchError, ERROR_CODES, VERSION, version, operations, serveMcp } = cjs
 export default cjs

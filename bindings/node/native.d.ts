@@ -23,6 +23,17 @@ export declare class Engine {
    */
   constructor(home?: string | undefined | null, configPath?: string | undefined | null)
   /**
+   * Start a new MCP session whose tools read inside `roots` (the first is the
+   * project); `null` or empty: `$CLAUDE_PROJECT_DIR`, else the current directory. The
+   * configured `[index] roots` are added. Returns the server's warnings.
+   */
+  mcpStart(roots?: Array<string> | undefined | null): Array<string>
+  /**
+   * Answer one MCP message (a line of JSON-RPC); `null` for a notification. Starts
+   * the session with the default roots when `mcpStart` was not called.
+   */
+  mcpHandle(message: string): string | null
+  /**
    * Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
    * and return the JSON response. Blocks the calling thread.
    */

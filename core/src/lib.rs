@@ -49,6 +49,8 @@ pub mod engine;
 pub mod error;
 pub mod files;
 pub mod git;
+pub mod grep;
+pub mod mcp;
 pub mod ops;
 pub mod store;
 pub mod text;

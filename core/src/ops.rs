@@ -21,8 +21,58 @@ pub trait Operation {
     type Request: DeserializeOwned + schemars::JsonSchema;
     /// Result.
     type Response: Serialize + schemars::JsonSchema;
+    /// The request fields that name files or directories. Every operation says (`&[]`
+    /// when it has none): the MCP server canonicalises each one and refuses a path that
+    /// leaves the directories it may read, so a new operation is confined without
+    /// touching the server.
+    const PATH_PARAMS: &'static [PathParam];
+    /// Whether the operation changes the user's own settings (outside cc-search's data
+    /// root). Such operations are left out of the MCP tools: an agent cannot run them.
+    const WRITES_USER_SETTINGS: bool = false;
     /// Do it.
     fn run(engine: &Engine, request: Self::Request) -> Result<Self::Response>;
+}
+
+/// A request field holding a path (or a list of paths), as [`Operation::PATH_PARAMS`]
+/// declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathParam {
+    /// Where the field is in the request object, as a JSON pointer (`/root`).
+    pub pointer: &'static str,
+    /// The field holds a list of paths (a single string is accepted too).
+    pub many: bool,
+    /// Without the field the operation works on the project directory
+    /// (`$CLAUDE_PROJECT_DIR`, else the current directory); a caller that knows the
+    /// project better (the MCP server) passes its own instead.
+    pub defaults_to_project: bool,
+}
+
+impl PathParam {
+    /// A field holding one path.
+    pub const fn one(pointer: &'static str) -> PathParam {
+        PathParam {
+            pointer,
+            many: false,
+            defaults_to_project: false,
+        }
+    }
+
+    /// A field holding a list of paths.
+    pub const fn many(pointer: &'static str) -> PathParam {
+        PathParam {
+            pointer,
+            many: true,
+            defaults_to_project: false,
+        }
+    }
+
+    /// The same field, which defaults to the project directory when absent.
+    pub const fn or_project(self) -> PathParam {
+        PathParam {
+            defaults_to_project: true,
+            ..self
+        }
+    }
 }
 
 /// An entry of the operation table, with the operation's types erased to JSON.
@@ -31,6 +81,10 @@ pub struct OperationInfo {
     pub name: &'static str,
     /// What it does, in one line.
     pub summary: &'static str,
+    /// The request fields that are paths ([`Operation::PATH_PARAMS`]).
+    pub path_params: &'static [PathParam],
+    /// Whether it writes the user's settings ([`Operation::WRITES_USER_SETTINGS`]).
+    pub writes_user_settings: bool,
     call: fn(&Engine, &str) -> Result<String>,
     request_schema: fn() -> serde_json::Value,
     response_schema: fn() -> serde_json::Value,
@@ -42,6 +96,8 @@ impl OperationInfo {
         OperationInfo {
             name: O::NAME,
             summary: O::SUMMARY,
+            path_params: O::PATH_PARAMS,
+            writes_user_settings: O::WRITES_USER_SETTINGS,
             call: call_json::<O>,
             request_schema: schema::<O::Request>,
             response_schema: schema::<O::Response>,
@@ -77,6 +133,7 @@ pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::claude::Install>(),
     OperationInfo::of::<crate::files::Refresh>(),
     OperationInfo::of::<crate::files::Suggest>(),
+    OperationInfo::of::<crate::grep::Search>(),
 ];
 
 /// Find an operation by name.

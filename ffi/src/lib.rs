@@ -12,8 +12,9 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use cc_search::mcp::{Server, ServerOptions};
 use cc_search::{Engine, EngineOptions, Error};
 
 /// Major version of the library (from Cargo.toml; a test checks they agree).
@@ -55,8 +56,29 @@ use cc_search_status::*;
 /// are safe to overlap. `cc_search_engine_free` must not overlap any other call on the
 /// same handle, and the handle must not be used after it.
 pub struct cc_search_engine {
-    engine: Engine,
+    engine: Arc<Engine>,
     last_error: Mutex<Option<CString>>,
+    /// The engine's MCP session, started by the first `cc_search_mcp_*` call.
+    mcp: Mutex<Option<Arc<Server>>>,
+}
+
+impl cc_search_engine {
+    /// The engine's MCP server, started on first use with the default roots.
+    fn mcp_server(&self) -> Result<Arc<Server>, Failure> {
+        let mut slot = self
+            .mcp
+            .lock()
+            .map_err(|_| Failure::from(Error::Internal("MCP server lock poisoned".into())))?;
+        if let Some(server) = slot.as_ref() {
+            return Ok(Arc::clone(server));
+        }
+        let server = Arc::new(Server::new(
+            Arc::clone(&self.engine),
+            ServerOptions::default(),
+        )?);
+        *slot = Some(Arc::clone(&server));
+        Ok(server)
+    }
 }
 
 thread_local! {
@@ -198,8 +220,9 @@ pub unsafe extern "C" fn cc_search_engine_open(
         };
         let engine = Engine::open(options)?;
         let handle = Box::new(cc_search_engine {
-            engine,
+            engine: Arc::new(engine),
             last_error: Mutex::new(None),
+            mcp: Mutex::new(None),
         });
         // SAFETY: as above.
         unsafe { *out = Box::into_raw(handle) };
@@ -333,6 +356,75 @@ pub unsafe extern "C" fn cc_search_operations(out_json: *mut *mut c_char) -> cc_
         let json = cc_search::ops::describe().to_string();
         // SAFETY: checked non-NULL above.
         unsafe { give(out_json, json) };
+        Ok(())
+    })
+}
+
+/// Answer one MCP message (JSON-RPC 2.0, one line of JSON without its newline) as the
+/// engine's MCP server: `initialize`, `ping`, `tools/list`, `tools/call`.
+///
+/// On `CC_SEARCH_OK`, `*out_reply` receives the reply (one line of JSON, to release with
+/// `cc_search_string_free`), or NULL when there is none: the message was a notification,
+/// a response or blank. Protocol errors (unparseable JSON, an unknown method) and failing
+/// tools are replies, not statuses; a status other than `CC_SEARCH_OK` means the call
+/// itself failed (a NULL argument, a message that is not UTF-8, a project directory that
+/// cannot be read).
+///
+/// The server starts on the first `cc_search_mcp_*` call on `engine` and keeps its
+/// session (the negotiated protocol version) for later calls. Its tools read only inside
+/// the project (`$CLAUDE_PROJECT_DIR`, else the current directory, at that first call)
+/// and the configured `[index] roots`. Calls may come from several threads at once; they
+/// share that session.
+///
+/// # Safety
+/// `engine` is a live handle; `message` is NULL or a NUL-terminated string; `out_reply` is
+/// a valid pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cc_search_mcp_handle(
+    engine: *const cc_search_engine,
+    message: *const c_char,
+    out_reply: *mut *mut c_char,
+) -> cc_search_status {
+    // SAFETY: NULL or a live handle per the contract.
+    let handle = unsafe { engine.as_ref() };
+    guard(handle, || {
+        if out_reply.is_null() {
+            return Err(Failure::null("out_reply"));
+        }
+        // SAFETY: non-NULL and valid per the contract.
+        unsafe { *out_reply = ptr::null_mut() };
+        let handle = handle.ok_or_else(|| Failure::null("engine"))?;
+        // SAFETY: per the contract.
+        let message = unsafe { req_str(message, "message") }?;
+        let server = handle.mcp_server()?;
+        if let Some(reply) = server.handle(message) {
+            // SAFETY: checked non-NULL above.
+            unsafe { give(out_reply, reply) };
+        }
+        Ok(())
+    })
+}
+
+/// Run the engine's MCP server on the process's stdin and stdout (file descriptors zero
+/// and one) until stdin ends, one JSON-RPC message a line each way, flushing every reply.
+/// Flush any buffered C `stdout` output before calling it. Returns `CC_SEARCH_OK` at the
+/// end of input (or when the client closes stdout), `CC_SEARCH_ERR_IO` when reading or
+/// writing fails. The server is the one `cc_search_mcp_handle` uses.
+///
+/// # Safety
+/// `engine` is a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cc_search_mcp_serve_stdio(
+    engine: *const cc_search_engine,
+) -> cc_search_status {
+    // SAFETY: NULL or a live handle per the contract.
+    let handle = unsafe { engine.as_ref() };
+    guard(handle, || {
+        let handle = handle.ok_or_else(|| Failure::null("engine"))?;
+        let server = handle.mcp_server()?;
+        let input = std::io::stdin().lock();
+        let output = std::io::stdout().lock();
+        server.serve(input, output)?;
         Ok(())
     })
 }

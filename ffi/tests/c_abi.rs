@@ -161,3 +161,74 @@ fn c_abi_misuse_and_threads() {
     assert!(ok, "abi_test failed:\n{stderr}");
     assert!(stdout.starts_with("ok "), "{stdout}");
 }
+
+#[test]
+fn c_mcp_handle_and_serve() {
+    let lib_dir = libraries();
+    let build = tempfile::tempdir().unwrap();
+    let exe = build.path().join("mcp_test");
+    gcc(
+        &exe,
+        &workspace().join("tests/c/mcp_test.c"),
+        &lib_dir,
+        false,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let project = project();
+    let output = Command::new(&exe)
+        .arg(home.path())
+        .arg(project.path())
+        .current_dir(project.path())
+        .env("LD_LIBRARY_PATH", &lib_dir)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .output()
+        .expect("run mcp_test");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "mcp_test failed:\n{stderr}");
+    assert!(stdout.starts_with("ok "), "{stdout}");
+
+    // The stdio loop: replies in order, none for the notification, status 0 at EOF.
+    let mut child = Command::new(&exe)
+        .arg("serve")
+        .arg(home.path())
+        .env("LD_LIBRARY_PATH", &lib_dir)
+        .env("CLAUDE_PROJECT_DIR", project.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mcp_test serve");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(
+                concat!(
+                    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#,
+                    "\n",
+                    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    "\n",
+                    r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"checkfor","arguments":{"search":"README"}}}"#,
+                    "\n",
+                )
+                .as_bytes(),
+            )
+            .unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let replies: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert_eq!(replies[0]["result"]["protocolVersion"], "2024-11-05");
+    let text = replies[1]["result"]["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        text,
+        r#"{"directories":[{"dir":".","matches_found":1,"files":[{"path":"README.md","matches":[{"line":1,"content":"README.md"}]}]}]}"#
+    );
+}

@@ -8,16 +8,7 @@
 
 #include "cc_search.h"
 
-static int checks = 0, failures = 0;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static cc_search_engine *engine;
 static char project_json[4096];

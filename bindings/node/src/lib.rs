@@ -13,7 +13,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::{AsyncTask, JsError};
 use napi::{Env, Task};
@@ -69,6 +69,8 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> cc_search::Result<T>) -> Result<T,
 #[napi]
 pub struct Engine {
     inner: Arc<cc_search::Engine>,
+    /// The MCP session of this engine (`mcpStart`, `mcpHandle`).
+    mcp: Mutex<Option<Arc<cc_search::mcp::Server>>>,
 }
 
 #[napi]
@@ -85,7 +87,53 @@ impl Engine {
         let engine = guarded("open", || cc_search::Engine::open(options))?;
         Ok(Engine {
             inner: Arc::new(engine),
+            mcp: Mutex::new(None),
         })
+    }
+
+    /// Start a new MCP session whose tools read inside `roots` (the first is the
+    /// project); `null` or empty: `$CLAUDE_PROJECT_DIR`, else the current directory. The
+    /// configured `[index] roots` are added. Returns the server's warnings.
+    #[napi]
+    pub fn mcp_start(&self, roots: Option<Vec<String>>) -> Result<Vec<String>, CodedError> {
+        let options = cc_search::mcp::ServerOptions {
+            roots: roots
+                .unwrap_or_default()
+                .into_iter()
+                .map(PathBuf::from)
+                .collect(),
+        };
+        let engine = Arc::clone(&self.inner);
+        let server = guarded("mcp", || cc_search::mcp::Server::new(engine, options))?;
+        let warnings = server.warnings().to_vec();
+        let mut slot = self.mcp.lock().map_err(|_| Failure {
+            code: "internal",
+            message: "internal error: MCP lock poisoned".to_string(),
+        })?;
+        *slot = Some(Arc::new(server));
+        Ok(warnings)
+    }
+
+    /// Answer one MCP message (a line of JSON-RPC); `null` for a notification. Starts
+    /// the session with the default roots when `mcpStart` was not called.
+    #[napi]
+    pub fn mcp_handle(&self, message: String) -> Result<Option<String>, CodedError> {
+        let started = self.mcp.lock().ok().and_then(|slot| slot.clone());
+        let server = match started {
+            Some(server) => server,
+            None => {
+                self.mcp_start(None)?;
+                self.mcp
+                    .lock()
+                    .ok()
+                    .and_then(|slot| slot.clone())
+                    .ok_or_else(|| Failure {
+                        code: "internal",
+                        message: "internal error: MCP server missing".to_string(),
+                    })?
+            }
+        };
+        Ok(guarded("mcp", || Ok(server.handle(&message)))?)
     }
 
     /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)

@@ -10,6 +10,7 @@ import {
   type FilesSuggestResponse,
   VERSION,
   operations,
+  serveMcp,
   version,
 } from 'cc-search'
 
@@ -46,6 +47,13 @@ async function main(): Promise<void> {
   const codes: readonly ErrorCode[] = ERROR_CODES
   const v: string = version() + VERSION
   const names: string[] = operations().map((op) => op.name)
+
+  const mcpReply: string | null = engine.mcpHandle('{"jsonrpc":"2.0","id":1,"method":"ping"}')
+  const served: Promise<void> = engine.serveMcp({ roots: ['.'] })
+  const servedAlone: Promise<void> = serveMcp({ home: '/tmp/cc-search-types', roots: null })
+  void [mcpReply, served, servedAlone]
+  // @ts-expect-error an MCP message is a string
+  engine.mcpHandle({ jsonrpc: '2.0' })
 
   // @ts-expect-error camelCase options only
   engine.filesSuggest('x', { project_dir: '.' })

@@ -272,6 +272,74 @@ impl Engine {
     }
 }
 
+/// An MCP server over an engine (`cc-search mcp`): JSON-RPC 2.0, one message a line.
+///
+/// `handle` answers one message; `serve_stdio` runs the whole session on the process's
+/// stdin and stdout (file descriptors 0 and 1) without the GIL, flushing every reply,
+/// until stdin ends.
+#[pyclass(module = "cc_search._native", name = "McpServer", frozen)]
+struct McpServer {
+    inner: Arc<cc_search::mcp::Server>,
+}
+
+#[pymethods]
+impl McpServer {
+    /// A server whose tools read inside `roots` (the first is the project); `None` or an
+    /// empty list: `$CLAUDE_PROJECT_DIR`, else the current directory. The configured
+    /// `[index] roots` are added either way.
+    #[new]
+    #[pyo3(signature = (engine, roots = None))]
+    fn new(
+        py: Python<'_>,
+        engine: &Bound<'_, Engine>,
+        roots: Option<Vec<PathBuf>>,
+    ) -> PyResult<Self> {
+        let engine = engine.get().engine(py)?;
+        let options = cc_search::mcp::ServerOptions {
+            roots: roots.unwrap_or_default(),
+        };
+        let server = py
+            .detach(move || guarded(|| cc_search::mcp::Server::new(engine, options)))
+            .map_err(|e| core_error(py, &e))?;
+        Ok(McpServer {
+            inner: Arc::new(server),
+        })
+    }
+
+    /// The reply to one message (a line of JSON), or `None` for a notification.
+    fn handle(&self, py: Python<'_>, message: &Bound<'_, PyString>) -> PyResult<Option<String>> {
+        let message = utf8(py, message, "message")?;
+        let server = Arc::clone(&self.inner);
+        py.detach(move || guarded(|| Ok(server.handle(&message))))
+            .map_err(|e| core_error(py, &e))
+    }
+
+    /// Serve on stdin and stdout until stdin ends (or the client closes stdout).
+    fn serve_stdio(&self, py: Python<'_>) -> PyResult<()> {
+        let server = Arc::clone(&self.inner);
+        py.detach(move || {
+            guarded(|| {
+                let input = std::io::stdin().lock();
+                let output = std::io::stdout().lock();
+                server.serve(input, output)
+            })
+        })
+        .map_err(|e| core_error(py, &e))
+    }
+
+    /// The canonical directories the tools may read, the project first.
+    #[getter]
+    fn roots(&self) -> Vec<PathBuf> {
+        self.inner.roots().to_vec()
+    }
+
+    /// Warnings from starting the server (a configured root that does not exist).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings().to_vec()
+    }
+}
+
 /// The version of the cc-search core (`MAJOR.MINOR.PATCH`).
 #[pyfunction]
 fn version() -> &'static str {
@@ -295,6 +363,7 @@ fn error_codes() -> Vec<&'static str> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Engine>()?;
+    m.add_class::<McpServer>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;

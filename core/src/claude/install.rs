@@ -94,6 +94,9 @@ impl crate::ops::Operation for Install {
     const SUMMARY: &'static str = "Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code settings.json (or remove them with `uninstall`), idempotently, with a backup and an atomic write.";
     type Request = InstallRequest;
     type Response = InstallResponse;
+    const PATH_PARAMS: &'static [crate::ops::PathParam] =
+        &[crate::ops::PathParam::one("/project_dir").or_project()];
+    const WRITES_USER_SETTINGS: bool = true;
     fn run(_engine: &Engine, request: InstallRequest) -> Result<InstallResponse> {
         install(request)
     }

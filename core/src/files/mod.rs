@@ -247,6 +247,11 @@ impl crate::ops::Operation for Refresh {
     const SUMMARY: &'static str = "Index file paths: one directory, or the project plus configured roots (incremental by mtime; stale entries pruned).";
     type Request = RefreshRequest;
     type Response = RefreshResponse;
+    const PATH_PARAMS: &'static [crate::ops::PathParam] = &[
+        crate::ops::PathParam::one("/root"),
+        crate::ops::PathParam::one("/project_dir").or_project(),
+        crate::ops::PathParam::one("/claude_dir"),
+    ];
     fn run(engine: &crate::Engine, request: RefreshRequest) -> crate::Result<RefreshResponse> {
         refresh(engine, request)
     }
@@ -288,6 +293,8 @@ impl crate::ops::Operation for Suggest {
         "Suggest up to 15 file paths for an `@` query, ranked, relative to the project root.";
     type Request = SuggestRequest;
     type Response = SuggestResponse;
+    const PATH_PARAMS: &'static [crate::ops::PathParam] =
+        &[crate::ops::PathParam::one("/project_dir").or_project()];
     fn run(engine: &crate::Engine, request: SuggestRequest) -> crate::Result<SuggestResponse> {
         suggest(engine, request)
     }

@@ -43,6 +43,10 @@ __all__ = [
     "DatabaseError",
     "Engine",
     "Error",
+    "GrepDirectory",
+    "GrepFile",
+    "GrepMatch",
+    "GrepResult",
     "InternalError",
     "InvalidRequestError",
     "IoError",
@@ -108,6 +112,67 @@ class SuggestResult(TypedDict):
     warnings: list[str]
     """Anything worth telling the user (an index built on the fly, a recovered
     database)."""
+
+
+class _GrepMatchLine(TypedDict):
+    line: int
+    """Line number, from 1."""
+    content: str
+    """The line, without its line ending (bytes that are not UTF-8 shown as U+FFFD)."""
+
+
+class GrepMatch(_GrepMatchLine, total=False):
+    """One matching line of :meth:`Engine.grep`."""
+
+    context_before: list[str]
+    """Up to ``context`` lines before it; absent when there are none."""
+    context_after: list[str]
+    """Up to ``context`` lines after it; absent when there are none."""
+
+
+class GrepFile(TypedDict):
+    """The matches of one file of :meth:`Engine.grep`."""
+
+    path: str
+    """Relative to the directory searched, ``/``-separated."""
+    matches: list[GrepMatch]
+
+
+class _GrepDirectoryCounts(TypedDict):
+    dir: str
+    """The directory, as given."""
+    matches_found: int
+    """Matches found (after ``exclude``)."""
+    files: list[GrepFile]
+    """Files with matches, in path order."""
+
+
+class GrepDirectory(_GrepDirectoryCounts, total=False):
+    """The matches in one directory of :meth:`Engine.grep`."""
+
+    original_matches: int
+    """Matches before ``exclude``; present with ``exclude``, without
+    ``hide_filter_stats``, when not zero."""
+    filtered_matches: int
+    """Matches ``exclude`` dropped; present with ``exclude``, without
+    ``hide_filter_stats``, when not zero."""
+    error: str
+    """Why the directory could not be searched; absent when it was."""
+
+
+class _GrepDirectories(TypedDict):
+    directories: list[GrepDirectory]
+    """One per directory, in the order given."""
+
+
+class GrepResult(_GrepDirectories, total=False):
+    """Result of :meth:`Engine.grep` (operation ``grep.search``): the ``checkfor``
+    shape."""
+
+    truncated: bool
+    """Present (``True``) when ``max_matches`` or ``max_tokens`` left something out."""
+    warnings: list[str]
+    """Files that could not be read; absent when there are none."""
 
 
 class OperationInfo(TypedDict):
@@ -298,3 +363,59 @@ class Engine:
         if budget_ms is not None:
             params["budget_ms"] = budget_ms
         return cast(SuggestResult, self.call("files.suggest", params))
+
+    def grep(
+        self,
+        search: str,
+        dirs: StrPath | Iterable[StrPath] | None = None,
+        *,
+        ext: str | None = None,
+        exclude: Iterable[str] | str | None = None,
+        case_insensitive: bool = False,
+        whole_word: bool = False,
+        context: int = 0,
+        hide_filter_stats: bool = False,
+        recursive: bool = False,
+        regex: bool = False,
+        max_matches: int | None = None,
+        max_tokens: int | None = None,
+    ) -> GrepResult:
+        """Search the files of ``dirs`` (one directory or several, searched in order;
+        default ``$CLAUDE_PROJECT_DIR``, else the current directory) for ``search``, a
+        literal substring (a regular expression with ``regex``). Only each directory's
+        own files are read unless ``recursive``, which walks subdirectories following
+        ``.gitignore`` and the default excludes.
+
+        ``ext`` keeps files with that extension (``".go"`` or ``"go"``);
+        ``case_insensitive`` applies to ``search`` and ``exclude``; ``whole_word``
+        wants an ASCII non-word character or the line's edge on both sides; lines
+        containing any ``exclude`` string are dropped and counted; ``context`` adds
+        lines around each match. ``max_matches`` and ``max_tokens`` (about four bytes of
+        JSON a token) bound the result and set ``truncated``. A directory that cannot
+        be read has an ``error``; files that cannot be read are in ``warnings``.
+        """
+        params: dict[str, Any] = {"search": search}
+        if dirs is not None:
+            if isinstance(dirs, (str, os.PathLike)):
+                params["dir"] = [os.fsdecode(dirs)]
+            else:
+                params["dir"] = [os.fsdecode(d) for d in dirs]
+        if ext is not None:
+            params["ext"] = ext
+        if exclude is not None:
+            params["exclude"] = [exclude] if isinstance(exclude, str) else list(exclude)
+        flags = {
+            "case_insensitive": case_insensitive,
+            "whole_word": whole_word,
+            "hide_filter_stats": hide_filter_stats,
+            "recursive": recursive,
+            "regex": regex,
+        }
+        params.update({name: True for name, value in flags.items() if value})
+        if context:
+            params["context"] = context
+        if max_matches is not None:
+            params["max_matches"] = max_matches
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        return cast(GrepResult, self.call("grep.search", params))

@@ -1,6 +1,7 @@
 """Native core of cc-search (Rust, pyo3). Use the `cc_search` package instead."""
 
 import os
+from collections.abc import Sequence
 from typing import final
 
 __version__: str
@@ -36,6 +37,22 @@ class Engine:
     def home(self) -> str: ...
     @property
     def config_path(self) -> str: ...
+
+@final
+class McpServer:
+    """An MCP server over an engine (JSON-RPC 2.0, one message a line)."""
+
+    def __init__(
+        self, engine: Engine, roots: Sequence[str | os.PathLike[str]] | None = None
+    ) -> None: ...
+    def handle(self, message: str) -> str | None:
+        """The reply to one message, or ``None`` for a notification."""
+    def serve_stdio(self) -> None:
+        """Serve on stdin/stdout (fds 0 and 1), GIL released, until stdin ends."""
+    @property
+    def roots(self) -> list[str]: ...
+    @property
+    def warnings(self) -> list[str]: ...
 
 class Error(Exception):
     """Base class of every cc-search error."""

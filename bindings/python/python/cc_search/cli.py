@@ -279,6 +279,122 @@ def files_suggest(
         sys.stdout.write("\n".join(result["paths"]) + "\n")
 
 
+def _comma_list(value: Optional[str]) -> Optional[List[str]]:
+    """``"a, b,"`` as ``["a", "b"]`` (None when nothing is left)."""
+    if value is None:
+        return None
+    items = [item.strip() for item in value.split(",")]
+    return [item for item in items if item] or None
+
+
+@app.command("grep")
+def grep(
+    ctx: typer.Context,
+    search: Annotated[
+        str,
+        typer.Option(
+            "--search",
+            metavar="S",
+            help="Text to search for: a literal substring, or a regular expression with --regex.",
+            show_default=False,
+        ),
+    ],
+    dirs: Annotated[
+        Optional[str],
+        typer.Option(
+            "--dir",
+            metavar="A,B",
+            help="Comma-separated directories, searched and reported in this order "
+            "(default: $CLAUDE_PROJECT_DIR, else the current directory).",
+            show_default=False,
+        ),
+    ] = None,
+    ext: Annotated[
+        Optional[str],
+        typer.Option("--ext", metavar="EXT", help="Only files with this extension (.go)."),
+    ] = None,
+    exclude: Annotated[
+        Optional[str],
+        typer.Option(
+            "--exclude",
+            metavar="X,Y",
+            help="Comma-separated strings; matching lines containing any are dropped "
+            "(and counted).",
+        ),
+    ] = None,
+    case_insensitive: Annotated[
+        bool,
+        typer.Option("--case-insensitive", help="Ignore case in the search and exclude strings."),
+    ] = False,
+    whole_word: Annotated[
+        bool,
+        typer.Option("--whole-word", help="Match whole words only (ASCII letters, digits, _)."),
+    ] = False,
+    context: Annotated[
+        int,
+        typer.Option("--context", metavar="N", min=0, help="Lines of context around each match."),
+    ] = 0,
+    hide_filter_stats: Annotated[
+        bool,
+        typer.Option(
+            "--hide-filter-stats", help="Leave original_matches and filtered_matches out."
+        ),
+    ] = False,
+    recursive: Annotated[
+        bool,
+        typer.Option(
+            "--recursive",
+            help="Search subdirectories too, following .gitignore and the default excludes.",
+        ),
+    ] = False,
+    regex: Annotated[
+        bool, typer.Option("--regex", help="The search text is a regular expression.")
+    ] = False,
+    max_matches: Annotated[
+        Optional[int],
+        typer.Option("--max-matches", metavar="N", min=1, help="List at most N matches."),
+    ] = None,
+    max_tokens: Annotated[
+        Optional[int],
+        typer.Option(
+            "--max-tokens",
+            metavar="N",
+            min=1,
+            help="Keep the JSON within about N tokens (context dropped first, then long "
+            "lines shortened, then the last matches).",
+        ),
+    ] = None,
+) -> None:
+    """Search file contents (checkfor's flags) and print compact JSON on one line.
+
+    Finding nothing is not an error (status 0). Unreadable files are warnings on stderr;
+    a directory that cannot be read is reported in the JSON and on stderr, and the
+    status is then 1.
+    """
+    with _open(ctx) as engine:
+        result = engine.grep(
+            _query_text(search),
+            _comma_list(dirs),
+            ext=ext,
+            exclude=_comma_list(exclude),
+            case_insensitive=case_insensitive,
+            whole_word=whole_word,
+            context=context,
+            hide_filter_stats=hide_filter_stats,
+            recursive=recursive,
+            regex=regex,
+            max_matches=max_matches,
+            max_tokens=max_tokens,
+        )
+    _warn_all(result.pop("warnings", []))
+    failed = [d for d in result["directories"] if "error" in d]
+    for directory in failed:
+        _report("error", f"{directory['dir']}: {directory.get('error', '')}")
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+    if failed:
+        raise typer.Exit(1)
+
+
 @app.command("ops")
 def ops(
     as_json: Annotated[
@@ -315,6 +431,39 @@ def call(
         params = sys.stdin.read()
     with _open(ctx) as engine:
         sys.stdout.write(engine.call_json(op, params) + "\n")
+
+
+@app.command("mcp")
+def mcp(
+    ctx: typer.Context,
+    roots: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--root",
+            metavar="DIR",
+            help="A directory the tools may read (repeatable; the first is the project). "
+            "Default: $CLAUDE_PROJECT_DIR, else the current directory. The configured "
+            "[index] roots are added.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Run the MCP server on stdin/stdout (JSON-RPC, one message a line) until stdin
+    ends: checkfor and every cc-search operation as tools. For Claude Code:
+    `claude mcp add cc-search -- cc-search mcp`."""
+    import signal
+
+    from . import _native
+
+    # The loop runs in Rust without the GIL: Ctrl-C ends the process rather than waiting
+    # for Python to see it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    given = [os.path.abspath(os.path.expanduser(root)) for root in roots or []]
+    with _open(ctx) as engine:
+        server = _native.McpServer(engine._native, given or None)
+        _warn_all(server.warnings)
+        sys.stdout.flush()
+        server.serve_stdio()
 
 
 # --- install claude ---------------------------------------------------------------------

@@ -1,0 +1,1050 @@
+//! The MCP server: every operation of the table as a Model Context Protocol tool, over
+//! JSON-RPC 2.0 with one message per line (the stdio transport).
+//!
+//! - `initialize` answers with the client's `protocolVersion` when it is one of
+//!   [`PROTOCOL_VERSIONS`], else with [`LATEST_PROTOCOL_VERSION`]; `ping`, `tools/list`
+//!   and `tools/call` follow. Notifications (messages without an `id`) never get a reply.
+//! - Malformed messages get JSON-RPC errors: unparseable JSON [`PARSE_ERROR`], a message
+//!   that is not a request [`INVALID_REQUEST`], an unknown method [`METHOD_NOT_FOUND`],
+//!   bad `tools/call` parameters (an unknown tool, `arguments` not an object)
+//!   [`INVALID_PARAMS`]. A tool that fails answers with a result whose `isError` is
+//!   `true` and whose text says why.
+//! - Batches (JSON arrays of messages, JSON-RPC 2.0 and MCP 2025-03-26) are answered with
+//!   an array of the replies, notifications left out.
+//! - The tools come from [`crate::ops::OPERATIONS`]: each operation is a tool named after
+//!   it with `.` turned into `_` (`files.suggest` → `files_suggest`), described by its
+//!   summary, with its request's JSON Schema as `inputSchema` (references inlined).
+//!   Operations that write the user's settings are left out. `checkfor` is offered
+//!   beside them with the input schema of the checkfor MCP server, running `grep.search`.
+//! - From protocol 2025-06-18 on, tools also carry an `outputSchema` and results a
+//!   `structuredContent` object beside the JSON text.
+//! - Tools read only inside the server's roots: every path parameter an operation
+//!   declares ([`crate::ops::Operation::PATH_PARAMS`]) is resolved (relative paths
+//!   against the project, the first root), canonicalised, and refused with `isError` when
+//!   it lies outside every root, through `..` or a symbolic link.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use cc_search::Engine;
+//! use cc_search::mcp::{Server, ServerOptions};
+//!
+//! # fn main() -> cc_search::Result<()> {
+//! let home = tempfile::tempdir().unwrap();
+//! let project = tempfile::tempdir().unwrap();
+//! let engine = Arc::new(Engine::open_at(home.path())?);
+//! let server = Server::new(engine, ServerOptions { roots: vec![project.path().into()] })?;
+//! let reply = server
+//!     .handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#)
+//!     .unwrap();
+//! assert!(reply.contains(r#""protocolVersion":"2025-11-25""#));
+//! // Notifications get no reply.
+//! assert_eq!(server.handle(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), None);
+//! # Ok(())
+//! # }
+//! ```
+
+use std::io::{BufRead, ErrorKind, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{self, OperationInfo, PathParam};
+
+/// The protocol versions this server speaks, oldest first.
+pub const PROTOCOL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// The newest protocol version: the answer to a client asking for one we do not know.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The first protocol version with `outputSchema` and `structuredContent`.
+pub const STRUCTURED_CONTENT_SINCE: &str = "2025-06-18";
+
+/// JSON-RPC: the message is not valid JSON.
+pub const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC: the message is not a valid request.
+pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC: no such method.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC: the method's parameters are invalid.
+pub const INVALID_PARAMS: i64 = -32602;
+
+/// The name in `serverInfo`.
+pub const SERVER_NAME: &str = "cc-search";
+
+/// The checkfor-compatible tool.
+pub const CHECKFOR_TOOL: &str = "checkfor";
+
+/// The operation `checkfor` runs.
+pub const CHECKFOR_OPERATION: &str = "grep.search";
+
+/// Longest message read: the largest parameters an operation takes, plus room for the
+/// JSON-RPC envelope. A longer line is answered with [`INVALID_REQUEST`] and skipped.
+pub const MAX_MESSAGE_BYTES: usize = ops::MAX_PARAMS_BYTES + (1 << 20);
+
+/// How to start a [`Server`].
+#[derive(Debug, Clone, Default)]
+pub struct ServerOptions {
+    /// The directories the tools may read; the first is the project, against which
+    /// relative paths resolve and which path parameters default to. Empty: the project
+    /// is `$CLAUDE_PROJECT_DIR`, else the current directory. The configured
+    /// `[index] roots` are added either way.
+    pub roots: Vec<PathBuf>,
+}
+
+/// One tool of `tools/list`.
+struct Tool {
+    name: String,
+    description: String,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    op: &'static OperationInfo,
+    checkfor: bool,
+}
+
+/// An MCP server over an [`Engine`]: [`Server::handle`] answers one message,
+/// [`Server::serve`] runs a whole session on a pair of streams.
+///
+/// Thread safety: `Send + Sync`; `handle` may be called from several threads. The
+/// negotiated protocol version is the server's state: one server per client session.
+pub struct Server {
+    engine: Arc<Engine>,
+    roots: Vec<PathBuf>,
+    tools: Vec<Tool>,
+    warnings: Vec<String>,
+    version: Mutex<Option<&'static str>>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("roots", &self.roots)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A JSON-RPC error of a request.
+struct RpcError {
+    code: i64,
+    message: String,
+}
+
+impl RpcError {
+    fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl Server {
+    /// A server whose tools read inside `options.roots` (see [`ServerOptions`]).
+    ///
+    /// Each given root must be an existing directory (`io` or `invalid_request` error
+    /// otherwise); a configured root that does not exist is skipped with a warning
+    /// ([`Server::warnings`]).
+    pub fn new(engine: Arc<Engine>, options: ServerOptions) -> Result<Server> {
+        let mut roots: Vec<PathBuf> = Vec::new();
+        let mut warnings = Vec::new();
+        let given = if options.roots.is_empty() {
+            vec![crate::engine::project_dir(None, "mcp")?]
+        } else {
+            options.roots
+        };
+        for root in given {
+            if root.as_os_str().is_empty() {
+                return Err(Error::invalid("mcp", "a root is an empty path"));
+            }
+            let canonical = std::fs::canonicalize(&root).map_err(|e| Error::io(&root, e))?;
+            if !canonical.is_dir() {
+                return Err(Error::invalid(
+                    "mcp",
+                    format!("root {} is not a directory", root.display()),
+                ));
+            }
+            if !roots.contains(&canonical) {
+                roots.push(canonical);
+            }
+        }
+        for configured in &engine.config().index.roots {
+            let path = expand_home(configured);
+            match std::fs::canonicalize(&path) {
+                Ok(root) if root.is_dir() => {
+                    if !roots.contains(&root) {
+                        roots.push(root);
+                    }
+                }
+                Ok(_) => warnings.push(format!(
+                    "[index] root {configured}: not a directory; tools cannot read it"
+                )),
+                Err(e) => warnings.push(format!(
+                    "[index] root {configured}: {e}; tools cannot read it"
+                )),
+            }
+        }
+        Ok(Server {
+            engine,
+            roots,
+            tools: tools(),
+            warnings,
+            version: Mutex::new(None),
+        })
+    }
+
+    /// The canonical directories the tools may read, the project first.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// Warnings from starting the server (a configured root that does not exist), for
+    /// the surface to show once.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The names of the tools `tools/list` offers, in its order.
+    pub fn tool_names(&self) -> Vec<&str> {
+        self.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// The protocol version agreed by `initialize`, if it happened.
+    pub fn protocol_version(&self) -> Option<&'static str> {
+        self.version.lock().map(|v| *v).unwrap_or(None)
+    }
+
+    /// Answer one message (a line without its newline): `Some(reply)` (one line of JSON)
+    /// or `None` for a notification, a response, a blank line or a batch of
+    /// notifications.
+    pub fn handle(&self, message: &str) -> Option<String> {
+        let text = message.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(e) => {
+                return Some(
+                    error_reply(Value::Null, PARSE_ERROR, format!("Parse error: {e}")).to_string(),
+                );
+            }
+        };
+        let reply = match value {
+            Value::Array(messages) => {
+                if messages.is_empty() {
+                    Some(error_reply(
+                        Value::Null,
+                        INVALID_REQUEST,
+                        "Invalid Request: empty batch",
+                    ))
+                } else {
+                    let replies: Vec<Value> = messages
+                        .into_iter()
+                        .filter_map(|m| self.handle_message(m))
+                        .collect();
+                    (!replies.is_empty()).then_some(Value::Array(replies))
+                }
+            }
+            message => self.handle_message(message),
+        };
+        reply.map(|r| r.to_string())
+    }
+
+    /// Run a session: read messages from `input` line by line until its end, writing each
+    /// reply as one line to `output` and flushing it. A client that closes `output` ends
+    /// the session normally; other read and write failures are `io` errors.
+    pub fn serve<R: BufRead, W: Write>(&self, mut input: R, mut output: W) -> Result<()> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let too_long = match read_line(&mut input, &mut line, MAX_MESSAGE_BYTES) {
+                Ok(Some(too_long)) => too_long,
+                Ok(None) => return Ok(()),
+                Err(e) => return Err(Error::io("MCP input", e)),
+            };
+            let reply = if too_long {
+                Some(
+                    error_reply(
+                        Value::Null,
+                        INVALID_REQUEST,
+                        format!("Invalid Request: message longer than {MAX_MESSAGE_BYTES} bytes"),
+                    )
+                    .to_string(),
+                )
+            } else {
+                match std::str::from_utf8(&line) {
+                    Ok(text) => self.handle(text),
+                    Err(e) => Some(
+                        error_reply(
+                            Value::Null,
+                            PARSE_ERROR,
+                            format!("Parse error: not UTF-8 ({e})"),
+                        )
+                        .to_string(),
+                    ),
+                }
+            };
+            if let Some(mut reply) = reply {
+                // One write per reply: the client wakes up once, to a whole line.
+                reply.push('\n');
+                let written = output
+                    .write_all(reply.as_bytes())
+                    .and_then(|()| output.flush());
+                match written {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
+                    Err(e) => return Err(Error::io("MCP output", e)),
+                }
+            }
+        }
+    }
+
+    fn handle_message(&self, message: Value) -> Option<Value> {
+        let Value::Object(mut message) = message else {
+            return Some(error_reply(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: a message must be a JSON object",
+            ));
+        };
+        let id = message.remove("id");
+        let method = match message.get("method") {
+            Some(Value::String(method)) => Some(method.clone()),
+            _ => None,
+        };
+        let Some(id) = id else {
+            // A notification (never answered, whatever it says), or a response to a
+            // request this server never sends.
+            if method.is_some() || message.contains_key("result") || message.contains_key("error") {
+                return None;
+            }
+            return Some(error_reply(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: no `method`",
+            ));
+        };
+        let id = match id {
+            Value::String(_) | Value::Number(_) => id,
+            _ => {
+                return Some(error_reply(
+                    Value::Null,
+                    INVALID_REQUEST,
+                    "Invalid Request: `id` must be a string or a number",
+                ));
+            }
+        };
+        if method.is_none() && (message.contains_key("result") || message.contains_key("error")) {
+            return None;
+        }
+        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Some(error_reply(
+                id,
+                INVALID_REQUEST,
+                "Invalid Request: `jsonrpc` must be \"2.0\"",
+            ));
+        }
+        let Some(method) = method else {
+            return Some(error_reply(
+                id,
+                INVALID_REQUEST,
+                "Invalid Request: `method` must be a string",
+            ));
+        };
+        let params = match message.remove("params") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(params)) => params,
+            Some(Value::Array(_)) => {
+                return Some(error_reply(
+                    id,
+                    INVALID_PARAMS,
+                    "Invalid params: `params` must be an object",
+                ));
+            }
+            Some(_) => {
+                return Some(error_reply(
+                    id,
+                    INVALID_REQUEST,
+                    "Invalid Request: `params` must be an object or an array",
+                ));
+            }
+        };
+        let outcome = match method.as_str() {
+            "initialize" => self.initialize(&params),
+            "ping" => Ok(json!({})),
+            "tools/list" => Ok(self.list_tools()),
+            "tools/call" => self.call_tool(params),
+            _ => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!(
+                    "Method not found: {}",
+                    method.chars().take(200).collect::<String>()
+                ),
+            )),
+        };
+        Some(match outcome {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err(e) => error_reply(id, e.code, e.message),
+        })
+    }
+
+    fn initialize(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let version = match params.get("protocolVersion") {
+            None | Some(Value::Null) => LATEST_PROTOCOL_VERSION,
+            Some(Value::String(asked)) => PROTOCOL_VERSIONS
+                .iter()
+                .copied()
+                .find(|v| v == asked)
+                .unwrap_or(LATEST_PROTOCOL_VERSION),
+            Some(_) => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    "Invalid params: `protocolVersion` must be a string",
+                ));
+            }
+        };
+        if let Ok(mut slot) = self.version.lock() {
+            *slot = Some(version);
+        }
+        let mut result = json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {"name": SERVER_NAME, "version": crate::VERSION},
+        });
+        if at_least(version, "2025-03-26") {
+            let roots: Vec<String> = self
+                .roots
+                .iter()
+                .map(|r| r.to_string_lossy().into_owned())
+                .collect();
+            result["instructions"] = Value::String(format!(
+                "cc-search: search tools for coding agents ({}). They read only inside {}; \
+                 relative paths resolve against {}.",
+                self.tool_names().join(", "),
+                roots.join(", "),
+                roots.first().map_or(".", String::as_str),
+            ));
+        }
+        Ok(result)
+    }
+
+    /// Whether results carry `structuredContent` (and tools an `outputSchema`).
+    fn structured(&self) -> bool {
+        at_least(
+            self.protocol_version().unwrap_or(LATEST_PROTOCOL_VERSION),
+            STRUCTURED_CONTENT_SINCE,
+        )
+    }
+
+    fn list_tools(&self) -> Value {
+        let structured = self.structured();
+        let tools: Vec<Value> = self
+            .tools
+            .iter()
+            .map(|tool| {
+                let mut entry = json!({
+                    "name": tool.name,
+                    "description": tool.description,
+                    "inputSchema": tool.input_schema,
+                });
+                if structured && let Some(schema) = &tool.output_schema {
+                    entry["outputSchema"] = schema.clone();
+                }
+                entry
+            })
+            .collect();
+        json!({ "tools": tools })
+    }
+
+    fn call_tool(&self, params: Map<String, Value>) -> Result<Value, RpcError> {
+        let name = match params.get("name") {
+            Some(Value::String(name)) => name,
+            _ => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    "Invalid params: `name` must be a string",
+                ));
+            }
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(_) => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    "Invalid params: `arguments` must be an object",
+                ));
+            }
+        };
+        let Some(tool) = self.tools.iter().find(|t| &t.name == name) else {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!(
+                    "Unknown tool: {} (tools: {})",
+                    name.chars().take(200).collect::<String>(),
+                    self.tool_names().join(", ")
+                ),
+            ));
+        };
+        Ok(self.run_tool(tool, arguments))
+    }
+
+    fn run_tool(&self, tool: &Tool, arguments: Map<String, Value>) -> Value {
+        let (request, given_dirs) = if tool.checkfor {
+            match checkfor_request(arguments) {
+                Ok(mapped) => mapped,
+                Err(message) => return tool_error(message),
+            }
+        } else {
+            (arguments, None)
+        };
+        let request = match self.confine(tool.op, Value::Object(request)) {
+            Ok(request) => request,
+            Err(message) => return tool_error(message),
+        };
+        let params = request.to_string();
+        let outcome = catch_unwind(AssertUnwindSafe(|| tool.op.call(&self.engine, &params)));
+        let text = match outcome {
+            Ok(Ok(text)) => text,
+            Ok(Err(e)) => return tool_error(e.to_string()),
+            Err(_) => {
+                return tool_error(format!("internal error: `{}` panicked", tool.op.name));
+            }
+        };
+        let wants_structured = self.structured() && tool.output_schema.is_some();
+        if given_dirs.is_none() && !wants_structured {
+            return json!({"content": [{"type": "text", "text": text}]});
+        }
+        let mut structured = serde_json::from_str::<Value>(&text).ok();
+        let mut content = Vec::new();
+        match (given_dirs, structured.as_mut()) {
+            (Some(given), Some(response)) => {
+                // checkfor's text is its compact JSON; what it printed on stderr (files
+                // it could not read) follows as a second block.
+                restore_dirs(response, &given);
+                let mut shown = response.clone();
+                let warnings = shown
+                    .as_object_mut()
+                    .and_then(|map| map.shift_remove("warnings"));
+                content.push(json!({"type": "text", "text": shown.to_string()}));
+                if let Some(Value::Array(warnings)) = warnings
+                    && !warnings.is_empty()
+                {
+                    let lines: Vec<String> = warnings
+                        .iter()
+                        .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default()))
+                        .collect();
+                    content.push(json!({"type": "text", "text": lines.join("\n")}));
+                }
+            }
+            _ => content.push(json!({"type": "text", "text": text})),
+        }
+        let mut result = json!({ "content": content });
+        if wants_structured && let Some(structured) = structured.filter(Value::is_object) {
+            result["structuredContent"] = structured;
+        }
+        result
+    }
+
+    /// The request with each path parameter of `op` resolved inside the roots, or why
+    /// one is refused.
+    fn confine(&self, op: &OperationInfo, mut request: Value) -> Result<Value, String> {
+        for param in op.path_params {
+            let field = param.pointer.trim_start_matches('/');
+            match request.pointer_mut(param.pointer) {
+                None | Some(Value::Null) => {
+                    if param.defaults_to_project {
+                        self.insert_project(&mut request, param);
+                    }
+                }
+                Some(Value::String(path)) => *path = self.confine_path(field, path)?,
+                Some(Value::Array(items)) => {
+                    for item in items {
+                        if let Value::String(path) = item {
+                            *path = self.confine_path(field, path)?;
+                        }
+                    }
+                }
+                // Any other type is refused by the operation itself.
+                Some(_) => {}
+            }
+        }
+        Ok(request)
+    }
+
+    fn insert_project(&self, request: &mut Value, param: &PathParam) {
+        let Some(project) = self.roots.first().and_then(|p| p.to_str()) else {
+            return;
+        };
+        let value = if param.many {
+            json!([project])
+        } else {
+            json!(project)
+        };
+        let (parent, last) = match param.pointer.rfind('/') {
+            Some(i) => (&param.pointer[..i], &param.pointer[i + 1..]),
+            None => return,
+        };
+        let key = last.replace("~1", "/").replace("~0", "~");
+        if let Some(Value::Object(map)) = request.pointer_mut(parent) {
+            map.insert(key, value);
+        }
+    }
+
+    /// `given` resolved (against the project when relative) and canonicalised, when it
+    /// lies inside a root.
+    fn confine_path(&self, field: &str, given: &str) -> Result<String, String> {
+        if given.is_empty() {
+            return Err(format!("`{field}`: empty path"));
+        }
+        let path = Path::new(given);
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            match self.roots.first() {
+                Some(project) => project.join(path),
+                None => path.to_path_buf(),
+            }
+        };
+        let resolved = resolve(&absolute).map_err(|e| format!("`{field}`: {given}: {e}"))?;
+        if !self.roots.iter().any(|root| resolved.starts_with(root)) {
+            let roots: Vec<String> = self.roots.iter().map(|r| r.display().to_string()).collect();
+            return Err(format!(
+                "`{field}`: {given} resolves to {}, outside the directories this server may read ({})",
+                resolved.display(),
+                roots.join(", ")
+            ));
+        }
+        resolved
+            .into_os_string()
+            .into_string()
+            .map_err(|p| format!("`{field}`: {} is not valid UTF-8", Path::new(&p).display()))
+    }
+}
+
+/// The canonical form of `path` (absolute). A path that does not exist yet is its
+/// deepest existing ancestor, canonical, joined with the rest — which may hold neither
+/// `..` nor a symbolic link, so nothing outside can hide behind a missing component.
+fn resolve(path: &Path) -> std::result::Result<PathBuf, String> {
+    match std::fs::canonicalize(path) {
+        Ok(canonical) => return Ok(canonical),
+        Err(e) if e.kind() != ErrorKind::NotFound => return Err(e.to_string()),
+        Err(_) => {}
+    }
+    for ancestor in path.ancestors().skip(1) {
+        let Ok(base) = std::fs::canonicalize(ancestor) else {
+            continue;
+        };
+        let rest = path.strip_prefix(ancestor).map_err(|e| e.to_string())?;
+        let mut resolved = base;
+        let mut exists = true;
+        for component in rest.components() {
+            match component {
+                Component::Normal(name) => resolved.push(name),
+                Component::CurDir => continue,
+                _ => return Err("`..` after a missing directory".to_string()),
+            }
+            if exists {
+                match std::fs::symlink_metadata(&resolved) {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        return Err("a symbolic link that does not resolve".to_string());
+                    }
+                    Ok(_) => {}
+                    Err(_) => exists = false,
+                }
+            }
+        }
+        return Ok(resolved);
+    }
+    Err("no such file or directory".to_string())
+}
+
+/// checkfor's arguments as a `grep.search` request, and the directories as given (for
+/// the `dir` fields of the answer). Like checkfor: `dir` may be one string or a list,
+/// and defaults to the current directory (here: the project); other parameters are
+/// taken when they have checkfor's type and ignored otherwise.
+#[allow(clippy::type_complexity)]
+fn checkfor_request(
+    arguments: Map<String, Value>,
+) -> std::result::Result<(Map<String, Value>, Option<Vec<String>>), String> {
+    let mut request = Map::new();
+    match arguments.get("search") {
+        Some(Value::String(search)) => {
+            request.insert("search".into(), Value::String(search.clone()));
+        }
+        _ => return Err("Missing or invalid 'search' parameter".to_string()),
+    }
+    let strings = |items: &Vec<Value>| -> Vec<String> {
+        items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let dirs = match arguments.get("dir") {
+        Some(Value::String(dir)) => vec![dir.clone()],
+        Some(Value::Array(items)) => strings(items),
+        _ => Vec::new(),
+    };
+    let given = if dirs.is_empty() {
+        vec![".".to_string()]
+    } else {
+        dirs
+    };
+    request.insert("dir".into(), json!(given));
+    if let Some(Value::String(ext)) = arguments.get("ext") {
+        request.insert("ext".into(), Value::String(ext.clone()));
+    }
+    if let Some(Value::Array(items)) = arguments.get("exclude") {
+        request.insert("exclude".into(), json!(strings(items)));
+    }
+    for flag in ["case_insensitive", "whole_word", "hide_filter_stats"] {
+        if let Some(Value::Bool(on)) = arguments.get(flag) {
+            request.insert(flag.into(), Value::Bool(*on));
+        }
+    }
+    if let Some(context) = arguments.get("context").and_then(Value::as_f64)
+        && context >= 1.0
+    {
+        // checkfor truncates a fractional count; huge ones are capped by grep.search.
+        request.insert("context".into(), json!(context.min(u32::MAX as f64) as u64));
+    }
+    Ok((request, Some(given)))
+}
+
+/// Put the directories back as the caller wrote them in `directories[i].dir`.
+fn restore_dirs(response: &mut Value, given: &[String]) {
+    if let Some(Value::Array(directories)) = response.get_mut("directories")
+        && directories.len() == given.len()
+    {
+        for (directory, dir) in directories.iter_mut().zip(given) {
+            if let Some(slot) = directory.get_mut("dir") {
+                *slot = Value::String(dir.clone());
+            }
+        }
+    }
+}
+
+fn tool_error(message: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": message.into()}], "isError": true})
+}
+
+fn error_reply(id: Value, code: i64, message: impl Into<String>) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
+}
+
+fn at_least(version: &str, minimum: &str) -> bool {
+    let index = |v: &str| PROTOCOL_VERSIONS.iter().position(|p| *p == v);
+    match (index(version), index(minimum)) {
+        (Some(v), Some(m)) => v >= m,
+        _ => false,
+    }
+}
+
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix('~'), crate::engine::home_dir()) {
+        (Some(""), Some(home)) => home,
+        (Some(rest), Some(home)) if rest.starts_with('/') => home.join(&rest[1..]),
+        _ => PathBuf::from(path),
+    }
+}
+
+/// Read one line (without its newline) into `line`, keeping at most `limit` bytes.
+/// `Ok(None)` at the end of input; `Ok(Some(true))` when the line was longer than
+/// `limit` (it is skipped whole).
+fn read_line<R: BufRead>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Option<bool>> {
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any.then_some(too_long));
+        }
+        read_any = true;
+        let (chunk, used, done) = match memchr::memchr(b'\n', available) {
+            Some(i) => (&available[..i], i + 1, true),
+            None => (available, available.len(), false),
+        };
+        if !too_long && line.len() + chunk.len() <= limit {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        input.consume(used);
+        if done {
+            return Ok(Some(too_long));
+        }
+    }
+}
+
+/// The tools: `checkfor` (when `grep.search` exists), then every operation that does not
+/// write the user's settings, in the table's order.
+fn tools() -> Vec<Tool> {
+    let mut tools = Vec::new();
+    if let Ok(op) = ops::find(CHECKFOR_OPERATION) {
+        tools.push(Tool {
+            name: CHECKFOR_TOOL.to_string(),
+            description: CHECKFOR_DESCRIPTION.to_string(),
+            input_schema: checkfor_input_schema(),
+            output_schema: object_schema(op.response_schema()),
+            op,
+            checkfor: true,
+        });
+    }
+    for op in ops::OPERATIONS.iter().filter(|op| !op.writes_user_settings) {
+        let mut input_schema = tool_schema(op.request_schema());
+        if let Value::Object(map) = &mut input_schema
+            && !map.contains_key("type")
+        {
+            map.insert("type".into(), json!("object"));
+        }
+        tools.push(Tool {
+            name: op.name.replace('.', "_"),
+            description: op.summary.to_string(),
+            input_schema,
+            output_schema: object_schema(op.response_schema()),
+            op,
+            checkfor: false,
+        });
+    }
+    tools
+}
+
+/// checkfor's tool description.
+const CHECKFOR_DESCRIPTION: &str = "Search files in directories for a string pattern. Single-depth (non-recursive) scanning with optional extension filtering, case-insensitive search, whole-word matching, and context lines.";
+
+/// checkfor's input schema, key for key in the order checkfor sends it.
+fn checkfor_input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "case_insensitive": {
+                "type": "boolean",
+                "description": "Perform case-insensitive search. Optional, defaults to false.",
+                "default": false
+            },
+            "context": {
+                "type": "integer",
+                "description": "Number of context lines before and after each match. Optional, defaults to 0.",
+                "default": 0
+            },
+            "dir": {
+                "type": "array",
+                "description": "Array of directory paths to search. Can also accept a single string for backwards compatibility. Defaults to current directory if not provided."
+            },
+            "exclude": {
+                "type": "array",
+                "description": "Array of strings to exclude from results. Matches containing any of these strings will be filtered out. Optional."
+            },
+            "ext": {
+                "type": "string",
+                "description": "File extension to filter (e.g., '.go', '.rtf'). Optional."
+            },
+            "hide_filter_stats": {
+                "type": "boolean",
+                "description": "Hide original_matches and filtered_matches from output. Optional, defaults to false.",
+                "default": false
+            },
+            "search": {
+                "type": "string",
+                "description": "String pattern to search for"
+            },
+            "whole_word": {
+                "type": "boolean",
+                "description": "Match whole words only. Optional, defaults to false.",
+                "default": false
+            }
+        },
+        "required": ["search"]
+    })
+}
+
+/// A schemars schema as a tool schema: no `$schema` or `title`, references to `$defs`
+/// inlined (kept as they are when a definition refers to itself).
+fn tool_schema(schema: Value) -> Value {
+    let Value::Object(mut map) = schema else {
+        return json!({"type": "object"});
+    };
+    map.shift_remove("$schema");
+    map.shift_remove("title");
+    if let Some(Value::Object(defs)) = map.get("$defs").cloned() {
+        let mut body = map.clone();
+        body.shift_remove("$defs");
+        let mut inlined = Value::Object(body);
+        if inline_refs(&mut inlined, &defs, &mut Vec::new()).is_ok() {
+            return inlined;
+        }
+    }
+    Value::Object(map)
+}
+
+/// The tool schema of a response, when it describes an object (MCP's `outputSchema`
+/// must).
+fn object_schema(schema: Value) -> Option<Value> {
+    let schema = tool_schema(schema);
+    (schema.get("type") == Some(&json!("object"))).then_some(schema)
+}
+
+/// Keywords that only annotate: a `$ref`'s sibling may override the definition's.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
+fn inline_refs(
+    value: &mut Value,
+    defs: &Map<String, Value>,
+    stack: &mut Vec<String>,
+) -> std::result::Result<(), ()> {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let name = reference.strip_prefix("#/$defs/").ok_or(())?.to_string();
+                if stack.contains(&name) {
+                    return Err(());
+                }
+                let mut definition = defs.get(&name).cloned().ok_or(())?;
+                stack.push(name);
+                inline_refs(&mut definition, defs, stack)?;
+                stack.pop();
+                map.shift_remove("$ref");
+                for sibling in map.values_mut() {
+                    inline_refs(sibling, defs, stack)?;
+                }
+                let siblings = std::mem::take(map);
+                let Value::Object(mut merged) = definition else {
+                    return Err(());
+                };
+                let conflict = siblings
+                    .keys()
+                    .any(|k| merged.contains_key(k) && !ANNOTATIONS.contains(&k.as_str()));
+                if conflict {
+                    *map = siblings;
+                    map.insert("allOf".into(), json!([Value::Object(merged)]));
+                } else {
+                    merged.extend(siblings);
+                    *map = merged;
+                }
+                return Ok(());
+            }
+            map.values_mut()
+                .try_for_each(|v| inline_refs(v, defs, stack))
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .try_for_each(|v| inline_refs(v, defs, stack)),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_are_inlined_with_their_annotations() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "R",
+            "type": "object",
+            "properties": {
+                "scope": {"$ref": "#/$defs/Scope", "description": "which", "default": "user"},
+                "list": {"type": "array", "items": {"$ref": "#/$defs/Item"}}
+            },
+            "$defs": {
+                "Scope": {"description": "generic", "type": "string", "enum": ["user", "project"]},
+                "Item": {"type": "object", "properties": {"s": {"$ref": "#/$defs/Scope"}}}
+            }
+        });
+        let out = tool_schema(schema);
+        assert_eq!(
+            out,
+            json!({
+                "type": "object",
+                "properties": {
+                    "scope": {"description": "which", "type": "string", "enum": ["user", "project"], "default": "user"},
+                    "list": {"type": "array", "items": {"type": "object", "properties": {
+                        "s": {"description": "generic", "type": "string", "enum": ["user", "project"]}
+                    }}}
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn key_order_is_kept() {
+        let schema = json!({
+            "$schema": "x", "title": "T", "description": "d", "type": "object",
+            "properties": {"b": {"type": "string"}, "a": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"type": "integer"}}
+        });
+        assert_eq!(
+            tool_schema(schema).to_string(),
+            r#"{"description":"d","type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}"#
+        );
+    }
+
+    #[test]
+    fn recursive_definitions_keep_their_references() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"node": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}
+        });
+        let out = tool_schema(schema.clone());
+        assert_eq!(out, schema);
+    }
+
+    #[test]
+    fn conflicting_siblings_become_all_of() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/N", "minimum": 1}},
+            "$defs": {"N": {"type": "integer", "minimum": 0}}
+        });
+        assert_eq!(
+            tool_schema(schema)["properties"]["n"],
+            json!({"minimum": 1, "allOf": [{"type": "integer", "minimum": 0}]})
+        );
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let mut input = std::io::Cursor::new(b"short\nmuch too long\nok".to_vec());
+        let mut line = Vec::new();
+        assert_eq!(read_line(&mut input, &mut line, 8).unwrap(), Some(false));
+        assert_eq!(line, b"short");
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line, 8).unwrap(), Some(true));
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line, 8).unwrap(), Some(false));
+        assert_eq!(line, b"ok");
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line, 8).unwrap(), None);
+    }
+
+    #[test]
+    fn versions_compare_by_position() {
+        assert!(at_least("2025-11-25", STRUCTURED_CONTENT_SINCE));
+        assert!(at_least("2025-06-18", STRUCTURED_CONTENT_SINCE));
+        assert!(!at_least("2025-03-26", STRUCTURED_CONTENT_SINCE));
+        assert!(!at_least("1999-01-01", STRUCTURED_CONTENT_SINCE));
+    }
+}
