@@ -52,19 +52,14 @@ pub(crate) struct PathList<'a> {
 }
 
 impl<'a> PathList<'a> {
-    /// The list of stored columns; an index that does not fit them (missing, or written
-    /// by an older version) is rebuilt in memory. None when `paths` is not UTF-8.
+    /// The list of stored columns; a missing index (written by an older version) is
+    /// rebuilt in memory. None when `paths` is not UTF-8. The index is not checked
+    /// against the paths up front (that would read them all); [`PathList::get`] returns
+    /// only whole entries, so an index that does not fit loses entries, never makes any up.
     pub fn new(paths: &'a [u8], index: Option<&'a [u8]>) -> Option<PathList<'a>> {
         let text = std::str::from_utf8(paths).ok()?;
-        let count = if text.is_empty() {
-            0
-        } else {
-            memchr::memchr_iter(0, paths).count() + 1
-        };
         let index = match index {
-            Some(index) if index.len() == count * ENTRY && Self::fits(index, text) => {
-                Cow::Borrowed(index)
-            }
+            Some(index) if index.len() % ENTRY == 0 => Cow::Borrowed(index),
             _ => {
                 let mut builder = ListBuilder::default();
                 for entry in text.split('\0').filter(|_| !text.is_empty()) {
@@ -76,21 +71,13 @@ impl<'a> PathList<'a> {
         Some(PathList { text, index })
     }
 
-    /// Whether every offset of `index` starts an entry of `text`.
-    fn fits(index: &[u8], text: &str) -> bool {
-        let bytes = text.as_bytes();
-        index.chunks_exact(ENTRY).enumerate().all(|(i, e)| {
-            let offset = offset_of(e);
-            (i == 0 && offset == 0) || (offset > 0 && bytes.get(offset - 1) == Some(&0))
-        })
-    }
-
     /// How many entries it has.
     pub fn len(&self) -> usize {
         self.index.len() / ENTRY
     }
 
-    /// Entry `i` and its character mask.
+    /// Entry `i` and its character mask; None past the end, or when the index does not
+    /// point at a whole entry.
     pub fn get(&self, i: usize) -> Option<(&str, u64)> {
         let entry = self.index.get(i * ENTRY..(i + 1) * ENTRY)?;
         let mask = u64::from_le_bytes(entry[..8].try_into().ok()?);
@@ -99,7 +86,14 @@ impl<'a> PathList<'a> {
             Some(next) => offset_of(next).checked_sub(1)?,
             None => self.text.len(),
         };
-        // Offsets were checked to follow a NUL (ASCII), so they are char boundaries.
+        // A whole entry: a NUL (or the list's edge) on both sides.
+        let bytes = self.text.as_bytes();
+        let starts = start == 0 || bytes.get(start - 1) == Some(&0);
+        let ends = end == bytes.len() || bytes.get(end) == Some(&0);
+        if !(starts && ends) {
+            return None;
+        }
+        // Both ends border a NUL (ASCII) or the edge, so they are char boundaries.
         Some((self.text.get(start..end)?, mask))
     }
 }
@@ -139,13 +133,19 @@ mod tests {
             .collect();
         assert_eq!(entries(&list), expected);
         assert!(matches!(list.index, Cow::Borrowed(_)));
-        // A missing or mismatched index is rebuilt: same entries.
-        for index in [None, Some(&index[..12]), Some(&[0u8; 48][..])] {
+        assert!(list.get(4).is_none());
+        // A missing or malformed index is rebuilt: same entries.
+        for index in [None, Some(&index[..13])] {
             let rebuilt = PathList::new(&text, index).unwrap();
             assert!(matches!(rebuilt.index, Cow::Owned(_)));
             assert_eq!(entries(&rebuilt), expected);
         }
-        assert!(list.get(4).is_none());
+        // An index that does not fit the paths yields no made-up entries.
+        let mut shifted = index.clone();
+        shifted[12 + 8] += 1; // entry 1 starts a byte late
+        let list = PathList::new(&text, Some(&shifted)).unwrap();
+        let got: Vec<Option<&str>> = (0..4).map(|i| list.get(i).map(|(e, _)| e)).collect();
+        assert_eq!(got, [None, None, Some("café/x"), Some("z")]);
     }
 
     #[test]
