@@ -422,3 +422,23 @@ fn many_random_changes_leave_the_index_a_full_walk_would() {
     }
     let _ = r.home.path();
 }
+
+#[test]
+fn a_deleted_untracked_ignore_file_brings_its_files_back() {
+    let r = repo(TREE);
+    // Not committed: git status shows it as untracked while it exists, and not at all
+    // once it is deleted.
+    write(&r.root, "gen/.gitignore", "*.out\n");
+    write(&r.root, "gen/deep/er/result.out", "x");
+    let first = r.refresh();
+    assert!(r.suggest("result.out").is_empty(), "{first:?}");
+    // Date it back so it is not "modified since the last refresh".
+    edit_in_place(&r.root.join("gen/.gitignore"), "*.out\n", 1_600_000_000);
+    r.refresh();
+    assert!(r.refresh().roots[0].incremental);
+    fs::remove_file(r.root.join("gen/.gitignore")).unwrap();
+    let response = r.refresh();
+    assert!(!response.roots[0].incremental, "{response:?}");
+    assert_eq!(r.suggest("result.out"), ["gen/deep/er/result.out"]);
+    assert_eq!(r.snapshot(&r.engine), r.full_snapshot());
+}

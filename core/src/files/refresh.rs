@@ -47,6 +47,8 @@ struct Prior {
     walked_at_ns: i64,
     file_count: usize,
     git_head: Option<String>,
+    /// The ignore files (`.gitignore`, `.ignore`) indexed under the root.
+    rule_files: Vec<PathBuf>,
 }
 
 /// What the index holds about a root's last walk (`watched_roots`).
@@ -357,11 +359,20 @@ fn prior(
     if !dirs.iter().any(|(dir, _)| *dir == plan.root) {
         return Ok(None);
     }
+    let mut stmt = conn.prepare_cached(
+        "SELECT path FROM files_meta WHERE root = ?1 AND filename IN ('.gitignore', '.ignore')",
+    )?;
+    let rule_files = stmt
+        .query_map([&plan.root_str], |r| {
+            Ok(PathBuf::from(r.get::<_, String>(0)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
     Ok(Some(Prior {
         dirs,
         walked_at_ns,
         file_count: stored.file_count,
         git_head: stored.git_head.clone(),
+        rule_files,
     }))
 }
 
@@ -400,7 +411,11 @@ fn complete_changes(plan: &Plan, found: Found, activity: &[GitActivity]) -> Opti
                 Some(".gitignore" | ".ignore")
             )
     };
-    let candidates = rewalk.files.iter().map(|f| &f.path).chain(&changed);
+    // Every ignore file the index knows (an edited or deleted one, tracked or not), the
+    // ones in the directories listed again (new ones), the ones git reports.
+    let candidates = (prior.rule_files.iter())
+        .chain(rewalk.files.iter().map(|f| &f.path))
+        .chain(&changed);
     for path in candidates.chain(std::iter::once(&exclude_file)) {
         if !is_rules(path) {
             continue;
