@@ -442,3 +442,28 @@ fn a_deleted_untracked_ignore_file_brings_its_files_back() {
     assert_eq!(r.suggest("result.out"), ["gen/deep/er/result.out"]);
     assert_eq!(r.snapshot(&r.engine), r.full_snapshot());
 }
+
+#[test]
+fn concurrent_refreshes_keep_the_file_count_true() {
+    let r = repo(TREE);
+    r.refresh();
+    let engines: Vec<Engine> = (0..3)
+        .map(|_| Engine::open_at(r.home.path()).unwrap())
+        .collect();
+    std::thread::scope(|s| {
+        for (t, engine) in engines.iter().enumerate() {
+            let r = &r;
+            s.spawn(move || {
+                for i in 0..6 {
+                    write(&r.root, &format!("src/t{t}/f{i}.rs"), "x");
+                    r.refresh_with(engine, false);
+                }
+            });
+        }
+    });
+    let last = r.refresh();
+    let indexed = r.snapshot(&r.engine).files.len();
+    assert_eq!(last.files, indexed);
+    assert_eq!(indexed, TREE.len() + 18);
+    assert_eq!(r.snapshot(&r.engine), r.full_snapshot());
+}

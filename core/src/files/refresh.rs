@@ -560,7 +560,15 @@ fn write_root(
                 updated.push((path, file.mtime));
             }
         }
-        stats.files = (prior.file_count + added.len()).saturating_sub(gone.len());
+        // The count as of this transaction: another refresh may have written since the
+        // last walk was read.
+        let before: i64 = tx
+            .prepare_cached("SELECT coalesce(file_count, 0) FROM watched_roots WHERE root = ?1")?
+            .query_row([root], |r| r.get(0))
+            .optional()?
+            .unwrap_or(prior.file_count as i64);
+        let before = usize::try_from(before).unwrap_or(0);
+        stats.files = (before + added.len()).saturating_sub(gone.len());
     }
     stats.added = added.len();
     stats.updated = updated.len();
