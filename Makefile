@@ -14,8 +14,9 @@ CBINDGEN_VERSION := 0.29.4
 CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench header setup setup-python setup-node python node \
-        check-format lint test-rust test-header test-examples test-python test-node clean-demo
+.PHONY: demo test bench header setup setup-python setup-node python node install \
+        check-format lint test-rust test-header test-examples test-python test-node \
+        test-packaging clean-demo
 
 ## ---- setup -----------------------------------------------------------------------------
 
@@ -58,6 +59,27 @@ node: setup-node
 header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
 
+# The C library: include/cc_search.h, lib/libcc_search.so, lib/libcc_search.a and
+# lib/pkgconfig/cc_search.pc under PREFIX (DESTDIR stages it elsewhere). A release build;
+# PROFILE=dev installs the debug build the tests use. Libs.private: what the static library
+# needs from the system besides libc and libgcc_s, which the C compiler links anyway.
+PREFIX ?= /usr/local
+PROFILE ?= release
+install:
+	cargo build --quiet -p cc-search-ffi --lib --profile $(PROFILE)
+	target="$${CARGO_TARGET_DIR:-$(ROOT)/target}/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))"; \
+	version=$$(cargo pkgid -p cc-search-ffi | sed 's/.*[#@]//'); \
+	prefix="$(abspath $(PREFIX))"; dest="$(DESTDIR)$$prefix"; \
+	install -d "$$dest/include" "$$dest/lib/pkgconfig"; \
+	install -m 644 include/cc_search.h "$$dest/include/cc_search.h"; \
+	install -m 755 "$$target/libcc_search.so" "$$dest/lib/libcc_search.so"; \
+	install -m 644 "$$target/libcc_search.a" "$$dest/lib/libcc_search.a"; \
+	printf '%s\n' "prefix=$$prefix" 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: cc_search' 'Description: Embedded search for coding agents (C API of cc-search)' \
+	  "Version: $$version" 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lcc_search' \
+	  'Libs.private: -lpthread -ldl -lm' > "$$dest/lib/pkgconfig/cc_search.pc"; \
+	echo "installed cc_search $$version under $(DESTDIR)$$prefix"
+
 ## ---- the main job ------------------------------------------------------------------
 
 # Index this repository and ask the file picker, as a user would from the CLI.
@@ -70,7 +92,7 @@ demo: python
 
 ## ---- tests ---------------------------------------------------------------------------
 
-test: check-format lint test-rust test-header test-examples test-python test-node
+test: check-format lint test-rust test-header test-examples test-python test-node test-packaging
 	@echo "all checks passed"
 
 check-format:
@@ -98,6 +120,11 @@ test-python: python
 # Builds the addon, type-checks index.d.ts, runs test/*.test.js under Node and then Bun.
 test-node: setup-node
 	cd $(NODE_DIR) && $(ROOT)/.ci/expect-tests node+bun -- npm test --silent
+
+# Each surface installed as its users install it, into clean temporary directories, with
+# a smoke run through the installed copy; every place the version appears agrees.
+test-packaging: setup-python node
+	tests/packaging.sh
 
 ## ---- benchmarks -----------------------------------------------------------------------
 
