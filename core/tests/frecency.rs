@@ -2,7 +2,6 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use cc_search::Engine;
 use cc_search::files::{Refresh, RefreshRequest, Suggest, SuggestRequest};
@@ -11,30 +10,8 @@ const DAY: i64 = 86_400;
 /// A fixed "now" so the test does not depend on the clock.
 const NOW: i64 = 1_790_000_000;
 
-fn git(dir: &Path, args: &[&str], at: i64) {
-    let date = format!("@{at} +0000");
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_DATE", &date)
-        .env("GIT_COMMITTER_DATE", &date)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_SYSTEM", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn write(dir: &Path, rel: &str, content: &str) {
-    let p = dir.join(rel);
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, content).unwrap();
-}
+mod common;
+use common::{git_at as git, write};
 
 fn commit(dir: &Path, rel: &str, content: &str, at: i64) {
     write(dir, rel, content);

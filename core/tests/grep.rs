@@ -1,18 +1,14 @@
 //! `grep.search` end to end on real directories: checkfor's behaviours, exact JSON bytes,
 //! and what cc-search adds (recursion, regex, budgets).
 
-use std::fs;
 use std::path::Path;
 
 use cc_search::Engine;
 use cc_search::grep::{Search, SearchRequest, SearchResponse};
 use serde_json::{Value, json};
 
-fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
-    let path = root.join(rel);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
+mod common;
+use common::write;
 
 fn engine() -> (tempfile::TempDir, Engine) {
     let home = tempfile::tempdir().unwrap();

@@ -9,28 +9,11 @@ use std::process::Command;
 use cc_search::Engine;
 use cc_search::files::{Refresh, RefreshRequest, RefreshResponse, Suggest, SuggestRequest};
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_DATE", "@1700000000 +0000")
-        .env("GIT_COMMITTER_DATE", "@1700000000 +0000")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_SYSTEM", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+mod common;
+use common::write;
 
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
+fn git(dir: &Path, args: &[&str]) {
+    common::git_at(dir, args, 1_700_000_000);
 }
 
 /// Rewrite a file in place (no new directory entry, so its directory's mtime stays) with

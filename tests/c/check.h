@@ -15,4 +15,14 @@ static int checks = 0, failures = 0;
         }                                                                  \
     } while (0)
 
+/* Print how the checks went ("ok <n> checks", or how many failed); main's exit status. */
+static int check_report(void) {
+    if (failures) {
+        fprintf(stderr, "%d of %d checks failed\n", failures, checks);
+        return 1;
+    }
+    printf("ok %d checks\n", checks);
+    return 0;
+}
+
 #endif

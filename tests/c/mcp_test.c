@@ -79,10 +79,5 @@ int main(int argc, char **argv) {
                     "\"isError\":true"));
 
     cc_search_engine_free(engine);
-    if (failures) {
-        fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    printf("ok %d checks\n", checks);
-    return 0;
+    return check_report();
 }
