@@ -18,6 +18,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
+const { readInput } = require('./stdin.js')
+
 /** The log moves aside when it grows past this. */
 const MAX_LOG_BYTES = 1 << 20
 
@@ -43,43 +45,6 @@ function note(message) {
   }
 }
 
-/** Read stdin to its end (so Claude Code's write never fails) and drop it. */
-function drainStdin() {
-  try {
-    // A terminal (or /dev/null): nothing to read, and no end of input to wait for.
-    if (fs.fstatSync(0).isCharacterDevice()) return
-  } catch {
-    return
-  }
-  const buffer = Buffer.alloc(64 * 1024)
-  const seen = []
-  for (let total = 0; total < 1 << 20; ) {
-    let n
-    try {
-      n = fs.readSync(0, buffer, 0, buffer.length, null)
-    } catch (err) {
-      if (err && err.code === 'EAGAIN') {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
-        continue
-      }
-      return
-    }
-    if (n === 0) return
-    total += n
-    // A writer that keeps its end open must not hold the session up: one complete JSON
-    // object is all the hook is ever sent.
-    seen.push(Buffer.from(buffer.subarray(0, n)))
-    if (buffer[n - 1] === 0x7d /* } */ || buffer[n - 1] === 0x0a /* \n */) {
-      try {
-        JSON.parse(Buffer.concat(seen).toString('utf8'))
-        return
-      } catch {
-        // Not complete yet.
-      }
-    }
-  }
-}
-
 /** Open the log for appending, moving a log over MAX_LOG_BYTES aside first. */
 function openLog(home) {
   const dir = path.join(home, 'logs')
@@ -93,8 +58,9 @@ function openLog(home) {
   return { file, fd: fs.openSync(file, 'a') }
 }
 
-function hook() {
-  drainStdin()
+async function hook() {
+  // Read to its end (so Claude Code's write never fails) and dropped.
+  await readInput()
   let home
   try {
     const { Engine } = require('../index.js')
@@ -160,10 +126,9 @@ function worker(project) {
 if (process.argv[2] === '--worker') {
   worker(process.argv[3] || process.cwd())
 } else {
-  try {
-    hook()
-  } catch (err) {
-    note(`session start failed: ${errorText(err)}`)
-  }
-  process.exitCode = 0
+  hook()
+    .catch((err) => note(`session start failed: ${errorText(err)}`))
+    .finally(() => {
+      process.exitCode = 0
+    })
 }
