@@ -39,6 +39,7 @@ pub struct Engine {
     files_db: Database,
     embedding_cache: crate::embed::Cache,
     embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
+    model_missing_noted: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -93,6 +94,7 @@ impl Engine {
             files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
             embedding_cache: crate::embed::Cache::new(home.join("embeddings.db")),
             embedder: Mutex::new(None),
+            model_missing_noted: std::sync::atomic::AtomicBool::new(false),
             home,
             config_path,
             config,
@@ -174,6 +176,14 @@ impl Engine {
             Arc::new(crate::embed::MiniLm::load(&location.dir)?);
         *slot = Some(Arc::clone(&embedder));
         Ok(embedder)
+    }
+
+    /// True the first time it is called on this engine, false after: searches that fall
+    /// back to keyword-only for want of a model say so once, not on every query.
+    pub(crate) fn note_model_missing(&self) -> bool {
+        !self
+            .model_missing_noted
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Use `embedder` for this engine's embeddings instead of loading the model.

@@ -38,6 +38,59 @@ pub fn fts5_query(text: &str, prefix_last: bool) -> Option<String> {
     Some(out)
 }
 
+/// English words too common to help a keyword search; dropped from natural-language
+/// queries (unless nothing else is left).
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "been", "being", "between", "both", "but", "by", "can", "could", "did", "do",
+    "does", "doing", "done", "during", "each", "few", "for", "from", "had", "has", "have",
+    "having", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+    "just", "may", "me", "more", "most", "must", "my", "no", "nor", "not", "now", "of", "on",
+    "once", "only", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so",
+    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+    "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were",
+    "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
+    "you", "your",
+];
+
+/// Build an FTS5 MATCH expression for a natural-language query: the words (runs of
+/// letters, digits and `_`), lowercased, each quoted, stopwords and repeats dropped,
+/// OR-ed together so BM25 ranks documents by how many and how rare the words they hold
+/// are. Never a syntax error, whatever the text.
+///
+/// Returns `None` when the text has no words.
+pub fn fts5_any_query(text: &str) -> Option<String> {
+    let text = truncate_utf8(text, MAX_QUERY_BYTES);
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if word.is_empty() {
+            continue;
+        }
+        let word = word.to_lowercase();
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    let content: Vec<&String> = words
+        .iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .collect();
+    let chosen: Vec<&String> = if content.is_empty() {
+        words.iter().collect()
+    } else {
+        content
+    };
+    if chosen.is_empty() {
+        return None;
+    }
+    let quoted: Vec<String> = chosen
+        .iter()
+        .take(MAX_QUERY_TOKENS)
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    Some(quoted.join(" OR "))
+}
+
 /// The longest prefix of `s` of at most `max` bytes that ends on a char boundary.
 pub fn truncate_utf8(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -88,6 +141,26 @@ mod tests {
         let long = "word ".repeat(10_000);
         let q = fts5_query(&long, true).unwrap();
         assert_eq!(q.matches("\"word\"").count(), MAX_QUERY_TOKENS);
+    }
+
+    #[test]
+    fn natural_language_queries_or_their_content_words() {
+        assert_eq!(
+            fts5_any_query("What is the Flow over a WING?").unwrap(),
+            "\"flow\" OR \"wing\""
+        );
+        assert_eq!(fts5_any_query("the of").unwrap(), "\"the\" OR \"of\"");
+        assert_eq!(fts5_any_query("\" * ( ) : ^ + -"), None);
+        assert_eq!(fts5_any_query(""), None);
+        assert_eq!(
+            fts5_any_query("NEAR(a AND b) OR \"c\"").unwrap(),
+            "\"near\" OR \"b\" OR \"c\""
+        );
+        assert_eq!(fts5_any_query("wing wing WING").unwrap(), "\"wing\"");
+        assert_eq!(
+            fts5_any_query("snake_case x").unwrap(),
+            "\"snake_case\" OR \"x\""
+        );
     }
 
     #[test]

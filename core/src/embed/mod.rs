@@ -40,6 +40,73 @@ pub trait Embedder: Send + Sync {
     fn dims(&self) -> usize;
     /// The model's name; cached vectors are keyed by it.
     fn model_id(&self) -> &str;
+    /// Byte ranges of `text` to embed one by one so that nothing is cut off: one range
+    /// covering all of `text` when the model reads it whole, else overlapping windows
+    /// (each within the model's input length, on word boundaries). The default: the
+    /// whole text.
+    fn windows(&self, text: &str) -> Result<Vec<std::ops::Range<usize>>> {
+        Ok(std::iter::once(0..text.len()).collect())
+    }
+}
+
+/// Word pieces two consecutive windows of a long text share.
+pub const WINDOW_OVERLAP: usize = 32;
+
+/// Windows over `text` given the byte spans of its word pieces (`offsets`, in order):
+/// the whole text when it has at most `max_pieces`, else windows of at most
+/// `max_pieces` pieces, each starting [`WINDOW_OVERLAP`] pieces before the previous one
+/// ends. A window never starts or ends inside a word: a piece that continues a word
+/// (no whitespace before it) moves the start forward to the next word, and the end
+/// back before the word it would cut. The first window starts at 0 and the last ends
+/// at the end of `text`.
+pub(crate) fn piece_windows(
+    text: &str,
+    offsets: &[(usize, usize)],
+    max_pieces: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let n = offsets.len();
+    if n <= max_pieces || max_pieces <= WINDOW_OVERLAP {
+        return std::iter::once(0..text.len()).collect();
+    }
+    let bytes = text.as_bytes();
+    // Whether piece i begins a word (so a window may start at it).
+    let starts_word = |i: usize| {
+        let at = offsets[i].0.min(text.len());
+        at == 0 || bytes[at - 1].is_ascii_whitespace() || !bytes[at - 1].is_ascii_alphanumeric()
+    };
+    let mut out = Vec::new();
+    let mut first = 0usize;
+    loop {
+        let mut last = (first + max_pieces).min(n); // exclusive
+        if last < n {
+            // Do not cut a word: end before the piece that starts the cut word.
+            let mut cut = last;
+            while cut > first + 1 && !starts_word(cut) {
+                cut -= 1;
+            }
+            if cut > first + 1 {
+                last = cut;
+            }
+        }
+        let start = if out.is_empty() { 0 } else { offsets[first].0 };
+        let end = if last == n {
+            text.len()
+        } else {
+            offsets[last - 1].1
+        };
+        out.push(start..end);
+        if last == n {
+            break;
+        }
+        // The next window starts WINDOW_OVERLAP pieces back, at a word start, and
+        // always moves forward.
+        let mut next = last.saturating_sub(WINDOW_OVERLAP).max(first + 1);
+        while next < last && !starts_word(next) {
+            next += 1;
+        }
+        first = next.min(last);
+    }
+    out
 }
 
 /// The schema of `embeddings.db`.
@@ -275,5 +342,72 @@ impl Operation for Text {
             embedded,
             warnings,
         })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)] // one range is what is expected
+mod tests {
+    use super::*;
+
+    /// Offsets of whitespace-separated words, each one piece, or `split` pieces each.
+    fn offsets(text: &str, split: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for word in text.split(' ') {
+            let step = word.len().div_ceil(split).max(1);
+            let mut s = at;
+            while s < at + word.len() {
+                let e = (s + step).min(at + word.len());
+                out.push((s, e));
+                s = e;
+            }
+            at += word.len() + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn short_text_is_one_window() {
+        let text = "a b c";
+        assert_eq!(piece_windows(text, &offsets(text, 1), 10), [0..5]);
+        assert_eq!(piece_windows("", &[], 10), [0..0]);
+    }
+
+    #[test]
+    fn windows_overlap_cover_and_respect_the_limit() {
+        let words: Vec<String> = (0..500).map(|i| format!("w{i:03}")).collect();
+        let text = words.join(" ");
+        let offs = offsets(&text, 2); // two pieces per word
+        let max = 100;
+        let windows = piece_windows(&text, &offs, max);
+        assert!(windows.len() > 10);
+        assert_eq!(windows[0].start, 0);
+        assert_eq!(windows.last().unwrap().end, text.len());
+        for pair in windows.windows(2) {
+            assert!(pair[1].start > pair[0].start);
+            assert!(pair[1].start < pair[0].end, "overlap: {pair:?}");
+        }
+        for w in &windows {
+            let slice = &text[w.clone()];
+            // Whole words only, and within the piece limit.
+            assert!(!slice.starts_with(' ') && !slice.ends_with(' '));
+            assert!(slice.split(' ').all(|word| word.len() == 4), "{slice:?}");
+            let pieces = offs
+                .iter()
+                .filter(|(s, e)| *s >= w.start && *e <= w.end)
+                .count();
+            assert!(pieces <= max, "{pieces} pieces");
+        }
+    }
+
+    #[test]
+    fn one_enormous_word_still_makes_progress() {
+        let text = "x".repeat(1000);
+        let offs: Vec<(usize, usize)> = (0..1000).map(|i| (i, i + 1)).collect();
+        let windows = piece_windows(&text, &offs, 100);
+        assert_eq!(windows.first().unwrap().start, 0);
+        assert_eq!(windows.last().unwrap().end, 1000);
+        assert!(windows.len() >= 10 && windows.len() < 20);
     }
 }

