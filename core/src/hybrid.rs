@@ -661,14 +661,38 @@ impl ChunkStore {
         }
         let candidates = search.candidates.max(search.limit);
         let conn = self.db.read(warnings)?;
-        let keyword: Vec<i64> = if search.mode == Mode::Vector {
-            Vec::new()
+        let want_keyword = search.mode != Mode::Vector;
+        let vector_query = if search.mode == Mode::Keyword {
+            None
         } else {
-            self.keyword_list(&conn, &search.text, &search.filter, candidates)?
+            query_vector
         };
-        let vector: Vec<(i64, f64, i64)> = match (search.mode, query_vector) {
-            (Mode::Keyword, _) | (_, None) => Vec::new(),
-            (_, Some(v)) => self.vector_list(&conn, v, &search.filter, candidates)?,
+        let keyword_list = |conn: &rusqlite::Connection| {
+            self.keyword_list(conn, &search.text, &search.filter, candidates)
+        };
+        let (keyword, vector): (Vec<i64>, Vec<(i64, f64, i64)>) = match vector_query {
+            // Both lists: the keyword list on another connection, on another core.
+            Some(query) if want_keyword => {
+                let (keyword, vector) = std::thread::scope(|scope| {
+                    let keyword = scope.spawn(|| -> Result<(Vec<i64>, Vec<String>)> {
+                        let mut side_warnings = Vec::new();
+                        let side = self.db.read(&mut side_warnings)?;
+                        Ok((keyword_list(&side)?, side_warnings))
+                    });
+                    let vector = self.vector_list(&conn, query, &search.filter, candidates);
+                    (keyword.join(), vector)
+                });
+                let (keyword, side_warnings) = keyword
+                    .map_err(|_| Error::Internal("the keyword search thread panicked".into()))??;
+                warnings.extend(side_warnings);
+                (keyword, vector?)
+            }
+            Some(query) => (
+                Vec::new(),
+                self.vector_list(&conn, query, &search.filter, candidates)?,
+            ),
+            None if want_keyword => (keyword_list(&conn)?, Vec::new()),
+            None => (Vec::new(), Vec::new()),
         };
         let vector_ids: Vec<i64> = vector.iter().map(|v| v.0).collect();
         let fused = rank::fuse(

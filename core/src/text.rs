@@ -1,4 +1,4 @@
-//! Text helpers shared by the indexes: FTS5 query escaping.
+//! Text helpers shared by the indexes: FTS5 query escaping and markdown H2 chunking.
 
 /// Longest query text considered; the rest is ignored rather than refused.
 pub const MAX_QUERY_BYTES: usize = 4096;
@@ -91,6 +91,125 @@ pub fn fts5_any_query(text: &str) -> Option<String> {
     Some(quoted.join(" OR "))
 }
 
+/// The title of a markdown file's chunk when the file has no H2 section.
+pub const FULL_DOCUMENT: &str = "(full document)";
+/// The title of the text before a markdown file's first H2 section.
+pub const PREAMBLE: &str = "(preamble)";
+
+/// One H2 section of a markdown file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkdownSection {
+    /// The heading's text (`##1`, `##2`, … appended to repeats of an earlier title), or
+    /// [`FULL_DOCUMENT`], or [`PREAMBLE`].
+    pub title: String,
+    /// The section's text, its heading line included.
+    pub text: String,
+}
+
+/// Split markdown into one chunk per H2 section (`## Title`):
+///
+/// - a file without an H2 heading is one chunk titled [`FULL_DOCUMENT`];
+/// - text before the first H2 (a title, an introduction) is a chunk titled
+///   [`PREAMBLE`], unless it is only a heading or blank;
+/// - a title seen before in the file gets `##1`, `##2`, … appended (the first keeps its
+///   title);
+/// - sections with no text below their heading are skipped;
+/// - `## ` lines inside fenced code blocks (```` ``` ```` or `~~~`) are not headings;
+///   closing `#`s of a heading are dropped; up to three spaces of indentation are allowed.
+pub fn markdown_sections(markdown: &str) -> Vec<MarkdownSection> {
+    let mut raw: Vec<(Option<String>, String)> = vec![(None, String::new())];
+    let mut fence: Option<(char, usize)> = None;
+    for line in markdown.split_inclusive('\n') {
+        let trimmed = line.trim_end_matches(['\n', '\r']);
+        let indent = trimmed.len() - trimmed.trim_start_matches(' ').len();
+        let body = trimmed.trim_start_matches(' ');
+        if indent <= 3 {
+            let marker = body.chars().next().filter(|c| *c == '`' || *c == '~');
+            if let Some(c) = marker {
+                let run = body.chars().take_while(|x| *x == c).count();
+                if run >= 3 {
+                    match fence {
+                        None => fence = Some((c, run)),
+                        Some((open, len))
+                            if open == c && run >= len && body[run..].trim().is_empty() =>
+                        {
+                            fence = None
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if fence.is_none() && indent <= 3 {
+            if let Some(title) = h2_title(body) {
+                raw.push((Some(title), line.to_string()));
+                continue;
+            }
+        }
+        if let Some(last) = raw.last_mut() {
+            last.1.push_str(line);
+        }
+    }
+    if raw.len() == 1 {
+        let text = raw.remove(0).1;
+        if text.trim().is_empty() {
+            return Vec::new();
+        }
+        return vec![MarkdownSection {
+            title: FULL_DOCUMENT.to_string(),
+            text,
+        }];
+    }
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (title, text) in raw {
+        let Some(title) = title else {
+            // The preamble: kept when it says more than a heading.
+            let said = text
+                .lines()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+            if said {
+                out.push(MarkdownSection {
+                    title: PREAMBLE.to_string(),
+                    text,
+                });
+            }
+            continue;
+        };
+        let below = text.split_once('\n').map_or("", |(_, rest)| rest);
+        if below.trim().is_empty() {
+            continue;
+        }
+        let repeats = seen.entry(title.clone()).or_insert(0);
+        let title = if *repeats == 0 {
+            title
+        } else {
+            format!("{title}##{repeats}")
+        };
+        *repeats += 1;
+        out.push(MarkdownSection { title, text });
+    }
+    out
+}
+
+/// The title of an ATX H2 heading line (indentation already removed), or `None`.
+fn h2_title(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("##")?;
+    if rest.starts_with('#') {
+        return None;
+    }
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let mut title = rest.trim();
+    // Closing sequence: a run of `#` preceded by a space (or the whole title).
+    let stripped = title.trim_end_matches('#');
+    if stripped.len() < title.len() && (stripped.is_empty() || stripped.ends_with([' ', '\t'])) {
+        title = stripped.trim_end();
+    }
+    Some(title.to_string())
+}
+
 /// The longest prefix of `s` of at most `max` bytes that ends on a char boundary.
 pub fn truncate_utf8(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -160,6 +279,56 @@ mod tests {
         assert_eq!(
             fts5_any_query("snake_case x").unwrap(),
             "\"snake_case\" OR \"x\""
+        );
+    }
+
+    fn titles(md: &str) -> Vec<String> {
+        markdown_sections(md).into_iter().map(|s| s.title).collect()
+    }
+
+    #[test]
+    fn markdown_splits_at_h2_headings() {
+        let md = "# Guide\n\nIntro text.\n\n## Install\n\nRun it.\n\n### Detail\n\nmore\n## Use ##\nCall it.\n";
+        let sections = markdown_sections(md);
+        assert_eq!(titles(md), [PREAMBLE, "Install", "Use"]);
+        assert_eq!(
+            sections[1].text,
+            "## Install\n\nRun it.\n\n### Detail\n\nmore\n"
+        );
+        assert_eq!(sections[2].text, "## Use ##\nCall it.\n");
+        // Everything is in exactly one chunk.
+        let joined: String = sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(joined, md);
+    }
+
+    #[test]
+    fn markdown_without_h2_is_the_full_document() {
+        assert_eq!(titles("# Title\n\nJust text.\n### Sub\n"), [FULL_DOCUMENT]);
+        assert_eq!(titles("plain"), [FULL_DOCUMENT]);
+        assert!(markdown_sections("").is_empty());
+        assert!(markdown_sections(" \n\n").is_empty());
+    }
+
+    #[test]
+    fn markdown_repeats_are_numbered_and_empty_sections_skipped() {
+        let md = "## A\none\n## B\n\n## A\ntwo\n## A\nthree\n##\nuntitled\n";
+        assert_eq!(titles(md), ["A", "A##1", "A##2", ""]);
+        // A heading-only preamble is not a chunk.
+        assert_eq!(titles("# T\n\n## A\nx\n"), ["A"]);
+    }
+
+    #[test]
+    fn markdown_headings_inside_code_fences_do_not_split() {
+        let md = "## Real\n```sh\n## not a heading\n```\n~~~~\n## nor this\n~~~\n## still not\n~~~~\n## Next\nx\n";
+        assert_eq!(titles(md), ["Real", "Next"]);
+        assert_eq!(
+            titles("##not-a-heading\n    ## indented code\n"),
+            [FULL_DOCUMENT]
+        );
+        assert_eq!(titles("   ## Three spaces\nok\n"), ["Three spaces"]);
+        assert_eq!(
+            titles("## C# ##\nx\n## Issue #42\ny\n"),
+            ["C#", "Issue #42"]
         );
     }
 

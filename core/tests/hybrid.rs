@@ -149,7 +149,13 @@ fn each_retriever_finds_what_it_is_good_at_and_hybrid_finds_both() {
     let meaning = "how can I undo my last commit";
     let by_vector = search(&f, m, &query(meaning, Mode::Vector));
     assert_eq!(by_vector[0].key, "git-undo");
-    assert!(by_vector[0].similarity.unwrap() > 0.4);
+    // The reported similarity is the cosine of the two vectors (sqlite-vec's L2
+    // distance converted back), to float precision.
+    let pair = model.embed(&[meaning, CORPUS[0].1]).unwrap();
+    let cosine: f32 = pair[0].iter().zip(&pair[1]).map(|(a, b)| a * b).sum();
+    let similarity = by_vector[0].similarity.unwrap();
+    assert!((similarity - cosine as f64).abs() < 1e-5, "{similarity} vs {cosine}");
+    assert!(similarity > 0.4);
     assert_eq!(by_vector[0].keyword_rank, None);
     assert_eq!(
         search(&f, m, &query(meaning, Mode::Hybrid))[0].key,
