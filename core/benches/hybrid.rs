@@ -115,7 +115,11 @@ fn smart_records(text: &str) -> Vec<(String, HashMap<char, String>)> {
     records
 }
 
-fn cranfield() -> Option<(Vec<Doc>, Vec<String>, Vec<HashMap<u32, i32>>)> {
+/// Documents, queries in file order, and per query the judged documents with their
+/// Cleverdon codes (1–4).
+type Cranfield = (Vec<Doc>, Vec<String>, Vec<HashMap<u32, i32>>);
+
+fn cranfield() -> Option<Cranfield> {
     let dir = std::env::var_os("CC_SEARCH_CRANFIELD")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("../shared/data/ir/cranfield"));

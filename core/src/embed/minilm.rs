@@ -1,13 +1,13 @@
-//! all-MiniLM-L6-v2 on candle's BERT, computing what sentence-transformers computes.
+//! all-MiniLM-L6-v2 on our own BERT forward pass ([`super::bert`]), computing what
+//! sentence-transformers computes.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 use tokenizers::{Tokenizer, TruncationParams};
 
 use super::Embedder;
+use super::bert::{Bert, Config as BertConfig, Workspace};
 use crate::error::{Error, Result};
 
 /// The model's name, the first half of every cache key.
@@ -21,15 +21,21 @@ const BATCH: usize = 32;
 /// The files a model directory must hold.
 pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
 
-/// all-MiniLM-L6-v2 on candle's CPU backend: word pieces (at most
-/// [`MAX_WORD_PIECES`]), BERT, the mean of the token vectors under the attention mask,
-/// L2-normalised — sentence-transformers' pipeline for this model.
+/// all-MiniLM-L6-v2 on the CPU: word pieces (at most [`MAX_WORD_PIECES`]), BERT, the
+/// mean of the token vectors, L2-normalised — sentence-transformers' pipeline for this
+/// model.
 ///
-/// Texts are sorted by length and run in batches of 32, each padded only to its
-/// longest text; results come back in input order. candle's matrix products use every
-/// core (`RAYON_NUM_THREADS` or `CANDLE_NUM_THREADS` set the number).
+/// Texts are sorted by length and run in batches of 32, without padding (see
+/// [`super::bert`]); results come back in input order. The work is spread over rayon's
+/// threads (`RAYON_NUM_THREADS` sets their number). The kernels are picked at run time
+/// for the CPU (AVX-512, else AVX2+FMA, else portable; `$CC_SEARCH_EMBED_ISA` = `avx2` or
+/// `base` forces a lesser one). A text's vector is bit-identical whatever batch it is
+/// embedded in and however many threads run, on a given kernel set (AVX-512 and AVX2
+/// give the same bits; the portable one differs by ~1e-7).
 pub struct MiniLm {
-    model: BertModel,
+    model: Bert,
+    /// Buffers reused from batch to batch (a concurrent caller gets fresh ones).
+    workspace: Mutex<Workspace>,
     tokenizer: Tokenizer,
     /// The same tokenizer without truncation, for [`Embedder::windows`].
     splitter: Tokenizer,
@@ -54,10 +60,6 @@ fn broken(path: &Path, message: impl std::fmt::Display) -> Error {
             format!("not a usable all-MiniLM-L6-v2 model file: {message}"),
         ),
     )
-}
-
-fn internal(e: candle_core::Error) -> Error {
-    Error::Internal(format!("embedding: {e}"))
 }
 
 impl MiniLm {
@@ -86,6 +88,7 @@ impl MiniLm {
         let text = std::fs::read(&config_path).map_err(|e| Error::io(&config_path, e))?;
         let config: BertConfig =
             serde_json::from_slice(&text).map_err(|e| broken(&config_path, e))?;
+        config.check().map_err(|e| broken(&config_path, e))?;
         let dims = config.hidden_size;
 
         let tokenizer_path = dir.join("tokenizer.json");
@@ -107,11 +110,16 @@ impl MiniLm {
 
         let weights_path = dir.join("model.safetensors");
         let weights = std::fs::read(&weights_path).map_err(|e| Error::io(&weights_path, e))?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
-            .map_err(|e| broken(&weights_path, e))?;
-        let model = BertModel::load(vb, &config).map_err(|e| broken(&weights_path, e))?;
+        let model = Bert::load(config, weights).map_err(|e| broken(&weights_path, e))?;
+        if model.max_positions() < MAX_WORD_PIECES {
+            return Err(broken(
+                &config_path,
+                format!("max_position_embeddings below {MAX_WORD_PIECES}"),
+            ));
+        }
         Ok(MiniLm {
             model,
+            workspace: Mutex::new(Workspace::default()),
             tokenizer,
             splitter,
             dims,
@@ -122,6 +130,12 @@ impl MiniLm {
     /// The directory the model was loaded from.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The instruction set the forward pass runs on: `avx512`, `avx2` or `base` (the
+    /// CPU's best, or a lesser one named by `$CC_SEARCH_EMBED_ISA`).
+    pub fn kernels(&self) -> &'static str {
+        self.model.isa_name()
     }
 
     /// The word pieces the model reads for `text` (with `[CLS]` and `[SEP]`, cut at
@@ -135,51 +149,17 @@ impl MiniLm {
     }
 
     fn embed_batch(&self, encodings: &[&tokenizers::Encoding]) -> Result<Vec<Vec<f32>>> {
-        let rows = encodings.len();
-        let width = encodings
-            .iter()
-            .map(|e| e.get_ids().len())
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        let mut ids = vec![0u32; rows * width];
-        let mut types = vec![0u32; rows * width];
-        let mut mask = vec![0u32; rows * width];
-        for (row, encoding) in encodings.iter().enumerate() {
-            let start = row * width;
-            for (k, (&id, &ty)) in encoding
-                .get_ids()
-                .iter()
-                .zip(encoding.get_type_ids())
-                .enumerate()
-            {
-                ids[start + k] = id;
-                types[start + k] = ty;
-                mask[start + k] = 1;
-            }
+        let seqs: Vec<&[u32]> = encodings.iter().map(|e| e.get_ids()).collect();
+        let run = |ws: &mut Workspace| {
+            self.model
+                .embed(&seqs, ws)
+                .map_err(|e| Error::Internal(format!("embedding: {e}")))
+        };
+        match self.workspace.try_lock() {
+            Ok(mut ws) => run(&mut ws),
+            Err(std::sync::TryLockError::Poisoned(p)) => run(&mut p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => run(&mut Workspace::default()),
         }
-        let device = &Device::Cpu;
-        let ids = Tensor::from_vec(ids, (rows, width), device).map_err(internal)?;
-        let types = Tensor::from_vec(types, (rows, width), device).map_err(internal)?;
-        let mask = Tensor::from_vec(mask, (rows, width), device).map_err(internal)?;
-        let hidden = self
-            .model
-            .forward(&ids, &types, Some(&mask))
-            .map_err(internal)?;
-        let pooled = (|| {
-            let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-            let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
-            let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
-            let mean = summed.broadcast_div(&counts)?;
-            let norm = mean
-                .sqr()?
-                .sum_keepdim(1)?
-                .sqrt()?
-                .clamp(1e-12f32, f32::MAX)?;
-            mean.broadcast_div(&norm)?.to_vec2::<f32>()
-        })()
-        .map_err(internal)?;
-        Ok(pooled)
     }
 }
 

