@@ -218,6 +218,109 @@ export interface EmbedResponse {
   warnings: string[]
 }
 
+/** Options of {@link Engine.docsIndex}. */
+export interface DocsIndexOptions {
+  /** A directory of the project (default: CLAUDE_PROJECT_DIR, else the current directory). */
+  projectDir?: string
+  /** Globs of the markdown files, relative to the project root. */
+  globs?: string[]
+  /** Seconds to wait for another index run (default 30). */
+  lockWaitSecs?: number
+}
+
+/** Options of {@link Engine.notesIndex}. */
+export interface NotesIndexOptions {
+  projectDir?: string
+  lockWaitSecs?: number
+}
+
+/** Result of `docs.index` and `notes.index`. */
+export interface DocsIndexResponse {
+  /** The project's name (its root directory's name). */
+  project: string
+  /** The branch indexed (`detached@<sha>` on a detached HEAD, empty outside git). */
+  branch: string
+  root: string
+  files: number
+  /** Files skipped: mtime and size unchanged. */
+  unchanged: number
+  /** Files with a new mtime but the same content: only the mtime was updated. */
+  touched: number
+  /** Files new or changed, split into sections again. */
+  indexed: number
+  removed: number
+  sections_written: number
+  sections_removed: number
+  /** Section windows the model embedded now; the rest came from the vector cache. */
+  embedded: number
+  /** Sections still without vectors (no model available). */
+  pending_vectors: number
+  warnings: string[]
+}
+
+/** How a search retrieves: both lists fused, BM25 only, or nearest vectors only. */
+export type SearchMode = 'hybrid' | 'keyword' | 'vector'
+
+/** Options of {@link Engine.docsQuery}. */
+export interface DocsQueryOptions {
+  projectDir?: string
+  /** Search every indexed branch (identical sections shown once). */
+  allBranches?: boolean
+  /** Search this branch instead of the current one. */
+  branch?: string
+  /** Most results, 1 to 100 (default 10). */
+  limit?: number
+  mode?: SearchMode
+}
+
+/** Options of {@link Engine.notesQuery}. */
+export interface NotesQueryOptions {
+  projectDir?: string
+  /** Only sessions on or after this date (`YYYY-MM-DD`). */
+  after?: string
+  /** Only files with this base name (`IMPLEMENTATION`), case-insensitive. */
+  file?: string
+  limit?: number
+  mode?: SearchMode
+}
+
+/** One result of `docs.query` or `notes.query`. */
+export interface DocsHit {
+  rank: number
+  score: number
+  /** Relative to the project root. */
+  file: string
+  /** The H2 title, `(full document)`, `(preamble)`, or `Title##1` for a repeat. */
+  section: string
+  /** The section's full text, its heading included. */
+  content: string
+  project: string
+  branch: string
+  /** Other branches with the identical section (docs, `allBranches`). */
+  also_on: string[]
+  mtime: number
+  /** Notes: the session folder. */
+  session_path?: string
+  /** Notes: the session's date, `YYYY-MM-DD`. */
+  session_date?: string
+  /** Cosine similarity to the query, when the vector list found it. */
+  similarity: number | null
+  /** `keyword`, `vector` or both. */
+  matched_by: string[]
+}
+
+/** Result of `docs.query` and `notes.query`. */
+export interface DocsQueryResponse {
+  query: string
+  project: string
+  branch: string
+  results: DocsHit[]
+  /** The retrievers used (`keyword` when no model is available). */
+  mode: SearchMode
+  search_time_ms: number
+  warnings: string[]
+}
+
 /** Result of `claude.install`. */
 export interface ClaudeInstallResponse {
   /** The settings file written (or that would have been). */
@@ -231,14 +334,205 @@ export interface ClaudeInstallResponse {
   warnings: string[]
 }
 
+/** A symbol in brief (signature and doc shortened), as code results list them. */
+export interface CodeSymbol {
+  /** Symbol id, for {@link Engine.codeSymbol}, `codeReferences`, `codeDependencies`. */
+  id: number
+  /** Name. */
+  n: string
+  /** Kind: `fn method class interface struct enum trait mod const var impl section type`. */
+  k: string
+  /** File, relative to the repository (when the result does not say it otherwise). */
+  f?: string
+  /** Index of the file in the result's `_f`. */
+  fi?: number
+  /** Lines, `start-end`. */
+  l: string
+  /** Signature, normalised and shortened. */
+  sig?: string
+  /** Doc comment, shortened. */
+  doc?: string
+  /** Symbols defined inside it (file views). */
+  children?: CodeSymbol[]
+}
+
+/** Options naming the repository of a code operation. */
+export interface CodeRepoOptions {
+  /** Repository root (default `$CLAUDE_PROJECT_DIR`, else the current directory). */
+  path?: string
+}
+
+/** Options of {@link Engine.codeIndex}. */
+export interface CodeIndexOptions extends CodeRepoOptions {
+  /** Re-parse every file. */
+  force?: boolean
+}
+
+/** Options of code operations with a token budget. */
+export interface CodeBudgetOptions extends CodeRepoOptions {
+  /** Keep the JSON within about this many tokens (4 bytes each). */
+  maxTokens?: number
+}
+
+/** Options of {@link Engine.codeSearch}. */
+export interface CodeSearchOptions extends CodeBudgetOptions {
+  /** Only symbols of this kind. */
+  kind?: string
+  /** Most results (default 20). */
+  limit?: number
+}
+
+/** Result of `code.index_repository` and `code.update_files`. */
+export interface CodeIndexResponse {
+  status: 'ok'
+  stats: { files: number; symbols: number; refs: number }
+  new: number
+  changed: number
+  unchanged: number
+  deleted: number
+  skipped?: number
+  warnings?: string[]
+}
+
+/** Result of `code.index_status`. */
+export interface CodeStatusResponse {
+  repo: string
+  indexed: boolean
+  files: number
+  symbols: number
+  refs: number
+  indexed_at?: number
+  stale?: number
+  stale_files?: string[]
+  deleted?: number
+  deleted_files?: string[]
+  new?: number
+  langs: Record<string, number>
+  warnings?: string[]
+}
+
+/** Result of `code.get_overview`. */
+export interface CodeOverviewResponse {
+  repo: string
+  langs: Record<string, number>
+  mods: { p: string; files: number; syms: number }[]
+  top_types: CodeSymbol[]
+  entry_points: CodeSymbol[]
+  truncated?: true
+  warnings?: string[]
+}
+
+/** Result of `code.get_file_symbols`. */
+export interface CodeFileSymbolsResponse {
+  f: string
+  syms: CodeSymbol[]
+  truncated?: true
+  warnings?: string[]
+}
+
+/** Result of `code.search_symbols`: with several files `_f` lists them and hits have `fi`. */
+export interface CodeSearchResponse {
+  q: string
+  hits: CodeSymbol[]
+  _f?: string[]
+  truncated?: true
+  warnings?: string[]
+}
+
+/** A reference to a symbol, from where it is made. */
+export interface CodeRefSource {
+  from_id?: number
+  from_n?: string
+  fi?: number
+  from_f?: string
+  kind: string
+  line: number
+}
+
+/** A name a symbol refers to. */
+export interface CodeRefTarget {
+  n: string
+  id?: number
+  kind?: string
+  external?: true
+}
+
+/** Result of `code.get_symbol_detail`: one symbol, untruncated. */
+export interface CodeSymbolDetailResponse {
+  id: number
+  n: string
+  k: string
+  f: string
+  l: string
+  sig?: string
+  doc?: string
+  parent?: CodeSymbol
+  children?: CodeSymbol[]
+  calls?: CodeRefTarget[]
+  called_by?: CodeRefSource[]
+  type_refs?: CodeRefTarget[]
+  _f?: string[]
+  truncated?: true
+}
+
+/** Result of `code.get_references`. */
+export interface CodeReferencesResponse {
+  id: number
+  refs_to: CodeRefSource[]
+  _f?: string[]
+  truncated?: true
+}
+
+/** Result of `code.get_dependencies`. */
+export interface CodeDependenciesResponse {
+  id: number
+  deps: { to_n: string; kind: string; to_id?: number; external?: true }[]
+  truncated?: true
+}
+
+/** One indexed repository. */
+export interface CodeRepo {
+  p: string
+  files: number
+  symbols: number
+  indexed_at?: number
+  db: string
+}
+
+/** Result of `code.delete_repos`. */
+export interface CodeDeleteResponse {
+  deleted: string[]
+  not_found?: string[]
+}
+
 /** Parameters of each operation, as the core names them (snake_case). */
 export interface OperationParams {
+  'code.delete_repos': { paths?: string[]; all?: boolean }
+  'code.get_dependencies': { path?: string; id: number; max_tokens?: number }
+  'code.get_file_symbols': { path?: string; file: string; max_tokens?: number }
+  'code.get_overview': { path?: string; max_tokens?: number }
+  'code.get_references': { path?: string; id: number; max_tokens?: number }
+  'code.get_symbol_detail': { path?: string; id: number; max_tokens?: number }
+  'code.index_repository': { path?: string; force?: boolean }
+  'code.index_status': { path?: string }
+  'code.list_repos': Record<string, never>
+  'code.search_symbols': { path?: string; query: string; kind?: string; limit?: number; max_tokens?: number }
+  'code.update_files': { path?: string; files: string[] }
   'claude.install': {
     scope?: 'user' | 'project'
     project_dir?: string
     file_suggestion_command: string
     session_start_command: string
     uninstall?: boolean
+  }
+  'docs.index': { project_dir?: string; globs?: string[]; lock_wait_secs?: number }
+  'docs.query': {
+    query: string
+    project_dir?: string
+    all_branches?: boolean
+    branch?: string
+    limit?: number
+    mode?: SearchMode
   }
   'embed.text': {
     texts?: string[]
@@ -273,15 +567,39 @@ export interface OperationParams {
     max_matches?: number
     max_tokens?: number
   }
+  'notes.index': { project_dir?: string; lock_wait_secs?: number }
+  'notes.query': {
+    query: string
+    project_dir?: string
+    after?: string
+    file?: string
+    limit?: number
+    mode?: SearchMode
+  }
 }
 
 /** Result of each operation. */
 export interface OperationResponses {
+  'code.delete_repos': CodeDeleteResponse
+  'code.get_dependencies': CodeDependenciesResponse
+  'code.get_file_symbols': CodeFileSymbolsResponse
+  'code.get_overview': CodeOverviewResponse
+  'code.get_references': CodeReferencesResponse
+  'code.get_symbol_detail': CodeSymbolDetailResponse
+  'code.index_repository': CodeIndexResponse
+  'code.index_status': CodeStatusResponse
+  'code.list_repos': { repos: CodeRepo[]; warnings?: string[] }
+  'code.search_symbols': CodeSearchResponse
+  'code.update_files': CodeIndexResponse
   'claude.install': ClaudeInstallResponse
+  'docs.index': DocsIndexResponse
+  'docs.query': DocsQueryResponse
   'embed.text': EmbedResponse
   'files.refresh': FilesRefreshResponse
   'files.suggest': FilesSuggestResponse
   'grep.search': GrepResponse
+  'notes.index': DocsIndexResponse
+  'notes.query': DocsQueryResponse
 }
 
 /** The name of an operation known to these types. */
@@ -419,4 +737,72 @@ export declare class Engine {
   embed(texts: string[], options?: EmbedOptions): EmbedResponse
   /** Like {@link Engine.embed}, on a worker thread. */
   embedAsync(texts: string[], options?: EmbedOptions): Promise<EmbedResponse>
+
+  /**
+   * Index the project's markdown docs by H2 section for the current git branch;
+   * unchanged files skipped, content-addressed embeddings.
+   *
+   * @throws {CcSearchError} `io` when another index run holds the lock past
+   * `lockWaitSecs`, `invalid_request` for a bad glob.
+   */
+  docsIndex(options?: DocsIndexOptions): DocsIndexResponse
+  /** Like {@link Engine.docsIndex}, on a worker thread. */
+  docsIndexAsync(options?: DocsIndexOptions): Promise<DocsIndexResponse>
+  /** Search the project's indexed docs (current branch by default). Never indexes. */
+  docsQuery(query: string, options?: DocsQueryOptions): DocsQueryResponse
+  /** Like {@link Engine.docsQuery}, on a worker thread. */
+  docsQueryAsync(query: string, options?: DocsQueryOptions): Promise<DocsQueryResponse>
+  /** Index the project's session notes (`sessions/`, dated by folder) by H2 section. */
+  notesIndex(options?: NotesIndexOptions): DocsIndexResponse
+  /** Like {@link Engine.notesIndex}, on a worker thread. */
+  notesIndexAsync(options?: NotesIndexOptions): Promise<DocsIndexResponse>
+  /** Search the project's indexed session notes. Never indexes. */
+  notesQuery(query: string, options?: NotesQueryOptions): DocsQueryResponse
+  /** Like {@link Engine.notesQuery}, on a worker thread. */
+  notesQueryAsync(query: string, options?: NotesQueryOptions): Promise<DocsQueryResponse>
+
+  /** Index a repository's code symbols; only changed files are parsed again. */
+  codeIndex(options?: CodeIndexOptions): CodeIndexResponse
+  /** Like {@link Engine.codeIndex}, on a worker thread. */
+  codeIndexAsync(options?: CodeIndexOptions): Promise<CodeIndexResponse>
+  /** Re-index exactly `files` (absolute or relative to the repository), without a walk. */
+  codeUpdate(files: string[], options?: CodeRepoOptions): CodeIndexResponse
+  /** Like {@link Engine.codeUpdate}, on a worker thread. */
+  codeUpdateAsync(files: string[], options?: CodeRepoOptions): Promise<CodeIndexResponse>
+  /** What the index holds and which files changed since. */
+  codeStatus(options?: CodeRepoOptions): CodeStatusResponse
+  /** Like {@link Engine.codeStatus}, on a worker thread. */
+  codeStatusAsync(options?: CodeRepoOptions): Promise<CodeStatusResponse>
+  /** Languages, directories, most referenced types, entry points. */
+  codeOverview(options?: CodeBudgetOptions): CodeOverviewResponse
+  /** Like {@link Engine.codeOverview}, on a worker thread. */
+  codeOverviewAsync(options?: CodeBudgetOptions): Promise<CodeOverviewResponse>
+  /** The symbols of one file, as a tree. */
+  codeFileSymbols(file: string, options?: CodeBudgetOptions): CodeFileSymbolsResponse
+  /** Like {@link Engine.codeFileSymbols}, on a worker thread. */
+  codeFileSymbolsAsync(file: string, options?: CodeBudgetOptions): Promise<CodeFileSymbolsResponse>
+  /** Search symbols by name, subword, doc, kind or path; `prefix*`, `AND`/`OR`/`NOT`. */
+  codeSearch(query: string, options?: CodeSearchOptions): CodeSearchResponse
+  /** Like {@link Engine.codeSearch}, on a worker thread. */
+  codeSearchAsync(query: string, options?: CodeSearchOptions): Promise<CodeSearchResponse>
+  /** One symbol in full. @throws {CcSearchError} `invalid_request` for an unknown id. */
+  codeSymbol(id: number, options?: CodeRepoOptions): CodeSymbolDetailResponse
+  /** Like {@link Engine.codeSymbol}, on a worker thread. */
+  codeSymbolAsync(id: number, options?: CodeRepoOptions): Promise<CodeSymbolDetailResponse>
+  /** Who refers to symbol `id`. */
+  codeReferences(id: number, options?: CodeBudgetOptions): CodeReferencesResponse
+  /** Like {@link Engine.codeReferences}, on a worker thread. */
+  codeReferencesAsync(id: number, options?: CodeBudgetOptions): Promise<CodeReferencesResponse>
+  /** What symbol `id` refers to. */
+  codeDependencies(id: number, options?: CodeBudgetOptions): CodeDependenciesResponse
+  /** Like {@link Engine.codeDependencies}, on a worker thread. */
+  codeDependenciesAsync(id: number, options?: CodeBudgetOptions): Promise<CodeDependenciesResponse>
+  /** The repositories with a code index. */
+  codeRepos(): CodeRepo[]
+  /** Like {@link Engine.codeRepos}, on a worker thread. */
+  codeReposAsync(): Promise<CodeRepo[]>
+  /** Delete the code index of `paths` (or of all with `options.all`). */
+  codeDelete(paths?: string[], options?: { all?: boolean }): CodeDeleteResponse
+  /** Like {@link Engine.codeDelete}, on a worker thread. */
+  codeDeleteAsync(paths?: string[], options?: { all?: boolean }): Promise<CodeDeleteResponse>
 }

@@ -160,6 +160,24 @@ function embedParams(texts, options) {
   return params
 }
 
+// docs.* and notes.*: the project is `projectDir`, defaulting to what CLAUDE_PROJECT_DIR
+// says now; queries take the text first.
+function docsParams(op, query, options) {
+  const params = snakeCaseKeys(op, options)
+  if (query !== undefined) params.query = query
+  return withDefaultDir(params, 'project_dir')
+}
+
+// code.*: every operation takes the repository as `path`, defaulting to the project
+// (what CLAUDE_PROJECT_DIR says now).
+function codeParams(op, options, extra) {
+  const params = snakeCaseKeys(op, options)
+  for (const [key, value] of Object.entries(extra || {})) {
+    if (value !== undefined) params[key] = value
+  }
+  return op === 'code.list_repos' || op === 'code.delete_repos' ? params : withDefaultDir(params, 'path')
+}
+
 // Warnings from opening an engine are shown once per process, however many engines
 // are opened with the same configuration.
 const shownWarnings = new Set()
@@ -401,6 +419,184 @@ class Engine {
   /** Like `embed`, on a worker thread. */
   async embedAsync(texts, options) {
     return this.callAsync('embed.text', embedParams(texts, options))
+  }
+
+  // ── docs and notes: markdown by H2 section ──
+
+  /**
+   * Index the project's markdown docs by H2 section for the current git branch. Options:
+   * `projectDir` (default: CLAUDE_PROJECT_DIR, else the current directory), `globs`
+   * (globs relative to the project root; default: the `.md` files at any depth under
+   * `docs/` and under `apps/<name>/docs/`, `packages/<name>/docs/`), `lockWaitSecs`
+   * (default 30). Unchanged
+   * files are skipped; a section embedded before anywhere is not embedded again.
+   */
+  docsIndex(options) {
+    return this.call('docs.index', docsParams('docs.index', undefined, options))
+  }
+
+  /** Like `docsIndex`, on a worker thread. */
+  async docsIndexAsync(options) {
+    return this.callAsync('docs.index', docsParams('docs.index', undefined, options))
+  }
+
+  /**
+   * Search the project's indexed docs (keyword + semantic), on the current branch unless
+   * `allBranches` or `branch` says otherwise. Options: `projectDir`, `allBranches`,
+   * `branch`, `limit` (default 10), `mode` (`hybrid`, `keyword`, `vector`). Never indexes.
+   */
+  docsQuery(query, options) {
+    return this.call('docs.query', docsParams('docs.query', query, options))
+  }
+
+  /** Like `docsQuery`, on a worker thread. */
+  async docsQueryAsync(query, options) {
+    return this.callAsync('docs.query', docsParams('docs.query', query, options))
+  }
+
+  /**
+   * Index the project's session notes (the `.md` files under `sessions/`, dated by their
+   * `YYYY_MM_DD_TOPIC` folder) by H2 section. Options: `projectDir`, `lockWaitSecs`.
+   */
+  notesIndex(options) {
+    return this.call('notes.index', docsParams('notes.index', undefined, options))
+  }
+
+  /** Like `notesIndex`, on a worker thread. */
+  async notesIndexAsync(options) {
+    return this.callAsync('notes.index', docsParams('notes.index', undefined, options))
+  }
+
+  /**
+   * Search the project's indexed session notes. Options: `projectDir`, `after`
+   * (`YYYY-MM-DD`), `file` (base name, e.g. `IMPLEMENTATION`), `limit`, `mode`.
+   */
+  notesQuery(query, options) {
+    return this.call('notes.query', docsParams('notes.query', query, options))
+  }
+
+  /** Like `notesQuery`, on a worker thread. */
+  async notesQueryAsync(query, options) {
+    return this.callAsync('notes.query', docsParams('notes.query', query, options))
+  }
+
+  // ── code: the tree-sitter symbol index ──
+
+  /**
+   * Index the code symbols of a repository (`options.path`, default the project);
+   * incremental: only changed files are parsed again (`force` re-parses all). Returns
+   * `{status, stats: {files, symbols, refs}, new, changed, unchanged, deleted, skipped?, warnings?}`.
+   */
+  codeIndex(options) {
+    return this.call('code.index_repository', codeParams('code.index_repository', options))
+  }
+
+  /** Like `codeIndex`, on a worker thread. */
+  async codeIndexAsync(options) {
+    return this.callAsync('code.index_repository', codeParams('code.index_repository', options))
+  }
+
+  /** Re-index exactly `files` (absolute or relative to the repository), without a walk. */
+  codeUpdate(files, options) {
+    return this.call('code.update_files', codeParams('code.update_files', options, { files }))
+  }
+
+  /** Like `codeUpdate`, on a worker thread. */
+  async codeUpdateAsync(files, options) {
+    return this.callAsync('code.update_files', codeParams('code.update_files', options, { files }))
+  }
+
+  /** What the index holds and which files changed, appeared or disappeared since. */
+  codeStatus(options) {
+    return this.call('code.index_status', codeParams('code.index_status', options))
+  }
+
+  /** Like `codeStatus`, on a worker thread. */
+  async codeStatusAsync(options) {
+    return this.callAsync('code.index_status', codeParams('code.index_status', options))
+  }
+
+  /** Languages, directories, most referenced types, entry points. Options: `path`, `maxTokens`. */
+  codeOverview(options) {
+    return this.call('code.get_overview', codeParams('code.get_overview', options))
+  }
+
+  /** Like `codeOverview`, on a worker thread. */
+  async codeOverviewAsync(options) {
+    return this.callAsync('code.get_overview', codeParams('code.get_overview', options))
+  }
+
+  /** The symbols of `file` as a tree: `{f, syms: [{id, n, k, l, sig?, doc?, children?}]}`. */
+  codeFileSymbols(file, options) {
+    return this.call('code.get_file_symbols', codeParams('code.get_file_symbols', options, { file }))
+  }
+
+  /** Like `codeFileSymbols`, on a worker thread. */
+  async codeFileSymbolsAsync(file, options) {
+    return this.callAsync('code.get_file_symbols', codeParams('code.get_file_symbols', options, { file }))
+  }
+
+  /**
+   * Search symbols by name, subword (`user` finds `getUserById`), doc, kind or path;
+   * `prefix*`, `AND`/`OR`/`NOT`. Options: `path`, `kind`, `limit`, `maxTokens`.
+   */
+  codeSearch(query, options) {
+    return this.call('code.search_symbols', codeParams('code.search_symbols', options, { query }))
+  }
+
+  /** Like `codeSearch`, on a worker thread. */
+  async codeSearchAsync(query, options) {
+    return this.callAsync('code.search_symbols', codeParams('code.search_symbols', options, { query }))
+  }
+
+  /** One symbol in full: signature, doc, parent, children, calls, callers, types. */
+  codeSymbol(id, options) {
+    return this.call('code.get_symbol_detail', codeParams('code.get_symbol_detail', options, { id }))
+  }
+
+  /** Like `codeSymbol`, on a worker thread. */
+  async codeSymbolAsync(id, options) {
+    return this.callAsync('code.get_symbol_detail', codeParams('code.get_symbol_detail', options, { id }))
+  }
+
+  /** Who refers to symbol `id`: `{id, refs_to: [{from_id?, from_n?, fi|from_f, kind, line}], _f?}`. */
+  codeReferences(id, options) {
+    return this.call('code.get_references', codeParams('code.get_references', options, { id }))
+  }
+
+  /** Like `codeReferences`, on a worker thread. */
+  async codeReferencesAsync(id, options) {
+    return this.callAsync('code.get_references', codeParams('code.get_references', options, { id }))
+  }
+
+  /** What symbol `id` refers to: `{id, deps: [{to_n, kind, to_id?, external?}]}`. */
+  codeDependencies(id, options) {
+    return this.call('code.get_dependencies', codeParams('code.get_dependencies', options, { id }))
+  }
+
+  /** Like `codeDependencies`, on a worker thread. */
+  async codeDependenciesAsync(id, options) {
+    return this.callAsync('code.get_dependencies', codeParams('code.get_dependencies', options, { id }))
+  }
+
+  /** The repositories with a code index: `[{p, files, symbols, indexed_at?, db}]`. */
+  codeRepos() {
+    return this.call('code.list_repos', {}).repos
+  }
+
+  /** Like `codeRepos`, on a worker thread. */
+  async codeReposAsync() {
+    return (await this.callAsync('code.list_repos', {})).repos
+  }
+
+  /** Delete the code index of `paths` (or of every repository with `options.all`). */
+  codeDelete(paths, options) {
+    return this.call('code.delete_repos', codeParams('code.delete_repos', options, { paths }))
+  }
+
+  /** Like `codeDelete`, on a worker thread. */
+  async codeDeleteAsync(paths, options) {
+    return this.callAsync('code.delete_repos', codeParams('code.delete_repos', options, { paths }))
   }
 }
 

@@ -38,6 +38,7 @@ pub struct Engine {
     warnings: Vec<String>,
     files_db: Database,
     embedding_cache: crate::embed::Cache,
+    docs_store: crate::hybrid::ChunkStore,
     embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
     model_missing_noted: std::sync::atomic::AtomicBool,
 }
@@ -93,6 +94,7 @@ impl Engine {
         Ok(Engine {
             files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
             embedding_cache: crate::embed::Cache::new(home.join("embeddings.db")),
+            docs_store: crate::hybrid::ChunkStore::new(home.join("docs.db"), crate::docs::SCHEMA),
             embedder: Mutex::new(None),
             model_missing_noted: std::sync::atomic::AtomicBool::new(false),
             home,
@@ -152,6 +154,11 @@ impl Engine {
     /// Where the file index lives.
     pub fn files_db_path(&self) -> &Path {
         self.files_db.path()
+    }
+
+    /// The docs and notes index (`docs.db` in the data root).
+    pub(crate) fn docs_store(&self) -> &crate::hybrid::ChunkStore {
+        &self.docs_store
     }
 
     /// The vector cache (`embeddings.db` in the data root), shared by every index.

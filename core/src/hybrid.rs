@@ -136,8 +136,10 @@ pub struct NewChunk {
 pub struct PutStats {
     /// New keys.
     pub inserted: usize,
-    /// Known keys whose text or filters changed.
+    /// Known keys with anything changed.
     pub updated: usize,
+    /// Of those, the ones whose text or filter columns changed (their vectors are remade).
+    pub restaled: usize,
     /// Known keys with nothing new.
     pub unchanged: usize,
 }
@@ -374,6 +376,7 @@ impl ChunkStore {
             }
             if vectors_stale {
                 self.drop_vectors(tx, id)?;
+                stats.restaled += 1;
             }
             if old_hash != hash || title != chunk.title {
                 tx.execute(

@@ -44,7 +44,9 @@
 #![deny(missing_docs)]
 
 pub mod claude;
+pub mod code;
 pub mod config;
+pub mod docs;
 pub mod embed;
 pub mod engine;
 pub mod error;

@@ -131,10 +131,25 @@ impl std::fmt::Debug for OperationInfo {
 /// Every operation, in name order.
 pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::claude::Install>(),
+    OperationInfo::of::<crate::code::DeleteRepos>(),
+    OperationInfo::of::<crate::code::GetDependencies>(),
+    OperationInfo::of::<crate::code::GetFileSymbols>(),
+    OperationInfo::of::<crate::code::GetOverview>(),
+    OperationInfo::of::<crate::code::GetReferences>(),
+    OperationInfo::of::<crate::code::GetSymbolDetail>(),
+    OperationInfo::of::<crate::code::IndexRepository>(),
+    OperationInfo::of::<crate::code::IndexStatus>(),
+    OperationInfo::of::<crate::code::ListRepos>(),
+    OperationInfo::of::<crate::code::SearchSymbols>(),
+    OperationInfo::of::<crate::code::UpdateFiles>(),
+    OperationInfo::of::<crate::docs::Index>(),
+    OperationInfo::of::<crate::docs::Query>(),
     OperationInfo::of::<crate::embed::Text>(),
     OperationInfo::of::<crate::files::Refresh>(),
     OperationInfo::of::<crate::files::Suggest>(),
     OperationInfo::of::<crate::grep::Search>(),
+    OperationInfo::of::<crate::docs::NotesIndex>(),
+    OperationInfo::of::<crate::docs::NotesQuery>(),
 ];
 
 /// Find an operation by name.

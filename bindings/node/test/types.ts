@@ -5,6 +5,10 @@ import {
   CcSearchError,
   ERROR_CODES,
   Engine,
+  type CodeSearchResponse,
+  type CodeSymbol,
+  type DocsIndexResponse,
+  type DocsQueryResponse,
   type ErrorCode,
   type FilesRefreshResponse,
   type FilesSuggestResponse,
@@ -28,6 +32,28 @@ async function main(): Promise<void> {
   const paths: string[] = found.paths
   const asyncPaths: string[] = (await engine.filesSuggestAsync('readme')).paths
   const everything: FilesSuggestResponse = engine.filesSuggest()
+
+  // code: the symbol index.
+  const indexed: number = engine.codeIndex({ path: '.', force: true }).stats.symbols
+  const hits: CodeSearchResponse = engine.codeSearch('user', { path: '.', kind: 'fn', limit: 5, maxTokens: 500 })
+  const firstHit: CodeSymbol | undefined = hits.hits[0]
+  const detailSig: string | undefined = (await engine.codeSymbolAsync(1)).sig
+  const refsLine: number | undefined = engine.codeReferences(1).refs_to[0]?.line
+  const repoPaths: string[] = engine.codeRepos().map((r) => r.p)
+  const typedCode: CodeSearchResponse = engine.call('code.search_symbols', { query: 'x', limit: 3 })
+  // @ts-expect-error: the query is a string
+  engine.codeSearch(42)
+
+  // docs and notes.
+  const docsIndexed: DocsIndexResponse = engine.docsIndex({ projectDir: '.', globs: ['docs/**/*.md'], lockWaitSecs: 5 })
+  const written: number = docsIndexed.sections_written + docsIndexed.pending_vectors
+  const docsHits: DocsQueryResponse = await engine.docsQueryAsync('matching', { allBranches: true, limit: 3, mode: 'keyword' })
+  const section: string | undefined = docsHits.results[0]?.section
+  const noteDate: string | undefined = engine.notesQuery('auth', { after: '2026-01-01', file: 'NOTES' }).results[0]?.session_date
+  const typedDocs: DocsQueryResponse = engine.call('docs.query', { query: 'x', branch: 'main' })
+  // @ts-expect-error: modes are hybrid, keyword or vector
+  engine.docsQuery('x', { mode: 'fuzzy' })
+  void [written, section, noteDate, typedDocs]
 
   // Known operations are typed by name; any other name gives a plain object.
   const typed: FilesSuggestResponse = engine.call('files.suggest', { query: 'x', project_dir: '.', limit: 3 })

@@ -41,7 +41,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CcSearchWarning",
+    "CodeDeleteResult",
+    "CodeDependencies",
+    "CodeFileSymbols",
+    "CodeIndexResult",
+    "CodeOverview",
+    "CodeReferences",
+    "CodeRepo",
+    "CodeSearchResult",
+    "CodeStatus",
+    "CodeSymbol",
+    "CodeSymbolDetail",
     "DatabaseError",
+    "DocsHit",
+    "DocsIndexResult",
+    "DocsQueryResult",
     "EmbedResult",
     "Engine",
     "Error",
@@ -190,6 +204,237 @@ class EmbedResult(TypedDict):
     """How many distinct texts the model embedded now; the rest came from the cache."""
     warnings: list[str]
     """Anything worth telling the user (a recovered cache database)."""
+
+
+# ── docs and notes: markdown by H2 section (``docs.*``, ``notes.*`` operations) ──
+
+
+class DocsIndexResult(TypedDict):
+    """Result of :meth:`Engine.docs_index` and :meth:`Engine.notes_index`."""
+
+    project: str
+    """The project's name (its root directory's name)."""
+    branch: str
+    """The git branch indexed (``detached@<sha>`` on a detached HEAD, empty outside git)."""
+    root: str
+    """The project root."""
+    files: int
+    """Markdown files found."""
+    unchanged: int
+    """Files skipped: mtime and size unchanged."""
+    touched: int
+    """Files with a new mtime but the same content: only the mtime was updated."""
+    indexed: int
+    """Files new or changed, split into sections again."""
+    removed: int
+    """Files gone since the last run."""
+    sections_written: int
+    """Sections new or changed."""
+    sections_removed: int
+    """Sections removed."""
+    embedded: int
+    """Section windows the model embedded now (the rest came from the vector cache)."""
+    pending_vectors: int
+    """Sections still without vectors (no model available)."""
+    warnings: list[str]
+    """Skipped files, a broken stale lock, a missing model."""
+
+
+class _DocsHitBase(TypedDict):
+    rank: int
+    score: float
+    file: str
+    """Relative to the project root."""
+    section: str
+    """The H2 title, ``(full document)``, ``(preamble)``, or ``Title##1`` for a repeat."""
+    content: str
+    """The section's full text, its heading included."""
+    project: str
+    branch: str
+    also_on: list[str]
+    """Other branches with the identical section (docs, ``all_branches``)."""
+    mtime: int
+    similarity: float | None
+    """Cosine similarity to the query, when the vector list found the section."""
+    matched_by: list[str]
+    """``keyword``, ``vector`` or both."""
+
+
+class DocsHit(_DocsHitBase, total=False):
+    """One result of :meth:`Engine.docs_query` or :meth:`Engine.notes_query`."""
+
+    session_path: str
+    """Notes: the session folder, relative to the project root."""
+    session_date: str
+    """Notes: the session's date, ``YYYY-MM-DD``."""
+
+
+class DocsQueryResult(TypedDict):
+    """Result of :meth:`Engine.docs_query` and :meth:`Engine.notes_query`."""
+
+    query: str
+    project: str
+    branch: str
+    """The branch searched (empty with ``all_branches`` and for notes)."""
+    results: list[DocsHit]
+    mode: str
+    """``hybrid``, or ``keyword`` when no model is available (or asked), or ``vector``."""
+    search_time_ms: int
+    warnings: list[str]
+
+
+# ── code: the tree-sitter symbol index (``code.*`` operations) ──
+
+
+class _CodeSymbolBase(TypedDict):
+    id: int
+    """Symbol id, for :meth:`Engine.code_symbol`, ``code_references``, ``code_dependencies``."""
+    n: str
+    """Name."""
+    k: str
+    """Kind: ``fn method class interface struct enum trait mod const var impl section type``."""
+    l: str  # noqa: E741 - the compact key of the wire format
+    """Lines, ``"start-end"``."""
+
+
+class CodeSymbol(_CodeSymbolBase, total=False):
+    """A symbol in brief (signature and doc shortened)."""
+
+    f: str
+    """File, relative to the repository (when the result does not say it otherwise)."""
+    fi: int
+    """Index of the file in the result's ``_f``."""
+    sig: str
+    """Signature, normalised."""
+    doc: str
+    """Doc comment, shortened to its first sentence or line."""
+    children: list[CodeSymbol]
+    """Symbols defined inside it (file views)."""
+
+
+class CodeIndexStats(TypedDict):
+    files: int
+    symbols: int
+    refs: int
+
+
+class _CodeIndexBase(TypedDict):
+    status: str
+    stats: CodeIndexStats
+    new: int
+    changed: int
+    unchanged: int
+    deleted: int
+
+
+class CodeIndexResult(_CodeIndexBase, total=False):
+    """Result of :meth:`Engine.code_index` and :meth:`Engine.code_update`."""
+
+    skipped: int
+    warnings: list[str]
+
+
+class CodeStatus(TypedDict, total=False):
+    """Result of :meth:`Engine.code_status`."""
+
+    repo: str
+    indexed: bool
+    files: int
+    symbols: int
+    refs: int
+    indexed_at: int
+    stale: int
+    stale_files: list[str]
+    deleted: int
+    deleted_files: list[str]
+    new: int
+    langs: dict[str, int]
+    warnings: list[str]
+
+
+class CodeOverview(TypedDict, total=False):
+    """Result of :meth:`Engine.code_overview`."""
+
+    repo: str
+    langs: dict[str, int]
+    mods: list[dict[str, Any]]
+    top_types: list[CodeSymbol]
+    entry_points: list[CodeSymbol]
+    truncated: bool
+    warnings: list[str]
+
+
+class CodeFileSymbols(TypedDict, total=False):
+    """Result of :meth:`Engine.code_file_symbols`."""
+
+    f: str
+    syms: list[CodeSymbol]
+    truncated: bool
+    warnings: list[str]
+
+
+class CodeSearchResult(TypedDict, total=False):
+    """Result of :meth:`Engine.code_search`: ``hits`` best first; with several files
+    ``_f`` lists them and each hit has ``fi``, with one each hit has ``f``."""
+
+    q: str
+    hits: list[CodeSymbol]
+    _f: list[str]
+    truncated: bool
+    warnings: list[str]
+
+
+class CodeSymbolDetail(TypedDict, total=False):
+    """Result of :meth:`Engine.code_symbol`: one symbol, untruncated."""
+
+    id: int
+    n: str
+    k: str
+    f: str
+    l: str  # noqa: E741
+    sig: str
+    doc: str
+    parent: CodeSymbol
+    children: list[CodeSymbol]
+    calls: list[dict[str, Any]]
+    called_by: list[dict[str, Any]]
+    type_refs: list[dict[str, Any]]
+    _f: list[str]
+    truncated: bool
+
+
+class CodeReferences(TypedDict, total=False):
+    """Result of :meth:`Engine.code_references`."""
+
+    id: int
+    refs_to: list[dict[str, Any]]
+    _f: list[str]
+    truncated: bool
+
+
+class CodeDependencies(TypedDict, total=False):
+    """Result of :meth:`Engine.code_dependencies`."""
+
+    id: int
+    deps: list[dict[str, Any]]
+    truncated: bool
+
+
+class CodeRepo(TypedDict, total=False):
+    """One repository of :meth:`Engine.code_repos`."""
+
+    p: str
+    files: int
+    symbols: int
+    indexed_at: int
+    db: str
+
+
+class CodeDeleteResult(TypedDict, total=False):
+    """Result of :meth:`Engine.code_delete`."""
+
+    deleted: list[str]
+    not_found: list[str]
 
 
 def _offer_packaged_model() -> None:
@@ -477,3 +722,169 @@ class Engine:
         if not cached:
             params["cached"] = False
         return cast(EmbedResult, self.call("embed.text", params))
+
+    # ── docs and notes ──
+
+    def docs_index(
+        self,
+        project_dir: StrPath | None = None,
+        *,
+        globs: Iterable[str] | None = None,
+        lock_wait_secs: int | None = None,
+    ) -> DocsIndexResult:
+        """Index the project's markdown docs by H2 section, for the current git branch:
+        ``docs/**/*.md`` and ``{apps,packages}/*/docs/**/*.md`` under the project root
+        unless ``globs`` gives others. Unchanged files are skipped; a section already
+        embedded anywhere (another branch, another project) is not embedded again. Waits
+        up to ``lock_wait_secs`` (30) for another index run.
+        """
+        params: dict[str, Any] = {}
+        if project_dir is not None:
+            params["project_dir"] = _fspath(project_dir)
+        if globs is not None:
+            if isinstance(globs, str):
+                globs = [globs]
+            params["globs"] = list(globs)
+        if lock_wait_secs is not None:
+            params["lock_wait_secs"] = lock_wait_secs
+        return cast(DocsIndexResult, self.call("docs.index", params))
+
+    def docs_query(
+        self,
+        query: str,
+        *,
+        project_dir: StrPath | None = None,
+        all_branches: bool = False,
+        branch: str | None = None,
+        limit: int | None = None,
+        mode: str | None = None,
+    ) -> DocsQueryResult:
+        """Search the project's indexed docs (keyword + semantic), on the current branch
+        unless ``all_branches`` or ``branch`` says otherwise. Never indexes."""
+        params: dict[str, Any] = {"query": query}
+        if project_dir is not None:
+            params["project_dir"] = _fspath(project_dir)
+        if all_branches:
+            params["all_branches"] = True
+        for key, value in (("branch", branch), ("limit", limit), ("mode", mode)):
+            if value is not None:
+                params[key] = value
+        return cast(DocsQueryResult, self.call("docs.query", params))
+
+    def notes_index(
+        self, project_dir: StrPath | None = None, *, lock_wait_secs: int | None = None
+    ) -> DocsIndexResult:
+        """Index the project's session notes (``sessions/**/*.md``, each dated by its
+        ``YYYY_MM_DD_TOPIC`` folder) by H2 section."""
+        params: dict[str, Any] = {}
+        if project_dir is not None:
+            params["project_dir"] = _fspath(project_dir)
+        if lock_wait_secs is not None:
+            params["lock_wait_secs"] = lock_wait_secs
+        return cast(DocsIndexResult, self.call("notes.index", params))
+
+    def notes_query(
+        self,
+        query: str,
+        *,
+        project_dir: StrPath | None = None,
+        after: str | None = None,
+        file: str | None = None,
+        limit: int | None = None,
+        mode: str | None = None,
+    ) -> DocsQueryResult:
+        """Search the project's indexed session notes; ``after`` (``YYYY-MM-DD``) keeps
+        sessions from that date on, ``file`` notes in files of that base name
+        (``IMPLEMENTATION``). Never indexes."""
+        params: dict[str, Any] = {"query": query}
+        if project_dir is not None:
+            params["project_dir"] = _fspath(project_dir)
+        for key, value in (("after", after), ("file", file), ("limit", limit), ("mode", mode)):
+            if value is not None:
+                params[key] = value
+        return cast(DocsQueryResult, self.call("notes.query", params))
+
+
+    # ── code: the tree-sitter symbol index ──
+
+    @staticmethod
+    def _code_params(path: StrPath | None, **extra: Any) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        if path is not None:
+            params["path"] = os.fsdecode(path)
+        params.update({k: v for k, v in extra.items() if v is not None})
+        return params
+
+    def code_index(self, path: StrPath | None = None, *, force: bool = False) -> CodeIndexResult:
+        """Index the code symbols of the repository at ``path`` (default: the project
+        directory). Incremental: only files whose content changed are parsed again;
+        ``force`` re-parses all."""
+        params = self._code_params(path, force=True if force else None)
+        return cast(CodeIndexResult, self.call("code.index_repository", params))
+
+    def code_update(self, files: Iterable[StrPath], *, path: StrPath | None = None) -> CodeIndexResult:
+        """Re-index exactly ``files`` (absolute, or relative to the repository) without
+        walking the repository; a file that no longer exists is removed."""
+        if isinstance(files, (str, os.PathLike)):
+            files = [files]
+        params = self._code_params(path, files=[os.fsdecode(f) for f in files])
+        return cast(CodeIndexResult, self.call("code.update_files", params))
+
+    def code_status(self, path: StrPath | None = None) -> CodeStatus:
+        """What the index holds, and which files changed, appeared or disappeared since."""
+        return cast(CodeStatus, self.call("code.index_status", self._code_params(path)))
+
+    def code_overview(self, path: StrPath | None = None, *, max_tokens: int | None = None) -> CodeOverview:
+        """Languages, directories, most referenced types and entry points."""
+        params = self._code_params(path, max_tokens=max_tokens)
+        return cast(CodeOverview, self.call("code.get_overview", params))
+
+    def code_file_symbols(
+        self, file: StrPath, *, path: StrPath | None = None, max_tokens: int | None = None
+    ) -> CodeFileSymbols:
+        """The symbols of ``file`` (relative to the repository, or absolute) as a tree."""
+        params = self._code_params(path, file=os.fsdecode(file), max_tokens=max_tokens)
+        return cast(CodeFileSymbols, self.call("code.get_file_symbols", params))
+
+    def code_search(
+        self,
+        query: str,
+        *,
+        path: StrPath | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+    ) -> CodeSearchResult:
+        """Search symbols by name, subword (``user`` finds ``getUserById``), doc comment,
+        kind or path: ``prefix*``, ``AND``/``OR``/``NOT``, quotes; ranked by BM25."""
+        params = self._code_params(path, query=query, kind=kind, limit=limit, max_tokens=max_tokens)
+        return cast(CodeSearchResult, self.call("code.search_symbols", params))
+
+    def code_symbol(self, id: int, *, path: StrPath | None = None) -> CodeSymbolDetail:  # noqa: A002
+        """One symbol in full: signature, doc, parent, children, calls, callers, types."""
+        return cast(CodeSymbolDetail, self.call("code.get_symbol_detail", self._code_params(path, id=id)))
+
+    def code_references(
+        self, id: int, *, path: StrPath | None = None, max_tokens: int | None = None  # noqa: A002
+    ) -> CodeReferences:
+        """Who refers to symbol ``id``, with file and line."""
+        params = self._code_params(path, id=id, max_tokens=max_tokens)
+        return cast(CodeReferences, self.call("code.get_references", params))
+
+    def code_dependencies(
+        self, id: int, *, path: StrPath | None = None, max_tokens: int | None = None  # noqa: A002
+    ) -> CodeDependencies:
+        """What symbol ``id`` refers to, resolved to symbol ids where indexed."""
+        params = self._code_params(path, id=id, max_tokens=max_tokens)
+        return cast(CodeDependencies, self.call("code.get_dependencies", params))
+
+    def code_repos(self) -> list[CodeRepo]:
+        """The repositories with a code index, by path."""
+        return cast("list[CodeRepo]", self.call("code.list_repos")["repos"])
+
+    def code_delete(self, paths: Iterable[StrPath] | None = None, *, all: bool = False) -> CodeDeleteResult:  # noqa: A002
+        """Delete the code index of ``paths`` (or of every repository with ``all``)."""
+        params: dict[str, Any] = {"paths": [os.fsdecode(p) for p in (paths or [])]}
+        if all:
+            params["all"] = True
+        return cast(CodeDeleteResult, self.call("code.delete_repos", params))

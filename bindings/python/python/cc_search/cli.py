@@ -67,6 +67,24 @@ hook_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(hook_app, name="hook")
+code_app = typer.Typer(
+    help="Code symbols (tree-sitter): index a repository, search and navigate its symbols.",
+    rich_markup_mode=_MARKUP,
+    no_args_is_help=True,
+)
+app.add_typer(code_app, name="code")
+docs_app = typer.Typer(
+    help="Markdown docs by H2 section: index the project's docs, search them (keyword + semantic).",
+    rich_markup_mode=_MARKUP,
+    no_args_is_help=True,
+)
+app.add_typer(docs_app, name="docs")
+notes_app = typer.Typer(
+    help="Session notes (sessions/YYYY_MM_DD_TOPIC/*.md) by H2 section: index, search.",
+    rich_markup_mode=_MARKUP,
+    no_args_is_help=True,
+)
+app.add_typer(notes_app, name="notes")
 
 
 class _Options:
@@ -393,6 +411,364 @@ def grep(
     sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
     if failed:
         raise typer.Exit(1)
+
+
+# ── code: the tree-sitter symbol index ──
+
+_RepoOption = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--path",
+        "-p",
+        metavar="DIR",
+        help="Repository root (default: $CLAUDE_PROJECT_DIR, else the current directory).",
+        show_default=False,
+    ),
+]
+_MaxTokensOption = Annotated[
+    Optional[int],
+    typer.Option("--max-tokens", metavar="N", min=1, help="Keep the JSON within about N tokens."),
+]
+
+
+def _code_print(result: Any) -> None:
+    """Warnings on stderr, the compact JSON on one line."""
+    if isinstance(result, dict):
+        _warn_all(result.pop("warnings", []))
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+@code_app.command("index")
+def code_index(
+    ctx: typer.Context,
+    path: _RepoOption = None,
+    force: Annotated[bool, typer.Option("--force", help="Re-parse every file.")] = False,
+) -> None:
+    """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_index(path, force=force))
+
+
+@code_app.command("update")
+def code_update(
+    ctx: typer.Context,
+    files: Annotated[List[Path], typer.Argument(metavar="FILE...", help="Files to re-index.")],
+    path: _RepoOption = None,
+) -> None:
+    """Re-index the given files only (deleted ones are removed), without a walk."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_update(files, path=path))
+
+
+@code_app.command("status")
+def code_status(ctx: typer.Context, path: _RepoOption = None) -> None:
+    """What the index holds and which files changed since."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_status(path))
+
+
+@code_app.command("overview")
+def code_overview(ctx: typer.Context, path: _RepoOption = None, max_tokens: _MaxTokensOption = None) -> None:
+    """Languages, directories, most referenced types, entry points."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_overview(path, max_tokens=max_tokens))
+
+
+@code_app.command("symbols")
+def code_symbols(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="File, relative to the repository.")],
+    path: _RepoOption = None,
+    max_tokens: _MaxTokensOption = None,
+) -> None:
+    """The symbols of one file, as a tree."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_file_symbols(file, path=path, max_tokens=max_tokens))
+
+
+@code_app.command("search")
+def code_search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words, prefix*, AND/OR/NOT.")],
+    path: _RepoOption = None,
+    kind: Annotated[
+        Optional[str], typer.Option("--kind", "-k", metavar="KIND", help="Only this kind (fn, class, ...).")
+    ] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", "-n", metavar="N", min=1, help="Most results.")] = None,
+    max_tokens: _MaxTokensOption = None,
+) -> None:
+    """Search symbols by name, subword, doc comment, kind or path."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_search(query, path=path, kind=kind, limit=limit, max_tokens=max_tokens))
+
+
+@code_app.command("detail")
+def code_detail(
+    ctx: typer.Context,
+    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
+    path: _RepoOption = None,
+) -> None:
+    """One symbol in full: signature, doc, parent, children, calls, callers."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_symbol(id, path=path))
+
+
+@code_app.command("refs")
+def code_refs(
+    ctx: typer.Context,
+    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
+    path: _RepoOption = None,
+    max_tokens: _MaxTokensOption = None,
+) -> None:
+    """Who refers to a symbol."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_references(id, path=path, max_tokens=max_tokens))
+
+
+@code_app.command("deps")
+def code_deps(
+    ctx: typer.Context,
+    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
+    path: _RepoOption = None,
+    max_tokens: _MaxTokensOption = None,
+) -> None:
+    """What a symbol refers to."""
+    with _open(ctx) as engine:
+        _code_print(engine.code_dependencies(id, path=path, max_tokens=max_tokens))
+
+
+@code_app.command("repos")
+def code_repos(ctx: typer.Context) -> None:
+    """The indexed repositories."""
+    with _open(ctx) as engine:
+        _code_print({"repos": engine.code_repos()})
+
+
+@code_app.command("delete")
+def code_delete(
+    ctx: typer.Context,
+    paths: Annotated[
+        Optional[List[Path]], typer.Argument(metavar="DIR...", help="Repositories whose index to delete.")
+    ] = None,
+    all_repos: Annotated[bool, typer.Option("--all", help="Delete every code index.")] = False,
+) -> None:
+    """Delete the code index of repositories."""
+    if not paths and not all_repos:
+        _fail("give repository paths, or --all")
+    with _open(ctx) as engine:
+        _code_print(engine.code_delete(paths, all=all_repos))
+
+
+# ── docs and notes ──
+
+_RULE = "─" * 49
+_SNIPPET_CHARS = 400
+
+_ProjectDirOption = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--project-dir",
+        metavar="DIR",
+        help="A directory of the project (default: $CLAUDE_PROJECT_DIR, else the current directory).",
+        show_default=False,
+    ),
+]
+_LimitOption = Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="Number of results.")]
+_JsonOption = Annotated[bool, typer.Option("--json", help="JSON output with the full content.")]
+_ModeOption = Annotated[
+    str,
+    typer.Option(
+        "--mode",
+        metavar="MODE",
+        help="hybrid (keyword + semantic; keyword-only without a model), keyword or vector.",
+    ),
+]
+
+
+def _colour() -> bool:
+    """Colour only on a terminal, and never with NO_COLOR set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _snippet(content: str) -> Tuple[str, int]:
+    """The first lines of a section below its heading, and how many characters are left."""
+    lines = content.split("\n")
+    if lines and lines[0].lstrip().startswith("#"):
+        lines = lines[1:]
+    body = "\n".join(lines).strip()
+    if len(body) <= _SNIPPET_CHARS:
+        return body, 0
+    cut = body.rfind(" ", 0, _SNIPPET_CHARS)
+    cut = cut if cut > _SNIPPET_CHARS // 2 else _SNIPPET_CHARS
+    return body[:cut].rstrip(), len(body) - cut
+
+
+def _print_docs_results(result: Any, notes: bool) -> None:
+    """Results the way `cc-search search` shows sessions: rank, where, score, snippet."""
+    hits = result["results"]
+    top = hits[0]["score"] if hits and hits[0]["score"] > 0 else 1.0
+    colour = _colour()
+    if colour:
+        from rich.console import Console
+        from rich.markup import escape
+
+        console = Console(highlight=False, soft_wrap=True)
+
+    def styled(text: str, style: str) -> str:
+        return f"[{style}]{escape(text)}[/]" if colour else text
+
+    def out(line: str = "") -> None:
+        if colour:
+            console.print(line)
+        else:
+            sys.stdout.write(line + "\n")
+
+    for hit in hits:
+        where = hit["project"]
+        if notes:
+            if hit.get("session_date"):
+                where += f" | {hit['session_date']}"
+        elif hit["branch"]:
+            where += " @ " + ", ".join([hit["branch"], *hit["also_on"]])
+        percent = round(100 * hit["score"] / top)
+        out(
+            styled(f"[{hit['rank']}]", "bold cyan") + " " + styled(hit["file"], "green")
+            + " § " + styled(hit["section"], "bold") + " | Project: " + styled(where, "green")
+            + " | " + styled(f"{percent}%", "dim")
+        )
+        out()
+        text, more = _snippet(hit["content"])
+        for line in text.split("\n"):
+            out("  " + styled(line, "default"))
+        if more:
+            out("  " + styled(f"[truncated - {more} more chars]", "dim"))
+        out()
+    if not hits:
+        out("No results.")
+        out()
+    out(_RULE)
+    noun = "result" if len(hits) == 1 else "results"
+    out(f"Found {len(hits)} {noun} in {result['search_time_ms'] / 1000:.2f}s")
+
+
+def _print_index(result: Any, what: str) -> None:
+    _warn_all(result["warnings"])
+    branch = f" @ {result['branch']}" if result["branch"] else ""
+    sys.stdout.write(
+        f"{what}: {result['project']}{branch}: {result['files']} files "
+        f"({result['indexed']} indexed, {result['unchanged']} unchanged, "
+        f"{result['touched']} touched, {result['removed']} removed), "
+        f"{result['sections_written']} sections written, {result['sections_removed']} removed, "
+        f"{result['embedded']} embedded"
+        + (f", {result['pending_vectors']} waiting for the model" if result["pending_vectors"] else "")
+        + "\n"
+    )
+
+
+@docs_app.command("index")
+def docs_index(
+    ctx: typer.Context,
+    paths: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--path",
+            metavar="GLOB",
+            help="Markdown files to index, relative to the project root (repeatable; default "
+            "docs/**/*.md and {apps,packages}/*/docs/**/*.md).",
+            show_default=False,
+        ),
+    ] = None,
+    project_dir: _ProjectDirOption = None,
+    json_output: _JsonOption = False,
+) -> None:
+    """Index the project's markdown docs by H2 section, for the current git branch."""
+    with _open(ctx) as engine:
+        result = engine.docs_index(project_dir, globs=paths or None)
+    if json_output:
+        _warn_all(result["warnings"])
+        _print_json(result)
+    else:
+        _print_index(result, "docs")
+
+
+@docs_app.command("query")
+def docs_query(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    all_branches: Annotated[
+        bool, typer.Option("--all-branches", help="Search every indexed branch of the project.")
+    ] = False,
+    branch: Annotated[
+        Optional[str],
+        typer.Option("--branch", metavar="B", help="Search branch B instead of the current one."),
+    ] = None,
+    limit: _LimitOption = 10,
+    project_dir: _ProjectDirOption = None,
+    mode: _ModeOption = "hybrid",
+    json_output: _JsonOption = False,
+) -> None:
+    """Search the project's indexed docs (current branch by default). Never indexes."""
+    if not query.strip():
+        _fail("Query required")
+    if all_branches and branch:
+        _fail("--all-branches and --branch exclude each other")
+    with _open(ctx) as engine:
+        result = engine.docs_query(
+            query, project_dir=project_dir, all_branches=all_branches, branch=branch,
+            limit=limit, mode=mode,
+        )
+    _warn_all(result["warnings"])
+    if json_output:
+        _print_json(result)
+    else:
+        _print_docs_results(result, notes=False)
+
+
+@notes_app.command("index")
+def notes_index(
+    ctx: typer.Context,
+    project_dir: _ProjectDirOption = None,
+    json_output: _JsonOption = False,
+) -> None:
+    """Index the project's session notes (sessions/**/*.md) by H2 section."""
+    with _open(ctx) as engine:
+        result = engine.notes_index(project_dir)
+    if json_output:
+        _warn_all(result["warnings"])
+        _print_json(result)
+    else:
+        _print_index(result, "notes")
+
+
+@notes_app.command("query")
+def notes_query(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    after: Annotated[
+        Optional[str],
+        typer.Option("--after", metavar="YYYY-MM-DD", help="Only sessions on or after this date."),
+    ] = None,
+    file: Annotated[
+        Optional[str],
+        typer.Option("--file", metavar="NAME", help="Only files with this base name (IMPLEMENTATION)."),
+    ] = None,
+    limit: _LimitOption = 10,
+    project_dir: _ProjectDirOption = None,
+    mode: _ModeOption = "hybrid",
+    json_output: _JsonOption = False,
+) -> None:
+    """Search the project's indexed session notes. Never indexes."""
+    if not query.strip():
+        _fail("Query required")
+    with _open(ctx) as engine:
+        result = engine.notes_query(
+            query, project_dir=project_dir, after=after, file=file, limit=limit, mode=mode
+        )
+    _warn_all(result["warnings"])
+    if json_output:
+        _print_json(result)
+    else:
+        _print_docs_results(result, notes=True)
 
 
 @app.command("ops")

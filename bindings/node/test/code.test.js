@@ -1,0 +1,126 @@
+'use strict'
+
+// The code symbol index from JavaScript: engine.code* / code*Async and the generic call,
+// on real temporary repositories, under Node and Bun alike.
+
+const { describe, test, after } = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+
+const { Engine, CcSearchError } = require('cc-search')
+const { tempDir, makeProject, removeAll } = require('./helpers.js')
+
+after(removeAll)
+
+function repo() {
+  return makeProject({
+    '.gitignore': 'out/\n',
+    'src/service.ts':
+      "import { helper } from './helpers';\n\n/** Loads users. More. */\nexport class UserService {\n  getUserById(id: number): User {\n    return helper(id);\n  }\n}\n",
+    'src/helpers.ts': 'export function helper(id: number) { return id; }\n',
+    'app/parser.py': 'class HTMLParser:\n    """Parses HTML."""\n\n    def feed(self, data: str) -> None:\n        pass\n',
+    'out/gen.ts': 'export function generated() {}\n',
+    'README.md': '# Title\n\nIntro.\n',
+  })
+}
+
+describe('code', () => {
+  test('index, search, file symbols, detail, references, dependencies', () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = repo()
+    const indexed = engine.codeIndex({ path: root })
+    assert.equal(indexed.status, 'ok')
+    assert.equal(indexed.stats.files, 4)
+    assert.equal(indexed.new, 4)
+    const again = engine.codeIndex({ path: root })
+    assert.deepEqual([again.new, again.changed, again.unchanged], [0, 0, 4])
+
+    const found = engine.codeSearch('user', { path: root })
+    const names = found.hits.map((h) => h.n)
+    assert.ok(names.includes('getUserById') && names.includes('UserService'), String(names))
+    assert.ok(found.hits.every((h) => h.f === 'src/service.ts'))
+    assert.equal(found._f, undefined)
+    assert.deepEqual(engine.codeSearch('html', { path: root }).hits.map((h) => h.n), ['HTMLParser'])
+    assert.deepEqual(engine.codeSearch('generated', { path: root }).hits, [])
+    assert.deepEqual(engine.codeSearch('user', { path: root, kind: 'method' }).hits.map((h) => h.n), ['getUserById'])
+
+    const symbols = engine.codeFileSymbols('src/service.ts', { path: root })
+    const cls = symbols.syms[0]
+    assert.deepEqual([cls.n, cls.k, cls.l, cls.doc], ['UserService', 'class', '4-8', 'Loads users.'])
+    const method = cls.children[0]
+    assert.equal(method.sig, 'getUserById(id:number):User')
+
+    const detail = engine.codeSymbol(method.id, { path: root })
+    assert.equal(detail.sig, 'getUserById(id: number): User')
+    assert.equal(detail.parent.n, 'UserService')
+    const target = detail.calls[0].id
+    assert.equal(engine.codeSymbol(target, { path: root }).f, 'src/helpers.ts')
+    const refs = engine.codeReferences(target, { path: root })
+    assert.ok(refs.refs_to.some((r) => r.from_n === 'getUserById' && r.line === 6), JSON.stringify(refs))
+    const deps = engine.codeDependencies(method.id, { path: root })
+    assert.deepEqual(deps.deps.find((d) => d.to_n === 'helper'), { to_n: 'helper', kind: 'call', to_id: target })
+
+    assert.deepEqual(engine.codeOverview({ path: root }).langs, { markdown: 1, python: 1, typescript: 2 })
+    assert.equal(engine.codeStatus({ path: root }).indexed, true)
+    // The generic call gives the same result.
+    assert.deepEqual(engine.call('code.search_symbols', { path: root, query: 'html' }), engine.codeSearch('html', { path: root }))
+  })
+
+  test('async variants, update, budgets, repos and delete', async () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = repo()
+    await engine.codeIndexAsync({ path: root })
+    require('node:fs').writeFileSync(path.join(root, 'src/helpers.ts'), 'export function renamedHelper() {}\n')
+    assert.deepEqual((await engine.codeStatusAsync({ path: root })).stale_files, ['src/helpers.ts'])
+    const updated = await engine.codeUpdateAsync(['src/helpers.ts'], { path: root })
+    assert.equal(updated.changed, 1)
+    assert.deepEqual((await engine.codeSearchAsync('renamed', { path: root })).hits.map((h) => h.n), ['renamedHelper'])
+    for (let i = 0; i < 30; i++) {
+      require('node:fs').writeFileSync(path.join(root, `m${String(i).padStart(2, '0')}.py`), `def item_${i}():\n    '''Item ${i}.'''\n`)
+    }
+    await engine.codeIndexAsync({ path: root })
+    const cut = engine.codeSearch('item', { path: root, limit: 100, maxTokens: 100 })
+    assert.equal(cut.truncated, true)
+    assert.ok(cut.hits.length > 0 && cut.hits.length < 30)
+    assert.ok(JSON.stringify(cut).length <= 400)
+    const symbolAsync = await engine.codeSymbolAsync(cut.hits[0].id, { path: root })
+    assert.equal(symbolAsync.k, 'fn')
+    assert.deepEqual((await engine.codeReposAsync()).map((r) => r.p), [root])
+    assert.deepEqual(engine.codeRepos().map((r) => r.p), [root])
+    assert.deepEqual(engine.codeDelete([root]).deleted, [root])
+    assert.deepEqual(await engine.codeReposAsync(), [])
+  })
+
+  test('errors carry codes', async () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = repo()
+    assert.throws(() => engine.codeIndex({ path: path.join(root, 'missing') }), (err) => err instanceof CcSearchError && err.code === 'io')
+    engine.codeIndex({ path: root })
+    assert.throws(() => engine.codeSymbol(987654, { path: root }), (err) => err.code === 'invalid_request' && /987654/.test(err.message))
+    await assert.rejects(engine.codeSearchAsync('', { path: root }), (err) => err.code === 'invalid_request')
+    assert.throws(() => engine.codeSearch('x', { path: root, kind: 'widget' }), (err) => err.code === 'invalid_request')
+    assert.throws(() => engine.codeDelete(), (err) => err.code === 'invalid_request')
+  })
+
+  test('defaults to CLAUDE_PROJECT_DIR', () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = repo()
+    const before = process.env.CLAUDE_PROJECT_DIR
+    process.env.CLAUDE_PROJECT_DIR = root
+    try {
+      assert.equal(engine.codeIndex().stats.files, 4)
+      assert.deepEqual(engine.codeSearch('html').hits.map((h) => h.n), ['HTMLParser'])
+    } finally {
+      if (before === undefined) delete process.env.CLAUDE_PROJECT_DIR
+      else process.env.CLAUDE_PROJECT_DIR = before
+    }
+  })
+
+  test('binary files are warnings', () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = makeProject({ 'bin.rs': Buffer.from([0x66, 0x6e, 0x00, 0xff]), 'ok.rs': 'fn fine() {}\n' })
+    const out = engine.codeIndex({ path: root })
+    assert.ok(out.warnings.some((w) => w.includes('bin.rs') && w.includes('binary')), JSON.stringify(out))
+    assert.deepEqual(engine.codeSearch('fine', { path: root }).hits.map((h) => h.n), ['fine'])
+  })
+})

@@ -1,0 +1,132 @@
+'use strict'
+
+// docs.* and notes.* from JavaScript: engine.docsIndex / docsQuery / notesIndex /
+// notesQuery (and their Async forms) on real markdown files in temporary projects and a
+// git repository, with the real all-MiniLM-L6-v2, under Node and Bun alike.
+
+const { describe, test, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+const { Engine, CcSearchError } = require('cc-search')
+const { tempDir, makeProject, writeFile, removeAll, modelDir } = require('./helpers.js')
+
+after(removeAll)
+
+const SKIP = Boolean(process.env.CC_SEARCH_TEST_NO_MODEL)
+
+const GUIDE =
+  '# Guide\n\nHow the matcher works.\n\n' +
+  '## Matching\n\nThe matcher pairs riders with drivers by distance and rating.\n\n' +
+  '## Errors\n\nErrors are retried with exponential backoff.\n'
+
+function engineWithModel() {
+  const home = tempDir()
+  fs.writeFileSync(
+    path.join(home, 'config.toml'),
+    `[embed]\nmodel_dir = ${JSON.stringify(modelDir())}\n`,
+  )
+  return new Engine({ home })
+}
+
+function git(root, ...args) {
+  execFileSync('git', ['-C', root, ...args], {
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_SYSTEM: '/dev/null',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+    stdio: 'ignore',
+  })
+}
+
+describe('docs and notes', { skip: SKIP && 'CC_SEARCH_TEST_NO_MODEL is set' }, () => {
+  test('index, then query by meaning; a second run skips unchanged files', async () => {
+    const engine = engineWithModel()
+    const project = makeProject({
+      'docs/guide.md': GUIDE,
+      'apps/web/docs/ui.md': '## Buttons\n\nPrimary buttons are blue.\n',
+    })
+    const indexed = engine.docsIndex({ projectDir: project })
+    assert.equal(indexed.project, path.basename(project))
+    assert.deepEqual([indexed.files, indexed.indexed, indexed.sections_written], [2, 2, 4])
+    assert.equal(indexed.pending_vectors, 0)
+    const found = await engine.docsQueryAsync('how are riders paired with drivers', {
+      projectDir: project,
+    })
+    assert.equal(found.mode, 'hybrid')
+    assert.deepEqual([found.results[0].file, found.results[0].section], ['docs/guide.md', 'Matching'])
+    assert.ok(found.results[0].matched_by.includes('vector'))
+    const again = await engine.docsIndexAsync({ projectDir: project })
+    assert.deepEqual([again.unchanged, again.embedded], [2, 0])
+    const keyword = engine.docsQuery('primary buttons', { projectDir: project, mode: 'keyword', limit: 1 })
+    assert.deepEqual(
+      keyword.results.map((h) => [h.file, h.section]),
+      [['apps/web/docs/ui.md', 'Buttons']],
+    )
+  })
+
+  test('queries follow the branch; allBranches folds identical sections', () => {
+    const engine = engineWithModel()
+    const project = makeProject({ 'docs/guide.md': GUIDE })
+    git(project, 'init', '-q', '-b', 'main')
+    git(project, 'add', '-A')
+    git(project, 'commit', '-qm', 'docs')
+    engine.docsIndex({ projectDir: project })
+    git(project, 'checkout', '-q', '-b', 'feature')
+    writeFile(project, 'docs/hooks.md', '## Webhooks\n\nWebhooks deliver trip events.\n')
+    const feature = engine.docsIndex({ projectDir: project })
+    assert.deepEqual([feature.branch, feature.embedded], ['feature', 1])
+    const onMain = engine.docsQuery('webhooks trip events', { projectDir: project, branch: 'main' })
+    assert.ok(onMain.results.every((h) => h.branch === 'main' && h.file !== 'docs/hooks.md'))
+    const all = engine.docsQuery('riders drivers', { projectDir: project, allBranches: true })
+    const top = all.results[0]
+    assert.deepEqual([top.branch, ...top.also_on].sort(), ['feature', 'main'])
+  })
+
+  test('notes: dated by folder, filtered by date and file name', async () => {
+    const engine = engineWithModel()
+    const project = makeProject({
+      'sessions/2026_02_05_AUTH/IMPLEMENTATION.md': '## Plan\n\nRotate refresh tokens.\n',
+      'sessions/2026_03_10_CACHE/NOTES.md': '## Findings\n\nRefresh tokens cached in redis.\n',
+    })
+    assert.equal((await engine.notesIndexAsync({ projectDir: project })).files, 2)
+    const later = engine.notesQuery('refresh tokens', { projectDir: project, after: '2026-03-01' })
+    assert.deepEqual(later.results.map((h) => h.session_date), ['2026-03-10'])
+    const impl = await engine.notesQueryAsync('refresh tokens', {
+      projectDir: project,
+      file: 'IMPLEMENTATION',
+    })
+    assert.deepEqual(impl.results.map((h) => h.session_path), ['sessions/2026_02_05_AUTH'])
+    assert.throws(
+      () => engine.notesQuery('x', { projectDir: project, after: 'soon' }),
+      (err) => err instanceof CcSearchError && err.code === 'invalid_request',
+    )
+  })
+
+  test('bad input: empty query, bad glob, unknown option', () => {
+    const engine = engineWithModel()
+    const project = makeProject({ 'docs/a.md': '## A\n\ntext\n' })
+    assert.throws(
+      () => engine.docsQuery('  ', { projectDir: project }),
+      (err) => err instanceof CcSearchError && err.code === 'invalid_request',
+    )
+    assert.throws(
+      () => engine.docsIndex({ projectDir: project, globs: ['docs/[a.md'] }),
+      (err) => err instanceof CcSearchError && err.code === 'invalid_request' && /glob/.test(err.message),
+    )
+    assert.throws(
+      () => engine.docsQuery('x', { projectDir: project, colour: true }),
+      (err) => err instanceof CcSearchError && err.code === 'invalid_request',
+    )
+    const unindexed = engine.docsQuery('text', { projectDir: project })
+    assert.deepEqual(unindexed.results, [])
+    assert.ok(unindexed.warnings.some((w) => w.includes('cc-search docs index')))
+  })
+})

@@ -1,0 +1,202 @@
+"""The code symbol index from Python: the ``Engine.code_*`` methods and the
+``cc-search code`` commands (a real subprocess), on real temporary repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import cc_search
+from support import run_cli
+
+
+def write(root: Path, rel: str, content: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, ".gitignore", "build_out/\n")
+    write(
+        root,
+        "src/service.ts",
+        "import { helper } from './helpers';\n\n"
+        "/** Loads users. More text. */\n"
+        "export class UserService {\n"
+        "  getUserById(id: number): User {\n"
+        "    return helper(id);\n"
+        "  }\n"
+        "}\n",
+    )
+    write(root, "src/helpers.ts", "export function helper(id: number) { return id; }\n")
+    write(root, "app/parser.py", 'class HTMLParser:\n    """Parses HTML."""\n\n    def feed(self, data: str) -> None:\n        pass\n')
+    write(root, "build_out/gen.ts", "export function generated() {}\n")
+    write(root, "README.md", "# Title\n\nIntro.\n")
+    return root.resolve()
+
+
+def test_index_search_and_navigate(engine: cc_search.Engine, repo: Path) -> None:
+    result = engine.code_index(repo)
+    assert result["status"] == "ok"
+    assert result["stats"]["files"] == 4
+    assert result["new"] == 4
+    again = engine.code_index(repo)
+    assert (again["new"], again["changed"], again["deleted"]) == (0, 0, 0)
+
+    found = engine.code_search("user", path=repo)
+    names = [h["n"] for h in found["hits"]]
+    assert "getUserById" in names and "UserService" in names
+    # One file: the path is inlined in each hit.
+    assert all(h["f"] == "src/service.ts" for h in found["hits"])
+    assert "_f" not in found
+    assert [h["n"] for h in engine.code_search("html", path=repo)["hits"]] == ["HTMLParser"]
+    assert engine.code_search("generated", path=repo)["hits"] == []
+    assert [h["n"] for h in engine.code_search("user", path=repo, kind="method")["hits"]] == ["getUserById"]
+
+    symbols = engine.code_file_symbols("src/service.ts", path=repo)
+    cls = symbols["syms"][0]
+    assert (cls["n"], cls["k"], cls["l"], cls["doc"]) == ("UserService", "class", "4-8", "Loads users.")
+    method = cls["children"][0]
+    assert method["sig"] == "getUserById(id:number):User"
+
+    detail = engine.code_symbol(method["id"], path=repo)
+    assert detail["sig"] == "getUserById(id: number): User"
+    assert detail["parent"]["n"] == "UserService"
+    target = detail["calls"][0]["id"]
+    assert engine.code_symbol(target, path=repo)["f"] == "src/helpers.ts"
+    refs = engine.code_references(target, path=repo)
+    assert any(r.get("from_n") == "getUserById" and r["line"] == 6 for r in refs["refs_to"])
+    deps = engine.code_dependencies(method["id"], path=repo)
+    assert {"to_n": "helper", "kind": "call", "to_id": target} in deps["deps"]
+
+    overview = engine.code_overview(repo)
+    assert overview["langs"] == {"markdown": 1, "python": 1, "typescript": 2}
+    status = engine.code_status(repo)
+    assert status["indexed"] is True and status["files"] == 4
+
+
+def test_update_status_budget_and_repos(engine: cc_search.Engine, repo: Path) -> None:
+    engine.code_index(repo)
+    write(repo, "src/helpers.ts", "export function renamedHelper() {}\n")
+    assert engine.code_status(repo)["stale_files"] == ["src/helpers.ts"]
+    updated = engine.code_update(["src/helpers.ts"], path=repo)
+    assert updated["changed"] == 1
+    assert [h["n"] for h in engine.code_search("renamed", path=repo)["hits"]] == ["renamedHelper"]
+
+    for i in range(30):
+        write(repo, f"lib/m{i:02}.py", f"def item_{i:02}():\n    '''Item {i}.'''\n")
+    engine.code_index(repo)
+    cut = engine.code_search("item", path=repo, limit=100, max_tokens=100)
+    assert cut["truncated"] is True
+    assert 0 < len(cut["hits"]) < 30
+    assert len(json.dumps(cut, separators=(",", ":"))) <= 400
+
+    assert [r["p"] for r in engine.code_repos()] == [str(repo)]
+    assert engine.code_delete([repo])["deleted"] == [str(repo)]
+    assert engine.code_repos() == []
+
+
+def test_errors(engine: cc_search.Engine, repo: Path, tmp_path: Path) -> None:
+    with pytest.raises(cc_search.IoError):
+        engine.code_index(tmp_path / "missing")
+    engine.code_index(repo)
+    with pytest.raises(cc_search.InvalidRequestError, match="12345"):
+        engine.code_symbol(12345, path=repo)
+    with pytest.raises(cc_search.InvalidRequestError):
+        engine.code_search("", path=repo)
+    with pytest.raises(cc_search.InvalidRequestError):
+        engine.code_search("x", path=repo, kind="widget")
+    with pytest.raises(cc_search.InvalidRequestError):
+        engine.code_delete()
+
+
+def test_binary_and_non_utf8_files(engine: cc_search.Engine, tmp_path: Path) -> None:
+    root = tmp_path / "bad"
+    write(root, "bin.py", b"def x():\0\xff\xfe")
+    write(root, "latin.py", b"# caf\xe9\ndef still_found():\n    pass\n")
+    result = engine.code_index(root)
+    assert any("bin.py" in w and "binary" in w for w in result["warnings"])
+    assert [h["n"] for h in engine.code_search("still_found", path=root)["hits"]] == ["still_found"]
+
+
+# --- the CLI -----------------------------------------------------------------------------
+
+
+def cli_json(*args: str, home: Path) -> dict:
+    proc = run_cli("code", *args, home=home)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_cli(repo: Path, home: Path) -> None:
+    index = cli_json("index", "--path", str(repo), home=home)
+    assert index["stats"]["files"] == 4
+    proc = run_cli("code", "search", "user", "-p", str(repo), home=home)
+    assert proc.returncode == 0, proc.stderr
+    # One line of compact JSON.
+    assert proc.stdout.count("\n") == 1 and ", " not in proc.stdout
+    hits = json.loads(proc.stdout)["hits"]
+    assert "getUserById" in [h["n"] for h in hits]
+    method = next(h for h in hits if h["n"] == "getUserById")
+    detail = cli_json("detail", str(method["id"]), "-p", str(repo), home=home)
+    assert detail["parent"]["n"] == "UserService"
+    refs = cli_json("refs", str(detail["calls"][0]["id"]), "-p", str(repo), home=home)
+    assert any(r.get("from_n") == "getUserById" for r in refs["refs_to"])
+    deps = cli_json("deps", str(method["id"]), "-p", str(repo), home=home)
+    assert "helper" in [d["to_n"] for d in deps["deps"]]
+    syms = cli_json("symbols", "app/parser.py", "-p", str(repo), home=home)
+    assert syms["syms"][0]["children"][0]["n"] == "feed"
+    assert cli_json("overview", "-p", str(repo), home=home)["langs"]["typescript"] == 2
+    assert cli_json("status", "-p", str(repo), home=home)["indexed"] is True
+    write(repo, "app/parser.py", "def replaced():\n    pass\n")
+    assert cli_json("update", "app/parser.py", "-p", str(repo), home=home)["changed"] == 1
+    assert cli_json("repos", home=home)["repos"][0]["p"] == str(repo)
+    assert cli_json("delete", str(repo), home=home)["deleted"] == [str(repo)]
+
+
+def test_cli_defaults_to_the_project_and_reports_errors(repo: Path, home: Path) -> None:
+    proc = run_cli("code", "index", home=home, cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["stats"]["files"] == 4
+    bad = run_cli("code", "detail", "999999", home=home, cwd=repo)
+    assert bad.returncode == 1
+    assert "999999" in bad.stderr
+    assert run_cli("code", "delete", home=home).returncode == 1
+    usage = run_cli("code", "search", home=home)
+    assert usage.returncode == 2
+
+
+def test_warnings_go_to_stderr(repo: Path, home: Path) -> None:
+    write(repo, "blob.rs", b"\0\0binary")
+    proc = run_cli("code", "index", "-p", str(repo), home=home)
+    assert proc.returncode == 0
+    assert "blob.rs" in proc.stderr
+    assert "warnings" not in json.loads(proc.stdout)
+
+
+def test_mcp_tools_include_code(repo: Path, home: Path) -> None:
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "code_search_symbols", "arguments": {"query": "html"}}},
+    ]
+    proc = run_cli(
+        "mcp",
+        "--root",
+        str(repo),
+        home=home,
+        stdin="".join(json.dumps(m) + "\n" for m in lines),
+    )
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    result = replies[1]["result"]
+    assert result.get("isError") is not True, result
+    assert json.loads(result["content"][0]["text"])["hits"][0]["n"] == "HTMLParser"

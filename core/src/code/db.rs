@@ -1,0 +1,221 @@
+//! The per-repository database: schema, migrations, and where it lives.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::store::{Database, Migrations};
+
+/// The schema, as migrations applied by `PRAGMA user_version`.
+///
+/// 1. ctxhelpr's first schema: files (with SHA-256, mtime and size), symbols (flattened
+///    tree: `parent_symbol_id`), refs, the modules each file imports, and an FTS5 index
+///    over name, doc comment, kind and file path.
+/// 2. `name_tokens`: the identifier's subwords, indexed by FTS5 too. Existing rows are
+///    backfilled on first open ([`backfill`]): the column is added, the FTS table and its
+///    triggers rebuilt, every symbol's tokens computed.
+pub const SCHEMA: Migrations = &[
+    r#"
+CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    rel_path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    mtime INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    indexed_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    parent_symbol_id INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    signature TEXT,
+    doc_comment TEXT
+) STRICT;
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE INDEX symbols_parent ON symbols(parent_symbol_id);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE TABLE refs (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    from_symbol_id INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
+    to_name TEXT NOT NULL,
+    to_symbol_id INTEGER REFERENCES symbols(id) ON DELETE SET NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL
+) STRICT;
+CREATE INDEX refs_file ON refs(file_id);
+CREATE INDEX refs_from ON refs(from_symbol_id);
+CREATE INDEX refs_to ON refs(to_symbol_id);
+CREATE INDEX refs_unresolved ON refs(to_name) WHERE to_symbol_id IS NULL;
+CREATE TABLE file_imports (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    module TEXT NOT NULL,
+    PRIMARY KEY (file_id, module)
+) STRICT, WITHOUT ROWID;
+CREATE VIRTUAL TABLE symbols_fts USING fts5(
+    name, doc_comment, kind, file_rel_path,
+    content='', contentless_delete=1,
+    tokenize="unicode61 remove_diacritics 2 tokenchars '_'"
+);
+CREATE TRIGGER symbols_ai AFTER INSERT ON symbols BEGIN
+    INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path)
+    VALUES (new.id, new.name, new.doc_comment, new.kind,
+            (SELECT rel_path FROM files WHERE id = new.file_id));
+END;
+CREATE TRIGGER symbols_ad AFTER DELETE ON symbols BEGIN
+    DELETE FROM symbols_fts WHERE rowid = old.id;
+END;
+INSERT INTO metadata (key, value) VALUES ('schema_version', '1');
+"#,
+    r#"
+ALTER TABLE symbols ADD COLUMN name_tokens TEXT NOT NULL DEFAULT '';
+DROP TRIGGER IF EXISTS symbols_ai;
+DROP TRIGGER IF EXISTS symbols_ad;
+DROP TRIGGER IF EXISTS symbols_au;
+DROP TABLE IF EXISTS symbols_fts;
+CREATE VIRTUAL TABLE symbols_fts USING fts5(
+    name, doc_comment, kind, file_rel_path, name_tokens,
+    content='', contentless_delete=1,
+    tokenize="unicode61 remove_diacritics 2 tokenchars '_'"
+);
+CREATE TRIGGER symbols_ai AFTER INSERT ON symbols BEGIN
+    INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+    VALUES (new.id, new.name, new.doc_comment, new.kind,
+            (SELECT rel_path FROM files WHERE id = new.file_id), new.name_tokens);
+END;
+CREATE TRIGGER symbols_ad AFTER DELETE ON symbols BEGIN
+    DELETE FROM symbols_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER symbols_au AFTER UPDATE OF name, doc_comment, kind, name_tokens ON symbols BEGIN
+    DELETE FROM symbols_fts WHERE rowid = old.id;
+    INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+    VALUES (new.id, new.name, new.doc_comment, new.kind,
+            (SELECT rel_path FROM files WHERE id = new.file_id), new.name_tokens);
+END;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '2');
+INSERT OR REPLACE INTO metadata (key, value)
+    SELECT 'backfill_name_tokens', '1' WHERE EXISTS (SELECT 1 FROM symbols);
+"#,
+];
+
+/// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
+pub(crate) const FTS_INSERT_TRIGGER: &str =
+    "CREATE TRIGGER symbols_ai AFTER INSERT ON symbols BEGIN
+    INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+    VALUES (new.id, new.name, new.doc_comment, new.kind,
+            (SELECT rel_path FROM files WHERE id = new.file_id), new.name_tokens);
+END;";
+
+/// The schema version [`SCHEMA`] brings a database to.
+pub const SCHEMA_VERSION: usize = 2;
+
+/// Where the index of the repository at `root` (canonical) lives below the data root
+/// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.
+pub fn db_path(home: &Path, root: &Path) -> PathBuf {
+    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
+    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    home.join("code").join(format!("{hex}.db"))
+}
+
+static DATABASES: Mutex<Option<HashMap<PathBuf, Arc<Database>>>> = Mutex::new(None);
+
+/// The shared [`Database`] of file `path` (one per file in this process, so index runs
+/// on it queue on one writer lock).
+pub(crate) fn database(path: &Path) -> Result<Arc<Database>> {
+    let mut map = DATABASES
+        .lock()
+        .map_err(|_| Error::Internal("code database registry poisoned".into()))?;
+    let map = map.get_or_insert_with(HashMap::new);
+    Ok(Arc::clone(map.entry(path.to_path_buf()).or_insert_with(
+        || Arc::new(Database::new(path.to_path_buf(), SCHEMA)),
+    )))
+}
+
+/// Forget the shared [`Database`] of `path` (before its file is deleted).
+pub(crate) fn forget(path: &Path) {
+    if let Ok(mut map) = DATABASES.lock()
+        && let Some(map) = map.as_mut()
+    {
+        map.remove(path);
+    }
+}
+
+/// Finish a migration to schema 2 on a database that had symbols: compute every
+/// symbol's `name_tokens` (which also puts it into the rebuilt FTS index). Idempotent;
+/// runs in one transaction.
+pub(crate) fn backfill(conn: &Connection, path: &Path) -> Result<bool> {
+    let db = |e| Error::db(path, e);
+    let pending: Option<String> = conn
+        .query_row(
+            "SELECT value FROM metadata WHERE key = 'backfill_name_tokens'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(db)?;
+    if pending.is_none() {
+        return Ok(false);
+    }
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(db)?;
+    let run = || -> rusqlite::Result<()> {
+        let still: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM metadata WHERE key = 'backfill_name_tokens')",
+            [],
+            |r| r.get(0),
+        )?;
+        if !still {
+            return Ok(());
+        }
+        let rows: Vec<(i64, String)> = conn
+            .prepare("SELECT id, name FROM symbols ORDER BY id")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut update = conn.prepare("UPDATE symbols SET name_tokens = ?1 WHERE id = ?2")?;
+        for (id, name) in rows {
+            update.execute(params![super::text::name_tokens(&name), id])?;
+        }
+        conn.execute(
+            "DELETE FROM metadata WHERE key = 'backfill_name_tokens'",
+            [],
+        )?;
+        Ok(())
+    };
+    match run() {
+        Ok(()) => {
+            conn.execute_batch("COMMIT").map_err(db)?;
+            Ok(true)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(db(e))
+        }
+    }
+}
+
+/// A metadata value.
+pub(crate) fn meta(conn: &Connection, key: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT value FROM metadata WHERE key = ?1", [key], |r| {
+        r.get(0)
+    })
+    .optional()
+}
+
+/// Set a metadata value.
+pub(crate) fn set_meta(conn: &Connection, key: &str, value: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO metadata (key, value) VALUES (?1, ?2)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key, value],
+    )
+    .map(|_| ())
+}

@@ -1,0 +1,480 @@
+//! The tree walk shared by every language: definitions become a tree of
+//! [`ExtractedSymbol`]s, references found inside a definition belong to it.
+
+use tree_sitter::{Node, Parser};
+
+use super::lang::LanguageExtractor;
+use super::text::collapse_whitespace;
+use super::{RefKind, SymbolKind};
+
+/// Longest signature stored, in bytes (detail views show it whole).
+const MAX_SIGNATURE_BYTES: usize = 400;
+/// Longest doc comment stored, in bytes.
+const MAX_DOC_BYTES: usize = 4000;
+/// Longest name stored, in bytes; longer names are not symbols worth indexing.
+const MAX_NAME_BYTES: usize = 200;
+
+/// A symbol found in a file, with the symbols defined inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedSymbol {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    pub kind: SymbolKind,
+    /// First line, from 1.
+    pub line_start: u32,
+    /// Last line, from 1.
+    pub line_end: u32,
+    /// The declaration up to its body, whitespace collapsed.
+    pub signature: Option<String>,
+    /// Its doc comment (or docstring), without comment markers.
+    pub doc_comment: Option<String>,
+    /// Symbols defined inside it.
+    pub children: Vec<ExtractedSymbol>,
+    /// What it refers to (each kind and name once, at its first line).
+    pub references: Vec<ExtractedRef>,
+}
+
+/// A reference from a symbol (or from the file's top level) to a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedRef {
+    /// The name referred to (the last segment of a path: `b` for `a.b()`).
+    pub to_name: String,
+    /// How it is referred to.
+    pub kind: RefKind,
+    /// Line, from 1.
+    pub line: u32,
+}
+
+/// Everything extracted from one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractedFile {
+    /// Top-level symbols (each with its children).
+    pub symbols: Vec<ExtractedSymbol>,
+    /// References outside any symbol (imports, top-level calls).
+    pub references: Vec<ExtractedRef>,
+    /// The modules the file imports, as written (`./user`, `os.path`, `crate::a::b`):
+    /// reference resolution prefers symbols of the files these name.
+    pub imports: Vec<String>,
+}
+
+/// A definition recognised by a [`LanguageExtractor`].
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    pub kind: SymbolKind,
+    /// Its signature, when the language gives one.
+    pub signature: Option<String>,
+    /// Its doc comment; `None` asks for [`LanguageExtractor::doc_comment`].
+    pub doc: Option<String>,
+    /// The node holding the name (not reported as a reference to itself).
+    pub name_node: Option<usize>,
+}
+
+struct Frame {
+    node_id: usize,
+    name_node: Option<usize>,
+    symbol: ExtractedSymbol,
+}
+
+/// What the walk knows while a language looks at a node.
+pub struct Context<'a> {
+    /// The source text.
+    pub src: &'a [u8],
+    frames: Vec<Frame>,
+    top_refs: Vec<ExtractedRef>,
+    imports: Vec<String>,
+}
+
+impl<'a> Context<'a> {
+    /// The text of `node` (empty when it is not UTF-8, which cannot happen for a `&str`
+    /// source unless the node splits a character).
+    pub fn text(&self, node: Node) -> &'a str {
+        node.utf8_text(self.src).unwrap_or("")
+    }
+
+    /// The text of field `field` of `node`.
+    pub fn field_text(&self, node: Node, field: &str) -> Option<&'a str> {
+        node.child_by_field_name(field).map(|n| self.text(n))
+    }
+
+    /// The kind of the innermost symbol being defined, if any.
+    pub fn enclosing(&self) -> Option<SymbolKind> {
+        self.frames.last().map(|f| f.symbol.kind)
+    }
+
+    /// Whether the walk is inside a function or method body (where variables are locals).
+    pub fn in_function(&self) -> bool {
+        self.frames
+            .iter()
+            .any(|f| matches!(f.symbol.kind, SymbolKind::Fn | SymbolKind::Method))
+    }
+
+    /// `Method` inside a class-like symbol, else `Fn`.
+    pub fn fn_kind(&self) -> SymbolKind {
+        match self.enclosing() {
+            Some(k) if k.is_container() => SymbolKind::Method,
+            _ => SymbolKind::Fn,
+        }
+    }
+
+    /// Record a reference from the innermost symbol (or the file) to `name`.
+    pub fn add_ref(&mut self, kind: RefKind, name: &str, node: Node) {
+        let name = name.trim();
+        if name.is_empty() || name.len() > MAX_NAME_BYTES {
+            return;
+        }
+        if self
+            .frames
+            .last()
+            .is_some_and(|f| f.name_node == Some(node.id()))
+        {
+            return;
+        }
+        let line = node.start_position().row as u32 + 1;
+        let refs = match self.frames.last_mut() {
+            Some(frame) => &mut frame.symbol.references,
+            None => &mut self.top_refs,
+        };
+        if !refs.iter().any(|r| r.kind == kind && r.to_name == name) {
+            refs.push(ExtractedRef {
+                to_name: name.to_string(),
+                kind,
+                line,
+            });
+        }
+    }
+
+    /// Record a module the file imports.
+    pub fn add_import(&mut self, module: &str) {
+        let module = module
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '<' || c == '>');
+        if !module.is_empty() && module.len() <= 500 && !self.imports.iter().any(|m| m == module) {
+            self.imports.push(module.to_string());
+        }
+    }
+
+    /// Every descendant of `node` (itself included) of kind `kind`, in order.
+    pub fn descendants<'t>(&self, node: Node<'t>, kinds: &[&str]) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        'outer: loop {
+            let n = cursor.node();
+            if kinds.contains(&n.kind()) {
+                out.push(n);
+            } else if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.node().id() == node.id() {
+                    break 'outer;
+                }
+                if cursor.goto_next_sibling() {
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+            }
+        }
+        out
+    }
+
+    /// The declaration text from `node`'s start to `body`'s start (or `node`'s end),
+    /// whitespace collapsed, without a trailing `{`, `:` or `=`, at most 400 bytes.
+    pub fn signature(&self, node: Node, body: Option<Node>) -> Option<String> {
+        let end = body.map_or(node.end_byte(), |b| b.start_byte());
+        self.signature_range(node.start_byte(), end)
+    }
+
+    /// [`Context::signature`] of the source bytes `start..end`.
+    pub fn signature_range(&self, start: usize, end: usize) -> Option<String> {
+        let raw = self.src.get(start..end)?;
+        let mut sig = collapse_whitespace(&String::from_utf8_lossy(raw));
+        loop {
+            if let Some(stripped) = sig.strip_suffix("=>") {
+                sig = stripped.trim_end().to_string();
+            } else if sig.ends_with(['{', ':', '=', ';']) {
+                sig.pop();
+                sig.truncate(sig.trim_end().len());
+            } else {
+                break;
+            }
+        }
+        clip_signature(sig)
+    }
+
+    /// The first line of `node`'s text as a signature (for variables and constants).
+    pub fn first_line_signature(&self, node: Node) -> Option<String> {
+        let text = self.text(node);
+        let line = text.lines().next().unwrap_or("");
+        let start = node.start_byte();
+        let end = start + line.len();
+        self.signature_bytes(start, end)
+    }
+
+    fn signature_bytes(&self, start: usize, end: usize) -> Option<String> {
+        let raw = self.src.get(start..end)?;
+        let mut sig = collapse_whitespace(&String::from_utf8_lossy(raw));
+        while sig.ends_with(['{', '(', '[', '=', ';']) {
+            sig.pop();
+            sig.truncate(sig.trim_end().len());
+        }
+        clip_signature(sig)
+    }
+
+    /// The comments right above `node` (no blank line between), skipping nodes of the
+    /// kinds in `skip` (attributes, decorators), without their markers.
+    pub fn preceding_comments(
+        &self,
+        node: Node,
+        comment_kinds: &[&str],
+        skip: &[&str],
+    ) -> Option<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut next_row = node.start_position().row;
+        // A definition that opens its parent's body (Ruby's `body_statement`) is
+        // documented by what precedes the body.
+        let mut node = node;
+        while node.prev_named_sibling().is_none()
+            && let Some(parent) = node.parent()
+            && parent.start_byte() == node.start_byte()
+            && parent.parent().is_some()
+        {
+            node = parent;
+        }
+        let mut current = node.prev_named_sibling();
+        while let Some(sibling) = current {
+            if skip.contains(&sibling.kind()) {
+                next_row = sibling.start_position().row;
+                current = sibling.prev_named_sibling();
+                continue;
+            }
+            if !comment_kinds.contains(&sibling.kind()) {
+                break;
+            }
+            if sibling.end_position().row + 1 < next_row {
+                break;
+            }
+            lines.push(clean_comment(self.text(sibling)));
+            next_row = sibling.start_position().row;
+            current = sibling.prev_named_sibling();
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        lines.reverse();
+        clip_doc(lines.join("\n"))
+    }
+}
+
+fn clip_signature(mut sig: String) -> Option<String> {
+    if sig.len() > MAX_SIGNATURE_BYTES {
+        let mut end = MAX_SIGNATURE_BYTES;
+        while !sig.is_char_boundary(end) {
+            end -= 1;
+        }
+        sig.truncate(end);
+    }
+    (!sig.is_empty()).then_some(sig)
+}
+
+/// A doc text trimmed, empty as `None`, at most 4000 bytes.
+pub(crate) fn clip_doc(doc: String) -> Option<String> {
+    let mut doc = doc.trim().to_string();
+    if doc.is_empty() {
+        return None;
+    }
+    if doc.len() > MAX_DOC_BYTES {
+        let mut end = MAX_DOC_BYTES;
+        while !doc.is_char_boundary(end) {
+            end -= 1;
+        }
+        doc.truncate(end);
+    }
+    Some(doc)
+}
+
+/// A comment's text without its markers (`///`, `//`, `#`, `/** … */`, leading `*`).
+pub(crate) fn clean_comment(text: &str) -> String {
+    let text = text.trim();
+    if let Some(body) = text.strip_prefix("/*") {
+        let body = body.strip_suffix("*/").unwrap_or(body);
+        let body = body.strip_prefix(['*', '!']).unwrap_or(body);
+        return body
+            .lines()
+            .map(|l| {
+                let l = l.trim();
+                let l = l.strip_prefix('*').unwrap_or(l);
+                l.strip_prefix(' ').unwrap_or(l)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_string();
+    }
+    text.lines()
+        .map(|l| {
+            let l = l.trim_start();
+            let l = l
+                .strip_prefix("///")
+                .or_else(|| l.strip_prefix("//!"))
+                .or_else(|| l.strip_prefix("//"))
+                .or_else(|| l.strip_prefix('#'))
+                .or_else(|| l.strip_prefix("--"))
+                .unwrap_or(l);
+            l.strip_prefix(' ').unwrap_or(l).trim_end()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How deep token trees are re-parsed (a macro inside a macro body inside …).
+const MAX_NESTING: usize = 2;
+
+/// Parse `source` with `lang`'s grammar for `extension` and extract its symbols.
+///
+/// Fails only when the grammar cannot be loaded or the parser gives up; a file with
+/// syntax errors yields what its valid parts define.
+pub fn extract_source(
+    lang: &dyn LanguageExtractor,
+    extension: &str,
+    source: &str,
+) -> Result<ExtractedFile, String> {
+    extract_at(lang, extension, source, 0).map(|(file, _)| file)
+}
+
+/// [`extract_source`] at nesting `depth`; also says whether the parse had errors.
+fn extract_at(
+    lang: &dyn LanguageExtractor,
+    extension: &str,
+    source: &str,
+    depth: usize,
+) -> Result<(ExtractedFile, bool), String> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&lang.grammar(extension))
+        .map_err(|e| format!("{} grammar: {e}", lang.name()))?;
+    let tree = parser
+        .parse(source, None)
+        .ok_or_else(|| format!("the {} parser gave up", lang.name()))?;
+    let mut cx = Context {
+        src: source.as_bytes(),
+        frames: Vec::new(),
+        top_refs: Vec::new(),
+        imports: Vec::new(),
+    };
+    let mut symbols = Vec::new();
+    let mut cursor = tree.walk();
+    'outer: loop {
+        let node = cursor.node();
+        let mut descend = enter(lang, node, &mut cx);
+        if depth < MAX_NESTING
+            && let Some((start, end)) = lang.embedded(node, &cx)
+            && let Some(text) = source.get(start..end)
+            && let Ok((inner, false)) = extract_at(lang, extension, text, depth + 1)
+        {
+            // Items written inside a macro body or invocation, where they parse.
+            let offset = source[..start].matches('\n').count() as u32;
+            for mut symbol in inner.symbols {
+                shift_lines(&mut symbol, offset);
+                attach(symbol, &mut cx, &mut symbols);
+            }
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            leave(cursor.node(), &mut cx, &mut symbols);
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+    // Frames left open (cannot happen: every entered node is left) are closed in order.
+    while let Some(frame) = cx.frames.pop() {
+        attach(frame.symbol, &mut cx, &mut symbols);
+    }
+    let file = ExtractedFile {
+        symbols,
+        references: cx.top_refs,
+        imports: cx.imports,
+    };
+    Ok((file, tree.root_node().has_error()))
+}
+
+fn shift_lines(symbol: &mut ExtractedSymbol, offset: u32) {
+    symbol.line_start += offset;
+    symbol.line_end += offset;
+    for r in &mut symbol.references {
+        r.line += offset;
+    }
+    for child in &mut symbol.children {
+        shift_lines(child, offset);
+    }
+}
+
+fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
+    if node.is_named()
+        && let Some(def) = lang.definition(node, cx)
+        && !def.name.trim().is_empty()
+        && !def.name.starts_with('$')
+        && def.name.len() <= MAX_NAME_BYTES
+    {
+        let doc = def.doc.or_else(|| lang.doc_comment(node, cx));
+        let start = node.start_position();
+        let end = node.end_position();
+        let line_end = if end.column == 0 && end.row > start.row {
+            end.row
+        } else {
+            end.row + 1
+        };
+        cx.frames.push(Frame {
+            node_id: node.id(),
+            name_node: def.name_node,
+            symbol: ExtractedSymbol {
+                name: def.name.trim().to_string(),
+                kind: def.kind,
+                line_start: start.row as u32 + 1,
+                line_end: line_end as u32,
+                signature: def.signature,
+                doc_comment: doc.and_then(clip_doc),
+                children: Vec::new(),
+                references: Vec::new(),
+            },
+        });
+    }
+    lang.references(node, cx)
+}
+
+fn leave(node: Node, cx: &mut Context, symbols: &mut Vec<ExtractedSymbol>) {
+    if cx.frames.last().is_some_and(|f| f.node_id == node.id())
+        && let Some(frame) = cx.frames.pop()
+    {
+        attach(frame.symbol, cx, symbols);
+    }
+}
+
+fn attach(symbol: ExtractedSymbol, cx: &mut Context, symbols: &mut Vec<ExtractedSymbol>) {
+    match cx.frames.last_mut() {
+        Some(parent) => parent.symbol.children.push(symbol),
+        None => symbols.push(symbol),
+    }
+}
+
+/// The last segment of a dotted, `::` or `/` separated path (`a::b::c` → `c`).
+pub(crate) fn last_segment(path: &str) -> &str {
+    let path = path.trim();
+    let path = path.split('<').next().unwrap_or(path);
+    path.rsplit(['.', ':', '/', '\\'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(path)
+        .trim()
+}

@@ -1,0 +1,913 @@
+//! Indexing: choose files, parse the changed ones on every core, write from one thread in
+//! one transaction, resolve references.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use rusqlite::{Connection, params};
+use sha2::{Digest, Sha256};
+
+use super::config::ProjectConfig;
+use super::db;
+use super::extract::{ExtractedFile, ExtractedRef, ExtractedSymbol, extract_source};
+use super::lang::{LanguageExtractor, extractor_for_path};
+use super::text::name_tokens;
+use super::{RefKind, SymbolKind};
+use crate::error::{Error, Result};
+use crate::store::Database;
+
+/// Deepest directory level walked below a repository root.
+const MAX_DEPTH: usize = 64;
+/// Most files indexed in one repository.
+const MAX_FILES: usize = 500_000;
+/// Runs writing at least this many files fill the FTS index in bulk.
+const BULK_FTS_FILES: usize = 200;
+/// Bytes looked at for a NUL to call a file binary.
+const BINARY_SNIFF: usize = 8000;
+
+/// What an index run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RunStats {
+    pub files: usize,
+    pub new: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub deleted: usize,
+    pub skipped: usize,
+    pub symbols: u64,
+    pub refs: u64,
+    pub bytes_parsed: u64,
+    pub warnings: Vec<String>,
+}
+
+struct Known {
+    id: i64,
+    hash: String,
+    mtime: i64,
+    size: i64,
+    indexed_at: i64,
+}
+
+struct Job {
+    rel: String,
+    path: PathBuf,
+    lang: &'static dyn LanguageExtractor,
+    ext: String,
+    known: Option<(i64, String)>,
+}
+
+enum Outcome {
+    /// Same content as indexed: only mtime and size move.
+    Same {
+        mtime: i64,
+        size: i64,
+    },
+    Parsed {
+        hash: String,
+        mtime: i64,
+        size: i64,
+        file: ExtractedFile,
+        bytes: u64,
+    },
+    Skipped(String),
+}
+
+fn now() -> i64 {
+    crate::git::unix_now()
+}
+
+/// The path of `path` relative to `root`, `/`-separated; `None` outside it or not UTF-8.
+fn relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    let rel = parts?.join("/");
+    (!rel.is_empty()).then_some(rel)
+}
+
+fn load_known(conn: &Connection, path: &Path) -> Result<HashMap<String, Known>> {
+    let mut stmt = conn
+        .prepare("SELECT rel_path, id, hash, mtime, size, indexed_at FROM files")
+        .map_err(|e| Error::db(path, e))?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                Known {
+                    id: r.get(1)?,
+                    hash: r.get(2)?,
+                    mtime: r.get(3)?,
+                    size: r.get(4)?,
+                    indexed_at: r.get(5)?,
+                },
+            ))
+        })
+        .map_err(|e| Error::db(path, e))?;
+    rows.collect::<rusqlite::Result<HashMap<_, _>>>()
+        .map_err(|e| Error::db(path, e))
+}
+
+/// Index the repository at `root` (canonical): walk, compare, parse what changed, write.
+pub(crate) fn index_repository(
+    database: &Database,
+    root: &Path,
+    config: &ProjectConfig,
+    force: bool,
+    warnings: &mut Vec<String>,
+) -> Result<RunStats> {
+    let walk = crate::walk::walk(
+        root,
+        &crate::walk::WalkOptions {
+            max_depth: MAX_DEPTH,
+            max_files: MAX_FILES,
+            max_file_size: config.indexer.max_file_size,
+            excludes: config.indexer.ignore.clone(),
+            allowed_roots: vec![root.to_path_buf()],
+            threads: 0,
+            metadata: true,
+        },
+    )?;
+    warnings.extend(walk.warnings);
+    let conn = database.write(warnings)?;
+    db::backfill(&conn, database.path())?;
+    let known = load_known(&conn, database.path())?;
+    let started = now();
+    let mut stats = RunStats::default();
+    let mut jobs = Vec::new();
+    let mut seen: HashSet<String> = HashSet::with_capacity(walk.files.len());
+    for file in &walk.files {
+        let Some((lang, ext)) = extractor_for_path(&file.path) else {
+            continue;
+        };
+        let Some(rel) = relative(root, &file.path) else {
+            warnings.push(format!(
+                "{}: path is not UTF-8, skipped",
+                file.path.display()
+            ));
+            continue;
+        };
+        stats.files += 1;
+        let entry = known.get(&rel);
+        if let Some(k) = entry
+            && !force
+            && k.mtime == file.mtime
+            && k.size == file.size as i64
+            && k.mtime < k.indexed_at
+        {
+            stats.unchanged += 1;
+            seen.insert(rel);
+            continue;
+        }
+        seen.insert(rel.clone());
+        jobs.push(Job {
+            rel,
+            path: file.path.clone(),
+            lang,
+            ext,
+            known: entry.map(|k| (k.id, if force { String::new() } else { k.hash.clone() })),
+        });
+    }
+    let gone: Vec<(String, i64)> = known
+        .iter()
+        .filter(|(rel, _)| !seen.contains(*rel))
+        .map(|(rel, k)| (rel.clone(), k.id))
+        .collect();
+    if jobs.is_empty() && gone.is_empty() {
+        stats.symbols = count(&conn, "symbols", database.path())?;
+        stats.refs = count(&conn, "refs", database.path())?;
+        return Ok(stats);
+    }
+    write_run(
+        &conn,
+        database.path(),
+        root,
+        jobs,
+        gone,
+        started,
+        config,
+        &mut stats,
+        warnings,
+    )?;
+    Ok(stats)
+}
+
+/// Re-index exactly `files` (paths inside `root`): changed ones re-parsed, missing ones
+/// removed, no walk.
+pub(crate) fn update_files(
+    database: &Database,
+    root: &Path,
+    files: &[PathBuf],
+    config: &ProjectConfig,
+    warnings: &mut Vec<String>,
+) -> Result<RunStats> {
+    let conn = database.write(warnings)?;
+    db::backfill(&conn, database.path())?;
+    let started = now();
+    let mut stats = RunStats::default();
+    let mut jobs = Vec::new();
+    let mut gone = Vec::new();
+    let mut seen = BTreeSet::new();
+    for given in files {
+        let path = if given.is_absolute() {
+            given.clone()
+        } else {
+            root.join(given)
+        };
+        // Canonical when it exists (links resolved); as given when it was deleted.
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        let Some(rel) = relative(root, &path) else {
+            warnings.push(format!(
+                "{}: not inside {}, skipped",
+                given.display(),
+                root.display()
+            ));
+            continue;
+        };
+        if !seen.insert(rel.clone()) {
+            continue;
+        }
+        let known: Option<(i64, String)> = conn
+            .query_row(
+                "SELECT id, hash FROM files WHERE rel_path = ?1",
+                [&rel],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map(Some)
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                e => Err(e),
+            })
+            .map_err(|e| Error::db(database.path(), e))?;
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                let Some((lang, ext)) = extractor_for_path(&path) else {
+                    warnings.push(format!("{rel}: no language for this extension, skipped"));
+                    stats.skipped += 1;
+                    continue;
+                };
+                if meta.len() > config.indexer.max_file_size {
+                    warnings.push(format!(
+                        "{rel}: {} bytes, over the {} byte limit, skipped",
+                        meta.len(),
+                        config.indexer.max_file_size
+                    ));
+                    stats.skipped += 1;
+                    if let Some((id, _)) = known {
+                        gone.push((rel, id));
+                    }
+                    continue;
+                }
+                stats.files += 1;
+                jobs.push(Job {
+                    rel,
+                    path,
+                    lang,
+                    ext,
+                    known,
+                });
+            }
+            _ => match known {
+                Some((id, _)) => gone.push((rel, id)),
+                None => {
+                    warnings.push(format!("{rel}: no such file, nothing to remove"));
+                    stats.skipped += 1;
+                }
+            },
+        }
+    }
+    write_run(
+        &conn,
+        database.path(),
+        root,
+        jobs,
+        gone,
+        started,
+        config,
+        &mut stats,
+        warnings,
+    )?;
+    Ok(stats)
+}
+
+fn count(conn: &Connection, table: &str, path: &Path) -> Result<u64> {
+    let key = format!("count_{table}");
+    if let Some(v) = db::meta(conn, &key).map_err(|e| Error::db(path, e))?
+        && let Ok(n) = v.parse()
+    {
+        return Ok(n);
+    }
+    let n: i64 = conn
+        .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+        .map_err(|e| Error::db(path, e))?;
+    Ok(n as u64)
+}
+
+/// Read, hash and parse one file (on a worker thread).
+fn process(job: &Job, max_size: u64) -> Outcome {
+    let bytes = match std::fs::read(&job.path) {
+        Ok(b) => b,
+        Err(e) => return Outcome::Skipped(format!("{}: cannot read: {e}", job.rel)),
+    };
+    let meta = std::fs::metadata(&job.path).ok();
+    let mtime = meta.as_ref().map_or(0, crate::walk::mtime_of);
+    let size = bytes.len() as i64;
+    if bytes.len() as u64 > max_size {
+        return Outcome::Skipped(format!(
+            "{}: {} bytes, over the {max_size} byte limit, skipped",
+            job.rel,
+            bytes.len()
+        ));
+    }
+    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF)]).is_some() {
+        return Outcome::Skipped(format!("{}: binary file, skipped", job.rel));
+    }
+    let hash = hex(&Sha256::digest(&bytes));
+    if job.known.as_ref().is_some_and(|(_, h)| *h == hash) {
+        return Outcome::Same { mtime, size };
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    match extract_source(job.lang, &job.ext, &text) {
+        Ok(file) => Outcome::Parsed {
+            hash,
+            mtime,
+            size,
+            file,
+            bytes: bytes.len() as u64,
+        },
+        Err(e) => Outcome::Skipped(format!("{}: {e}", job.rel)),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_run(
+    conn: &Connection,
+    path: &Path,
+    root: &Path,
+    jobs: Vec<Job>,
+    gone: Vec<(String, i64)>,
+    started: i64,
+    config: &ProjectConfig,
+    stats: &mut RunStats,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    let dberr = |e| Error::db(path, e);
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(dberr)?;
+    let result = (|| -> Result<()> {
+        let mut touched_names: HashSet<String> = HashSet::new();
+        let mut changed_files: Vec<i64> = Vec::new();
+        let cold = {
+            let n: i64 = conn
+                .query_row("SELECT count(*) FROM files", [], |r| r.get(0))
+                .map_err(dberr)?;
+            n == 0
+        };
+        // A large run fills the FTS index in one statement at the end instead of one
+        // trigger call per symbol.
+        let bulk_fts = jobs.len() >= BULK_FTS_FILES;
+        if bulk_fts {
+            conn.execute_batch("DROP TRIGGER symbols_ai")
+                .map_err(dberr)?;
+        }
+        let mut delta = Delta::default();
+        for (_, id) in &gone {
+            collect_names(conn, *id, &mut touched_names, &mut delta).map_err(dberr)?;
+            conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])
+                .map_err(dberr)?;
+            conn.execute("DELETE FROM files WHERE id = ?1", [id])
+                .map_err(dberr)?;
+            stats.deleted += 1;
+        }
+        let max_size = config.indexer.max_file_size;
+        let threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(jobs.len().max(1));
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(256);
+        std::thread::scope(|scope| -> Result<()> {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let jobs = &jobs;
+                let next = &next;
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let outcome =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                process(job, max_size)
+                            }))
+                            .unwrap_or_else(|_| {
+                                Outcome::Skipped(format!("{}: the parser failed", job.rel))
+                            });
+                        if tx.send((i, outcome)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // Write in job order, whatever order the workers finish in, so ids are the
+            // same on every run.
+            let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
+            let mut want = 0;
+            let mut writer = Writer::new(conn).map_err(dberr)?;
+            let mut failure = None;
+            for (i, outcome) in rx {
+                pending.insert(i, outcome);
+                while let Some(outcome) = pending.remove(&want) {
+                    let job = &jobs[want];
+                    want += 1;
+                    if failure.is_some() {
+                        continue;
+                    }
+                    if let Err(e) = writer.apply(
+                        job,
+                        outcome,
+                        started,
+                        stats,
+                        warnings,
+                        &mut touched_names,
+                        &mut changed_files,
+                    ) {
+                        failure = Some(e);
+                    }
+                }
+            }
+            delta.symbols += writer.delta.symbols;
+            delta.refs += writer.delta.refs;
+            match failure {
+                Some(e) => Err(dberr(e)),
+                None => Ok(()),
+            }
+        })?;
+        if bulk_fts {
+            conn.execute_batch(db::FTS_INSERT_TRIGGER).map_err(dberr)?;
+            let mut fill = conn
+                .prepare_cached(
+                    "INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+                     SELECT s.id, s.name, s.doc_comment, s.kind, f.rel_path, s.name_tokens
+                     FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?1",
+                )
+                .map_err(dberr)?;
+            for file in &changed_files {
+                fill.execute([file]).map_err(dberr)?;
+            }
+        }
+        resolve(conn, cold, &changed_files, &touched_names).map_err(dberr)?;
+        // Totals: the previous ones plus this run's delta (a full count only when there
+        // are none yet, as after a migration).
+        let total = |table: &str, change: i64| -> rusqlite::Result<i64> {
+            match db::meta(conn, &format!("count_{table}"))?.and_then(|v| v.parse::<i64>().ok()) {
+                Some(before) if !cold => Ok(before + change),
+                _ => conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)),
+            }
+        };
+        let symbols = total("symbols", delta.symbols).map_err(dberr)?;
+        let refs = total("refs", delta.refs).map_err(dberr)?;
+        stats.symbols = symbols as u64;
+        stats.refs = refs as u64;
+        db::set_meta(conn, "count_symbols", &symbols.to_string()).map_err(dberr)?;
+        db::set_meta(conn, "count_refs", &refs.to_string()).map_err(dberr)?;
+        db::set_meta(conn, "repo_root", &root.to_string_lossy()).map_err(dberr)?;
+        db::set_meta(conn, "last_indexed", &started.to_string()).map_err(dberr)?;
+        Ok(())
+    })();
+    match result {
+        Ok(()) => conn.execute_batch("COMMIT").map_err(dberr),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// Rows added (or, negative, removed) by a run, so totals need no full count.
+#[derive(Default)]
+struct Delta {
+    symbols: i64,
+    refs: i64,
+}
+
+/// Before a file's rows are removed: remember its symbol names (references to them must
+/// be resolved again) and count its rows out of the totals.
+fn collect_names(
+    conn: &Connection,
+    file_id: i64,
+    names: &mut HashSet<String>,
+    delta: &mut Delta,
+) -> rusqlite::Result<()> {
+    let count = |sql: &str| -> rusqlite::Result<i64> {
+        conn.prepare_cached(sql)?.query_row([file_id], |r| r.get(0))
+    };
+    delta.symbols -= count("SELECT count(*) FROM symbols WHERE file_id = ?1")?;
+    delta.refs -= count("SELECT count(*) FROM refs WHERE file_id = ?1")?;
+    let mut stmt = conn.prepare_cached("SELECT DISTINCT name FROM symbols WHERE file_id = ?1")?;
+    let rows = stmt.query_map([file_id], |r| r.get::<_, String>(0))?;
+    for name in rows {
+        names.insert(name?);
+    }
+    Ok(())
+}
+
+struct Writer<'c> {
+    conn: &'c Connection,
+    delta: Delta,
+}
+
+impl<'c> Writer<'c> {
+    fn new(conn: &'c Connection) -> rusqlite::Result<Writer<'c>> {
+        Ok(Writer {
+            conn,
+            delta: Delta::default(),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        &mut self,
+        job: &Job,
+        outcome: Outcome,
+        started: i64,
+        stats: &mut RunStats,
+        warnings: &mut Vec<String>,
+        names: &mut HashSet<String>,
+        changed: &mut Vec<i64>,
+    ) -> rusqlite::Result<()> {
+        let conn = self.conn;
+        match outcome {
+            Outcome::Skipped(message) => {
+                warnings.push(message);
+                stats.skipped += 1;
+                stats.files = stats.files.saturating_sub(1);
+                if let Some((id, _)) = job.known {
+                    collect_names(conn, id, names, &mut self.delta)?;
+                    conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
+                    conn.execute("DELETE FROM files WHERE id = ?1", [id])?;
+                    stats.deleted += 1;
+                }
+            }
+            Outcome::Same { mtime, size } => {
+                stats.unchanged += 1;
+                if let Some((id, _)) = job.known {
+                    conn.prepare_cached(
+                        "UPDATE files SET mtime = ?1, size = ?2, indexed_at = ?3 WHERE id = ?4",
+                    )?
+                    .execute(params![mtime, size, started, id])?;
+                }
+            }
+            Outcome::Parsed {
+                hash,
+                mtime,
+                size,
+                file,
+                bytes,
+            } => {
+                stats.bytes_parsed += bytes;
+                let file_id = match job.known {
+                    Some((id, _)) => {
+                        stats.changed += 1;
+                        collect_names(conn, id, names, &mut self.delta)?;
+                        conn.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?
+                            .execute([id])?;
+                        conn.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?
+                            .execute([id])?;
+                        conn.prepare_cached("DELETE FROM file_imports WHERE file_id = ?1")?
+                            .execute([id])?;
+                        conn.prepare_cached(
+                            "UPDATE files SET language = ?1, hash = ?2, mtime = ?3, size = ?4, indexed_at = ?5 WHERE id = ?6",
+                        )?
+                        .execute(params![job.lang.name(), hash, mtime, size, started, id])?;
+                        id
+                    }
+                    None => {
+                        stats.new += 1;
+                        conn.prepare_cached(
+                            "INSERT INTO files (rel_path, language, hash, mtime, size, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        )?
+                        .execute(params![job.rel, job.lang.name(), hash, mtime, size, started])?;
+                        conn.last_insert_rowid()
+                    }
+                };
+                changed.push(file_id);
+                for module in &file.imports {
+                    conn.prepare_cached(
+                        "INSERT OR IGNORE INTO file_imports (file_id, module) VALUES (?1, ?2)",
+                    )?
+                    .execute(params![file_id, module])?;
+                }
+                insert_refs(conn, file_id, None, &file.references, &mut self.delta)?;
+                for symbol in &file.symbols {
+                    insert_symbol(conn, file_id, None, symbol, names, &mut self.delta)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn insert_symbol(
+    conn: &Connection,
+    file_id: i64,
+    parent: Option<i64>,
+    symbol: &ExtractedSymbol,
+    names: &mut HashSet<String>,
+    delta: &mut Delta,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        file_id,
+        parent,
+        symbol.name,
+        symbol.kind.as_str(),
+        symbol.line_start,
+        symbol.line_end,
+        symbol.signature,
+        symbol.doc_comment,
+        name_tokens(&symbol.name),
+    ])?;
+    let id = conn.last_insert_rowid();
+    delta.symbols += 1;
+    if !names.contains(&symbol.name) {
+        names.insert(symbol.name.clone());
+    }
+    insert_refs(conn, file_id, Some(id), &symbol.references, delta)?;
+    for child in &symbol.children {
+        insert_symbol(conn, file_id, Some(id), child, names, delta)?;
+    }
+    Ok(())
+}
+
+fn insert_refs(
+    conn: &Connection,
+    file_id: i64,
+    from: Option<i64>,
+    refs: &[ExtractedRef],
+    delta: &mut Delta,
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO refs (file_id, from_symbol_id, to_name, kind, line) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for r in refs {
+        stmt.execute(params![file_id, from, r.to_name, r.kind.as_str(), r.line])?;
+    }
+    delta.refs += refs.len() as i64;
+    Ok(())
+}
+
+/// The module-path segments a file's import could name a file by (`./user_service` →
+/// `user_service`; `crate::code::db` → `crate`, `code`, `db`).
+fn module_segments(module: &str) -> impl Iterator<Item = &str> {
+    module
+        .split(['.', ':', '/', '\\', '<', '>', '"', '\''])
+        .filter(|s| !s.is_empty() && *s != "crate" && *s != "super" && *s != "self")
+}
+
+/// The file stem used to match imports: `src/user_service.ts` → `user_service`; an
+/// `index`/`mod`/`__init__` file goes by its directory's name.
+fn file_keys(rel: &str) -> Vec<String> {
+    let mut parts = rel.rsplit('/');
+    let name = parts.next().unwrap_or(rel);
+    let stem = name.split('.').next().unwrap_or(name);
+    let mut keys = vec![stem.to_string()];
+    if matches!(stem, "index" | "mod" | "__init__" | "lib")
+        && let Some(dir) = parts.next()
+    {
+        keys.push(dir.to_string());
+    }
+    keys
+}
+
+fn kind_fits(ref_kind: RefKind, kind: &str) -> bool {
+    let Some(kind) = SymbolKind::parse(kind) else {
+        return false;
+    };
+    match ref_kind {
+        RefKind::Call => matches!(
+            kind,
+            SymbolKind::Fn | SymbolKind::Method | SymbolKind::Class | SymbolKind::Struct
+        ),
+        RefKind::TypeRef | RefKind::Extends | RefKind::Implements => kind.is_type(),
+        RefKind::Import => kind != SymbolKind::Impl,
+    }
+}
+
+/// Link unresolved references to symbols: in the same file first, then in the files the
+/// referring file imports, then anywhere; a symbol of a fitting kind (a function for a
+/// call, a type for a type reference) before another, then the first defined.
+fn resolve(
+    conn: &Connection,
+    cold: bool,
+    changed: &[i64],
+    names: &HashSet<String>,
+) -> rusqlite::Result<()> {
+    // The references to look at: all unresolved ones after a large run; after a small
+    // one those of the files written and those naming a symbol added or removed (read
+    // through the indexes, so a one-file update does not scan every reference).
+    let mut refs: Vec<(i64, i64, String, String)> = Vec::new();
+    let row = |r: &rusqlite::Row| -> rusqlite::Result<(i64, i64, String, String)> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    };
+    if cold || changed.len() + names.len() > 2000 {
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind FROM refs WHERE to_symbol_id IS NULL ORDER BY id",
+        )?;
+        let changed: HashSet<i64> = changed.iter().copied().collect();
+        for r in stmt.query_map([], row)? {
+            let r = r?;
+            if cold || changed.contains(&r.1) || names.contains(&r.2) {
+                refs.push(r);
+            }
+        }
+    } else {
+        let mut by_file = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind FROM refs WHERE file_id = ?1 AND to_symbol_id IS NULL",
+        )?;
+        for file in changed {
+            for r in by_file.query_map([file], row)? {
+                refs.push(r?);
+            }
+        }
+        let mut by_name = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind FROM refs WHERE to_name = ?1 AND to_symbol_id IS NULL",
+        )?;
+        let mut sorted: Vec<&String> = names.iter().collect();
+        sorted.sort();
+        for name in sorted {
+            for r in by_name.query_map([name], row)? {
+                refs.push(r?);
+            }
+        }
+        refs.sort_by_key(|r| r.0);
+        refs.dedup_by_key(|r| r.0);
+    }
+    if refs.is_empty() {
+        return Ok(());
+    }
+    let wanted: HashSet<&str> = refs.iter().map(|r| r.2.as_str()).collect();
+    // Candidate symbols by name.
+    let mut by_name: HashMap<String, Vec<(i64, i64, String)>> = HashMap::new();
+    if wanted.len() > 2000 {
+        let mut stmt = conn.prepare("SELECT id, file_id, kind, name FROM symbols ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?))
+        })?;
+        for row in rows {
+            let (id, file, kind, name) = row?;
+            if wanted.contains(name.as_str()) {
+                by_name.entry(name).or_default().push((id, file, kind));
+            }
+        }
+    } else {
+        let mut stmt = conn
+            .prepare_cached("SELECT id, file_id, kind FROM symbols WHERE name = ?1 ORDER BY id")?;
+        for name in &wanted {
+            let found: Vec<(i64, i64, String)> = stmt
+                .query_map([name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            if !found.is_empty() {
+                by_name.insert(name.to_string(), found);
+            }
+        }
+    }
+    // Which files a referring file imports: read when a reference needs it (a name
+    // defined in several files, none of them the referring one).
+    let mut keys: Option<HashMap<String, Vec<i64>>> = None;
+    let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
+    // Per name: its symbols grouped by file (each group in id order), and per reference
+    // kind the best symbol anywhere, computed once — so a name defined in thousands of
+    // files costs a few lookups per reference, not a scan.
+    let candidates: HashMap<&str, Candidates> = by_name
+        .iter()
+        .map(|(name, symbols)| (name.as_str(), Candidates::new(symbols)))
+        .collect();
+    let mut update = conn.prepare_cached("UPDATE refs SET to_symbol_id = ?1 WHERE id = ?2")?;
+    for (ref_id, file, name, kind) in &refs {
+        let Some(found) = candidates.get(name.as_str()) else {
+            continue;
+        };
+        let ref_kind = RefKind::parse(kind).unwrap_or(RefKind::Call);
+        let mut target = found.best_in(ref_kind, std::iter::once(*file));
+        // With all candidates in one file, preferring imported files changes nothing.
+        if target.is_none() && found.by_file.len() > 1 {
+            let imports = imports_of(conn, *file, &mut keys, &mut imported)?;
+            target = if imports.len() <= found.by_file.len() {
+                found.best_in(ref_kind, imports.iter().copied())
+            } else {
+                found.best_in(
+                    ref_kind,
+                    found
+                        .by_file
+                        .keys()
+                        .copied()
+                        .filter(|f| imports.contains(f)),
+                )
+            };
+        }
+        let target = target.or_else(|| found.best_anywhere(ref_kind));
+        if let Some(target) = target {
+            update.execute(params![target, ref_id])?;
+        }
+    }
+    Ok(())
+}
+
+/// The files `file` imports (cached in `imported`; `keys` maps file stems to files, read
+/// on first use).
+fn imports_of<'m>(
+    conn: &Connection,
+    file: i64,
+    keys: &mut Option<HashMap<String, Vec<i64>>>,
+    imported: &'m mut HashMap<i64, HashSet<i64>>,
+) -> rusqlite::Result<&'m HashSet<i64>> {
+    let entry = match imported.entry(file) {
+        std::collections::hash_map::Entry::Occupied(e) => return Ok(e.into_mut()),
+        std::collections::hash_map::Entry::Vacant(e) => e,
+    };
+    if keys.is_none() {
+        let mut map: HashMap<String, Vec<i64>> = HashMap::new();
+        let mut stmt = conn.prepare_cached("SELECT id, rel_path FROM files")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        for row in rows {
+            let (id, rel) = row?;
+            for key in file_keys(&rel) {
+                map.entry(key).or_default().push(id);
+            }
+        }
+        *keys = Some(map);
+    }
+    let mut set = HashSet::new();
+    if let Some(keys) = keys.as_ref() {
+        let mut stmt = conn.prepare_cached("SELECT module FROM file_imports WHERE file_id = ?1")?;
+        let modules: Vec<String> = stmt
+            .query_map([file], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for module in &modules {
+            for segment in module_segments(module) {
+                if let Some(ids) = keys.get(segment) {
+                    set.extend(ids.iter().copied());
+                }
+            }
+        }
+    }
+    Ok(entry.insert(set))
+}
+
+/// The symbols of one name, for resolution.
+struct Candidates<'a> {
+    by_file: HashMap<i64, Vec<(i64, &'a str)>>,
+    /// The best symbol anywhere, per reference kind (in [`REF_KINDS`] order).
+    anywhere: [Option<i64>; 5],
+}
+
+const REF_KINDS: [RefKind; 5] = [
+    RefKind::Call,
+    RefKind::Import,
+    RefKind::TypeRef,
+    RefKind::Extends,
+    RefKind::Implements,
+];
+
+impl<'a> Candidates<'a> {
+    fn new(symbols: &'a [(i64, i64, String)]) -> Self {
+        let mut by_file: HashMap<i64, Vec<(i64, &'a str)>> = HashMap::new();
+        for (id, file, kind) in symbols {
+            by_file.entry(*file).or_default().push((*id, kind.as_str()));
+        }
+        // Symbols are in id order: the first of a fitting kind, else the first.
+        let anywhere = REF_KINDS.map(|ref_kind| {
+            symbols
+                .iter()
+                .find(|(_, _, kind)| kind_fits(ref_kind, kind))
+                .or_else(|| symbols.first())
+                .map(|(id, _, _)| *id)
+        });
+        Candidates { by_file, anywhere }
+    }
+
+    /// The best symbol in `files`: one of a fitting kind first, then the first defined.
+    fn best_in(&self, ref_kind: RefKind, files: impl Iterator<Item = i64>) -> Option<i64> {
+        files
+            .filter_map(|f| self.by_file.get(&f))
+            .flatten()
+            .min_by_key(|(id, kind)| (!kind_fits(ref_kind, kind), *id))
+            .map(|(id, _)| *id)
+    }
+
+    /// The best symbol anywhere.
+    fn best_anywhere(&self, ref_kind: RefKind) -> Option<i64> {
+        let i = REF_KINDS.iter().position(|k| *k == ref_kind).unwrap_or(0);
+        self.anywhere[i]
+    }
+}

@@ -1,0 +1,232 @@
+//! C and C++ (`.c .h .cc .cpp .cxx .hpp .hh .hxx`), both parsed with the C++ grammar
+//! (a superset for declarations).
+
+use tree_sitter::Node;
+
+use super::{LanguageExtractor, outer};
+use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::{RefKind, SymbolKind};
+
+/// C (`.c`, parsed with the C grammar).
+pub struct C;
+/// C++ and headers (parsed with the C++ grammar).
+pub struct Cpp;
+
+impl LanguageExtractor for C {
+    fn name(&self) -> &'static str {
+        "c"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["c"]
+    }
+    fn grammar(&self, _extension: &str) -> tree_sitter::Language {
+        tree_sitter_c::LANGUAGE.into()
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        Cpp.definition(node, cx)
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        Cpp.doc_comment(node, cx)
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        Cpp.references(node, cx)
+    }
+}
+
+/// The name declared by a declarator (`*f(int)` → `f`, `A::b` → `b`).
+fn declarator_name<'t>(node: Node<'t>) -> Option<Node<'t>> {
+    let mut node = node;
+    loop {
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
+            | "operator_name" => {
+                return Some(node);
+            }
+            "qualified_identifier" => node = node.child_by_field_name("name")?,
+            _ => node = node.child_by_field_name("declarator")?,
+        }
+    }
+}
+
+fn function_declarator(node: Node) -> Option<Node> {
+    let mut node = node.child_by_field_name("declarator")?;
+    loop {
+        if node.kind() == "function_declarator" {
+            return Some(node);
+        }
+        node = node.child_by_field_name("declarator")?;
+    }
+}
+
+fn type_def(node: Node, cx: &Context, kind: SymbolKind) -> Option<Definition> {
+    // Only definitions with a body; `struct x;` and `struct x y;` are uses.
+    let body = node.child_by_field_name("body")?;
+    let name = node.child_by_field_name("name")?;
+    Some(Definition {
+        name: last_segment(cx.text(name)).to_string(),
+        kind,
+        signature: cx.signature(node, Some(body)),
+        doc: None,
+        name_node: Some(name.id()),
+    })
+}
+
+impl LanguageExtractor for Cpp {
+    fn name(&self) -> &'static str {
+        "cpp"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["h", "cc", "cpp", "cxx", "hpp", "hh", "hxx"]
+    }
+    fn grammar(&self, _extension: &str) -> tree_sitter::Language {
+        tree_sitter_cpp::LANGUAGE.into()
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        match node.kind() {
+            "function_definition" => {
+                let decl = function_declarator(node)?;
+                let name = declarator_name(decl)?;
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind: cx.fn_kind(),
+                    signature: cx.signature(node, node.child_by_field_name("body")),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "field_declaration" | "declaration"
+                if cx.enclosing().is_some_and(|k| k.is_container()) =>
+            {
+                let decl = node.child_by_field_name("declarator")?;
+                let name = declarator_name(decl)?;
+                let kind = if function_declarator(node).is_some() {
+                    SymbolKind::Method
+                } else {
+                    SymbolKind::Var
+                };
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind,
+                    signature: cx.signature(node, None),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "struct_specifier" | "union_specifier" => type_def(node, cx, SymbolKind::Struct),
+            "class_specifier" => type_def(node, cx, SymbolKind::Class),
+            "enum_specifier" => type_def(node, cx, SymbolKind::Enum),
+            "enumerator" => {
+                let name = node.child_by_field_name("name")?;
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind: SymbolKind::Const,
+                    signature: cx.first_line_signature(node),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "namespace_definition" => {
+                let name = node.child_by_field_name("name")?;
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind: SymbolKind::Mod,
+                    signature: cx.signature(node, node.child_by_field_name("body")),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "type_definition" => {
+                let decl = node.child_by_field_name("declarator")?;
+                let name = declarator_name(decl)?;
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind: SymbolKind::Type,
+                    signature: cx.first_line_signature(node),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "alias_declaration" => {
+                let name = node.child_by_field_name("name")?;
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind: SymbolKind::Type,
+                    signature: cx.first_line_signature(node),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            "preproc_def" | "preproc_function_def" => {
+                let name = node.child_by_field_name("name")?;
+                let kind = if node.kind() == "preproc_def" {
+                    SymbolKind::Const
+                } else {
+                    SymbolKind::Fn
+                };
+                Some(Definition {
+                    name: cx.text(name).to_string(),
+                    kind,
+                    signature: cx.first_line_signature(node),
+                    doc: None,
+                    name_node: Some(name.id()),
+                })
+            }
+            _ => None,
+        }
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        cx.preceding_comments(outer(node, &["template_declaration"]), &["comment"], &[])
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        match node.kind() {
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    let name = match f.kind() {
+                        "identifier" => Some(cx.text(f)),
+                        "field_expression" => f
+                            .child_by_field_name("field")
+                            .map(|x| last_segment(cx.text(x))),
+                        "qualified_identifier" => f.child_by_field_name("name").map(|x| cx.text(x)),
+                        "template_function" => f
+                            .child_by_field_name("name")
+                            .map(|x| last_segment(cx.text(x))),
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        cx.add_ref(RefKind::Call, name, f);
+                    }
+                }
+                true
+            }
+            "preproc_include" => {
+                if let Some(path) = node.child_by_field_name("path") {
+                    let module = cx.text(path);
+                    cx.add_import(module);
+                    let module = module.trim_matches(|c| c == '"' || c == '<' || c == '>');
+                    let file = module.rsplit(['/', '\\']).next().unwrap_or(module);
+                    let stem = file.split('.').next().unwrap_or(file).to_string();
+                    cx.add_ref(RefKind::Import, &stem, path);
+                }
+                false
+            }
+            "base_class_clause" => {
+                for i in 0..node.named_child_count() {
+                    if let Some(child) = node.named_child(i as u32)
+                        && child.kind() != "access_specifier"
+                    {
+                        let name = last_segment(cx.text(child)).to_string();
+                        cx.add_ref(RefKind::Extends, &name, child);
+                    }
+                }
+                false
+            }
+            "type_identifier" => {
+                let text = cx.text(node);
+                cx.add_ref(RefKind::TypeRef, text, node);
+                false
+            }
+            "comment" | "string_literal" | "raw_string_literal" | "system_lib_string" => false,
+            _ => true,
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Go (`.go`).
+
+use tree_sitter::Node;
+
+use super::{LanguageExtractor, named};
+use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::{RefKind, SymbolKind};
+
+/// Go.
+pub struct Go;
+
+impl LanguageExtractor for Go {
+    fn name(&self) -> &'static str {
+        "go"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+    fn grammar(&self, _extension: &str) -> tree_sitter::Language {
+        tree_sitter_go::LANGUAGE.into()
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        match node.kind() {
+            "function_declaration" => named(node, cx, SymbolKind::Fn, "body"),
+            "method_declaration" | "method_elem" => named(node, cx, SymbolKind::Method, "body"),
+            "type_spec" | "type_alias" => {
+                let kind = match node.child_by_field_name("type").map(|t| t.kind()) {
+                    Some("struct_type") => SymbolKind::Struct,
+                    Some("interface_type") => SymbolKind::Interface,
+                    _ => SymbolKind::Type,
+                };
+                let mut def = named(node, cx, kind, "")?;
+                def.signature = cx.first_line_signature(node).map(|s| format!("type {s}"));
+                Some(def)
+            }
+            "const_spec" | "var_spec" if !cx.in_function() => {
+                let kind = if node.kind() == "const_spec" {
+                    SymbolKind::Const
+                } else {
+                    SymbolKind::Var
+                };
+                let mut def = named(node, cx, kind, "")?;
+                def.signature = cx.first_line_signature(node);
+                Some(def)
+            }
+            "field_declaration" if cx.enclosing() == Some(SymbolKind::Struct) => {
+                let mut def = named(node, cx, SymbolKind::Var, "")?;
+                def.signature = cx.first_line_signature(node);
+                Some(def)
+            }
+            _ => None,
+        }
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        // A doc comment sits above the `type`/`const`/`var` keyword of a single spec.
+        let anchor = match node.kind() {
+            "type_spec" | "type_alias" | "const_spec" | "var_spec" => match node.parent() {
+                Some(p) if p.named_child_count() == 1 => p,
+                _ => node,
+            },
+            _ => node,
+        };
+        cx.preceding_comments(anchor, &["comment"], &[])
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        match node.kind() {
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    let name = match f.kind() {
+                        "identifier" => Some(cx.text(f)),
+                        "selector_expression" => f.child_by_field_name("field").map(|x| cx.text(x)),
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        cx.add_ref(RefKind::Call, name, f);
+                    }
+                }
+                true
+            }
+            "import_spec" => {
+                if let Some(path) = node.child_by_field_name("path") {
+                    let module = cx.text(path);
+                    cx.add_import(module);
+                    let shown = node.child_by_field_name("name").map_or_else(
+                        || last_segment(module.trim_matches(|c| c == '"' || c == '`')),
+                        |n| cx.text(n),
+                    );
+                    cx.add_ref(RefKind::Import, shown, node);
+                }
+                false
+            }
+            "type_identifier" => {
+                let text = cx.text(node);
+                cx.add_ref(RefKind::TypeRef, text, node);
+                false
+            }
+            "comment" | "interpreted_string_literal" | "raw_string_literal" => false,
+            _ => true,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Java (`.java`).
+
+use tree_sitter::Node;
+
+use super::{LanguageExtractor, named};
+use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::{RefKind, SymbolKind};
+
+/// Java.
+pub struct Java;
+
+fn type_names<'t>(node: Node<'t>, cx: &Context) -> Vec<Node<'t>> {
+    cx.descendants(node, &["type_identifier", "scoped_type_identifier"])
+}
+
+impl LanguageExtractor for Java {
+    fn name(&self) -> &'static str {
+        "java"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["java"]
+    }
+    fn grammar(&self, _extension: &str) -> tree_sitter::Language {
+        tree_sitter_java::LANGUAGE.into()
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        match node.kind() {
+            "class_declaration" | "record_declaration" => {
+                named(node, cx, SymbolKind::Class, "body")
+            }
+            "interface_declaration" | "annotation_type_declaration" => {
+                named(node, cx, SymbolKind::Interface, "body")
+            }
+            "enum_declaration" => named(node, cx, SymbolKind::Enum, "body"),
+            "method_declaration" | "constructor_declaration" => {
+                named(node, cx, SymbolKind::Method, "body")
+            }
+            "enum_constant" => {
+                let mut def = named(node, cx, SymbolKind::Const, "body")?;
+                def.signature = None;
+                Some(def)
+            }
+            "variable_declarator" if !cx.in_function() => {
+                let field = node.parent().filter(|p| p.kind() == "field_declaration")?;
+                let modifiers = (0..field.named_child_count())
+                    .filter_map(|i| field.named_child(i as u32))
+                    .find(|c| c.kind() == "modifiers")
+                    .map(|m| cx.text(m))
+                    .unwrap_or("");
+                let kind = if modifiers.contains("static") && modifiers.contains("final") {
+                    SymbolKind::Const
+                } else {
+                    SymbolKind::Var
+                };
+                let mut def = named(node, cx, kind, "")?;
+                def.signature = cx.first_line_signature(field);
+                Some(def)
+            }
+            _ => None,
+        }
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        let anchor = if node.kind() == "variable_declarator" {
+            node.parent().unwrap_or(node)
+        } else {
+            node
+        };
+        cx.preceding_comments(anchor, &["block_comment", "line_comment"], &[])
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        match node.kind() {
+            "method_invocation" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let text = cx.text(name);
+                    cx.add_ref(RefKind::Call, text, name);
+                }
+                true
+            }
+            "object_creation_expression" => {
+                if let Some(t) = node.child_by_field_name("type") {
+                    let name = last_segment(cx.text(t));
+                    cx.add_ref(RefKind::Call, name, t);
+                }
+                true
+            }
+            "import_declaration" => {
+                let text = cx.text(node);
+                let module = text
+                    .trim_start_matches("import")
+                    .trim()
+                    .trim_start_matches("static ")
+                    .trim_end_matches(';')
+                    .trim();
+                cx.add_import(module);
+                let name = last_segment(module.trim_end_matches(".*"));
+                cx.add_ref(RefKind::Import, name, node);
+                false
+            }
+            "superclass" | "extends_interfaces" | "super_interfaces" => {
+                let kind = if node.kind() == "super_interfaces" {
+                    RefKind::Implements
+                } else {
+                    RefKind::Extends
+                };
+                for t in type_names(node, cx) {
+                    if t.parent()
+                        .is_some_and(|p| p.kind() == "scoped_type_identifier")
+                    {
+                        continue;
+                    }
+                    let name = last_segment(cx.text(t));
+                    cx.add_ref(kind, name, t);
+                }
+                false
+            }
+            "type_identifier" => {
+                let text = cx.text(node);
+                cx.add_ref(RefKind::TypeRef, text, node);
+                false
+            }
+            "line_comment" | "block_comment" | "string_literal" => false,
+            _ => true,
+        }
+    }
+}

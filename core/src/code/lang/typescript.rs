@@ -1,0 +1,328 @@
+//! TypeScript, TSX and JavaScript (`.ts .tsx .mts .cts .js .jsx .mjs .cjs`).
+
+use tree_sitter::Node;
+
+use super::{LanguageExtractor, named, outer};
+use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::{RefKind, SymbolKind};
+
+/// TypeScript and TSX.
+pub struct TypeScript;
+/// JavaScript (with JSX).
+pub struct JavaScript;
+
+const WRAPPERS: &[&str] = &["export_statement", "ambient_declaration", "decorator"];
+
+impl LanguageExtractor for TypeScript {
+    fn name(&self) -> &'static str {
+        "typescript"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["ts", "tsx", "mts", "cts"]
+    }
+    fn grammar(&self, extension: &str) -> tree_sitter::Language {
+        if extension == "tsx" {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        } else {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        }
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        definition(node, cx)
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        references(node, cx)
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        doc_comment(node, cx)
+    }
+}
+
+impl LanguageExtractor for JavaScript {
+    fn name(&self) -> &'static str {
+        "javascript"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["js", "jsx", "mjs", "cjs"]
+    }
+    fn grammar(&self, _extension: &str) -> tree_sitter::Language {
+        tree_sitter_javascript::LANGUAGE.into()
+    }
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
+        definition(node, cx)
+    }
+    fn references(&self, node: Node, cx: &mut Context) -> bool {
+        references(node, cx)
+    }
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        doc_comment(node, cx)
+    }
+}
+
+fn doc_comment(node: Node, cx: &Context) -> Option<String> {
+    let anchor = if node.kind() == "variable_declarator" {
+        node.parent().unwrap_or(node)
+    } else {
+        node
+    };
+    cx.preceding_comments(outer(anchor, WRAPPERS), &["comment"], &["decorator"])
+}
+
+fn is_function_value(node: Option<Node>) -> bool {
+    node.is_some_and(|v| {
+        matches!(
+            v.kind(),
+            "arrow_function" | "function_expression" | "function" | "generator_function"
+        )
+    })
+}
+
+fn definition(node: Node, cx: &Context) -> Option<Definition> {
+    match node.kind() {
+        "function_declaration" | "generator_function_declaration" | "function_signature" => {
+            named(node, cx, cx.fn_kind(), "body")
+        }
+        "class_declaration" | "abstract_class_declaration" => {
+            named(node, cx, SymbolKind::Class, "body")
+        }
+        "method_definition" | "method_signature" | "abstract_method_signature" => {
+            named(node, cx, SymbolKind::Method, "body")
+        }
+        "interface_declaration" => named(node, cx, SymbolKind::Interface, "body"),
+        "enum_declaration" => named(node, cx, SymbolKind::Enum, "body"),
+        "type_alias_declaration" => {
+            let mut def = named(node, cx, SymbolKind::Type, "")?;
+            def.signature = cx.first_line_signature(node);
+            Some(def)
+        }
+        "internal_module" | "module" => {
+            let mut def = named(node, cx, SymbolKind::Mod, "body")?;
+            def.name = def.name.trim_matches(|c| c == '"' || c == '\'').to_string();
+            Some(def)
+        }
+        "property_signature" if cx.enclosing() == Some(SymbolKind::Interface) => {
+            let mut def = named(node, cx, SymbolKind::Var, "")?;
+            def.signature = cx.first_line_signature(node);
+            Some(def)
+        }
+        "enum_assignment" => {
+            let mut def = named(node, cx, SymbolKind::Const, "")?;
+            def.signature = cx.first_line_signature(node);
+            Some(def)
+        }
+        "property_identifier" if node.parent().is_some_and(|p| p.kind() == "enum_body") => {
+            Some(Definition {
+                name: cx.text(node).to_string(),
+                kind: SymbolKind::Const,
+                signature: None,
+                doc: None,
+                name_node: Some(node.id()),
+            })
+        }
+        "public_field_definition" | "field_definition" => {
+            let name_node = node
+                .child_by_field_name("name")
+                .or_else(|| node.child_by_field_name("property"))?;
+            let value = node.child_by_field_name("value");
+            let (kind, signature) = if is_function_value(value) {
+                let body = value.and_then(|v| v.child_by_field_name("body"));
+                (SymbolKind::Method, cx.signature(node, body))
+            } else {
+                (SymbolKind::Var, cx.first_line_signature(node))
+            };
+            Some(Definition {
+                name: cx.text(name_node).to_string(),
+                kind,
+                signature,
+                doc: None,
+                name_node: Some(name_node.id()),
+            })
+        }
+        "variable_declarator" if !cx.in_function() => {
+            let name_node = node.child_by_field_name("name")?;
+            if name_node.kind() != "identifier" {
+                return None; // destructuring
+            }
+            let declaration = node.parent()?;
+            let value = node.child_by_field_name("value");
+            let (kind, signature) = if is_function_value(value) {
+                let body = value.and_then(|v| v.child_by_field_name("body"));
+                let end = body.map_or(node.end_byte(), |b| b.start_byte());
+                let sig = cx.signature_range(declaration.start_byte(), end);
+                (cx.fn_kind(), sig)
+            } else {
+                let constant = cx.text(declaration).starts_with("const");
+                let kind = if constant {
+                    SymbolKind::Const
+                } else {
+                    SymbolKind::Var
+                };
+                (kind, cx.first_line_signature(declaration))
+            };
+            Some(Definition {
+                name: cx.text(name_node).to_string(),
+                kind,
+                signature,
+                doc: None,
+                name_node: Some(name_node.id()),
+            })
+        }
+        "pair" => {
+            let value = node.child_by_field_name("value");
+            if !is_function_value(value) {
+                return None;
+            }
+            let key = node.child_by_field_name("key")?;
+            let body = value.and_then(|v| v.child_by_field_name("body"));
+            Some(Definition {
+                name: cx
+                    .text(key)
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .to_string(),
+                kind: SymbolKind::Method,
+                signature: cx.signature(node, body),
+                doc: None,
+                name_node: Some(key.id()),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The called name of a call's `function` (or a `new`'s `constructor`).
+fn callee<'a>(node: Node, cx: &Context<'a>) -> Option<&'a str> {
+    match node.kind() {
+        "identifier" | "property_identifier" | "type_identifier" => Some(cx.text(node)),
+        "member_expression" => node.child_by_field_name("property").map(|p| cx.text(p)),
+        "nested_identifier" | "nested_type_identifier" => Some(last_segment(cx.text(node))),
+        "generic_type" => node.child_by_field_name("name").and_then(|n| callee(n, cx)),
+        _ => None,
+    }
+}
+
+fn references(node: Node, cx: &mut Context) -> bool {
+    match node.kind() {
+        "call_expression" => {
+            if let Some(function) = node.child_by_field_name("function")
+                && let Some(name) = callee(function, cx)
+            {
+                if name == "require" {
+                    if let Some(arg) = node
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .filter(|a| a.kind() == "string")
+                    {
+                        let module = cx.text(arg);
+                        cx.add_import(module);
+                    }
+                } else {
+                    cx.add_ref(RefKind::Call, name, function);
+                }
+            }
+            true
+        }
+        "new_expression" => {
+            if let Some(name) = node
+                .child_by_field_name("constructor")
+                .and_then(|c| callee(c, cx))
+            {
+                cx.add_ref(RefKind::Call, name, node);
+            }
+            true
+        }
+        "import_statement" => {
+            if let Some(source) = node.child_by_field_name("source") {
+                let module = cx.text(source);
+                cx.add_import(module);
+            }
+            for n in cx.descendants(
+                node,
+                &["import_specifier", "namespace_import", "import_clause"],
+            ) {
+                match n.kind() {
+                    "import_specifier" => {
+                        if let Some(name) = n.child_by_field_name("name") {
+                            let text = cx.text(name);
+                            cx.add_ref(RefKind::Import, text, name);
+                        }
+                    }
+                    _ => {
+                        // `import x from` / `import * as x from`
+                        for i in 0..n.named_child_count() {
+                            if let Some(child) = n.named_child(i as u32)
+                                && child.kind() == "identifier"
+                            {
+                                let text = cx.text(child);
+                                cx.add_ref(RefKind::Import, text, child);
+                            }
+                        }
+                        if n.kind() == "import_clause" {
+                            for spec in cx.descendants(n, &["import_specifier", "namespace_import"])
+                            {
+                                let target = spec
+                                    .child_by_field_name("name")
+                                    .or_else(|| spec.named_child(0));
+                                if let Some(t) = target {
+                                    let text = cx.text(t);
+                                    cx.add_ref(RefKind::Import, text, t);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            false
+        }
+        "export_statement" => {
+            if let Some(source) = node.child_by_field_name("source") {
+                let module = cx.text(source);
+                cx.add_import(module);
+            }
+            true
+        }
+        "extends_clause" => {
+            for i in 0..node.named_child_count() {
+                if let Some(child) = node.named_child(i as u32)
+                    && child.kind() != "type_arguments"
+                    && let Some(name) = callee(child, cx)
+                {
+                    cx.add_ref(RefKind::Extends, name, child);
+                }
+            }
+            false
+        }
+        "class_heritage" => {
+            // JavaScript: `extends expr` directly; TypeScript: extends/implements clauses.
+            for i in 0..node.named_child_count() {
+                if let Some(child) = node.named_child(i as u32)
+                    && let Some(name) = callee(child, cx)
+                {
+                    cx.add_ref(RefKind::Extends, name, child);
+                }
+            }
+            true
+        }
+        "implements_clause" | "extends_type_clause" => {
+            let kind = if node.kind() == "implements_clause" {
+                RefKind::Implements
+            } else {
+                RefKind::Extends
+            };
+            for i in 0..node.named_child_count() {
+                if let Some(child) = node.named_child(i as u32)
+                    && let Some(name) = callee(child, cx)
+                {
+                    cx.add_ref(kind, name, child);
+                }
+            }
+            false
+        }
+        "type_identifier" => {
+            let text = cx.text(node);
+            cx.add_ref(RefKind::TypeRef, text, node);
+            false
+        }
+        "comment" | "string" | "template_string" | "regex" => false,
+        _ => true,
+    }
+}

@@ -1,0 +1,1524 @@
+//! The `code.*` operations and their compact output.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use super::SymbolKind;
+use super::config::ProjectConfig;
+use super::db;
+use super::index::{self, RunStats};
+use super::text::{normalize_signature, truncate_doc};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{Operation, PathParam};
+
+const REPO_PARAM: &[PathParam] = &[PathParam::one("/path").or_project()];
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The repository an operation is about, with its database and project config.
+struct Repo {
+    root: PathBuf,
+    db_path: PathBuf,
+    database: std::sync::Arc<crate::store::Database>,
+    config: ProjectConfig,
+}
+
+fn open_repo(
+    engine: &Engine,
+    path: Option<PathBuf>,
+    op: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Repo> {
+    let root = crate::engine::project_dir(path, op)?;
+    if !root.is_dir() {
+        return Err(Error::invalid(
+            op,
+            format!("{} is not a directory", root.display()),
+        ));
+    }
+    let db_path = db::db_path(engine.home(), &root);
+    let database = db::database(&db_path)?;
+    let config = ProjectConfig::load(&root, warnings);
+    Ok(Repo {
+        root,
+        db_path,
+        database,
+        config,
+    })
+}
+
+impl Repo {
+    /// A read connection to an index that exists, building it first (with a warning)
+    /// when the repository was never indexed.
+    fn reader(&self, warnings: &mut Vec<String>) -> Result<crate::store::Pooled<'_>> {
+        let indexed = self.db_path.exists() && {
+            let conn = self.database.read(warnings)?;
+            db::meta(&conn, "last_indexed")
+                .map_err(|e| Error::db(&self.db_path, e))?
+                .is_some()
+        };
+        if !indexed {
+            index::index_repository(&self.database, &self.root, &self.config, false, warnings)?;
+            warnings.push(format!(
+                "{} was not indexed; indexed it now",
+                self.root.display()
+            ));
+        }
+        let conn = self.database.read(warnings)?;
+        if db::meta(&conn, "backfill_name_tokens")
+            .map_err(|e| Error::db(&self.db_path, e))?
+            .is_some()
+        {
+            drop(conn);
+            let writer = self.database.write(warnings)?;
+            db::backfill(&writer, &self.db_path)?;
+            drop(writer);
+            return self.database.read(warnings);
+        }
+        Ok(conn)
+    }
+
+    fn budget(&self, requested: Option<usize>) -> Option<usize> {
+        requested.or(self.config.output.max_tokens)
+    }
+
+    fn brief(&self, row: &SymbolRow) -> SymbolBrief {
+        SymbolBrief {
+            id: row.id,
+            n: row.name.clone(),
+            k: row.kind.clone(),
+            f: None,
+            fi: None,
+            l: format!("{}-{}", row.line_start, row.line_end),
+            sig: row
+                .signature
+                .as_deref()
+                .map(|s| normalize_signature(s, self.config.output.truncate_signatures)),
+            doc: row
+                .doc
+                .as_deref()
+                .map(|d| truncate_doc(d, self.config.output.truncate_doc_comments)),
+            children: Vec::new(),
+        }
+    }
+}
+
+fn dberr(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |e| Error::db(path, e)
+}
+
+/// A symbol in brief: what lists show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SymbolBrief {
+    /// Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`).
+    pub id: i64,
+    /// Name.
+    pub n: String,
+    /// Kind (`fn`, `method`, `class`, …).
+    pub k: String,
+    /// File, relative to the repository (when the list does not say it otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub f: Option<String>,
+    /// Index of the file in the response's `_f`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fi: Option<usize>,
+    /// Lines, `start-end`.
+    pub l: String,
+    /// Signature, normalised and shortened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sig: Option<String>,
+    /// Doc comment, shortened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Symbols defined inside it (file views), each of this same shape.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
+    pub children: Vec<SymbolBrief>,
+}
+
+struct SymbolRow {
+    id: i64,
+    parent: Option<i64>,
+    name: String,
+    kind: String,
+    line_start: i64,
+    line_end: i64,
+    signature: Option<String>,
+    doc: Option<String>,
+    rel_path: String,
+}
+
+const SYMBOL_COLUMNS: &str = "s.id, s.parent_symbol_id, s.name, s.kind, s.line_start, s.line_end, s.signature, s.doc_comment, f.rel_path";
+
+fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
+    Ok(SymbolRow {
+        id: r.get(0)?,
+        parent: r.get(1)?,
+        name: r.get(2)?,
+        kind: r.get(3)?,
+        line_start: r.get(4)?,
+        line_end: r.get(5)?,
+        signature: r.get(6)?,
+        doc: r.get(7)?,
+        rel_path: r.get(8)?,
+    })
+}
+
+fn load_symbol(conn: &Connection, path: &Path, id: i64, op: &str) -> Result<SymbolRow> {
+    conn.query_row(
+        &format!("SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1"),
+        [id],
+        symbol_row,
+    )
+    .optional()
+    .map_err(dberr(path))?
+    .ok_or_else(|| Error::invalid(op, format!("no symbol with id {id} in this repository's index")))
+}
+
+/// File paths listed once: `_f` holds them, each item its index `fi`.
+#[derive(Default)]
+struct PathIndex {
+    paths: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl PathIndex {
+    fn index(&mut self, path: &str) -> usize {
+        if let Some(i) = self.index.get(path) {
+            return *i;
+        }
+        self.paths.push(path.to_string());
+        self.index.insert(path.to_string(), self.paths.len() - 1);
+        self.paths.len() - 1
+    }
+}
+
+/// Serialised size of `value` in bytes.
+fn json_len<T: Serialize>(value: &T) -> usize {
+    serde_json::to_string(value).map_or(0, |s| s.len())
+}
+
+/// Drop items from the end of the list `list(value)` until `value` serialises within
+/// `max_tokens * 4` bytes; returns whether anything was dropped.
+fn fit<T: Serialize, I>(
+    value: &mut T,
+    max_tokens: Option<usize>,
+    list: impl Fn(&mut T) -> &mut Vec<I>,
+) -> bool {
+    let Some(max_tokens) = max_tokens else {
+        return false;
+    };
+    let max_bytes = max_tokens.saturating_mul(4);
+    if json_len(value) <= max_bytes {
+        return false;
+    }
+    // Binary search for the longest prefix that fits (the marker included).
+    let all = std::mem::take(list(value));
+    let (mut lo, mut hi) = (0usize, all.len());
+    let mut kept: Vec<I> = Vec::new();
+    let mut items = all.into_iter().map(Some).collect::<Vec<_>>();
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        let probe: Vec<I> = items[..mid].iter_mut().filter_map(|i| i.take()).collect();
+        *list(value) = probe;
+        let fits = json_len(value) + 18 <= max_bytes;
+        let back = std::mem::take(list(value));
+        for (slot, item) in items[..mid].iter_mut().zip(back) {
+            *slot = Some(item);
+        }
+        if fits {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    kept.extend(items.into_iter().take(lo).flatten());
+    *list(value) = kept;
+    true
+}
+
+/// Items that each belong to a file, paths listed once: with several files each item
+/// gets its index (`set(item, Some(i), None)`) and the paths are returned; with one file
+/// each item gets the path itself (`set(item, None, Some(path))`) and no list is needed.
+fn dedup_files<I: Clone>(
+    items: &[(String, I)],
+    set: impl Fn(&mut I, Option<usize>, Option<String>),
+) -> (Vec<I>, Vec<String>) {
+    let mut paths = PathIndex::default();
+    let indexes: Vec<usize> = items.iter().map(|(file, _)| paths.index(file)).collect();
+    let single = paths.paths.len() == 1;
+    let out = items
+        .iter()
+        .zip(indexes)
+        .map(|((file, item), i)| {
+            let mut item = item.clone();
+            if single {
+                set(&mut item, None, Some(file.clone()));
+            } else {
+                set(&mut item, Some(i), None);
+            }
+            item
+        })
+        .collect();
+    (out, if single { Vec::new() } else { paths.paths })
+}
+
+/// The response built from the longest prefix of `len` items (`build(k)`) that serialises
+/// within `max_tokens * 4` bytes, and whether items were left out.
+fn fit_prefix<T: Serialize>(
+    max_tokens: Option<usize>,
+    len: usize,
+    build: impl Fn(usize) -> T,
+) -> (T, bool) {
+    let full = build(len);
+    let Some(max_tokens) = max_tokens else {
+        return (full, false);
+    };
+    let max_bytes = max_tokens.saturating_mul(4);
+    // Room for `,"truncated":true`.
+    if json_len(&full) <= max_bytes {
+        return (full, false);
+    }
+    let (mut lo, mut hi) = (0usize, len);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if json_len(&build(mid)) + 18 <= max_bytes {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    (build(lo), true)
+}
+
+// ───────────────────────────── code.index_repository ─────────────────────────────
+
+/// `code.index_repository`: index (or re-index) a repository's symbols.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexRepository;
+
+/// Parameters of `code.index_repository`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct IndexRepositoryRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// Re-parse every file, changed or not.
+    pub force: bool,
+}
+
+/// Counts of an index run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct IndexStats {
+    /// Files indexed (source files the repository has, as far as this run looked).
+    pub files: usize,
+    /// Symbols in the index.
+    pub symbols: u64,
+    /// References in the index.
+    pub refs: u64,
+}
+
+/// Result of `code.index_repository` and `code.update_files`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct IndexResponse {
+    /// `ok`.
+    pub status: String,
+    /// Totals.
+    pub stats: IndexStats,
+    /// Files indexed for the first time.
+    pub new: usize,
+    /// Files re-parsed because their content changed.
+    pub changed: usize,
+    /// Files left as they were.
+    pub unchanged: usize,
+    /// Files removed from the index.
+    pub deleted: usize,
+    /// Files not indexed (binary, too large, unreadable); see `warnings`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped: usize,
+    /// What was skipped and why; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+fn index_response(stats: RunStats, mut warnings: Vec<String>) -> IndexResponse {
+    warnings.extend(stats.warnings);
+    warnings.sort();
+    warnings.dedup();
+    IndexResponse {
+        status: "ok".into(),
+        stats: IndexStats {
+            files: stats.files,
+            symbols: stats.symbols,
+            refs: stats.refs,
+        },
+        new: stats.new,
+        changed: stats.changed,
+        unchanged: stats.unchanged,
+        deleted: stats.deleted,
+        skipped: stats.skipped,
+        warnings,
+    }
+}
+
+impl Operation for IndexRepository {
+    const NAME: &'static str = "code.index_repository";
+    const SUMMARY: &'static str = "Index a repository's code symbols (functions, classes, methods, types…) and references with tree-sitter; incremental: only changed files are re-parsed.";
+    type Request = IndexRepositoryRequest;
+    type Response = IndexResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: IndexRepositoryRequest) -> Result<IndexResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let stats = index::index_repository(
+            &repo.database,
+            &repo.root,
+            &repo.config,
+            request.force,
+            &mut warnings,
+        )?;
+        Ok(index_response(stats, warnings))
+    }
+}
+
+// ───────────────────────────── code.update_files ─────────────────────────────
+
+/// `code.update_files`: re-index the given files only, without walking the repository.
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateFiles;
+
+/// Parameters of `code.update_files`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpdateFilesRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// Files to re-index: absolute, or relative to the repository root. A file that no
+    /// longer exists is removed from the index.
+    pub files: Vec<PathBuf>,
+}
+
+impl Operation for UpdateFiles {
+    const NAME: &'static str = "code.update_files";
+    const SUMMARY: &'static str = "Re-index specific files of an indexed repository (changed ones re-parsed, deleted ones removed) without walking it.";
+    type Request = UpdateFilesRequest;
+    type Response = IndexResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[
+        PathParam::one("/path").or_project(),
+        PathParam::many("/files"),
+    ];
+    fn run(engine: &Engine, request: UpdateFilesRequest) -> Result<IndexResponse> {
+        if request.files.is_empty() {
+            return Err(Error::invalid(Self::NAME, "`files` is empty"));
+        }
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let stats = index::update_files(
+            &repo.database,
+            &repo.root,
+            &request.files,
+            &repo.config,
+            &mut warnings,
+        )?;
+        Ok(index_response(stats, warnings))
+    }
+}
+
+// ───────────────────────────── code.index_status ─────────────────────────────
+
+/// `code.index_status`: what the index of a repository holds and which files changed
+/// since.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexStatus;
+
+/// Parameters of `code.index_status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct IndexStatusRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+}
+
+/// Most stale or deleted files listed by `code.index_status`.
+const MAX_LISTED: usize = 50;
+
+/// Result of `code.index_status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct IndexStatusResponse {
+    /// Repository root.
+    pub repo: String,
+    /// Whether it has been indexed.
+    pub indexed: bool,
+    /// Files in the index.
+    pub files: u64,
+    /// Symbols in the index.
+    pub symbols: u64,
+    /// References in the index.
+    pub refs: u64,
+    /// When it was last indexed (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indexed_at: Option<i64>,
+    /// Files whose size or mtime changed since (count).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stale: usize,
+    /// Some of them (at most 50), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale_files: Vec<String>,
+    /// Indexed files that no longer exist (count).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deleted: usize,
+    /// Some of them (at most 50), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deleted_files: Vec<String>,
+    /// Source files not indexed yet (count).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub new: usize,
+    /// Files per language.
+    pub langs: BTreeMap<String, u64>,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Operation for IndexStatus {
+    const NAME: &'static str = "code.index_status";
+    const SUMMARY: &'static str = "Status of a repository's code index: files, symbols, references, languages, when indexed, and which files changed or disappeared since.";
+    type Request = IndexStatusRequest;
+    type Response = IndexStatusResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: IndexStatusRequest) -> Result<IndexStatusResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let mut out = IndexStatusResponse {
+            repo: repo.root.to_string_lossy().into_owned(),
+            ..Default::default()
+        };
+        if !repo.db_path.exists() {
+            out.warnings = warnings;
+            return Ok(out);
+        }
+        let conn = repo.database.read(&mut warnings)?;
+        let e = dberr(&repo.db_path);
+        out.indexed_at = db::meta(&conn, "last_indexed")
+            .map_err(&e)?
+            .and_then(|v| v.parse().ok());
+        out.indexed = out.indexed_at.is_some();
+        let count = |sql: &str| -> Result<u64> {
+            conn.query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|n| n as u64)
+                .map_err(&e)
+        };
+        out.files = count("SELECT count(*) FROM files")?;
+        out.symbols = count("SELECT count(*) FROM symbols")?;
+        out.refs = count("SELECT count(*) FROM refs")?;
+        let mut known: HashMap<String, (i64, i64)> = HashMap::new();
+        {
+            let mut stmt = conn
+                .prepare("SELECT rel_path, language, mtime, size FROM files")
+                .map_err(&e)?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                    ))
+                })
+                .map_err(&e)?;
+            for row in rows {
+                let (rel, lang, mtime, size) = row.map_err(&e)?;
+                *out.langs.entry(lang).or_default() += 1;
+                known.insert(rel, (mtime, size));
+            }
+        }
+        drop(conn);
+        if out.indexed {
+            let walk = crate::walk::walk(
+                &repo.root,
+                &crate::walk::WalkOptions {
+                    max_depth: 64,
+                    max_files: 500_000,
+                    max_file_size: repo.config.indexer.max_file_size,
+                    excludes: repo.config.indexer.ignore.clone(),
+                    allowed_roots: vec![repo.root.clone()],
+                    threads: 0,
+                    metadata: true,
+                },
+            )?;
+            let mut stale = Vec::new();
+            let mut present = std::collections::HashSet::new();
+            for file in &walk.files {
+                if super::lang::extractor_for_path(&file.path).is_none() {
+                    continue;
+                }
+                let Ok(rel) = file.path.strip_prefix(&repo.root) else {
+                    continue;
+                };
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                match known.get(&rel) {
+                    Some((mtime, size)) => {
+                        if *mtime != file.mtime || *size != file.size as i64 {
+                            stale.push(rel.clone());
+                        }
+                    }
+                    None => out.new += 1,
+                }
+                present.insert(rel);
+            }
+            let mut deleted: Vec<String> = known
+                .keys()
+                .filter(|k| !present.contains(*k))
+                .cloned()
+                .collect();
+            stale.sort();
+            deleted.sort();
+            out.stale = stale.len();
+            out.deleted = deleted.len();
+            out.stale_files = stale.into_iter().take(MAX_LISTED).collect();
+            out.deleted_files = deleted.into_iter().take(MAX_LISTED).collect();
+        }
+        warnings.sort();
+        warnings.dedup();
+        out.warnings = warnings;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.get_overview ─────────────────────────────
+
+/// `code.get_overview`: a repository at a glance.
+#[derive(Debug, Clone, Copy)]
+pub struct GetOverview;
+
+/// Parameters of `code.get_overview`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct GetOverviewRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// Keep the result within about this many tokens (4 bytes each).
+    pub max_tokens: Option<usize>,
+}
+
+/// A directory of the repository in an overview.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ModuleSummary {
+    /// Directory, relative (`.` for the root).
+    pub p: String,
+    /// Files indexed in it (not below).
+    pub files: u64,
+    /// Symbols in those files.
+    pub syms: u64,
+}
+
+/// Result of `code.get_overview`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct GetOverviewResponse {
+    /// Repository name (its directory's name).
+    pub repo: String,
+    /// Files per language.
+    pub langs: BTreeMap<String, u64>,
+    /// Directories with their file and symbol counts, by path.
+    pub mods: Vec<ModuleSummary>,
+    /// The most referenced top-level types (classes, structs, interfaces, traits, enums).
+    pub top_types: Vec<SymbolBrief>,
+    /// Top-level functions and types of entry files (`main`, `index`, `lib`, `app`, …).
+    pub entry_points: Vec<SymbolBrief>,
+    /// Present (`true`) when `max_tokens` left items out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Most top types and entry points shown.
+const OVERVIEW_ITEMS: i64 = 20;
+
+impl Operation for GetOverview {
+    const NAME: &'static str = "code.get_overview";
+    const SUMMARY: &'static str = "Overview of an indexed repository: languages, directories with file and symbol counts, the most referenced types and the entry points.";
+    type Request = GetOverviewRequest;
+    type Response = GetOverviewResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: GetOverviewRequest) -> Result<GetOverviewResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let conn = repo.reader(&mut warnings)?;
+        let e = dberr(&repo.db_path);
+        let mut out = GetOverviewResponse {
+            repo: repo.root.file_name().map_or_else(
+                || repo.root.to_string_lossy().into_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            ..Default::default()
+        };
+        let mut mods: BTreeMap<String, ModuleSummary> = BTreeMap::new();
+        {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT f.rel_path, f.language, (SELECT count(*) FROM symbols s WHERE s.file_id = f.id)
+                     FROM files f ORDER BY f.rel_path",
+                )
+                .map_err(&e)?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
+                })
+                .map_err(&e)?;
+            for row in rows {
+                let (rel, lang, syms) = row.map_err(&e)?;
+                *out.langs.entry(lang).or_default() += 1;
+                let dir = rel.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
+                let entry = mods.entry(dir.clone()).or_insert_with(|| ModuleSummary {
+                    p: dir,
+                    ..Default::default()
+                });
+                entry.files += 1;
+                entry.syms += syms as u64;
+            }
+        }
+        out.mods = mods.into_values().collect();
+        let top_sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.parent_symbol_id IS NULL AND s.kind IN ('class','struct','interface','trait','enum')
+             ORDER BY (SELECT count(*) FROM refs r WHERE r.to_symbol_id = s.id) DESC, s.id LIMIT ?1"
+        );
+        let entry_sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.parent_symbol_id IS NULL AND s.kind IN ('fn','class','struct','mod')
+               AND (s.name IN ('main','run','start','app','cli','handler')
+                    OR f.rel_path GLOB '*main.*' OR f.rel_path GLOB '*__main__.py'
+                    OR f.rel_path GLOB 'index.*' OR f.rel_path GLOB 'src/index.*'
+                    OR f.rel_path GLOB 'src/lib.rs' OR f.rel_path GLOB 'app.*' OR f.rel_path GLOB 'src/app.*')
+             ORDER BY f.rel_path, s.line_start, s.id LIMIT ?1"
+        );
+        for (sql, target) in [(&top_sql, 0), (&entry_sql, 1)] {
+            let rows: Vec<SymbolRow> = conn
+                .prepare(sql)
+                .map_err(&e)?
+                .query_map([OVERVIEW_ITEMS], symbol_row)
+                .map_err(&e)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(&e)?;
+            let briefs = rows
+                .iter()
+                .map(|r| SymbolBrief {
+                    f: Some(r.rel_path.clone()),
+                    ..repo.brief(r)
+                })
+                .collect();
+            if target == 0 {
+                out.top_types = briefs;
+            } else {
+                out.entry_points = briefs;
+            }
+        }
+        drop(conn);
+        let budget = repo.budget(request.max_tokens);
+        let mut truncated = fit(&mut out, budget, |o| &mut o.entry_points);
+        truncated |= fit(&mut out, budget, |o| &mut o.mods);
+        truncated |= fit(&mut out, budget, |o| &mut o.top_types);
+        out.truncated = truncated;
+        warnings.sort();
+        warnings.dedup();
+        out.warnings = warnings;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.get_file_symbols ─────────────────────────────
+
+/// `code.get_file_symbols`: the symbols of one file, as a tree.
+#[derive(Debug, Clone, Copy)]
+pub struct GetFileSymbols;
+
+/// Parameters of `code.get_file_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct GetFileSymbolsRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// The file: relative to the repository root, or absolute inside it.
+    pub file: PathBuf,
+    /// Keep the result within about this many tokens (4 bytes each).
+    pub max_tokens: Option<usize>,
+}
+
+/// Result of `code.get_file_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct GetFileSymbolsResponse {
+    /// The file, relative to the repository.
+    pub f: String,
+    /// Its top-level symbols in line order, each with its `children`.
+    pub syms: Vec<SymbolBrief>,
+    /// Present (`true`) when `max_tokens` left symbols out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+fn relative_file(repo: &Repo, file: &Path, op: &str) -> Result<String> {
+    if file.as_os_str().is_empty() {
+        return Err(Error::invalid(op, "`file` is empty"));
+    }
+    let rel = if file.is_absolute() {
+        let canonical = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+        canonical
+            .strip_prefix(&repo.root)
+            .map(Path::to_path_buf)
+            .map_err(|_| {
+                Error::invalid(
+                    op,
+                    format!("{} is not inside {}", file.display(), repo.root.display()),
+                )
+            })?
+    } else {
+        file.to_path_buf()
+    };
+    let parts: Vec<String> = rel
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(parts.join("/"))
+}
+
+impl Operation for GetFileSymbols {
+    const NAME: &'static str = "code.get_file_symbols";
+    const SUMMARY: &'static str = "All symbols of one file as a tree (classes with their methods…): name, kind, lines, signature, doc, id.";
+    type Request = GetFileSymbolsRequest;
+    type Response = GetFileSymbolsResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: GetFileSymbolsRequest) -> Result<GetFileSymbolsResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let rel = relative_file(&repo, &request.file, Self::NAME)?;
+        let conn = repo.reader(&mut warnings)?;
+        let e = dberr(&repo.db_path);
+        let file_id: Option<i64> = conn
+            .query_row("SELECT id FROM files WHERE rel_path = ?1", [&rel], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(&e)?;
+        let Some(file_id) = file_id else {
+            return Err(Error::invalid(
+                Self::NAME,
+                format!(
+                    "{rel} is not in the index of {} (not a source file, ignored, or not indexed yet)",
+                    repo.root.display()
+                ),
+            ));
+        };
+        let rows: Vec<SymbolRow> = conn
+            .prepare(&format!(
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?1 ORDER BY s.id"
+            ))
+            .map_err(&e)?
+            .query_map([file_id], symbol_row)
+            .map_err(&e)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(&e)?;
+        drop(conn);
+        // Children are inserted after their parent, so building from the end attaches
+        // every child before its parent is itself attached.
+        let mut built: HashMap<i64, SymbolBrief> = HashMap::new();
+        let mut children_of: HashMap<i64, Vec<i64>> = HashMap::new();
+        let mut roots = Vec::new();
+        for row in &rows {
+            match row.parent {
+                Some(p) => children_of.entry(p).or_default().push(row.id),
+                None => roots.push(row.id),
+            }
+        }
+        for row in rows.iter().rev() {
+            let mut brief = repo.brief(row);
+            if let Some(kids) = children_of.get(&row.id) {
+                brief.children = kids.iter().filter_map(|k| built.remove(k)).collect();
+            }
+            built.insert(row.id, brief);
+        }
+        let mut out = GetFileSymbolsResponse {
+            f: rel,
+            syms: roots.iter().filter_map(|id| built.remove(id)).collect(),
+            truncated: false,
+            warnings: Vec::new(),
+        };
+        out.truncated = fit(&mut out, repo.budget(request.max_tokens), |o| &mut o.syms);
+        warnings.sort();
+        warnings.dedup();
+        out.warnings = warnings;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.get_symbol_detail ─────────────────────────────
+
+/// `code.get_symbol_detail`: one symbol in full.
+#[derive(Debug, Clone, Copy)]
+pub struct GetSymbolDetail;
+
+/// Parameters of `code.get_symbol_detail`, `code.get_references` and
+/// `code.get_dependencies`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SymbolRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// The symbol's id (from a search, an overview or a file's symbols).
+    pub id: i64,
+    /// Keep the result within about this many tokens (4 bytes each).
+    pub max_tokens: Option<usize>,
+}
+
+/// A symbol another refers to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RefTarget {
+    /// The name referred to.
+    pub n: String,
+    /// The symbol it resolved to; absent when it is outside the index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// Reference kind when not implied by the list (`extends`, `implements`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Present (`true`) when the name resolved to nothing in the index.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub external: bool,
+}
+
+/// A reference to a symbol, from where it is made.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RefSource {
+    /// The referring symbol's id; absent for a file's top level (an import).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_id: Option<i64>,
+    /// The referring symbol's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_n: Option<String>,
+    /// Index of the referring file in `_f`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fi: Option<usize>,
+    /// The referring file, when all share one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_f: Option<String>,
+    /// `call`, `import`, `type_ref`, `extends` or `implements`.
+    pub kind: String,
+    /// Line of the reference.
+    pub line: i64,
+}
+
+/// Result of `code.get_symbol_detail`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SymbolDetailResponse {
+    /// Id.
+    pub id: i64,
+    /// Name.
+    pub n: String,
+    /// Kind.
+    pub k: String,
+    /// File.
+    pub f: String,
+    /// Lines, `start-end`.
+    pub l: String,
+    /// Full signature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sig: Option<String>,
+    /// Full doc comment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// The symbol it is defined in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<SymbolBrief>,
+    /// Symbols defined in it (brief).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<SymbolBrief>,
+    /// What it calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<RefTarget>,
+    /// Who refers to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub called_by: Vec<RefSource>,
+    /// The types it names, extends or implements.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub type_refs: Vec<RefTarget>,
+    /// Files of `called_by` when they are several.
+    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Present (`true`) when `max_tokens` left items out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+/// An outgoing reference: name, kind, resolved symbol, line.
+type Outgoing = (String, String, Option<i64>, i64);
+
+/// An incoming reference row: from symbol, its name, file, kind, line.
+type IncomingRow = (Option<i64>, Option<String>, String, String, i64);
+
+fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
+    conn.prepare_cached("SELECT to_name, kind, to_symbol_id, line FROM refs WHERE from_symbol_id = ?1 ORDER BY line, id")
+        .map_err(dberr(path))?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .map_err(dberr(path))?
+        .collect::<rusqlite::Result<_>>()
+        .map_err(dberr(path))
+}
+
+/// Incoming references, each with the referring file.
+fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefSource)>> {
+    let rows: Vec<IncomingRow> = conn
+        .prepare_cached(
+            "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line FROM refs r
+             JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
+             WHERE r.to_symbol_id = ?1 ORDER BY f.rel_path, r.line, r.id",
+        )
+        .map_err(dberr(path))?
+        .query_map([id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .map_err(dberr(path))?
+        .collect::<rusqlite::Result<_>>()
+        .map_err(dberr(path))?;
+    Ok(rows
+        .into_iter()
+        .map(|(from_id, from_n, file, kind, line)| {
+            (
+                file,
+                RefSource {
+                    from_id,
+                    from_n,
+                    fi: None,
+                    from_f: None,
+                    kind,
+                    line,
+                },
+            )
+        })
+        .collect())
+}
+
+fn set_source_file(item: &mut RefSource, fi: Option<usize>, file: Option<String>) {
+    item.fi = fi;
+    item.from_f = file;
+}
+
+impl Operation for GetSymbolDetail {
+    const NAME: &'static str = "code.get_symbol_detail";
+    const SUMMARY: &'static str = "One symbol in full: untruncated signature and doc, parent, children, what it calls, who calls it, the types it uses.";
+    type Request = SymbolRequest;
+    type Response = SymbolDetailResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: SymbolRequest) -> Result<SymbolDetailResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let conn = repo.reader(&mut warnings)?;
+        let row = load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
+        let e = dberr(&repo.db_path);
+        let parent = match row.parent {
+            Some(p) => Some(load_symbol(&conn, &repo.db_path, p, Self::NAME)?),
+            None => None,
+        };
+        let children: Vec<SymbolRow> = conn
+            .prepare(&format!(
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.parent_symbol_id = ?1 ORDER BY s.id"
+            ))
+            .map_err(&e)?
+            .query_map([row.id], symbol_row)
+            .map_err(&e)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(&e)?;
+        let mut calls = Vec::new();
+        let mut type_refs = Vec::new();
+        for (name, kind, to, _line) in outgoing(&conn, &repo.db_path, row.id)? {
+            let target = RefTarget {
+                n: name,
+                id: to,
+                kind: (kind != "call" && kind != "type_ref").then(|| kind.clone()),
+                external: to.is_none() && kind != "call",
+            };
+            if kind == "call" {
+                calls.push(target);
+            } else {
+                type_refs.push(target);
+            }
+        }
+        let (called_by, files) =
+            dedup_files(&incoming(&conn, &repo.db_path, row.id)?, set_source_file);
+        drop(conn);
+        let brief_of = |r: &SymbolRow| SymbolBrief {
+            sig: None,
+            doc: None,
+            ..repo.brief(r)
+        };
+        let mut out = SymbolDetailResponse {
+            id: row.id,
+            n: row.name.clone(),
+            k: row.kind.clone(),
+            f: row.rel_path.clone(),
+            l: format!("{}-{}", row.line_start, row.line_end),
+            sig: row.signature.clone(),
+            doc: row.doc.clone(),
+            parent: parent.as_ref().map(brief_of),
+            children: children.iter().map(brief_of).collect(),
+            calls,
+            called_by,
+            type_refs,
+            files,
+            truncated: false,
+        };
+        let budget = repo.budget(request.max_tokens);
+        let mut truncated = fit(&mut out, budget, |o| &mut o.called_by);
+        truncated |= fit(&mut out, budget, |o| &mut o.type_refs);
+        truncated |= fit(&mut out, budget, |o| &mut o.calls);
+        truncated |= fit(&mut out, budget, |o| &mut o.children);
+        out.truncated = truncated;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.search_symbols ─────────────────────────────
+
+/// `code.search_symbols`: full-text search over symbol names, subwords, docs, kinds and
+/// paths.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchSymbols;
+
+/// Parameters of `code.search_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSymbolsRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// FTS5 query: words match names, their subwords (`user` finds `getUserById`), docs,
+    /// kinds and paths; `repo*` is a prefix; `AND`, `OR`, `NOT` and quotes work. Text
+    /// that is not a valid query is searched as plain words.
+    pub query: String,
+    /// Only symbols of this kind (`fn`, `method`, `class`, …).
+    pub kind: Option<String>,
+    /// Most results (default 20, or the project's `search.max_results`).
+    pub limit: Option<usize>,
+    /// Keep the result within about this many tokens (4 bytes each).
+    pub max_tokens: Option<usize>,
+}
+
+/// Result of `code.search_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchSymbolsResponse {
+    /// The query.
+    pub q: String,
+    /// Matches, best first (BM25).
+    pub hits: Vec<SymbolBrief>,
+    /// Files of the hits when they are several (`fi` indexes it); with one file each hit
+    /// has `f`.
+    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Present (`true`) when `max_tokens` left hits out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Largest `limit` accepted.
+const MAX_LIMIT: usize = 1000;
+
+fn run_search(conn: &Connection, fts: &str, limit: usize) -> rusqlite::Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "WITH m AS (SELECT rowid AS id, bm25(symbols_fts, 10.0, 1.0, 1.0, 2.0, 5.0) AS rank
+                    FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY rank, rowid LIMIT ?2)
+         SELECT {SYMBOL_COLUMNS} FROM m JOIN symbols s ON s.id = m.id JOIN files f ON f.id = s.file_id
+         ORDER BY m.rank, s.id"
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![fts, limit as i64], symbol_row)?
+        .collect()
+}
+
+impl Operation for SearchSymbols {
+    const NAME: &'static str = "code.search_symbols";
+    const SUMMARY: &'static str = "Search a repository's symbols by name, subword (camelCase/snake_case split), doc comment, kind or path; prefix*, AND/OR/NOT; BM25-ranked compact results.";
+    type Request = SearchSymbolsRequest;
+    type Response = SearchSymbolsResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: SearchSymbolsRequest) -> Result<SearchSymbolsResponse> {
+        let query = request.query.trim();
+        if query.is_empty() {
+            return Err(Error::invalid(Self::NAME, "`query` is empty"));
+        }
+        let query = crate::text::truncate_utf8(query, crate::text::MAX_QUERY_BYTES);
+        let kind = match request.kind.as_deref() {
+            None | Some("") => None,
+            Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
+                Error::invalid(
+                    Self::NAME,
+                    format!(
+                        "unknown kind `{k}` (one of {})",
+                        SymbolKind::ALL.map(SymbolKind::as_str).join(", ")
+                    ),
+                )
+            })?),
+        };
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let limit = request
+            .limit
+            .unwrap_or(repo.config.max_results)
+            .clamp(1, MAX_LIMIT);
+        let conn = repo.reader(&mut warnings)?;
+        let with_kind = |q: &str| match kind {
+            Some(k) => format!("({q}) AND kind:\"{}\"", k.as_str()),
+            None => q.to_string(),
+        };
+        // FTS5's NOT is binary (`a NOT b`); `a AND NOT b` is accepted as the same.
+        let words: Vec<&str> = query.split_whitespace().collect();
+        let mut fts = String::with_capacity(query.len());
+        for (i, word) in words.iter().enumerate() {
+            if *word == "AND" && words.get(i + 1) == Some(&"NOT") {
+                continue;
+            }
+            if !fts.is_empty() {
+                fts.push(' ');
+            }
+            fts.push_str(word);
+        }
+        let rows = match run_search(&conn, &with_kind(&fts), limit) {
+            Ok(rows) => rows,
+            Err(_) => match crate::text::fts5_query(query, false) {
+                Some(escaped) => {
+                    run_search(&conn, &with_kind(&escaped), limit).map_err(dberr(&repo.db_path))?
+                }
+                None => Vec::new(),
+            },
+        };
+        drop(conn);
+        let briefs: Vec<(String, SymbolBrief)> = rows
+            .iter()
+            .map(|r| (r.rel_path.clone(), repo.brief(r)))
+            .collect();
+        let (mut out, truncated) = fit_prefix(repo.budget(request.max_tokens), briefs.len(), |k| {
+            let (hits, files) = dedup_files(&briefs[..k], |h: &mut SymbolBrief, fi, f| {
+                h.fi = fi;
+                h.f = f;
+            });
+            SearchSymbolsResponse {
+                q: query.to_string(),
+                hits,
+                files,
+                truncated: false,
+                warnings: Vec::new(),
+            }
+        });
+        out.truncated = truncated;
+        warnings.sort();
+        warnings.dedup();
+        out.warnings = warnings;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.get_references ─────────────────────────────
+
+/// `code.get_references`: who refers to a symbol.
+#[derive(Debug, Clone, Copy)]
+pub struct GetReferences;
+
+/// Result of `code.get_references`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReferencesResponse {
+    /// The symbol.
+    pub id: i64,
+    /// References to it, by file and line.
+    pub refs_to: Vec<RefSource>,
+    /// Files of the references when they are several.
+    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Present (`true`) when `max_tokens` left references out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+impl Operation for GetReferences {
+    const NAME: &'static str = "code.get_references";
+    const SUMMARY: &'static str = "Who refers to a symbol (calls, imports, type uses, extends, implements), with file and line.";
+    type Request = SymbolRequest;
+    type Response = ReferencesResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: SymbolRequest) -> Result<ReferencesResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let conn = repo.reader(&mut warnings)?;
+        load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
+        let sources = incoming(&conn, &repo.db_path, request.id)?;
+        drop(conn);
+        let (mut out, truncated) =
+            fit_prefix(repo.budget(request.max_tokens), sources.len(), |k| {
+                let (refs_to, files) = dedup_files(&sources[..k], set_source_file);
+                ReferencesResponse {
+                    id: request.id,
+                    refs_to,
+                    files,
+                    truncated: false,
+                }
+            });
+        out.truncated = truncated;
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.get_dependencies ─────────────────────────────
+
+/// `code.get_dependencies`: what a symbol refers to.
+#[derive(Debug, Clone, Copy)]
+pub struct GetDependencies;
+
+/// One dependency of a symbol.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Dependency {
+    /// The name referred to.
+    pub to_n: String,
+    /// `call`, `import`, `type_ref`, `extends` or `implements`.
+    pub kind: String,
+    /// The symbol it resolved to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_id: Option<i64>,
+    /// Present (`true`) when it resolved to nothing in the index.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub external: bool,
+}
+
+/// Result of `code.get_dependencies`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DependenciesResponse {
+    /// The symbol.
+    pub id: i64,
+    /// What it refers to, in line order.
+    pub deps: Vec<Dependency>,
+    /// Present (`true`) when `max_tokens` left dependencies out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+impl Operation for GetDependencies {
+    const NAME: &'static str = "code.get_dependencies";
+    const SUMMARY: &'static str = "What a symbol refers to (calls, type uses, extends, implements), resolved to symbol ids where the index has them.";
+    type Request = SymbolRequest;
+    type Response = DependenciesResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: SymbolRequest) -> Result<DependenciesResponse> {
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let conn = repo.reader(&mut warnings)?;
+        load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
+        let deps = outgoing(&conn, &repo.db_path, request.id)?
+            .into_iter()
+            .map(|(to_n, kind, to_id, _)| Dependency {
+                external: to_id.is_none(),
+                to_n,
+                kind,
+                to_id,
+            })
+            .collect();
+        drop(conn);
+        let mut out = DependenciesResponse {
+            id: request.id,
+            deps,
+            truncated: false,
+        };
+        out.truncated = fit(&mut out, repo.budget(request.max_tokens), |o| &mut o.deps);
+        Ok(out)
+    }
+}
+
+// ───────────────────────────── code.list_repos / code.delete_repos ─────────────────────────────
+
+/// `code.list_repos`: the repositories this engine has indexed.
+#[derive(Debug, Clone, Copy)]
+pub struct ListRepos;
+
+/// Parameters of `code.list_repos` (none).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListReposRequest {}
+
+/// One indexed repository.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RepoSummary {
+    /// Repository root.
+    pub p: String,
+    /// Files indexed.
+    pub files: u64,
+    /// Symbols indexed.
+    pub symbols: u64,
+    /// When it was last indexed (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indexed_at: Option<i64>,
+    /// Its database file.
+    pub db: String,
+}
+
+/// Result of `code.list_repos`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ListReposResponse {
+    /// Indexed repositories, by path.
+    pub repos: Vec<RepoSummary>,
+    /// Databases that could not be read; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+fn code_dbs(home: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(home.join("code")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "db"))
+        .collect();
+    out.sort();
+    out
+}
+
+fn summary_of(path: &Path, warnings: &mut Vec<String>) -> Result<Option<RepoSummary>> {
+    let database = db::database(path)?;
+    let conn = database.read(warnings)?;
+    let e = dberr(path);
+    let Some(root) = db::meta(&conn, "repo_root").map_err(&e)? else {
+        return Ok(None);
+    };
+    let files: i64 = conn
+        .query_row("SELECT count(*) FROM files", [], |r| r.get(0))
+        .map_err(&e)?;
+    let symbols: i64 = conn
+        .query_row("SELECT count(*) FROM symbols", [], |r| r.get(0))
+        .map_err(&e)?;
+    let indexed_at = db::meta(&conn, "last_indexed")
+        .map_err(&e)?
+        .and_then(|v| v.parse().ok());
+    Ok(Some(RepoSummary {
+        p: root,
+        files: files as u64,
+        symbols: symbols as u64,
+        indexed_at,
+        db: path.to_string_lossy().into_owned(),
+    }))
+}
+
+impl Operation for ListRepos {
+    const NAME: &'static str = "code.list_repos";
+    const SUMMARY: &'static str =
+        "List the repositories with a code index: path, files, symbols, when indexed.";
+    type Request = ListReposRequest;
+    type Response = ListReposResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[];
+    fn run(engine: &Engine, _request: ListReposRequest) -> Result<ListReposResponse> {
+        let mut warnings = Vec::new();
+        let mut repos = Vec::new();
+        for path in code_dbs(engine.home()) {
+            match summary_of(&path, &mut warnings) {
+                Ok(Some(s)) => repos.push(s),
+                Ok(None) => {}
+                Err(e) => warnings.push(format!("{}: {e}", path.display())),
+            }
+        }
+        repos.sort_by(|a, b| a.p.cmp(&b.p));
+        Ok(ListReposResponse { repos, warnings })
+    }
+}
+
+/// `code.delete_repos`: delete the code index of repositories.
+#[derive(Debug, Clone, Copy)]
+pub struct DeleteRepos;
+
+/// Parameters of `code.delete_repos`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeleteReposRequest {
+    /// Repository roots whose index to delete (they need not exist any more).
+    pub paths: Vec<PathBuf>,
+    /// Delete every code index instead.
+    pub all: bool,
+}
+
+/// Result of `code.delete_repos`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DeleteReposResponse {
+    /// Repositories whose index was deleted, by path.
+    pub deleted: Vec<String>,
+    /// Paths given that had no index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+}
+
+fn remove_db(path: &Path) -> Result<()> {
+    db::forget(path);
+    for suffix in ["", "-wal", "-shm"] {
+        let file = PathBuf::from(format!("{}{suffix}", path.display()));
+        match std::fs::remove_file(&file) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&file, e)),
+        }
+    }
+    Ok(())
+}
+
+impl Operation for DeleteRepos {
+    const NAME: &'static str = "code.delete_repos";
+    const SUMMARY: &'static str =
+        "Delete the code index of the given repositories (or of all with `all`).";
+    type Request = DeleteReposRequest;
+    type Response = DeleteReposResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::many("/paths")];
+    fn run(engine: &Engine, request: DeleteReposRequest) -> Result<DeleteReposResponse> {
+        if request.paths.is_empty() && !request.all {
+            return Err(Error::invalid(Self::NAME, "give `paths`, or `all: true`"));
+        }
+        let mut out = DeleteReposResponse::default();
+        let mut warnings = Vec::new();
+        if request.all {
+            for path in code_dbs(engine.home()) {
+                let name = summary_of(&path, &mut warnings)
+                    .ok()
+                    .flatten()
+                    .map_or_else(|| path.to_string_lossy().into_owned(), |s| s.p);
+                remove_db(&path)?;
+                out.deleted.push(name);
+            }
+        }
+        for given in &request.paths {
+            let root = std::fs::canonicalize(given)
+                .unwrap_or_else(|_| std::path::absolute(given).unwrap_or_else(|_| given.clone()));
+            let path = db::db_path(engine.home(), &root);
+            if path.exists() {
+                remove_db(&path)?;
+                out.deleted.push(root.to_string_lossy().into_owned());
+            } else if !request.all {
+                out.not_found.push(given.to_string_lossy().into_owned());
+            }
+        }
+        out.deleted.sort();
+        out.deleted.dedup();
+        Ok(out)
+    }
+}

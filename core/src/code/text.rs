@@ -1,0 +1,211 @@
+//! Identifier splitting for the FTS index, and the compact forms of signatures and doc
+//! comments.
+
+/// The words of an identifier for the `name_tokens` column: subwords split at camelCase
+/// and PascalCase boundaries, at the end of an acronym (`HTMLParser` → `html parser`) and
+/// at every character that is not a letter or digit (`_ - .` …), lowercased; digits stay
+/// with the word they follow (`u32`, `utf8`, `Base64Encoder` → `base64 encoder`). The
+/// lowercased original follows when it differs from the only subword.
+///
+/// ```
+/// use cc_search::code::name_tokens;
+/// assert_eq!(name_tokens("getUserById"), "get user by id getuserbyid");
+/// assert_eq!(name_tokens("HTMLParser"), "html parser htmlparser");
+/// assert_eq!(name_tokens("MAX_RETRIES"), "max retries max_retries");
+/// ```
+pub fn name_tokens(name: &str) -> String {
+    let words = split_identifier(name);
+    let lower = name.to_lowercase();
+    let mut out = words.join(" ");
+    if !(lower.is_empty() || (words.len() == 1 && words[0] == lower)) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&lower);
+    }
+    out
+}
+
+/// The lowercased subwords of an identifier (see [`name_tokens`]).
+pub fn split_identifier(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for segment in name.split(|c: char| !c.is_alphanumeric()) {
+        if segment.is_empty() {
+            continue;
+        }
+        let chars: Vec<char> = segment.chars().collect();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (prev, c) = (chars[i - 1], chars[i]);
+            let boundary = if c.is_uppercase() {
+                // getUser, base64Encoder | HTMLParser (before the P)
+                prev.is_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_uppercase() && chars.get(i + 1).is_some_and(|n| n.is_lowercase()))
+            } else {
+                false
+            };
+            if boundary {
+                words.push(chars[start..i].iter().collect::<String>().to_lowercase());
+                start = i;
+            }
+        }
+        words.push(chars[start..].iter().collect::<String>().to_lowercase());
+    }
+    words
+}
+
+/// Collapse runs of whitespace into one space and trim.
+pub(crate) fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The largest index `<= max` on a char boundary of `s`.
+fn floor_boundary(s: &str, max: usize) -> usize {
+    if max >= s.len() {
+        return s.len();
+    }
+    let mut i = max;
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A signature in its compact form: whitespace runs become one space, and no space is
+/// kept after `( [ { < : ,` or before `) ] } > : ,`; longer than `max` bytes, it is cut
+/// (at a char boundary, after the last `,` `)` or `>` when there is one) and `...` added.
+///
+/// ```
+/// use cc_search::code::normalize_signature;
+/// assert_eq!(normalize_signature("(a: number, b: number): number", 120), "(a:number,b:number):number");
+/// ```
+pub fn normalize_signature(sig: &str, max: usize) -> String {
+    let mut out = String::with_capacity(sig.len());
+    let mut pending_space = false;
+    for c in sig.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            pending_space = false;
+            let last = out.chars().next_back();
+            let after_opener = matches!(last, Some('(' | '[' | '{' | '<' | ':' | ','));
+            let before_closer = matches!(c, ')' | ']' | '}' | '>' | ':' | ',');
+            if !after_opener && !before_closer {
+                out.push(' ');
+            }
+        }
+        out.push(c);
+    }
+    if out.len() <= max {
+        return out;
+    }
+    let cut = &out[..floor_boundary(&out, max)];
+    match cut.rfind([',', ')', '>']) {
+        Some(pos) if pos > 0 => format!("{}...", &cut[..=pos]),
+        _ => format!("{cut}..."),
+    }
+}
+
+/// A doc comment in its brief form: the first sentence (up to `. `) when it fits in
+/// `max` bytes, else the first line when it fits, else cut at the last word boundary
+/// before `max` bytes with `...`. UTF-8 safe.
+///
+/// ```
+/// use cc_search::code::truncate_doc;
+/// assert_eq!(truncate_doc("Adds two numbers. Returns the sum.", 100), "Adds two numbers.");
+/// ```
+pub fn truncate_doc(doc: &str, max: usize) -> String {
+    let doc = doc.trim();
+    if let Some(pos) = doc.find(". ") {
+        let sentence = &doc[..=pos];
+        if sentence.len() <= max && !sentence.contains('\n') {
+            return sentence.to_string();
+        }
+    }
+    if let Some(pos) = doc.find('\n') {
+        let line = doc[..pos].trim();
+        if line.len() <= max {
+            return line.to_string();
+        }
+    }
+    if doc.len() <= max {
+        return doc.to_string();
+    }
+    let cut = &doc[..floor_boundary(doc, max)];
+    match cut.rfind(char::is_whitespace) {
+        Some(pos) if pos > 0 => format!("{}...", cut[..pos].trim_end()),
+        _ => format!("{cut}..."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_examples() {
+        assert_eq!(name_tokens("getUserById"), "get user by id getuserbyid");
+        assert_eq!(
+            name_tokens("UserRepository"),
+            "user repository userrepository"
+        );
+        assert_eq!(name_tokens("MAX_RETRIES"), "max retries max_retries");
+        assert_eq!(name_tokens("HTMLParser"), "html parser htmlparser");
+        assert_eq!(name_tokens("user_repo"), "user repo user_repo");
+        assert_eq!(name_tokens("my-file.name"), "my file name my-file.name");
+        assert_eq!(name_tokens("parse"), "parse");
+        assert_eq!(name_tokens(""), "");
+    }
+
+    #[test]
+    fn digits_stay_with_their_word() {
+        assert_eq!(split_identifier("u32"), ["u32"]);
+        assert_eq!(split_identifier("utf8"), ["utf8"]);
+        assert_eq!(split_identifier("f16"), ["f16"]);
+        assert_eq!(split_identifier("Base64Encoder"), ["base64", "encoder"]);
+        assert_eq!(
+            split_identifier("parseUtf8Bytes"),
+            ["parse", "utf8", "bytes"]
+        );
+        assert_eq!(split_identifier("IOError"), ["io", "error"]);
+        assert_eq!(split_identifier("Ünïcode_Näme"), ["ünïcode", "näme"]);
+    }
+
+    #[test]
+    fn signatures() {
+        assert_eq!(
+            normalize_signature("fn add(a int, b int) int", 120),
+            "fn add(a int,b int) int"
+        );
+        assert_eq!(
+            normalize_signature("pub fn f<T: Clone>(\n    x: T,\n) -> T", 120),
+            "pub fn f<T:Clone>(x:T,) -> T"
+        );
+        let long = normalize_signature(&format!("fn f({})", "a: u8, ".repeat(40)), 120);
+        assert!(long.ends_with(",..."), "{long}");
+        assert!(long.len() <= 123);
+        let emoji = normalize_signature(&format!("fn f({})", "😀".repeat(50)), 20);
+        assert!(emoji.ends_with("..."));
+    }
+
+    #[test]
+    fn docs() {
+        assert_eq!(truncate_doc("Simple doc", 100), "Simple doc");
+        assert_eq!(truncate_doc("First line\nsecond line", 100), "First line");
+        let long = truncate_doc(&"word ".repeat(60), 100);
+        assert!(long.ends_with("word..."), "{long}");
+        assert!(long.len() <= 103);
+        let cjk = truncate_doc(&"漢字".repeat(100), 10);
+        assert!(cjk.ends_with("..."));
+    }
+}

@@ -1,0 +1,910 @@
+//! The `docs` and `notes` components: markdown documentation and session notes, split
+//! into H2 sections and searched with the hybrid engine ([`crate::hybrid`]).
+//!
+//! - [`Index`] (`docs.index`): the project's documentation (`docs/**/*.md` and
+//!   `{apps,packages}/*/docs/**/*.md` unless other globs are given), for the current
+//!   project (the name of the repository root's directory) and git branch.
+//! - [`Query`] (`docs.query`): search it, in the current project and branch unless told
+//!   otherwise (`all_branches`, `branch`). A query never indexes.
+//! - [`NotesIndex`] (`notes.index`), [`NotesQuery`] (`notes.query`): session notes
+//!   (`sessions/**/*.md`), each dated by its folder (`…/sessions/YYYY_MM_DD_TOPIC/FILE.md`),
+//!   filtered by date (`after`) and file name (`file`).
+//!
+//! Everything lives in `docs.db` in the data root: the chunk store's tables plus
+//! `doc_files`, one row per indexed file and branch (mtime, size, SHA-256). A run:
+//!
+//! 1. takes the advisory lock `docs.lock` ([`lock`]): a second run waits, then reports who
+//!    holds it; locks older than 5 minutes or of a dead process are broken;
+//! 2. skips files whose mtime and size are unchanged; updates only the mtime of files
+//!    whose content hash is unchanged; re-chunks the others; drops files that are gone;
+//!    all in one transaction;
+//! 3. embeds the sections that have no vectors yet, through the content-addressed cache
+//!    (`embeddings.db`): the same section text on another branch or in another project
+//!    is never embedded twice. Without a model the sections are searchable by keyword,
+//!    and the next run with a model embeds them.
+
+pub mod lock;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use rusqlite::{OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::hybrid::{self, Filter, Mode, NewChunk, Search};
+use crate::ops::{Operation, PathParam};
+
+/// The default documentation globs, relative to the project root.
+pub const DEFAULT_DOC_GLOBS: [&str; 2] = ["docs/**/*.md", "{apps,packages}/*/docs/**/*.md"];
+/// The notes glob, relative to the project root.
+pub const NOTES_GLOB: &str = "sessions/**/*.md";
+/// How long an index run waits for another one by default.
+pub const DEFAULT_LOCK_WAIT_SECS: u64 = 30;
+/// Largest markdown file indexed.
+const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The schema of `docs.db`: the chunk store, then the indexed files.
+pub const SCHEMA: crate::store::Migrations = &[
+    hybrid::SCHEMA_V1,
+    r#"
+CREATE TABLE doc_files (
+  collection TEXT NOT NULL,
+  project TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  path TEXT NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  content_sha256 BLOB NOT NULL,
+  indexed_at INTEGER NOT NULL,
+  PRIMARY KEY (collection, project, branch, path)
+) STRICT, WITHOUT ROWID;
+"#,
+];
+
+/// Which set of markdown files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Collection {
+    Docs,
+    Notes,
+}
+
+impl Collection {
+    fn name(self) -> &'static str {
+        match self {
+            Collection::Docs => "docs",
+            Collection::Notes => "notes",
+        }
+    }
+    /// The chunks' kind in the store.
+    fn kind(self) -> &'static str {
+        match self {
+            Collection::Docs => "doc",
+            Collection::Notes => "note",
+        }
+    }
+}
+
+/// The project a directory belongs to: its git work tree's root (or the directory
+/// itself outside git), that root's directory name, and the checked-out branch —
+/// `detached@<7 hex>` on a detached HEAD, empty outside git or before the first commit
+/// of an unnamed branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Project {
+    /// The root files are read from.
+    pub root: PathBuf,
+    /// The root directory's name.
+    pub name: String,
+    /// The branch.
+    pub branch: String,
+}
+
+impl Project {
+    /// The project of `dir` (canonical).
+    pub fn of(dir: &Path) -> Project {
+        let repo = crate::git::Repo::discover(dir);
+        let root = repo
+            .as_ref()
+            .map(|r| r.root().to_path_buf())
+            .unwrap_or_else(|| dir.to_path_buf());
+        let name = root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| root.to_string_lossy().into_owned());
+        let branch = match &repo {
+            None => String::new(),
+            Some(repo) => match (repo.branch(), repo.head()) {
+                (Some(branch), _) => branch,
+                (None, Some(head)) => format!("detached@{}", &head[..head.len().min(7)]),
+                (None, None) => String::new(),
+            },
+        };
+        Project { root, name, branch }
+    }
+}
+
+/// Parameters of `docs.index`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct IndexRequest {
+    /// A directory of the project; defaults to `$CLAUDE_PROJECT_DIR`, else the current
+    /// directory. The project root is its git work tree's root.
+    pub project_dir: Option<PathBuf>,
+    /// Globs of the markdown files, relative to the project root (`*` stays within one
+    /// directory, `**` crosses them, `{a,b}` alternates). Default: `docs/**/*.md` and
+    /// `{apps,packages}/*/docs/**/*.md`.
+    pub globs: Vec<String>,
+    /// Seconds to wait for another index run's lock (default 30).
+    pub lock_wait_secs: Option<u64>,
+}
+
+/// Result of `docs.index` and `notes.index`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct IndexResponse {
+    /// The project's name (its root directory's name).
+    pub project: String,
+    /// The branch indexed (empty outside git).
+    pub branch: String,
+    /// The project root.
+    pub root: PathBuf,
+    /// Markdown files found.
+    pub files: usize,
+    /// Files skipped: mtime and size unchanged.
+    pub unchanged: usize,
+    /// Files whose mtime changed but whose content did not: only the mtime was updated.
+    pub touched: usize,
+    /// Files (re)chunked: new or changed.
+    pub indexed: usize,
+    /// Files gone since the last run, removed from the index.
+    pub removed: usize,
+    /// Sections new or changed (text, or the branch they are on).
+    pub sections_written: usize,
+    /// Sections removed.
+    pub sections_removed: usize,
+    /// Section windows the model embedded now (the others came from the vector cache).
+    pub embedded: usize,
+    /// Sections still without vectors (no model available).
+    pub pending_vectors: usize,
+    /// Skipped files and anything else worth telling.
+    pub warnings: Vec<String>,
+}
+
+/// `docs.index`: index the project's markdown documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct Index;
+
+impl Operation for Index {
+    const NAME: &'static str = "docs.index";
+    const SUMMARY: &'static str = "Index the project's markdown docs (docs/**/*.md, {apps,packages}/*/docs/**/*.md or given globs) by H2 section for the current branch: unchanged files skipped, content-addressed embeddings.";
+    type Request = IndexRequest;
+    type Response = IndexResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+
+    fn run(engine: &Engine, request: IndexRequest) -> Result<IndexResponse> {
+        let globs = if request.globs.is_empty() {
+            DEFAULT_DOC_GLOBS.iter().map(|s| s.to_string()).collect()
+        } else {
+            request.globs.clone()
+        };
+        index(
+            engine,
+            Collection::Docs,
+            request.project_dir,
+            &globs,
+            request.lock_wait_secs,
+            Self::NAME,
+        )
+    }
+}
+
+/// Parameters of `notes.index`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct NotesIndexRequest {
+    /// A directory of the project whose `sessions/**/*.md` are indexed; defaults to
+    /// `$CLAUDE_PROJECT_DIR`, else the current directory.
+    pub project_dir: Option<PathBuf>,
+    /// Seconds to wait for another index run's lock (default 30).
+    pub lock_wait_secs: Option<u64>,
+}
+
+/// `notes.index`: index the project's session notes.
+#[derive(Debug, Clone, Copy)]
+pub struct NotesIndex;
+
+impl Operation for NotesIndex {
+    const NAME: &'static str = "notes.index";
+    const SUMMARY: &'static str = "Index the project's session notes (sessions/**/*.md, dated by their YYYY_MM_DD_TOPIC folder) by H2 section.";
+    type Request = NotesIndexRequest;
+    type Response = IndexResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+
+    fn run(engine: &Engine, request: NotesIndexRequest) -> Result<IndexResponse> {
+        index(
+            engine,
+            Collection::Notes,
+            request.project_dir,
+            &[NOTES_GLOB.to_string()],
+            request.lock_wait_secs,
+            Self::NAME,
+        )
+    }
+}
+
+fn glob_set(globs: &[String], operation: &str) -> Result<GlobSet> {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        let glob = glob.trim_start_matches("./");
+        set.add(
+            GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| Error::invalid(operation, format!("glob {glob:?}: {e}")))?,
+        );
+    }
+    set.build()
+        .map_err(|e| Error::invalid(operation, format!("globs: {e}")))
+}
+
+/// A markdown file as found on disk.
+struct Found {
+    rel: String,
+    abs: PathBuf,
+    mtime_ns: i64,
+    size: i64,
+}
+
+fn sha256(bytes: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).to_vec()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A session note's folder date (`YYYY_MM_DD_…` or `YYYY-MM-DD…` right under a
+/// `sessions` directory) and that folder's path relative to the project root.
+fn note_session(rel: &str) -> Option<(String, i64, String)> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let at = parts.iter().rposition(|p| *p == "sessions")?;
+    let folder = *parts.get(at + 1)?;
+    if at + 2 >= parts.len() {
+        return None; // a file directly in sessions/
+    }
+    let digits: String = folder.chars().take(10).collect();
+    let date = digits.replace('_', "-");
+    let time = parse_date(&date)?;
+    Some((date, time, parts[..at + 2].join("/")))
+}
+
+/// `YYYY-MM-DD` as Unix seconds at 00:00 UTC.
+pub fn parse_date(date: &str) -> Option<i64> {
+    let b = date.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |s: &str| s.parse::<i64>().ok();
+    let (y, m, d) = (num(&date[..4])?, num(&date[5..7])?, num(&date[8..10])?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146_097 + doe - 719_468) * 86_400)
+}
+
+fn index(
+    engine: &Engine,
+    collection: Collection,
+    project_dir: Option<PathBuf>,
+    globs: &[String],
+    lock_wait_secs: Option<u64>,
+    operation: &str,
+) -> Result<IndexResponse> {
+    let dir = crate::engine::project_dir(project_dir, operation)?;
+    let project = Project::of(&dir);
+    let set = glob_set(globs, operation)?;
+    let mut warnings = Vec::new();
+    let _lock = lock::AdvisoryLock::acquire(
+        &engine.home().join("docs.lock"),
+        Duration::from_secs(lock_wait_secs.unwrap_or(DEFAULT_LOCK_WAIT_SECS)),
+        &mut warnings,
+    )?;
+
+    let walked = crate::walk::walk(
+        &project.root,
+        &crate::walk::WalkOptions {
+            max_depth: 32,
+            max_files: 200_000,
+            ..Default::default()
+        },
+    )?;
+    let mut found: Vec<Found> = Vec::new();
+    for file in &walked.files {
+        let Ok(rel) = file.path.strip_prefix(&walked.root) else {
+            continue;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if !set.is_match(&rel) {
+            continue;
+        }
+        match std::fs::metadata(&file.path) {
+            Ok(meta) if meta.len() > MAX_FILE_BYTES => warnings.push(format!(
+                "{rel}: skipped, larger than {} MiB",
+                MAX_FILE_BYTES >> 20
+            )),
+            Ok(meta) => found.push(Found {
+                abs: file.path.clone(),
+                rel,
+                mtime_ns: crate::walk::mtime_ns_of(&meta),
+                size: meta.len() as i64,
+            }),
+            Err(e) => warnings.push(format!("{rel}: {e}")),
+        }
+    }
+    warnings.extend(
+        walked
+            .warnings
+            .iter()
+            .filter(|w| !w.contains("not a regular file"))
+            .cloned(),
+    );
+
+    let store = engine.docs_store();
+    let db_path = store.db().path().to_path_buf();
+    let db = |e| Error::db(&db_path, e);
+    let mut response = IndexResponse {
+        project: project.name.clone(),
+        branch: project.branch.clone(),
+        root: project.root.clone(),
+        files: found.len(),
+        ..Default::default()
+    };
+    let now = crate::git::unix_now();
+    {
+        let mut conn = store.db().write(&mut warnings)?;
+        let tx = conn.transaction().map_err(db)?;
+        let known: HashMap<String, (i64, i64, Vec<u8>)> = {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT path, mtime_ns, size, content_sha256 FROM doc_files \
+                     WHERE collection = ?1 AND project = ?2 AND branch = ?3",
+                )
+                .map_err(db)?;
+            stmt.query_map(
+                params![collection.name(), project.name, project.branch],
+                |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))),
+            )
+            .map_err(db)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(db)?
+        };
+        let source_of = |rel: &str| {
+            format!(
+                "{}\u{0}{}\u{0}{}\u{0}{rel}",
+                collection.kind(),
+                project.name,
+                project.branch
+            )
+        };
+        let mut seen = std::collections::HashSet::new();
+        for file in &found {
+            seen.insert(file.rel.clone());
+            let previous = known.get(&file.rel);
+            if let Some((mtime_ns, size, _)) = previous
+                && *mtime_ns == file.mtime_ns
+                && *size == file.size
+            {
+                response.unchanged += 1;
+                continue;
+            }
+            let bytes = match std::fs::read(&file.abs) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    warnings.push(format!("{}: {e}", file.rel));
+                    continue;
+                }
+            };
+            let hash = sha256(&bytes);
+            if let Some((_, _, old_hash)) = previous
+                && *old_hash == hash
+            {
+                tx.execute(
+                    "UPDATE doc_files SET mtime_ns = ?5, size = ?6 \
+                     WHERE collection = ?1 AND project = ?2 AND branch = ?3 AND path = ?4",
+                    params![
+                        collection.name(),
+                        project.name,
+                        project.branch,
+                        file.rel,
+                        file.mtime_ns,
+                        file.size
+                    ],
+                )
+                .map_err(db)?;
+                response.touched += 1;
+                continue;
+            }
+            let text = match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => {
+                    warnings.push(format!(
+                        "{}: not valid UTF-8; invalid bytes shown as U+FFFD",
+                        file.rel
+                    ));
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+            let chunks = file_chunks(collection, &project, file, &text, now);
+            let source = source_of(&file.rel);
+            let keys: Vec<&str> = chunks.iter().map(|c| c.key.as_str()).collect();
+            response.sections_removed += store.retain_source(&tx, &source, &keys)?;
+            let put = store.put(&tx, &chunks)?;
+            response.sections_written += put.inserted + put.restaled;
+            tx.execute(
+                "INSERT OR REPLACE INTO doc_files \
+                 (collection, project, branch, path, mtime_ns, size, content_sha256, indexed_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    collection.name(),
+                    project.name,
+                    project.branch,
+                    file.rel,
+                    file.mtime_ns,
+                    file.size,
+                    hash,
+                    now
+                ],
+            )
+            .map_err(db)?;
+            response.indexed += 1;
+        }
+        let mut gone: Vec<&String> = known.keys().filter(|p| !seen.contains(*p)).collect();
+        gone.sort();
+        for rel in gone {
+            response.sections_removed += store.delete_source(&tx, &source_of(rel))?;
+            tx.execute(
+                "DELETE FROM doc_files \
+                 WHERE collection = ?1 AND project = ?2 AND branch = ?3 AND path = ?4",
+                params![collection.name(), project.name, project.branch, rel],
+            )
+            .map_err(db)?;
+            response.removed += 1;
+        }
+        tx.commit().map_err(db)?;
+    }
+
+    if let Some(embedder) = hybrid::embedder_for(engine, Mode::Hybrid, &mut warnings)? {
+        let stats = store.embed_pending(
+            embedder.as_ref(),
+            engine.embedding_cache(),
+            &mut |_, _| {},
+            &mut warnings,
+        )?;
+        response.embedded = stats.embedded;
+    }
+    response.pending_vectors = store.stats(&mut warnings)?.pending;
+    response.warnings = warnings;
+    Ok(response)
+}
+
+/// The section chunks of one file.
+fn file_chunks(
+    collection: Collection,
+    project: &Project,
+    file: &Found,
+    text: &str,
+    now: i64,
+) -> Vec<NewChunk> {
+    let mtime = file.mtime_ns.div_euclid(1_000_000_000);
+    let (time, tag, mut meta) = match collection {
+        // No time filter or recency for docs: a constant, so an edit elsewhere in the
+        // file does not touch the vectors of the sections it left alone.
+        Collection::Docs => (0, project.branch.clone(), serde_json::Map::new()),
+        Collection::Notes => {
+            let base = Path::new(&file.rel)
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_lowercase())
+                .unwrap_or_default();
+            let mut meta = serde_json::Map::new();
+            let time = match note_session(&file.rel) {
+                Some((date, time, session)) => {
+                    meta.insert("session_date".into(), date.into());
+                    meta.insert("session_path".into(), session.into());
+                    time
+                }
+                None => mtime,
+            };
+            (time, base, meta)
+        }
+    };
+    meta.insert("path".into(), file.rel.clone().into());
+    meta.insert("mtime".into(), mtime.into());
+    meta.insert("indexed_at".into(), now.into());
+    let branch = match collection {
+        Collection::Docs => project.branch.as_str(),
+        Collection::Notes => "",
+    };
+    crate::text::markdown_sections(text)
+        .into_iter()
+        .map(|section| {
+            let mut meta = meta.clone();
+            meta.insert("section".into(), section.title.clone().into());
+            let key = hex(&sha256(
+                format!(
+                    "{}\u{0}{}\u{0}{branch}\u{0}{}\u{0}{}",
+                    collection.kind(),
+                    project.name,
+                    file.rel,
+                    section.title
+                )
+                .as_bytes(),
+            ));
+            NewChunk {
+                key,
+                source: format!(
+                    "{}\u{0}{}\u{0}{}\u{0}{}",
+                    collection.kind(),
+                    project.name,
+                    project.branch,
+                    file.rel
+                ),
+                scope: project.name.clone(),
+                kind: collection.kind().to_string(),
+                tag: tag.clone(),
+                time,
+                title: section.title,
+                text: section.text,
+                meta: serde_json::Value::Object(meta).to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Parameters of `docs.query`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueryRequest {
+    /// What to look for (any text).
+    pub query: String,
+    /// A directory of the project; defaults to `$CLAUDE_PROJECT_DIR`, else the current
+    /// directory. Results come from this project only.
+    pub project_dir: Option<PathBuf>,
+    /// Search every indexed branch of the project (identical sections on several
+    /// branches are shown once, with their branches).
+    pub all_branches: bool,
+    /// Search this branch instead of the current one.
+    pub branch: Option<String>,
+    /// Most results (default 10, at most 100).
+    pub limit: Option<usize>,
+    /// `hybrid` (default; keyword-only when no model is available), `keyword` or `vector`.
+    pub mode: Mode,
+}
+
+/// Parameters of `notes.query`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct NotesQueryRequest {
+    /// What to look for (any text).
+    pub query: String,
+    /// A directory of the project; defaults to `$CLAUDE_PROJECT_DIR`, else the current
+    /// directory.
+    pub project_dir: Option<PathBuf>,
+    /// Only notes of sessions on or after this date (`YYYY-MM-DD`).
+    pub after: Option<String>,
+    /// Only notes in files with this base name (`IMPLEMENTATION` for
+    /// `IMPLEMENTATION.md`; case-insensitive).
+    pub file: Option<String>,
+    /// Most results (default 10, at most 100).
+    pub limit: Option<usize>,
+    /// `hybrid` (default; keyword-only when no model is available), `keyword` or `vector`.
+    pub mode: Mode,
+}
+
+/// One result of `docs.query` or `notes.query`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct QueryHit {
+    /// 1 for the best.
+    pub rank: usize,
+    /// Fused score (higher is better; comparable within one query).
+    pub score: f64,
+    /// The file, relative to the project root.
+    pub file: String,
+    /// The H2 section's title (`(full document)`, `(preamble)`, or `Title##1` for a
+    /// repeated title).
+    pub section: String,
+    /// The section's full text, its heading included.
+    pub content: String,
+    /// The project.
+    pub project: String,
+    /// The branch (docs; empty for notes and outside git).
+    pub branch: String,
+    /// Other branches with the identical section (docs with `all_branches`).
+    pub also_on: Vec<String>,
+    /// The file's mtime when indexed (Unix seconds).
+    pub mtime: i64,
+    /// The session folder (notes), relative to the project root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_path: Option<String>,
+    /// The session's date (notes), `YYYY-MM-DD`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_date: Option<String>,
+    /// Cosine similarity to the query (when the vector list found it).
+    pub similarity: Option<f64>,
+    /// Which lists found it: `keyword`, `vector` or both.
+    pub matched_by: Vec<String>,
+}
+
+/// Result of `docs.query` and `notes.query`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct QueryResponse {
+    /// The query.
+    pub query: String,
+    /// The project searched.
+    pub project: String,
+    /// The branch searched (empty with `all_branches`, and for notes).
+    pub branch: String,
+    /// Best first.
+    pub results: Vec<QueryHit>,
+    /// The retrievers used: `hybrid`, `keyword` (no model, or asked) or `vector`.
+    pub mode: Mode,
+    /// Time spent searching, in milliseconds.
+    pub search_time_ms: u64,
+    /// A missing model (once), an unindexed project, and the like.
+    pub warnings: Vec<String>,
+}
+
+/// `docs.query`: search the project's indexed documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct Query;
+
+impl Operation for Query {
+    const NAME: &'static str = "docs.query";
+    const SUMMARY: &'static str = "Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the current branch unless all_branches or branch is given. Never indexes.";
+    type Request = QueryRequest;
+    type Response = QueryResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+
+    fn run(engine: &Engine, request: QueryRequest) -> Result<QueryResponse> {
+        let dir = crate::engine::project_dir(request.project_dir.clone(), Self::NAME)?;
+        let project = Project::of(&dir);
+        let branch = match (&request.branch, request.all_branches) {
+            (_, true) => None,
+            (Some(b), false) => Some(b.clone()),
+            (None, false) => Some(project.branch.clone()),
+        };
+        let filter = Filter {
+            scopes: Some(vec![project.name.clone()]),
+            kinds: Some(vec![Collection::Docs.kind().into()]),
+            tags: branch.clone().map(|b| vec![b]),
+            ..Filter::default()
+        };
+        query(
+            engine,
+            Collection::Docs,
+            &request.query,
+            &project,
+            branch.unwrap_or_default(),
+            filter,
+            request.limit,
+            request.mode,
+            request.all_branches,
+            Self::NAME,
+        )
+    }
+}
+
+/// `notes.query`: search the project's indexed session notes.
+#[derive(Debug, Clone, Copy)]
+pub struct NotesQuery;
+
+impl Operation for NotesQuery {
+    const NAME: &'static str = "notes.query";
+    const SUMMARY: &'static str = "Search the project's indexed session notes (keyword + semantic) by H2 section, filtered by session date (after) and file name (file). Never indexes.";
+    type Request = NotesQueryRequest;
+    type Response = QueryResponse;
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+
+    fn run(engine: &Engine, request: NotesQueryRequest) -> Result<QueryResponse> {
+        let dir = crate::engine::project_dir(request.project_dir.clone(), Self::NAME)?;
+        let project = Project::of(&dir);
+        let since = match request.after.as_deref().filter(|a| !a.is_empty()) {
+            None => None,
+            Some(after) => Some(parse_date(after).ok_or_else(|| {
+                Error::invalid(
+                    Self::NAME,
+                    format!("`after` must be a date as YYYY-MM-DD, not {after:?}"),
+                )
+            })?),
+        };
+        let filter = Filter {
+            scopes: Some(vec![project.name.clone()]),
+            kinds: Some(vec![Collection::Notes.kind().into()]),
+            tags: request
+                .file
+                .as_deref()
+                .filter(|f| !f.is_empty())
+                .map(|f| vec![f.trim_end_matches(".md").to_lowercase()]),
+            since,
+            ..Filter::default()
+        };
+        query(
+            engine,
+            Collection::Notes,
+            &request.query,
+            &project,
+            String::new(),
+            filter,
+            request.limit,
+            request.mode,
+            false,
+            Self::NAME,
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn query(
+    engine: &Engine,
+    collection: Collection,
+    text: &str,
+    project: &Project,
+    branch: String,
+    filter: Filter,
+    limit: Option<usize>,
+    mode: Mode,
+    collapse_branches: bool,
+    operation: &str,
+) -> Result<QueryResponse> {
+    let started = std::time::Instant::now();
+    if text.trim().is_empty() {
+        return Err(Error::invalid(operation, "the query is empty"));
+    }
+    let limit = limit.unwrap_or(10);
+    if !(1..=100).contains(&limit) {
+        return Err(Error::invalid(
+            operation,
+            "`limit` must be between 1 and 100",
+        ));
+    }
+    let mut warnings = Vec::new();
+    let store = engine.docs_store();
+    let indexed: Option<i64> = {
+        let conn = store.db().read(&mut warnings)?;
+        conn.query_row(
+            "SELECT 1 FROM doc_files WHERE collection = ?1 AND project = ?2 LIMIT 1",
+            params![collection.name(), project.name],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| Error::db(store.db().path(), e))?
+    };
+    if indexed.is_none() {
+        warnings.push(format!(
+            "no {} indexed for project {}: run `cc-search {} index` in it",
+            collection.name(),
+            project.name,
+            collection.name()
+        ));
+    }
+    let embedder = hybrid::embedder_for(engine, mode, &mut warnings)?;
+    let vector = embedder
+        .as_ref()
+        .map(|e| hybrid::query_vector(e.as_ref(), text))
+        .transpose()?;
+    let used = match (mode, &vector) {
+        (Mode::Hybrid, None) => Mode::Keyword,
+        (mode, _) => mode,
+    };
+    let search = Search {
+        text: text.to_string(),
+        mode,
+        filter,
+        // Identical sections on other branches fold into one result: ask for more.
+        limit: if collapse_branches { limit * 4 } else { limit },
+        ..Search::default()
+    };
+    let hits = store.search(&search, vector.as_deref(), &mut warnings)?;
+    let mut results: Vec<QueryHit> = Vec::new();
+    let mut seen: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    for hit in hits {
+        let meta: serde_json::Value = serde_json::from_str(&hit.meta).unwrap_or_default();
+        let get = |k: &str| meta.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        let file = get("path").unwrap_or_default();
+        let branch_of_hit = if collection == Collection::Docs {
+            hit.tag.clone()
+        } else {
+            String::new()
+        };
+        if collapse_branches {
+            let id = (file.clone(), hit.title.clone(), hit.text.clone());
+            if let Some(&i) = seen.get(&id) {
+                let kept = &mut results[i];
+                if kept.branch != branch_of_hit && !kept.also_on.contains(&branch_of_hit) {
+                    kept.also_on.push(branch_of_hit);
+                    kept.also_on.sort();
+                }
+                continue;
+            }
+            if results.len() == limit {
+                continue; // still folding branches into the results kept
+            }
+            seen.insert(id, results.len());
+        } else if results.len() == limit {
+            break;
+        }
+        let mut matched_by = Vec::new();
+        if hit.keyword_rank.is_some() {
+            matched_by.push("keyword".to_string());
+        }
+        if hit.vector_rank.is_some() {
+            matched_by.push("vector".to_string());
+        }
+        results.push(QueryHit {
+            rank: results.len() + 1,
+            score: hit.score,
+            file,
+            section: hit.title,
+            content: hit.text,
+            project: hit.scope,
+            branch: branch_of_hit,
+            also_on: Vec::new(),
+            mtime: meta.get("mtime").and_then(|v| v.as_i64()).unwrap_or(0),
+            session_path: get("session_path"),
+            session_date: get("session_date"),
+            similarity: hit.similarity,
+            matched_by,
+        });
+    }
+    Ok(QueryResponse {
+        query: text.to_string(),
+        project: project.name.clone(),
+        branch,
+        results,
+        mode: used,
+        search_time_ms: started.elapsed().as_millis() as u64,
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_parse_to_utc_midnight() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2026-01-01"), Some(1_767_225_600));
+        assert_eq!(parse_date("2024-02-29"), Some(1_709_164_800));
+        assert_eq!(parse_date("2026-13-01"), None);
+        assert_eq!(parse_date("2026-1-01"), None);
+        assert_eq!(parse_date("yesterday"), None);
+    }
+
+    #[test]
+    fn notes_are_dated_by_their_session_folder() {
+        assert_eq!(
+            note_session("sessions/2026_02_05_AUTH/IMPLEMENTATION.md"),
+            Some((
+                "2026-02-05".into(),
+                1_770_249_600,
+                "sessions/2026_02_05_AUTH".into()
+            ))
+        );
+        assert_eq!(
+            note_session("yarik/finch/sessions/2026_02_05_AUTH/x/NOTES.md").map(|s| s.2),
+            Some("yarik/finch/sessions/2026_02_05_AUTH".into())
+        );
+        assert_eq!(note_session("sessions/README.md"), None);
+        assert_eq!(note_session("sessions/misc/NOTES.md"), None);
+    }
+}

@@ -1,0 +1,531 @@
+//! docs and notes: H2 sections of real markdown files in temporary projects and git
+//! repositories, indexed with the real model; change detection, branch scoping,
+//! content-addressed embeddings across branches and projects, the advisory lock,
+//! notes' date and file filters, and keyword-only search without a model.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use cc_search::Engine;
+use cc_search::docs::{
+    self, IndexRequest, IndexResponse, NotesIndexRequest, NotesQueryRequest, QueryRequest,
+    QueryResponse,
+};
+
+mod common;
+use common::{git_at, write};
+
+/// An engine in `home` using the real model (named in its configuration, so the test
+/// does not depend on the environment), unless `home` already has a configuration.
+fn open(home: &Path) -> Engine {
+    let config = home.join("config.toml");
+    if let (false, Some(dir)) = (config.exists(), common::model_dir()) {
+        std::fs::write(
+            &config,
+            format!("[embed]\nmodel_dir = {:?}\n", dir.display().to_string()),
+        )
+        .unwrap();
+    }
+    Engine::open_at(home).unwrap()
+}
+
+fn index(engine: &Engine, dir: &Path) -> IndexResponse {
+    engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.into()),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+fn query(
+    engine: &Engine,
+    dir: &Path,
+    text: &str,
+    f: impl FnOnce(&mut QueryRequest),
+) -> QueryResponse {
+    let mut request = QueryRequest {
+        query: text.into(),
+        project_dir: Some(dir.into()),
+        ..Default::default()
+    };
+    f(&mut request);
+    engine.run::<docs::Query>(request).unwrap()
+}
+
+fn embedding_rows(home: &Path) -> i64 {
+    rusqlite::Connection::open(home.join("embeddings.db"))
+        .unwrap()
+        .query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn set_mtime(path: &Path, secs_ago: u64) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(secs_ago))
+        .unwrap();
+}
+
+const GUIDE: &str = "# Guide\n\nHow the matcher works, in brief.\n\n## Matching\n\nThe matcher pairs riders with drivers by distance and rating.\n\n## Errors\n\nErrors are retried with exponential backoff.\n\n## Matching\n\nA second matching section about surge pricing.\n\n## Empty\n\n";
+
+fn project(root: &Path) {
+    write(root, "docs/guide.md", GUIDE);
+    write(
+        root,
+        "docs/deep/schema.md",
+        "Tables: riders, drivers, trips. No headings here.\n",
+    );
+    write(
+        root,
+        "apps/web/docs/ui.md",
+        "## Buttons\n\nPrimary buttons are blue.\n",
+    );
+    write(
+        root,
+        "packages/core/docs/api.md",
+        "## Endpoints\n\nGET /trips lists trips.\n",
+    );
+    write(root, "docs/notes.txt", "## Not markdown\n\nignored\n");
+    write(root, "README.md", "## Readme\n\nnot under docs\n");
+    write(
+        root,
+        "apps/web/src/docs/x.md",
+        "## Too deep\n\nnot a docs folder of an app\n",
+    );
+}
+
+#[test]
+fn sections_of_the_default_globs_are_indexed_and_searchable() {
+    if common::model_dir().is_none() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let engine = open(home.path());
+    let first = index(&engine, dir.path());
+    assert_eq!(first.files, 4, "{first:?}");
+    assert_eq!(first.indexed, 4);
+    // guide: preamble, Matching, Errors, Matching##1 (Empty skipped); schema: full
+    // document; ui and api: one section each.
+    assert_eq!(first.sections_written, 7);
+    assert_eq!(first.pending_vectors, 0, "{:?}", first.warnings);
+    assert!(first.embedded >= 7);
+    assert_eq!(first.branch, "", "not a git repository");
+
+    let found = query(
+        &engine,
+        dir.path(),
+        "how are riders paired with drivers",
+        |_| {},
+    );
+    assert_eq!(found.results[0].file, "docs/guide.md");
+    assert_eq!(found.results[0].section, "Matching");
+    assert_eq!(found.mode, cc_search::hybrid::Mode::Hybrid);
+    let surge = query(&engine, dir.path(), "surge pricing", |r| r.limit = Some(20));
+    let sections: Vec<(&str, &str)> = surge
+        .results
+        .iter()
+        .map(|h| (h.file.as_str(), h.section.as_str()))
+        .collect();
+    assert_eq!(sections[0], ("docs/guide.md", "Matching##1"));
+    for wanted in [
+        ("docs/deep/schema.md", "(full document)"),
+        ("apps/web/docs/ui.md", "Buttons"),
+        ("packages/core/docs/api.md", "Endpoints"),
+        ("docs/guide.md", "(preamble)"),
+    ] {
+        assert!(sections.contains(&wanted), "{wanted:?} in {sections:?}");
+    }
+    assert!(
+        !sections
+            .iter()
+            .any(|s| s.1 == "Empty" || s.1 == "Readme" || s.1 == "Too deep")
+    );
+
+    // Custom globs replace the defaults.
+    let custom = engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.path().into()),
+            globs: vec!["README.md".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((custom.files, custom.removed), (1, 4));
+    let hits = query(&engine, dir.path(), "readme", |_| {}).results;
+    assert_eq!(hits[0].file, "README.md");
+}
+
+#[test]
+fn unchanged_files_are_skipped_touched_ones_only_restamped_and_changes_reembedded() {
+    if common::model_dir().is_none() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let engine = open(home.path());
+    index(&engine, dir.path());
+
+    let again = index(&engine, dir.path());
+    assert_eq!((again.unchanged, again.touched, again.indexed), (4, 0, 0));
+    assert_eq!((again.sections_written, again.embedded), (0, 0));
+
+    // New mtime, same bytes: only the mtime is updated.
+    set_mtime(&dir.path().join("docs/guide.md"), 3600);
+    let touched = index(&engine, dir.path());
+    assert_eq!(
+        (touched.unchanged, touched.touched, touched.indexed),
+        (3, 1, 0)
+    );
+    assert_eq!(touched.embedded, 0);
+
+    // One section edited: one file re-chunked, one section embedded.
+    let guide = dir.path().join("docs/guide.md");
+    std::fs::write(
+        &guide,
+        GUIDE.replace("exponential backoff", "a circuit breaker"),
+    )
+    .unwrap();
+    set_mtime(&guide, 60);
+    let edited = index(&engine, dir.path());
+    assert_eq!(
+        (edited.indexed, edited.sections_written, edited.embedded),
+        (1, 1, 1)
+    );
+    let hits = query(&engine, dir.path(), "circuit breaker", |_| {}).results;
+    assert_eq!(
+        (hits[0].section.as_str(), hits[0].matched_by.len()),
+        ("Errors", 2)
+    );
+
+    // A section removed and a file deleted: their rows go.
+    std::fs::write(&guide, "## Matching\n\nOnly this now.\n").unwrap();
+    set_mtime(&guide, 30);
+    std::fs::remove_file(dir.path().join("apps/web/docs/ui.md")).unwrap();
+    let shrunk = index(&engine, dir.path());
+    assert_eq!((shrunk.removed, shrunk.files), (1, 3));
+    assert_eq!(shrunk.sections_removed, 4, "{shrunk:?}"); // preamble, Errors, Matching##1, Buttons
+    assert!(
+        query(&engine, dir.path(), "primary buttons blue", |r| r.mode =
+            cc_search::hybrid::Mode::Keyword)
+        .results
+        .is_empty()
+    );
+}
+
+#[test]
+fn branches_are_scoped_and_identical_content_is_embedded_once() {
+    if common::model_dir().is_none() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("finch");
+    std::fs::create_dir(&repo).unwrap();
+    project(&repo);
+    git_at(&repo, &["init", "-q", "-b", "main"], 1_700_000_000);
+    git_at(&repo, &["add", "-A"], 1_700_000_000);
+    git_at(
+        &repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "docs",
+        ],
+        1_700_000_000,
+    );
+    let engine = open(home.path());
+    let main = index(&engine, &repo);
+    assert_eq!(
+        (main.project.as_str(), main.branch.as_str()),
+        ("finch", "main")
+    );
+    let rows = embedding_rows(home.path());
+
+    // A feature branch with the same docs plus one new section.
+    git_at(
+        &repo,
+        &["checkout", "-q", "-b", "feature/auth"],
+        1_700_000_100,
+    );
+    write(
+        &repo,
+        "docs/auth.md",
+        "## Tokens\n\nRefresh tokens rotate on every use.\n",
+    );
+    let feature = index(&engine, &repo);
+    assert_eq!(feature.branch, "feature/auth");
+    assert_eq!(feature.indexed, 5);
+    assert_eq!(feature.embedded, 1, "only the new section is embedded");
+    assert_eq!(embedding_rows(home.path()), rows + 1);
+
+    // Default: the current branch only.
+    let here = query(&engine, &repo, "refresh tokens rotate", |_| {});
+    assert_eq!(here.branch, "feature/auth");
+    assert_eq!(here.results[0].file, "docs/auth.md");
+    let on_main = query(&engine, &repo, "refresh tokens rotate", |r| {
+        r.branch = Some("main".into())
+    });
+    assert!(
+        on_main
+            .results
+            .iter()
+            .all(|h| h.branch == "main" && h.file != "docs/auth.md")
+    );
+    // All branches: the identical sections are one result each, naming both branches.
+    let all = query(&engine, &repo, "riders drivers distance rating", |r| {
+        r.all_branches = true
+    });
+    let top = &all.results[0];
+    assert_eq!(
+        (top.file.as_str(), top.section.as_str()),
+        ("docs/guide.md", "Matching")
+    );
+    let mut branches = vec![top.branch.clone()];
+    branches.extend(top.also_on.clone());
+    branches.sort();
+    assert_eq!(branches, ["feature/auth", "main"]);
+    let files: Vec<(&str, &str)> = all
+        .results
+        .iter()
+        .map(|h| (h.file.as_str(), h.section.as_str()))
+        .collect();
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "no section twice: {files:?}");
+
+    // A detached HEAD is its own branch name.
+    git_at(
+        &repo,
+        &["checkout", "-q", "--detach", "main"],
+        1_700_000_200,
+    );
+    let detached = index(&engine, &repo);
+    assert!(
+        detached.branch.starts_with("detached@"),
+        "{}",
+        detached.branch
+    );
+
+    // Another project with the same files: scoped apart, nothing embedded again.
+    let other = parent.path().join("other");
+    project(&other);
+    let copy = index(&engine, &other);
+    assert_eq!((copy.project.as_str(), copy.embedded), ("other", 0));
+    let scoped = query(&engine, &other, "refresh tokens rotate", |r| {
+        r.all_branches = true
+    });
+    assert!(scoped.results.iter().all(|h| h.project == "other"));
+}
+
+#[test]
+fn a_query_never_indexes() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let engine = open(home.path());
+    let found = query(&engine, dir.path(), "riders", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert!(found.results.is_empty());
+    assert!(
+        found
+            .warnings
+            .iter()
+            .any(|w| w.contains("cc-search docs index")),
+        "{:?}",
+        found.warnings
+    );
+    let found = query(&engine, dir.path(), "riders", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert!(found.results.is_empty(), "still not indexed");
+    let err = engine
+        .run::<docs::Query>(QueryRequest {
+            query: "  ".into(),
+            project_dir: Some(dir.path().into()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_request");
+}
+
+#[test]
+fn without_a_model_docs_are_searched_by_keyword_and_embedded_later() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    let indexed = index(&engine, dir.path());
+    assert_eq!(indexed.pending_vectors, 7);
+    assert!(
+        indexed.warnings.iter().any(|w| w.contains("keyword-only")),
+        "{:?}",
+        indexed.warnings
+    );
+    let found = query(&engine, dir.path(), "exponential backoff", |_| {});
+    assert_eq!(found.mode, cc_search::hybrid::Mode::Keyword);
+    assert_eq!(found.results[0].section, "Errors");
+    assert!(
+        found.warnings.is_empty(),
+        "said once per engine: {:?}",
+        found.warnings
+    );
+    // The same data root with the model: the pending sections get their vectors.
+    if common::model_dir().is_some() {
+        std::fs::remove_file(home.path().join("config.toml")).unwrap();
+        let engine = open(home.path());
+        let later = index(&engine, dir.path());
+        assert_eq!((later.unchanged, later.pending_vectors), (4, 0));
+        assert!(later.embedded >= 7);
+    }
+}
+
+#[test]
+fn a_second_index_run_waits_for_the_lock_or_reports_who_holds_it() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "docs/a.md", "## A\n\ntext\n");
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    // A live process of this host holds the lock.
+    let mut holder = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let lock = home.path().join("docs.lock");
+    let info = |pid: u32, timestamp: i64| {
+        format!(
+            "{{\"pid\":{pid},\"hostname\":\"{}\",\"timestamp\":{timestamp}}}",
+            docs::lock::hostname()
+        )
+    };
+    std::fs::write(&lock, info(holder.id(), cc_search::git::unix_now())).unwrap();
+    let err = engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.path().into()),
+            lock_wait_secs: Some(0),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("process {}", holder.id())),
+        "{err}"
+    );
+    assert!(lock.exists());
+    // The holder dies: its lock is broken, with a warning.
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let run = index(&engine, dir.path());
+    assert!(
+        run.warnings
+            .iter()
+            .any(|w| w.contains("broke the stale lock")),
+        "{:?}",
+        run.warnings
+    );
+    assert!(!lock.exists(), "released after the run");
+
+    // Two runs at once (two engines, as two processes would be): one waits, both finish.
+    let other = open(home.path());
+    std::thread::scope(|s| {
+        let a = s.spawn(|| index(&engine, dir.path()));
+        let b = s.spawn(|| index(&other, dir.path()));
+        let (a, b) = (a.join().unwrap(), b.join().unwrap());
+        assert_eq!(a.files + b.files, 2);
+    });
+}
+
+#[test]
+fn notes_are_dated_by_folder_and_filtered_by_date_and_file() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "sessions/2026_02_05_AUTH/IMPLEMENTATION.md",
+        "## Plan\n\nJWT refresh tokens with rotation.\n",
+    );
+    write(
+        root,
+        "sessions/2026_02_05_AUTH/NOTES.md",
+        "## Findings\n\nRefresh tokens leaked in logs.\n",
+    );
+    write(
+        root,
+        "sessions/2026_03_10_CACHE/IMPLEMENTATION.md",
+        "## Plan\n\nCache refresh tokens in redis.\n",
+    );
+    write(
+        root,
+        "docs/x.md",
+        "## Doc\n\nrefresh tokens in docs are not notes\n",
+    );
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    let indexed = engine
+        .run::<docs::NotesIndex>(NotesIndexRequest {
+            project_dir: Some(root.into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((indexed.files, indexed.sections_written), (3, 3));
+    let q = |f: &dyn Fn(&mut NotesQueryRequest)| {
+        let mut request = NotesQueryRequest {
+            query: "refresh tokens".into(),
+            project_dir: Some(root.into()),
+            ..Default::default()
+        };
+        f(&mut request);
+        engine.run::<docs::NotesQuery>(request)
+    };
+    let all = q(&|_| {}).unwrap();
+    assert_eq!(all.results.len(), 3, "notes only, not docs");
+    let after = q(&|r| r.after = Some("2026-03-01".into())).unwrap();
+    assert_eq!(after.results.len(), 1);
+    assert_eq!(after.results[0].session_date.as_deref(), Some("2026-03-10"));
+    assert_eq!(
+        after.results[0].session_path.as_deref(),
+        Some("sessions/2026_03_10_CACHE")
+    );
+    let file = q(&|r| r.file = Some("implementation".into())).unwrap();
+    let mut files: Vec<&str> = file.results.iter().map(|h| h.file.as_str()).collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "sessions/2026_02_05_AUTH/IMPLEMENTATION.md",
+            "sessions/2026_03_10_CACHE/IMPLEMENTATION.md"
+        ]
+    );
+    let both = q(&|r| {
+        r.file = Some("IMPLEMENTATION".into());
+        r.after = Some("2026-02-06".into());
+    })
+    .unwrap();
+    assert_eq!(both.results.len(), 1);
+    assert_eq!(
+        q(&|r| r.after = Some("March".into())).unwrap_err().code(),
+        "invalid_request"
+    );
+}
