@@ -16,7 +16,7 @@ use crate::store::{Database, Migrations};
 ///    tree: `parent_symbol_id`), refs, the modules each file imports, and an FTS5 index
 ///    over name, doc comment, kind and file path.
 /// 2. `name_tokens`: the identifier's subwords, indexed by FTS5 too. Existing rows are
-///    backfilled on first open ([`backfill`]): the column is added, the FTS table and its
+///    backfilled on first open (`backfill`): the column is added, the FTS table and its
 ///    triggers rebuilt, every symbol's tokens computed.
 pub const SCHEMA: Migrations = &[
     r#"

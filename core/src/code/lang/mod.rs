@@ -28,7 +28,7 @@ pub trait LanguageExtractor: Send + Sync {
     fn grammar(&self, extension: &str) -> tree_sitter::Language;
     /// The definition `node` is, if it is one.
     fn definition(&self, node: Node, cx: &Context) -> Option<Definition>;
-    /// Record the references `node` makes ([`Context::add_ref`], [`Context::add_import`]);
+    /// Record the references `node` makes (`Context::add_ref`, `Context::add_import`);
     /// returns whether the walk should look at its children.
     fn references(&self, node: Node, cx: &mut Context) -> bool;
     /// The doc comment of the definition at `node`, when [`LanguageExtractor::definition`]
