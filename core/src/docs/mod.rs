@@ -89,9 +89,9 @@ impl Collection {
 }
 
 /// The project a directory belongs to: its git work tree's root (or the directory
-/// itself outside git), that root's directory name, and the checked-out branch —
-/// `detached@<7 hex>` on a detached HEAD, empty outside git or before the first commit
-/// of an unnamed branch.
+/// itself outside git), that root's directory name, and the checked-out branch — the
+/// branch HEAD names even before its first commit, `detached@<7 hex>` on a detached
+/// HEAD, empty outside git.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
     /// The root files are read from.
@@ -119,11 +119,37 @@ impl Project {
             Some(repo) => match (repo.branch(), repo.head()) {
                 (Some(branch), _) => branch,
                 (None, Some(head)) => format!("detached@{}", &head[..head.len().min(7)]),
-                (None, None) => String::new(),
+                (None, None) => unborn_branch(repo.git_dir()).unwrap_or_default(),
             },
         };
         Project { root, name, branch }
     }
+}
+
+/// The branch HEAD names when it has no commit yet (`ref: refs/heads/<name>` in the git
+/// directory's `HEAD`), so a new repository's docs are on `main` (or whatever it is
+/// called) from the start, not on a nameless branch that changes with the first commit.
+/// A reftable repository keeps HEAD in its tables (its `HEAD` file names the
+/// placeholder `.invalid`): git itself is asked then.
+fn unborn_branch(git_dir: &Path) -> Option<String> {
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let name = head
+        .trim()
+        .strip_prefix("ref:")?
+        .trim()
+        .strip_prefix("refs/heads/")?;
+    if name == ".invalid" {
+        let out = std::process::Command::new("git")
+            .arg("--git-dir")
+            .arg(git_dir)
+            .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
+            .output()
+            .ok()?;
+        let name = String::from_utf8(out.stdout).ok()?;
+        let name = name.trim();
+        return (out.status.success() && !name.is_empty()).then(|| name.to_string());
+    }
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// Parameters of `docs.index`.
@@ -277,20 +303,52 @@ fn note_session(rel: &str) -> Option<(String, i64, String)> {
     }
     let digits: String = folder.chars().take(10).collect();
     let date = digits.replace('_', "-");
-    let time = parse_date(&date)?;
+    let time = parse_date(&date).ok()?;
     Some((date, time, parts[..at + 2].join("/")))
 }
 
-/// `YYYY-MM-DD` as Unix seconds at 00:00 UTC.
-pub fn parse_date(date: &str) -> Option<i64> {
+/// `YYYY-MM-DD` as Unix seconds at 00:00 UTC; an error says why `date` is not one
+/// (a wrong shape, or a day the month does not have: `2026-02-31`).
+pub fn parse_date(date: &str) -> std::result::Result<i64, String> {
     let b = date.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) {
+        return Err(format!("{date:?} is not a date as YYYY-MM-DD"));
     }
-    let num = |s: &str| s.parse::<i64>().ok();
-    let (y, m, d) = (num(&date[..4])?, num(&date[5..7])?, num(&date[8..10])?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
+    if !digits(5..7) || !digits(8..10) {
+        return Err(format!("{date:?} is not a date as YYYY-MM-DD"));
+    }
+    let num = |s: &str| s.parse::<i64>().unwrap_or(0);
+    let (y, m, d) = (num(&date[..4]), num(&date[5..7]), num(&date[8..10]));
+    if !(1..=12).contains(&m) {
+        return Err(format!("{date:?} is not a date: there is no month {m}"));
+    }
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days).contains(&d) {
+        const MONTHS: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        return Err(format!(
+            "{date:?} is not a date: {} {y} has {days} days",
+            MONTHS[(m - 1) as usize]
+        ));
     }
     // Days from civil (Howard Hinnant's algorithm).
     let y = if m <= 2 { y - 1 } else { y };
@@ -299,7 +357,7 @@ pub fn parse_date(date: &str) -> Option<i64> {
     let mp = (m + 9) % 12;
     let doy = (153 * mp + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400)
+    Ok((era * 146_097 + doe - 719_468) * 86_400)
 }
 
 fn index(
@@ -311,7 +369,12 @@ fn index(
     operation: &str,
 ) -> Result<IndexResponse> {
     let dir = crate::engine::project_dir(project_dir, operation)?;
-    let project = Project::of(&dir);
+    let mut project = Project::of(&dir);
+    if collection == Collection::Notes {
+        // Session notes are not versioned with the code: one set whatever the branch,
+        // so switching branches neither re-chunks them nor leaves copies behind.
+        project.branch.clear();
+    }
     let set = glob_set(globs, operation)?;
     let mut warnings = Vec::new();
     let _lock = lock::AdvisoryLock::acquire(
@@ -388,14 +451,41 @@ fn index(
             .collect::<rusqlite::Result<_>>()
             .map_err(db)?
         };
-        let source_of = |rel: &str| {
+        let source_of = |branch: &str, rel: &str| {
             format!(
-                "{}\u{0}{}\u{0}{}\u{0}{rel}",
+                "{}\u{0}{}\u{0}{branch}\u{0}{rel}",
                 collection.kind(),
                 project.name,
-                project.branch
             )
         };
+        if collection == Collection::Notes {
+            // Notes indexed per branch by an earlier version: dropped, then indexed
+            // once for all branches below.
+            let legacy: Vec<(String, String)> = {
+                let mut stmt = tx
+                    .prepare(
+                        "SELECT branch, path FROM doc_files \
+                         WHERE collection = ?1 AND project = ?2 AND branch <> '' \
+                         ORDER BY branch, path",
+                    )
+                    .map_err(db)?;
+                stmt.query_map(params![collection.name(), project.name], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .map_err(db)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(db)?
+            };
+            for (branch, rel) in &legacy {
+                store.delete_source(&tx, &source_of(branch, rel))?;
+            }
+            tx.execute(
+                "DELETE FROM doc_files WHERE collection = ?1 AND project = ?2 AND branch <> ''",
+                params![collection.name(), project.name],
+            )
+            .map_err(db)?;
+        }
+        let source_of = |rel: &str| source_of(&project.branch, rel);
         let mut seen = std::collections::HashSet::new();
         for file in &found {
             seen.insert(file.rel.clone());
@@ -415,9 +505,24 @@ fn index(
                 }
             };
             let hash = sha256(&bytes);
-            if let Some((_, _, old_hash)) = previous
-                && *old_hash == hash
-            {
+            let unchanged_content = previous.is_some_and(|(_, _, old_hash)| *old_hash == hash);
+            let text = match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => {
+                    if !unchanged_content {
+                        warnings.push(format!(
+                            "{}: not valid UTF-8; invalid bytes shown as U+FFFD",
+                            file.rel
+                        ));
+                    }
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+            let chunks = file_chunks(collection, &project, file, &text, now);
+            if unchanged_content {
+                // Same sections: only the mtime the results show changes (the text,
+                // and so the vectors, stay).
+                store.put(&tx, &chunks)?;
                 tx.execute(
                     "UPDATE doc_files SET mtime_ns = ?5, size = ?6 \
                      WHERE collection = ?1 AND project = ?2 AND branch = ?3 AND path = ?4",
@@ -434,17 +539,6 @@ fn index(
                 response.touched += 1;
                 continue;
             }
-            let text = match String::from_utf8(bytes) {
-                Ok(text) => text,
-                Err(e) => {
-                    warnings.push(format!(
-                        "{}: not valid UTF-8; invalid bytes shown as U+FFFD",
-                        file.rel
-                    ));
-                    String::from_utf8_lossy(e.as_bytes()).into_owned()
-                }
-            };
-            let chunks = file_chunks(collection, &project, file, &text, now);
             let source = source_of(&file.rel);
             let keys: Vec<&str> = chunks.iter().map(|c| c.key.as_str()).collect();
             response.sections_removed += store.retain_source(&tx, &source, &keys)?;
@@ -530,18 +624,26 @@ fn file_chunks(
     meta.insert("path".into(), file.rel.clone().into());
     meta.insert("mtime".into(), mtime.into());
     meta.insert("indexed_at".into(), now.into());
-    let branch = match collection {
-        Collection::Docs => project.branch.as_str(),
-        Collection::Notes => "",
-    };
+    let branch = project.branch.as_str();
+    // A title can repeat even after the `##n` suffixes (`## A`, `## A`, `## A##1` gives
+    // `A`, `A##1`, `A##1`): the key then counts the repeats, so no section replaces
+    // another. Keys of other sections stay as they were.
+    let mut titles: HashMap<String, usize> = HashMap::new();
     crate::text::markdown_sections(text)
         .into_iter()
         .map(|section| {
             let mut meta = meta.clone();
             meta.insert("section".into(), section.title.clone().into());
+            let repeat = titles.entry(section.title.clone()).or_insert(0);
+            let suffix = if *repeat == 0 {
+                String::new()
+            } else {
+                format!("\u{0}{repeat}")
+            };
+            *repeat += 1;
             let key = hex(&sha256(
                 format!(
-                    "{}\u{0}{}\u{0}{branch}\u{0}{}\u{0}{}",
+                    "{}\u{0}{}\u{0}{branch}\u{0}{}\u{0}{}{suffix}",
                     collection.kind(),
                     project.name,
                     file.rel,
@@ -719,10 +821,10 @@ impl Operation for NotesQuery {
         let project = Project::of(&dir);
         let since = match request.after.as_deref().filter(|a| !a.is_empty()) {
             None => None,
-            Some(after) => Some(parse_date(after).ok_or_else(|| {
+            Some(after) => Some(parse_date(after).map_err(|why| {
                 Error::invalid(
                     Self::NAME,
-                    format!("`after` must be a date as YYYY-MM-DD, not {after:?}"),
+                    format!("`after` must be a date as YYYY-MM-DD: {why}"),
                 )
             })?),
         };
@@ -795,6 +897,37 @@ fn query(
             project.name,
             collection.name()
         ));
+    } else if collection == Collection::Docs && !collapse_branches {
+        let branches: Vec<String> = {
+            let conn = store.db().read(&mut warnings)?;
+            let mut stmt = conn
+                .prepare(
+                    "SELECT DISTINCT branch FROM doc_files \
+                     WHERE collection = ?1 AND project = ?2 ORDER BY branch",
+                )
+                .map_err(|e| Error::db(store.db().path(), e))?;
+            stmt.query_map(params![collection.name(), project.name], |r| r.get(0))
+                .map_err(|e| Error::db(store.db().path(), e))?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(|e| Error::db(store.db().path(), e))?
+        };
+        if !branches.contains(&branch) {
+            let name = |b: &str| {
+                if b.is_empty() {
+                    "(no branch)".to_string()
+                } else {
+                    b.to_string()
+                }
+            };
+            let listed: Vec<String> = branches.iter().map(|b| name(b)).collect();
+            warnings.push(format!(
+                "no docs indexed on branch {} of project {} (indexed: {}): run `cc-search \
+                 docs index` on that branch, or search them all with --all-branches",
+                name(&branch),
+                project.name,
+                listed.join(", ")
+            ));
+        }
     }
     let embedder = hybrid::embedder_for(engine, mode, &mut warnings)?;
     let vector = embedder
@@ -882,12 +1015,39 @@ mod tests {
 
     #[test]
     fn dates_parse_to_utc_midnight() {
-        assert_eq!(parse_date("1970-01-01"), Some(0));
-        assert_eq!(parse_date("2026-01-01"), Some(1_767_225_600));
-        assert_eq!(parse_date("2024-02-29"), Some(1_709_164_800));
-        assert_eq!(parse_date("2026-13-01"), None);
-        assert_eq!(parse_date("2026-1-01"), None);
-        assert_eq!(parse_date("yesterday"), None);
+        assert_eq!(parse_date("1970-01-01"), Ok(0));
+        assert_eq!(parse_date("2026-01-01"), Ok(1_767_225_600));
+        assert_eq!(parse_date("2024-02-29"), Ok(1_709_164_800));
+        assert_eq!(parse_date("2000-02-29"), Ok(951_782_400));
+        assert_eq!(parse_date("2026-12-31"), Ok(1_798_675_200));
+        assert!(
+            parse_date("2026-13-01")
+                .unwrap_err()
+                .contains("no month 13")
+        );
+        assert!(parse_date("2026-1-01").unwrap_err().contains("YYYY-MM-DD"));
+        assert!(parse_date("yesterday").unwrap_err().contains("YYYY-MM-DD"));
+        assert!(parse_date("2026-+1-01").unwrap_err().contains("YYYY-MM-DD"));
+    }
+
+    #[test]
+    fn impossible_days_are_rejected() {
+        assert_eq!(
+            parse_date("2026-02-31"),
+            Err("\"2026-02-31\" is not a date: February 2026 has 28 days".into())
+        );
+        assert!(parse_date("2026-02-29").is_err(), "not a leap year");
+        assert!(
+            parse_date("1900-02-29").is_err(),
+            "centuries are not leap years"
+        );
+        assert!(
+            parse_date("2026-04-31")
+                .unwrap_err()
+                .contains("April 2026 has 30 days")
+        );
+        assert!(parse_date("2026-01-00").is_err());
+        assert_eq!(note_session("sessions/2026_02_31_X/NOTES.md"), None);
     }
 
     #[test]
