@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,51 @@ def test_two_index_processes_at_once_both_finish(home: Path, docs_project: Path)
     # One ran first and indexed; the other waited for the lock and found nothing new.
     assert sorted(r["indexed"] for r in results) == [0, 2]
     assert not (home / "docs.lock").exists()
+
+
+def test_cli_lock_wait(home: Path, docs_project: Path) -> None:
+    """`--lock-wait SECONDS` bounds the wait for another index run's lock."""
+    holder = subprocess.Popen(["sleep", "60"])
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "docs.lock").write_text(
+            json.dumps({"pid": holder.pid, "hostname": "elsewhere", "timestamp": int(time.time())})
+        )
+        for command in ("docs", "notes"):
+            started = time.monotonic()
+            busy = run_cli(
+                command, "index", "--project-dir", str(docs_project), "--lock-wait", "1", home=home
+            )
+            elapsed = time.monotonic() - started
+            assert busy.returncode == 1, busy.stdout
+            assert "another index run holds the lock" in busy.stderr, busy.stderr
+            assert f"process {holder.pid} on elsewhere" in busy.stderr
+            assert "waited 1.0 s" in busy.stderr
+            assert 1.0 <= elapsed < 20, elapsed
+        negative = run_cli(
+            "docs", "index", "--project-dir", str(docs_project), "--lock-wait", "-1", home=home
+        )
+        assert negative.returncode == 2, negative.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    # A lock not refreshed for over 5 minutes is broken, with a warning, and the run indexes.
+    (home / "docs.lock").write_text(
+        json.dumps({"pid": holder.pid, "hostname": "elsewhere", "timestamp": int(time.time()) - 400})
+    )
+    freed = run_cli("docs", "index", "--project-dir", str(docs_project), "--lock-wait", "0", home=home)
+    assert freed.returncode == 0, freed.stderr
+    assert freed.stdout.startswith("docs: finch: 2 files (2 indexed"), freed.stdout
+    assert "broke the stale lock" in freed.stderr, freed.stderr
+    assert not (home / "docs.lock").exists()
+
+
+def test_cli_warns_about_a_branch_never_indexed(home: Path, docs_project: Path) -> None:
+    git(docs_project, "init", "-q", "-b", "main")
+    assert run_cli("docs", "index", "--project-dir", str(docs_project), home=home).returncode == 0
+    other = run_cli(
+        "docs", "query", "riders", "--branch", "gone", "--project-dir", str(docs_project), home=home,
+    )
+    assert other.returncode == 0, other.stderr
+    assert "No results." in other.stdout
+    assert "no docs indexed on branch gone of project finch (indexed: main)" in other.stderr

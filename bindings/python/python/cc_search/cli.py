@@ -575,6 +575,16 @@ _ProjectDirOption = Annotated[
 ]
 _LimitOption = Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="Number of results.")]
 _JsonOption = Annotated[bool, typer.Option("--json", help="JSON output with the full content.")]
+_LockWaitOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--lock-wait",
+        metavar="SECONDS",
+        min=0,
+        help="Seconds to wait for another index run's lock before giving up (default 30).",
+        show_default=False,
+    ),
+]
 _ModeOption = Annotated[
     str,
     typer.Option(
@@ -679,11 +689,12 @@ def docs_index(
         ),
     ] = None,
     project_dir: _ProjectDirOption = None,
+    lock_wait: _LockWaitOption = None,
     json_output: _JsonOption = False,
 ) -> None:
     """Index the project's markdown docs by H2 section, for the current git branch."""
     with _open(ctx) as engine:
-        result = engine.docs_index(project_dir, globs=paths or None)
+        result = engine.docs_index(project_dir, globs=paths or None, lock_wait_secs=lock_wait)
     if json_output:
         _warn_all(result["warnings"])
         _print_json(result)
@@ -728,11 +739,12 @@ def docs_query(
 def notes_index(
     ctx: typer.Context,
     project_dir: _ProjectDirOption = None,
+    lock_wait: _LockWaitOption = None,
     json_output: _JsonOption = False,
 ) -> None:
     """Index the project's session notes (sessions/**/*.md) by H2 section."""
     with _open(ctx) as engine:
-        result = engine.notes_index(project_dir)
+        result = engine.notes_index(project_dir, lock_wait_secs=lock_wait)
     if json_output:
         _warn_all(result["warnings"])
         _print_json(result)
