@@ -206,6 +206,7 @@ pub struct Database {
     migrations: Migrations,
     idle: Mutex<Vec<Connection>>,
     writer: Mutex<()>,
+    mmap_size: i64,
 }
 
 impl std::fmt::Debug for Database {
@@ -224,7 +225,19 @@ impl Database {
             migrations,
             idle: Mutex::new(Vec::new()),
             writer: Mutex::new(()),
+            mmap_size: 0,
         }
+    }
+
+    /// Let SQLite read up to `bytes` of the file through a memory map (`PRAGMA
+    /// mmap_size`) instead of `pread` into its page cache. For databases whose searches
+    /// scan far more pages than the page cache holds (sqlite-vec's brute-force KNN reads
+    /// every vector): it saves a system call and a copy per page. SQLite keeps the map
+    /// consistent across its own connections; only truncation of the file by something
+    /// other than SQLite (or an I/O error) would fault instead of returning an error.
+    pub fn with_mmap(mut self, bytes: i64) -> Database {
+        self.mmap_size = bytes;
+        self
     }
 
     /// The database file.
@@ -247,7 +260,14 @@ impl Database {
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let conn = match idle {
             Some(conn) => conn,
-            None => open_with_patience(&self.path, self.migrations, patience, warnings)?,
+            None => {
+                let conn = open_with_patience(&self.path, self.migrations, patience, warnings)?;
+                if self.mmap_size > 0 {
+                    conn.pragma_update(None, "mmap_size", self.mmap_size)
+                        .map_err(|e| Error::db(&self.path, e))?;
+                }
+                conn
+            }
         };
         Ok(Pooled {
             db: self,
