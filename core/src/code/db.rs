@@ -18,6 +18,9 @@ use crate::store::{Database, Migrations};
 /// 2. `name_tokens`: the identifier's subwords, indexed by FTS5 too. Existing rows are
 ///    backfilled on first open (`backfill`): the column is added, the FTS table and its
 ///    triggers rebuilt, every symbol's tokens computed.
+/// 3. An index of references by name (`refs_name`, in place of the index of unlinked
+///    references by name): when a run defines a name anew, every reference to that name
+///    is resolved again.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -106,6 +109,11 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '2');
 INSERT OR REPLACE INTO metadata (key, value)
     SELECT 'backfill_name_tokens', '1' WHERE EXISTS (SELECT 1 FROM symbols);
 "#,
+    r#"
+CREATE INDEX IF NOT EXISTS refs_name ON refs(to_name);
+DROP INDEX IF EXISTS refs_unresolved;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '3');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -117,7 +125,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 2;
+pub const SCHEMA_VERSION: usize = 3;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

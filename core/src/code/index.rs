@@ -362,13 +362,16 @@ fn write_run(
     let dberr = |e| Error::db(path, e);
     conn.execute_batch("BEGIN IMMEDIATE").map_err(dberr)?;
     let result = (|| -> Result<()> {
-        let mut touched_names: HashSet<String> = HashSet::new();
         let mut changed_files: Vec<i64> = Vec::new();
-        let cold = {
-            let n: i64 = conn
-                .query_row("SELECT count(*) FROM files", [], |r| r.get(0))
-                .map_err(dberr)?;
-            n == 0
+        let cold = !conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM files)", [], |r| {
+                r.get::<_, bool>(0)
+            })
+            .map_err(dberr)?;
+        // A cold run resolves every reference anyway: it needs no list of names.
+        let mut touched = Touched {
+            track: !cold,
+            ..Touched::default()
         };
         // A large run fills the FTS index in one statement at the end instead of one
         // trigger call per symbol.
@@ -379,7 +382,7 @@ fn write_run(
         }
         let mut delta = Delta::default();
         for (_, id) in &gone {
-            collect_names(conn, *id, &mut touched_names, &mut delta).map_err(dberr)?;
+            collect_names(conn, *id, &mut touched.removed, &mut delta).map_err(dberr)?;
             conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])
                 .map_err(dberr)?;
             conn.execute("DELETE FROM files WHERE id = ?1", [id])
@@ -391,6 +394,10 @@ fn write_run(
             .map_or(2, |n| n.get())
             .min(jobs.len().max(1));
         let next = AtomicUsize::new(0);
+        // For a bulk FTS fill: files new in this run (all their symbols), and the
+        // symbols inserted into files known before (the others kept their FTS rows).
+        let mut fts_new_files: Vec<i64> = Vec::new();
+        let mut fts_symbols: Vec<i64> = Vec::new();
         let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(256);
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..threads {
@@ -419,7 +426,7 @@ fn write_run(
             // same on every run.
             let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
             let mut want = 0;
-            let mut writer = Writer::new(conn).map_err(dberr)?;
+            let mut writer = Writer::new(conn, bulk_fts, &mut touched);
             let mut failure = None;
             for (i, outcome) in rx {
                 pending.insert(i, outcome);
@@ -429,21 +436,17 @@ fn write_run(
                     if failure.is_some() {
                         continue;
                     }
-                    if let Err(e) = writer.apply(
-                        job,
-                        outcome,
-                        started,
-                        stats,
-                        warnings,
-                        &mut touched_names,
-                        &mut changed_files,
-                    ) {
+                    if let Err(e) =
+                        writer.apply(job, outcome, started, stats, warnings, &mut changed_files)
+                    {
                         failure = Some(e);
                     }
                 }
             }
             delta.symbols += writer.delta.symbols;
             delta.refs += writer.delta.refs;
+            fts_new_files = std::mem::take(&mut writer.new_files);
+            fts_symbols = std::mem::take(&mut writer.inserted);
             match failure {
                 Some(e) => Err(dberr(e)),
                 None => Ok(()),
@@ -458,11 +461,21 @@ fn write_run(
                      FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?1",
                 )
                 .map_err(dberr)?;
-            for file in &changed_files {
+            for file in &fts_new_files {
                 fill.execute([file]).map_err(dberr)?;
             }
+            let mut fill_one = conn
+                .prepare_cached(
+                    "INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+                     SELECT s.id, s.name, s.doc_comment, s.kind, f.rel_path, s.name_tokens
+                     FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1",
+                )
+                .map_err(dberr)?;
+            for id in &fts_symbols {
+                fill_one.execute([id]).map_err(dberr)?;
+            }
         }
-        resolve(conn, cold, &changed_files, &touched_names).map_err(dberr)?;
+        resolve(conn, cold, &changed_files, &touched).map_err(dberr)?;
         // Totals: the previous ones plus this run's delta (a full count only when there
         // are none yet, as after a migration).
         let total = |table: &str, change: i64| -> rusqlite::Result<i64> {
@@ -518,17 +531,112 @@ fn collect_names(
     Ok(())
 }
 
-struct Writer<'c> {
-    conn: &'c Connection,
-    delta: Delta,
+/// The names a run defined anew or removed: references to them may now resolve
+/// differently.
+#[derive(Default)]
+struct Touched {
+    /// Whether to collect them at all (not in a cold run, which resolves everything).
+    track: bool,
+    /// Names of symbols inserted into the index: a new definition can be a better target
+    /// for references already resolved elsewhere.
+    added: HashSet<String>,
+    /// Names of symbols removed: references to them were unlinked (`ON DELETE SET NULL`).
+    removed: HashSet<String>,
 }
 
-impl<'c> Writer<'c> {
-    fn new(conn: &'c Connection) -> rusqlite::Result<Writer<'c>> {
-        Ok(Writer {
+struct Writer<'c, 't> {
+    conn: &'c Connection,
+    delta: Delta,
+    touched: &'t mut Touched,
+    /// Whether the FTS insert trigger is off for this run (see [`write_run`]).
+    bulk_fts: bool,
+    /// With `bulk_fts`: files new in this run, and symbols inserted into known files.
+    new_files: Vec<i64>,
+    inserted: Vec<i64>,
+}
+
+/// A symbol as stored before its file was re-parsed.
+struct OldSymbol {
+    id: i64,
+    name: String,
+    line_start: u32,
+    line_end: u32,
+    signature: Option<String>,
+    doc_comment: Option<String>,
+}
+
+/// A changed file's symbols before the run, by identity: the path of (kind, name,
+/// ordinal among same-named siblings) from the top level down. A symbol that keeps its
+/// identity keeps its row and id, so references elsewhere that point at it stay linked.
+struct OldSymbols {
+    by_key: HashMap<String, OldSymbol>,
+}
+
+/// The identity of a symbol under `parent_key`: its kind, name and how many same-kind,
+/// same-named siblings come before it.
+fn symbol_key(parent_key: &str, kind: &str, name: &str, ordinal: u32) -> String {
+    format!("{parent_key}\u{1f}{kind}\u{1e}{name}\u{1e}{ordinal}")
+}
+
+impl OldSymbols {
+    fn none() -> OldSymbols {
+        OldSymbols {
+            by_key: HashMap::new(),
+        }
+    }
+
+    fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment
+             FROM symbols WHERE file_id = ?1 ORDER BY id",
+        )?;
+        let mut keys: HashMap<i64, String> = HashMap::new();
+        let mut ordinals: HashMap<String, u32> = HashMap::new();
+        let mut by_key = HashMap::new();
+        // A parent is always inserted before its children, so id order visits it first;
+        // same-named siblings are in id order as they were in source order.
+        let rows = stmt.query_map([file_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                OldSymbol {
+                    id: r.get(0)?,
+                    name: r.get(2)?,
+                    line_start: r.get(4)?,
+                    line_end: r.get(5)?,
+                    signature: r.get(6)?,
+                    doc_comment: r.get(7)?,
+                },
+            ))
+        })?;
+        for row in rows {
+            let (id, parent, name, kind, old) = row?;
+            let parent_key = parent
+                .and_then(|p| keys.get(&p).cloned())
+                .unwrap_or_default();
+            let base = symbol_key(&parent_key, &kind, &name, 0);
+            let ordinal = ordinals.entry(base).or_insert(0);
+            let key = symbol_key(&parent_key, &kind, &name, *ordinal);
+            *ordinal += 1;
+            keys.insert(id, key.clone());
+            by_key.insert(key, old);
+        }
+        Ok(OldSymbols { by_key })
+    }
+}
+
+impl<'c, 't> Writer<'c, 't> {
+    fn new(conn: &'c Connection, bulk_fts: bool, touched: &'t mut Touched) -> Writer<'c, 't> {
+        Writer {
             conn,
             delta: Delta::default(),
-        })
+            touched,
+            bulk_fts,
+            new_files: Vec::new(),
+            inserted: Vec::new(),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -539,7 +647,6 @@ impl<'c> Writer<'c> {
         started: i64,
         stats: &mut RunStats,
         warnings: &mut Vec<String>,
-        names: &mut HashSet<String>,
         changed: &mut Vec<i64>,
     ) -> rusqlite::Result<()> {
         let conn = self.conn;
@@ -549,7 +656,7 @@ impl<'c> Writer<'c> {
                 stats.skipped += 1;
                 stats.files = stats.files.saturating_sub(1);
                 if let Some((id, _)) = job.known {
-                    collect_names(conn, id, names, &mut self.delta)?;
+                    collect_names(conn, id, &mut self.touched.removed, &mut self.delta)?;
                     conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
                     conn.execute("DELETE FROM files WHERE id = ?1", [id])?;
                     stats.deleted += 1;
@@ -572,13 +679,15 @@ impl<'c> Writer<'c> {
                 bytes,
             } => {
                 stats.bytes_parsed += bytes;
+                let mut old = OldSymbols::none();
                 let file_id = match job.known {
                     Some((id, _)) => {
                         stats.changed += 1;
-                        collect_names(conn, id, names, &mut self.delta)?;
+                        old = OldSymbols::load(conn, id)?;
+                        self.delta.refs -= conn
+                            .prepare_cached("SELECT count(*) FROM refs WHERE file_id = ?1")?
+                            .query_row([id], |r| r.get::<_, i64>(0))?;
                         conn.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?
-                            .execute([id])?;
-                        conn.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?
                             .execute([id])?;
                         conn.prepare_cached("DELETE FROM file_imports WHERE file_id = ?1")?
                             .execute([id])?;
@@ -594,9 +703,14 @@ impl<'c> Writer<'c> {
                             "INSERT INTO files (rel_path, language, hash, mtime, size, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                         )?
                         .execute(params![job.rel, job.lang.name(), hash, mtime, size, started])?;
-                        conn.last_insert_rowid()
+                        let id = conn.last_insert_rowid();
+                        if self.bulk_fts {
+                            self.new_files.push(id);
+                        }
+                        id
                     }
                 };
+                let known = job.known.is_some();
                 changed.push(file_id);
                 for module in &file.imports {
                     conn.prepare_cached(
@@ -605,48 +719,109 @@ impl<'c> Writer<'c> {
                     .execute(params![file_id, module])?;
                 }
                 insert_refs(conn, file_id, None, &file.references, &mut self.delta)?;
+                let mut siblings = HashMap::new();
                 for symbol in &file.symbols {
-                    insert_symbol(conn, file_id, None, symbol, names, &mut self.delta)?;
+                    self.put_symbol(file_id, known, None, "", symbol, &mut old, &mut siblings)?;
+                }
+                // What is left of the old symbols is gone from the file (a symbol's
+                // children go with it).
+                let mut gone: Vec<OldSymbol> = old.by_key.into_values().collect();
+                gone.sort_by_key(|o| o.id);
+                let mut delete = conn.prepare_cached("DELETE FROM symbols WHERE id = ?1")?;
+                for symbol in gone {
+                    delete.execute([symbol.id])?;
+                    self.delta.symbols -= 1;
+                    if self.touched.track {
+                        self.touched.removed.insert(symbol.name);
+                    }
                 }
             }
         }
         Ok(())
     }
-}
 
-fn insert_symbol(
-    conn: &Connection,
-    file_id: i64,
-    parent: Option<i64>,
-    symbol: &ExtractedSymbol,
-    names: &mut HashSet<String>,
-    delta: &mut Delta,
-) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
-        file_id,
-        parent,
-        symbol.name,
-        symbol.kind.as_str(),
-        symbol.line_start,
-        symbol.line_end,
-        symbol.signature,
-        symbol.doc_comment,
-        name_tokens(&symbol.name),
-    ])?;
-    let id = conn.last_insert_rowid();
-    delta.symbols += 1;
-    if !names.contains(&symbol.name) {
-        names.insert(symbol.name.clone());
+    /// Store `symbol` (and its children) under `parent`: the row of the old symbol with
+    /// the same identity is updated in place, any other is inserted.
+    #[allow(clippy::too_many_arguments)]
+    fn put_symbol(
+        &mut self,
+        file_id: i64,
+        known_file: bool,
+        parent: Option<i64>,
+        parent_key: &str,
+        symbol: &ExtractedSymbol,
+        old: &mut OldSymbols,
+        siblings: &mut HashMap<(SymbolKind, String), u32>,
+    ) -> rusqlite::Result<()> {
+        let conn = self.conn;
+        let ordinal = siblings
+            .entry((symbol.kind, symbol.name.clone()))
+            .or_insert(0);
+        let key = symbol_key(parent_key, symbol.kind.as_str(), &symbol.name, *ordinal);
+        *ordinal += 1;
+        let id = match old.by_key.remove(&key) {
+            Some(before) => {
+                if before.line_start != symbol.line_start
+                    || before.line_end != symbol.line_end
+                    || before.signature != symbol.signature
+                    || before.doc_comment != symbol.doc_comment
+                {
+                    conn.prepare_cached(
+                        "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4
+                         WHERE id = ?5",
+                    )?
+                    .execute(params![
+                        symbol.line_start,
+                        symbol.line_end,
+                        symbol.signature,
+                        symbol.doc_comment,
+                        before.id
+                    ])?;
+                }
+                before.id
+            }
+            None => {
+                conn.prepare_cached(
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )?
+                .execute(params![
+                    file_id,
+                    parent,
+                    symbol.name,
+                    symbol.kind.as_str(),
+                    symbol.line_start,
+                    symbol.line_end,
+                    symbol.signature,
+                    symbol.doc_comment,
+                    name_tokens(&symbol.name),
+                ])?;
+                let id = conn.last_insert_rowid();
+                self.delta.symbols += 1;
+                if self.touched.track && !self.touched.added.contains(&symbol.name) {
+                    self.touched.added.insert(symbol.name.clone());
+                }
+                if self.bulk_fts && known_file {
+                    self.inserted.push(id);
+                }
+                id
+            }
+        };
+        insert_refs(conn, file_id, Some(id), &symbol.references, &mut self.delta)?;
+        let mut children = HashMap::new();
+        for child in &symbol.children {
+            self.put_symbol(
+                file_id,
+                known_file,
+                Some(id),
+                &key,
+                child,
+                old,
+                &mut children,
+            )?;
+        }
+        Ok(())
     }
-    insert_refs(conn, file_id, Some(id), &symbol.references, delta)?;
-    for child in &symbol.children {
-        insert_symbol(conn, file_id, Some(id), child, names, delta)?;
-    }
-    Ok(())
 }
 
 fn insert_refs(
@@ -703,49 +878,75 @@ fn kind_fits(ref_kind: RefKind, kind: &str) -> bool {
     }
 }
 
-/// Link unresolved references to symbols: in the same file first, then in the files the
-/// referring file imports, then anywhere; a symbol of a fitting kind (a function for a
-/// call, a type for a type reference) before another, then the first defined.
+/// Link references to symbols: in the same file first, then in the files the referring
+/// file imports, then anywhere; a symbol of a fitting kind (a function for a call, a type
+/// for a type reference) before another, then the first defined.
+///
+/// Which references: after a cold run, every one. Otherwise those of the files written
+/// (their rows are new), the unlinked ones naming a symbol the run removed, and every one
+/// naming a symbol the run added (the new definition may fit better than the current
+/// target) — so an incremental run links as a fresh index of the same files would.
 fn resolve(
     conn: &Connection,
     cold: bool,
     changed: &[i64],
-    names: &HashSet<String>,
+    touched: &Touched,
 ) -> rusqlite::Result<()> {
-    // The references to look at: all unresolved ones after a large run; after a small
-    // one those of the files written and those naming a symbol added or removed (read
-    // through the indexes, so a one-file update does not scan every reference).
-    let mut refs: Vec<(i64, i64, String, String)> = Vec::new();
-    let row = |r: &rusqlite::Row| -> rusqlite::Result<(i64, i64, String, String)> {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    // (ref id, file, name, kind, current target)
+    type Row = (i64, i64, String, String, Option<i64>);
+    let mut refs: Vec<Row> = Vec::new();
+    let row = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
     };
-    if cold || changed.len() + names.len() > 2000 {
+    let (added, removed) = (&touched.added, &touched.removed);
+    if cold {
         let mut stmt = conn.prepare_cached(
-            "SELECT id, file_id, to_name, kind FROM refs WHERE to_symbol_id IS NULL ORDER BY id",
+            "SELECT id, file_id, to_name, kind, to_symbol_id FROM refs
+             WHERE to_symbol_id IS NULL ORDER BY id",
+        )?;
+        for r in stmt.query_map([], row)? {
+            refs.push(r?);
+        }
+    } else if changed.len() + added.len() + removed.len() > 2000 {
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind, to_symbol_id FROM refs ORDER BY id",
         )?;
         let changed: HashSet<i64> = changed.iter().copied().collect();
         for r in stmt.query_map([], row)? {
             let r = r?;
-            if cold || changed.contains(&r.1) || names.contains(&r.2) {
+            let unlinked = r.4.is_none() && (changed.contains(&r.1) || removed.contains(&r.2));
+            if unlinked || added.contains(&r.2) {
                 refs.push(r);
             }
         }
     } else {
+        // Read through the indexes, so a one-file update does not scan every reference.
         let mut by_file = conn.prepare_cached(
-            "SELECT id, file_id, to_name, kind FROM refs WHERE file_id = ?1 AND to_symbol_id IS NULL",
+            "SELECT id, file_id, to_name, kind, to_symbol_id FROM refs
+             WHERE file_id = ?1 AND to_symbol_id IS NULL",
         )?;
         for file in changed {
             for r in by_file.query_map([file], row)? {
                 refs.push(r?);
             }
         }
-        let mut by_name = conn.prepare_cached(
-            "SELECT id, file_id, to_name, kind FROM refs WHERE to_name = ?1 AND to_symbol_id IS NULL",
+        let mut unlinked = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind, to_symbol_id FROM refs
+             WHERE to_name = ?1 AND to_symbol_id IS NULL",
         )?;
-        let mut sorted: Vec<&String> = names.iter().collect();
-        sorted.sort();
-        for name in sorted {
-            for r in by_name.query_map([name], row)? {
+        let mut named = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind, to_symbol_id FROM refs WHERE to_name = ?1",
+        )?;
+        let mut names: Vec<(&String, bool)> = removed
+            .iter()
+            .filter(|n| !added.contains(*n))
+            .map(|n| (n, false))
+            .chain(added.iter().map(|n| (n, true)))
+            .collect();
+        names.sort();
+        for (name, all) in names {
+            let stmt = if all { &mut named } else { &mut unlinked };
+            for r in stmt.query_map([name], row)? {
                 refs.push(r?);
             }
         }
@@ -793,7 +994,7 @@ fn resolve(
         .map(|(name, symbols)| (name.as_str(), Candidates::new(symbols)))
         .collect();
     let mut update = conn.prepare_cached("UPDATE refs SET to_symbol_id = ?1 WHERE id = ?2")?;
-    for (ref_id, file, name, kind) in &refs {
+    for (ref_id, file, name, kind, current) in &refs {
         let Some(found) = candidates.get(name.as_str()) else {
             continue;
         };
@@ -816,7 +1017,7 @@ fn resolve(
             };
         }
         let target = target.or_else(|| found.best_anywhere(ref_kind));
-        if let Some(target) = target {
+        if target.is_some() && target != *current {
             update.execute(params![target, ref_id])?;
         }
     }

@@ -830,7 +830,7 @@ impl Operation for GetFileSymbols {
         };
         let rows: Vec<SymbolRow> = conn
             .prepare(&format!(
-                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?1 ORDER BY s.id"
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?1 ORDER BY s.line_start, s.id"
             ))
             .map_err(&e)?
             .query_map([file_id], symbol_row)
@@ -1039,7 +1039,7 @@ impl Operation for GetSymbolDetail {
         };
         let children: Vec<SymbolRow> = conn
             .prepare(&format!(
-                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.parent_symbol_id = ?1 ORDER BY s.id"
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.parent_symbol_id = ?1 ORDER BY s.line_start, s.id"
             ))
             .map_err(&e)?
             .query_map([row.id], symbol_row)

@@ -1,0 +1,257 @@
+//! Incremental indexing of the `code` component links references exactly as a fresh
+//! index of the same files does, and keeps the ids of symbols that survive an edit.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use cc_search::Engine;
+use cc_search::code::db_path;
+use serde_json::{Value, json};
+
+mod common;
+use common::write;
+
+fn call(engine: &Engine, op: &str, params: Value) -> Value {
+    let out = engine
+        .call(op, &params.to_string())
+        .unwrap_or_else(|e| panic!("{op}: {e}"));
+    serde_json::from_str(&out).unwrap()
+}
+
+fn canonical(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Every reference as (file, line, kind, name → target file, target name, target line),
+/// read from the index database itself: what an index links, independent of ids.
+fn links(home: &Path, root: &str) -> BTreeSet<String> {
+    let conn = rusqlite::Connection::open(db_path(home, Path::new(root))).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT f.rel_path, r.line, r.kind, r.to_name,
+                    coalesce(tf.rel_path || ':' || t.name || '@' || t.line_start, 'external')
+             FROM refs r JOIN files f ON f.id = r.file_id
+             LEFT JOIN symbols t ON t.id = r.to_symbol_id
+             LEFT JOIN files tf ON tf.id = t.file_id",
+        )
+        .unwrap();
+    stmt.query_map([], |r| {
+        Ok(format!(
+            "{}:{} {} {} -> {}",
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, String>(4)?
+        ))
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
+/// The links a fresh index of `root` (in a data root of its own) makes.
+fn fresh_links(root: &str) -> BTreeSet<String> {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    call(&engine, "code.index_repository", json!({"path": root}));
+    links(home.path(), root)
+}
+
+fn find(engine: &Engine, root: &str, name: &str) -> Value {
+    let out = call(
+        engine,
+        "code.search_symbols",
+        json!({"path": root, "query": name}),
+    );
+    out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["n"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} not found: {out}"))
+}
+
+#[test]
+fn an_edit_keeps_the_ids_of_surviving_symbols_and_the_links_to_them() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "/// Helps.\npub fn helper() -> u32 { 1 }\n\npub struct Config { pub size: u32 }\n";
+    write(dir.path(), "src/lib.rs", lib);
+    write(
+        dir.path(),
+        "src/main.rs",
+        "use crate::lib::helper;\nfn main() { let c: Config; helper(); }\n",
+    );
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let helper = find(&engine, &root, "helper");
+    let config = find(&engine, &root, "Config");
+
+    // Lines move, a doc comment changes, a function is added: the old symbols keep
+    // their ids, and the references from main.rs still point at them.
+    write(
+        dir.path(),
+        "src/lib.rs",
+        format!(
+            "// moved down\n\n/// Helps more.\n{}\npub fn added() {{}}\n",
+            &lib[11..]
+        ),
+    );
+    let out = call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/lib.rs"]}),
+    );
+    assert_eq!(out["changed"], 1, "{out}");
+    assert_eq!(find(&engine, &root, "helper")["id"], helper["id"]);
+    assert_eq!(find(&engine, &root, "Config")["id"], config["id"]);
+    let detail = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": helper["id"]}),
+    );
+    assert_eq!(detail["l"], "4-4", "{detail}");
+    assert_eq!(detail["doc"], "Helps more.", "{detail}");
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": helper["id"]}),
+    );
+    assert!(
+        refs["refs_to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "call" && r["from_n"] == "main"),
+        "{refs}"
+    );
+    // The changed doc comment is what search sees now.
+    let hits = call(
+        &engine,
+        "code.search_symbols",
+        json!({"path": root, "query": "more"}),
+    );
+    assert_eq!(hits["hits"][0]["n"], "helper", "{hits}");
+    assert_eq!(links(home.path(), &root), fresh_links(&root));
+
+    // A removed symbol takes its row along, and the reference to it becomes external.
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "pub struct Config { pub size: u32 }\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/lib.rs"]}),
+    );
+    let status = call(&engine, "code.index_status", json!({"path": root}));
+    let incremental = links(home.path(), &root);
+    assert!(
+        incremental.contains("src/main.rs:2 call helper -> external"),
+        "{incremental:?}"
+    );
+    assert_eq!(incremental, fresh_links(&root));
+    let fresh_home = tempfile::tempdir().unwrap();
+    let fresh = Engine::open_at(fresh_home.path()).unwrap();
+    call(&fresh, "code.index_repository", json!({"path": root}));
+    let fresh_status = call(&fresh, "code.index_status", json!({"path": root}));
+    assert_eq!(status["symbols"], fresh_status["symbols"]);
+    assert_eq!(status["refs"], fresh_status["refs"]);
+}
+
+#[test]
+fn a_new_better_definition_takes_over_references_already_linked_elsewhere() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // `format` exists only in far.ts at first: app.ts's call links there ("anywhere").
+    write(
+        dir.path(),
+        "src/far.ts",
+        "export function format(x) { return x }\n",
+    );
+    write(dir.path(), "src/util.ts", "export function other() {}\n");
+    write(
+        dir.path(),
+        "src/app.ts",
+        "import { format } from './util';\nexport function run() { return format(1) }\n",
+    );
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let before = links(home.path(), &root);
+    assert!(
+        before.contains("src/app.ts:2 call format -> src/far.ts:format@1"),
+        "{before:?}"
+    );
+
+    // The imported file now defines `format`: a fresh index links the call there, and
+    // so must an update of util.ts alone (app.ts is not re-read).
+    write(
+        dir.path(),
+        "src/util.ts",
+        "export function other() {}\nexport function format(x) { return String(x) }\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/util.ts"]}),
+    );
+    let after = links(home.path(), &root);
+    assert!(
+        after.contains("src/app.ts:2 call format -> src/util.ts:format@2"),
+        "{after:?}"
+    );
+    assert_eq!(after, fresh_links(&root));
+
+    // And back: the definition removed again, the call returns to far.ts.
+    write(dir.path(), "src/util.ts", "export function other() {}\n");
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let again = links(home.path(), &root);
+    assert!(
+        again.contains("src/app.ts:2 call format -> src/far.ts:format@1"),
+        "{again:?}"
+    );
+    assert_eq!(again, fresh_links(&root));
+}
+
+#[test]
+fn same_named_siblings_keep_their_own_ids_in_order() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // Two Python classes with a method of the same name each, and an overload pair.
+    let src = "class A:\n    def run(self): pass\n\nclass B:\n    def run(self): pass\n";
+    write(dir.path(), "m.py", src);
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let symbols = |engine: &Engine| {
+        call(
+            engine,
+            "code.get_file_symbols",
+            json!({"path": root, "file": "m.py"}),
+        )
+    };
+    let first = symbols(&engine);
+    let run_a = first["syms"][0]["children"][0]["id"].clone();
+    let run_b = first["syms"][1]["children"][0]["id"].clone();
+    assert_ne!(run_a, run_b);
+    // A class inserted in front: A and B (and their methods) keep their ids.
+    write(dir.path(), "m.py", format!("class Z:\n    pass\n\n{src}"));
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["m.py"]}),
+    );
+    let second = symbols(&engine);
+    assert_eq!(second["syms"][0]["n"], "Z");
+    assert_eq!(second["syms"][1]["children"][0]["id"], run_a, "{second}");
+    assert_eq!(second["syms"][2]["children"][0]["id"], run_b, "{second}");
+    assert_eq!(second["syms"][1]["children"][0]["l"], "5-5", "{second}");
+}
