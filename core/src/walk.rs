@@ -34,6 +34,7 @@ pub const DEFAULT_EXCLUDES: &[&str] = &[
     "dist",
     "build",
     ".next",
+    ".nuxt",
     "target",
     "__pycache__",
     ".venv",
