@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{LanguageExtractor, named};
+use super::{LanguageExtractor, named, outer};
 use crate::code::extract::{Context, Definition, clip_doc, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
@@ -32,6 +32,35 @@ fn is_constant_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The references of a decorator, made by the definition it decorates: the decorator
+/// itself as a call (`@cache`, `@functools.wraps(f)` → `cache`, `wraps`), then whatever
+/// its arguments refer to.
+fn decorator_refs(lang: &Python, decorator: Node, cx: &mut Context) {
+    let Some(expression) = decorator.named_child(0) else {
+        return;
+    };
+    let name = match expression.kind() {
+        "identifier" => Some(cx.text(expression)),
+        "attribute" => expression
+            .child_by_field_name("attribute")
+            .map(|a| cx.text(a)),
+        _ => None,
+    };
+    if let Some(name) = name {
+        cx.add_ref(RefKind::Call, name, expression);
+    }
+    let mut stack = vec![expression];
+    while let Some(node) = stack.pop() {
+        if lang.references(node, cx) {
+            for i in (0..node.named_child_count()).rev() {
+                if let Some(child) = node.named_child(i as u32) {
+                    stack.push(child);
+                }
+            }
+        }
+    }
 }
 
 impl LanguageExtractor for Python {
@@ -90,15 +119,31 @@ impl LanguageExtractor for Python {
         }
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        // A decorated definition is documented by the comments above its decorators.
         let anchor = if node.kind() == "assignment" {
             node.parent().unwrap_or(node)
         } else {
-            node
+            outer(node, &["decorated_definition"])
         };
         cx.preceding_comments(anchor, &["comment"], &[])
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {
+            // Decorators belong to the definition they decorate (below), which the walk
+            // enters after them.
+            "decorator" => false,
+            "function_definition" | "class_definition" => {
+                if let Some(parent) = node.parent().filter(|p| p.kind() == "decorated_definition") {
+                    for i in 0..parent.named_child_count() {
+                        if let Some(decorator) = parent.named_child(i as u32)
+                            && decorator.kind() == "decorator"
+                        {
+                            decorator_refs(self, decorator, cx);
+                        }
+                    }
+                }
+                true
+            }
             "call" => {
                 if let Some(function) = node.child_by_field_name("function") {
                     let name = match function.kind() {

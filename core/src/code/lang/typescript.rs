@@ -83,10 +83,14 @@ fn definition(node: Node, cx: &Context) -> Option<Definition> {
             named(node, cx, cx.fn_kind(), "body")
         }
         "class_declaration" | "abstract_class_declaration" => {
-            named(node, cx, SymbolKind::Class, "body")
+            let mut def = named(node, cx, SymbolKind::Class, "body")?;
+            def.signature = undecorated_signature(node, cx, node.child_by_field_name("body"));
+            Some(def)
         }
         "method_definition" | "method_signature" | "abstract_method_signature" => {
-            named(node, cx, SymbolKind::Method, "body")
+            let mut def = named(node, cx, SymbolKind::Method, "body")?;
+            def.signature = undecorated_signature(node, cx, node.child_by_field_name("body"));
+            Some(def)
         }
         "interface_declaration" => named(node, cx, SymbolKind::Interface, "body"),
         "enum_declaration" => named(node, cx, SymbolKind::Enum, "body"),
@@ -126,9 +130,9 @@ fn definition(node: Node, cx: &Context) -> Option<Definition> {
             let value = node.child_by_field_name("value");
             let (kind, signature) = if is_function_value(value) {
                 let body = value.and_then(|v| v.child_by_field_name("body"));
-                (SymbolKind::Method, cx.signature(node, body))
+                (SymbolKind::Method, undecorated_signature(node, cx, body))
             } else {
-                (SymbolKind::Var, cx.first_line_signature(node))
+                (SymbolKind::Var, field_signature(node, cx))
             };
             Some(Definition {
                 name: cx.text(name_node).to_string(),
@@ -189,6 +193,100 @@ fn definition(node: Node, cx: &Context) -> Option<Definition> {
     }
 }
 
+/// Where `node`'s declaration starts after the decorators written inside it
+/// (`@Component({…}) class A`, `@observable count = 0`).
+fn after_decorators(node: Node) -> usize {
+    let mut start = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "decorator" | "comment" => {}
+            _ => {
+                start = child.start_byte();
+                break;
+            }
+        }
+    }
+    start
+}
+
+/// The signature of `node` up to `body`, without its decorators.
+fn undecorated_signature(node: Node, cx: &Context, body: Option<Node>) -> Option<String> {
+    let end = body.map_or(node.end_byte(), |b| b.start_byte());
+    cx.signature_range(after_decorators(node), end)
+}
+
+/// A field's first line after its decorators (`@Input() label: string` → `label: string`).
+fn field_signature(node: Node, cx: &Context) -> Option<String> {
+    let start = after_decorators(node);
+    if start == node.start_byte() {
+        return cx.first_line_signature(node);
+    }
+    let rest = cx.src.get(start..node.end_byte())?;
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(node.end_byte(), |i| start + i);
+    cx.signature_range(start, end)
+}
+
+/// The decorators that precede `node` outside it: a method's in a class body, a class's
+/// before its `export`. The walk reaches them before the definition, so they are
+/// skipped there and recorded here, from the definition.
+fn outer_decorators(node: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    match node.parent() {
+        Some(parent) if parent.kind() == "export_statement" => {
+            let mut cursor = parent.walk();
+            out.extend(
+                parent
+                    .children(&mut cursor)
+                    .filter(|c| c.kind() == "decorator"),
+            );
+        }
+        Some(parent) if parent.kind() == "class_body" => {
+            let mut current = node.prev_named_sibling();
+            while let Some(sibling) = current {
+                match sibling.kind() {
+                    "decorator" => out.push(sibling),
+                    "comment" => {}
+                    _ => break,
+                }
+                current = sibling.prev_named_sibling();
+            }
+            out.reverse();
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A decorator applied is a call of its name (`@sealed`, `@Component({…})`,
+/// `@action.bound` → `sealed`, `Component`, `bound`); a call's arguments are left to
+/// the walk.
+fn decorator_name(decorator: Node, cx: &mut Context) {
+    if let Some(expression) = decorator.named_child(0)
+        && expression.kind() != "call_expression"
+        && let Some(name) = callee(expression, cx)
+    {
+        cx.add_ref(RefKind::Call, name, expression);
+    }
+}
+
+/// Every reference inside `node` (itself included), as the walk would record them.
+fn subtree_references(node: Node, cx: &mut Context) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if references(node, cx) {
+            for i in (0..node.named_child_count()).rev() {
+                if let Some(child) = node.named_child(i as u32) {
+                    stack.push(child);
+                }
+            }
+        }
+    }
+}
+
 /// The called name of a call's `function` (or a `new`'s `constructor`).
 fn callee<'a>(node: Node, cx: &Context<'a>) -> Option<&'a str> {
     match node.kind() {
@@ -202,6 +300,33 @@ fn callee<'a>(node: Node, cx: &Context<'a>) -> Option<&'a str> {
 
 fn references(node: Node, cx: &mut Context) -> bool {
     match node.kind() {
+        "decorator" => {
+            if node
+                .parent()
+                .is_some_and(|p| matches!(p.kind(), "class_body" | "export_statement"))
+            {
+                // Recorded by the definition it decorates (`outer_decorators`).
+                return false;
+            }
+            decorator_name(node, cx);
+            true
+        }
+        "class_declaration"
+        | "abstract_class_declaration"
+        | "class"
+        | "method_definition"
+        | "method_signature"
+        | "abstract_method_signature" => {
+            for decorator in outer_decorators(node) {
+                decorator_name(decorator, cx);
+                for i in 0..decorator.named_child_count() {
+                    if let Some(child) = decorator.named_child(i as u32) {
+                        subtree_references(child, cx);
+                    }
+                }
+            }
+            true
+        }
         "call_expression" => {
             if let Some(function) = node.child_by_field_name("function")
                 && let Some(name) = callee(function, cx)
