@@ -105,6 +105,40 @@ def test_update_status_budget_and_repos(engine: cc_search.Engine, repo: Path) ->
     assert engine.code_repos() == []
 
 
+def many_callers(root: Path) -> Path:
+    """A repository where ``target`` (with a long doc) is called by 40 functions."""
+    doc = "Target. " + "A long explanation of what it does. " * 10
+    write(root, "lib/target.py", f'def target(value: int) -> int:\n    """{doc}"""\n    return value\n')
+    for i in range(40):
+        write(root, f"lib/caller_{i:02}.py", f"def caller_{i:02}():\n    return target({i})\n")
+    return root.resolve()
+
+
+def test_symbol_detail_budget(engine: cc_search.Engine, tmp_path: Path, home: Path) -> None:
+    root = many_callers(tmp_path / "callers")
+    engine.code_index(root)
+    target = engine.code_search("target", path=root, kind="fn")["hits"][0]["id"]
+    full = engine.code_symbol(target, path=root)
+    assert len(full["called_by"]) == 40
+    assert "truncated" not in full
+    cut = engine.code_symbol(target, path=root, max_tokens=500)
+    assert cut["truncated"] is True
+    assert 0 < len(cut["called_by"]) < 40
+    assert len(json.dumps(cut, separators=(",", ":"))) <= 2000
+    # The detail itself stays whole: only list items are left out.
+    assert (cut["sig"], cut["doc"]) == (full["sig"], full["doc"])
+    assert cut["called_by"] == full["called_by"][: len(cut["called_by"])]
+
+    assert cli_json("index", "-p", str(root), home=home)["stats"]["files"] == 41
+    cli_target = cli_json("search", "target", "-p", str(root), "--kind", "fn", home=home)["hits"][0]["id"]
+    cli_full = cli_json("detail", str(cli_target), "-p", str(root), home=home)
+    assert len(cli_full["called_by"]) == 40
+    cli_cut = cli_json("detail", str(cli_target), "-p", str(root), "--max-tokens", "500", home=home)
+    assert cli_cut["truncated"] is True
+    assert len(cli_cut["called_by"]) == len(cut["called_by"])
+    assert run_cli("code", "detail", str(cli_target), "-p", str(root), "--max-tokens", "0", home=home).returncode == 2
+
+
 def test_errors(engine: cc_search.Engine, repo: Path, tmp_path: Path) -> None:
     with pytest.raises(cc_search.IoError):
         engine.code_index(tmp_path / "missing")

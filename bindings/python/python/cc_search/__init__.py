@@ -860,9 +860,14 @@ class Engine:
         params = self._code_params(path, query=query, kind=kind, limit=limit, max_tokens=max_tokens)
         return cast(CodeSearchResult, self.call("code.search_symbols", params))
 
-    def code_symbol(self, id: int, *, path: StrPath | None = None) -> CodeSymbolDetail:  # noqa: A002
-        """One symbol in full: signature, doc, parent, children, calls, callers, types."""
-        return cast(CodeSymbolDetail, self.call("code.get_symbol_detail", self._code_params(path, id=id)))
+    def code_symbol(
+        self, id: int, *, path: StrPath | None = None, max_tokens: int | None = None  # noqa: A002
+    ) -> CodeSymbolDetail:
+        """One symbol in full: signature, doc, parent, children, calls, callers, types.
+        ``max_tokens`` keeps the JSON within about that many tokens by leaving list items
+        out (callers first), marked ``truncated``; the signature and doc stay whole."""
+        params = self._code_params(path, id=id, max_tokens=max_tokens)
+        return cast(CodeSymbolDetail, self.call("code.get_symbol_detail", params))
 
     def code_references(
         self, id: int, *, path: StrPath | None = None, max_tokens: int | None = None  # noqa: A002

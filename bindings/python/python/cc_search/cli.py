@@ -507,10 +507,11 @@ def code_detail(
     ctx: typer.Context,
     id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
     path: _RepoOption = None,
+    max_tokens: _MaxTokensOption = None,
 ) -> None:
     """One symbol in full: signature, doc, parent, children, calls, callers."""
     with _open(ctx) as engine:
-        _code_print(engine.code_symbol(id, path=path))
+        _code_print(engine.code_symbol(id, path=path, max_tokens=max_tokens))
 
 
 @code_app.command("refs")
