@@ -785,10 +785,14 @@ export declare class Engine {
   codeSearch(query: string, options?: CodeSearchOptions): CodeSearchResponse
   /** Like {@link Engine.codeSearch}, on a worker thread. */
   codeSearchAsync(query: string, options?: CodeSearchOptions): Promise<CodeSearchResponse>
-  /** One symbol in full. @throws {CcSearchError} `invalid_request` for an unknown id. */
-  codeSymbol(id: number, options?: CodeRepoOptions): CodeSymbolDetailResponse
+  /**
+   * One symbol in full; `maxTokens` leaves list items out (callers first) and sets
+   * `truncated`, the signature and doc stay whole.
+   * @throws {CcSearchError} `invalid_request` for an unknown id.
+   */
+  codeSymbol(id: number, options?: CodeBudgetOptions): CodeSymbolDetailResponse
   /** Like {@link Engine.codeSymbol}, on a worker thread. */
-  codeSymbolAsync(id: number, options?: CodeRepoOptions): Promise<CodeSymbolDetailResponse>
+  codeSymbolAsync(id: number, options?: CodeBudgetOptions): Promise<CodeSymbolDetailResponse>
   /** Who refers to symbol `id`. */
   codeReferences(id: number, options?: CodeBudgetOptions): CodeReferencesResponse
   /** Like {@link Engine.codeReferences}, on a worker thread. */

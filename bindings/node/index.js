@@ -549,7 +549,10 @@ class Engine {
     return this.callAsync('code.search_symbols', codeParams('code.search_symbols', options, { query }))
   }
 
-  /** One symbol in full: signature, doc, parent, children, calls, callers, types. */
+  /**
+   * One symbol in full: signature, doc, parent, children, calls, callers, types.
+   * Options: `path`, `maxTokens` (list items left out, `truncated` set).
+   */
   codeSymbol(id, options) {
     return this.call('code.get_symbol_detail', codeParams('code.get_symbol_detail', options, { id }))
   }

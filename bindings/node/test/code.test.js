@@ -91,6 +91,29 @@ describe('code', () => {
     assert.deepEqual(await engine.codeReposAsync(), [])
   })
 
+  test('symbol detail within a token budget', async () => {
+    const engine = new Engine({ home: tempDir() })
+    const files = { 'lib/target.py': 'def target(value: int) -> int:\n    """Target. Returns value."""\n    return value\n' }
+    for (let i = 0; i < 40; i++) {
+      const n = String(i).padStart(2, '0')
+      files[`lib/caller_${n}.py`] = `def caller_${n}():\n    return target(${i})\n`
+    }
+    const root = makeProject(files)
+    engine.codeIndex({ path: root })
+    const target = engine.codeSearch('target', { path: root, kind: 'fn' }).hits[0].id
+    const full = engine.codeSymbol(target, { path: root })
+    assert.equal(full.called_by.length, 40)
+    assert.equal(full.truncated, undefined)
+    const cut = engine.codeSymbol(target, { path: root, maxTokens: 400 })
+    assert.equal(cut.truncated, true)
+    assert.ok(cut.called_by.length > 0 && cut.called_by.length < 40, JSON.stringify(cut))
+    assert.ok(JSON.stringify(cut).length <= 1600)
+    assert.deepEqual([cut.sig, cut.doc], [full.sig, full.doc])
+    assert.deepEqual(cut.called_by, full.called_by.slice(0, cut.called_by.length))
+    assert.deepEqual(await engine.codeSymbolAsync(target, { path: root, maxTokens: 400 }), cut)
+    assert.deepEqual(engine.call('code.get_symbol_detail', { path: root, id: target, max_tokens: 400 }), cut)
+  })
+
   test('errors carry codes', async () => {
     const engine = new Engine({ home: tempDir() })
     const root = repo()

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   const hits: CodeSearchResponse = engine.codeSearch('user', { path: '.', kind: 'fn', limit: 5, maxTokens: 500 })
   const firstHit: CodeSymbol | undefined = hits.hits[0]
   const detailSig: string | undefined = (await engine.codeSymbolAsync(1)).sig
+  const detailCut: true | undefined = engine.codeSymbol(1, { path: '.', maxTokens: 200 }).truncated
+  void detailCut
   const refsLine: number | undefined = engine.codeReferences(1).refs_to[0]?.line
   const repoPaths: string[] = engine.codeRepos().map((r) => r.p)
   const typedCode: CodeSearchResponse = engine.call('code.search_symbols', { query: 'x', limit: 3 })
