@@ -368,6 +368,9 @@ fn extract_at(
         imports: Vec::new(),
     };
     let mut symbols = Vec::new();
+    // Byte offsets of line starts, built on the first embedded range (a macro-heavy file
+    // would otherwise count newlines from the top once per macro).
+    let mut line_starts: Option<Vec<usize>> = None;
     let mut cursor = tree.walk();
     'outer: loop {
         let node = cursor.node();
@@ -378,7 +381,12 @@ fn extract_at(
             && let Ok((inner, false)) = extract_at(lang, extension, text, depth + 1)
         {
             // Items written inside a macro body or invocation, where they parse.
-            let offset = source[..start].matches('\n').count() as u32;
+            let starts = line_starts.get_or_insert_with(|| {
+                memchr::memchr_iter(b'\n', source.as_bytes())
+                    .map(|i| i + 1)
+                    .collect()
+            });
+            let offset = starts.partition_point(|&line| line <= start) as u32;
             for mut symbol in inner.symbols {
                 shift_lines(&mut symbol, offset);
                 attach(symbol, &mut cx, &mut symbols);
