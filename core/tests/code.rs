@@ -1720,3 +1720,50 @@ fn max_file_size_comes_from_the_project_config() {
         "{out}"
     );
 }
+
+#[test]
+fn a_budget_cut_detail_lists_only_the_files_of_the_callers_it_keeps() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/target.py", "def target():\n    pass\n");
+    for i in 0..40 {
+        write(
+            dir.path(),
+            &format!("src/caller_with_a_long_file_name_{i:02}.py"),
+            format!("from target import target\n\ndef caller_{i:02}():\n    target()\n"),
+        );
+    }
+    let root = p(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let hit = search(&engine, &root, "target");
+    let id = hit["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["n"] == "target" && h["k"] == "fn")
+        .unwrap()["id"]
+        .clone();
+    let full = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": id}),
+    );
+    // Each caller's file imports it and calls it.
+    assert_eq!(full["called_by"].as_array().unwrap().len(), 80, "{full}");
+    assert_eq!(full["_f"].as_array().unwrap().len(), 40);
+    let cut = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": id, "max_tokens": 300}),
+    );
+    assert_eq!(cut["truncated"], true, "{cut}");
+    assert!(cut.to_string().len() <= 300 * 4, "{cut}");
+    let kept = cut["called_by"].as_array().unwrap();
+    assert!(!kept.is_empty() && kept.len() < 80, "{cut}");
+    // Every listed file is one a kept caller points at, and every index is valid.
+    let files = cut["_f"].as_array().unwrap();
+    let used: std::collections::BTreeSet<u64> =
+        kept.iter().map(|c| c["fi"].as_u64().unwrap()).collect();
+    assert_eq!(used.len(), files.len(), "{cut}");
+    assert!(used.iter().all(|&i| (i as usize) < files.len()), "{cut}");
+}

@@ -1061,15 +1061,14 @@ impl Operation for GetSymbolDetail {
                 type_refs.push(target);
             }
         }
-        let (called_by, files) =
-            dedup_files(&incoming(&conn, &repo.db_path, row.id)?, set_source_file);
+        let callers = incoming(&conn, &repo.db_path, row.id)?;
         drop(conn);
         let brief_of = |r: &SymbolRow| SymbolBrief {
             sig: None,
             doc: None,
             ..repo.brief(r)
         };
-        let mut out = SymbolDetailResponse {
+        let template = SymbolDetailResponse {
             id: row.id,
             n: row.name.clone(),
             k: row.kind.clone(),
@@ -1080,13 +1079,21 @@ impl Operation for GetSymbolDetail {
             parent: parent.as_ref().map(brief_of),
             children: children.iter().map(brief_of).collect(),
             calls,
-            called_by,
+            called_by: Vec::new(),
             type_refs,
-            files,
+            files: Vec::new(),
             truncated: false,
         };
         let budget = repo.budget(request.max_tokens);
-        let mut truncated = fit(&mut out, budget, |o| &mut o.called_by);
+        // The callers that fit, with `_f` listing only their files.
+        let (mut out, mut truncated) = fit_prefix(budget, callers.len(), |k| {
+            let (called_by, files) = dedup_files(&callers[..k], set_source_file);
+            SymbolDetailResponse {
+                called_by,
+                files,
+                ..template.clone()
+            }
+        });
         truncated |= fit(&mut out, budget, |o| &mut o.type_refs);
         truncated |= fit(&mut out, budget, |o| &mut o.calls);
         truncated |= fit(&mut out, budget, |o| &mut o.children);
