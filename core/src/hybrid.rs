@@ -45,9 +45,10 @@ pub const VECTOR_DIMS: usize = 384;
 /// Most neighbours one KNN query asks sqlite-vec for (its own limit is 4096).
 const MAX_KNN: usize = 4096;
 
-/// How much of a store's file searches read through a memory map (1.5 KiB per vector:
-/// 4 GiB covers well over two million windows).
-const MMAP_BYTES: i64 = 4 << 30;
+/// How much of a store's file searches read through a memory map: SQLite's own ceiling
+/// (`SQLITE_MAX_MMAP_SIZE`, just under 2 GiB), about 1.3 million windows' vectors at
+/// 1.5 KiB each; pages beyond it are read as usual.
+const MMAP_BYTES: i64 = 0x7fff_0000;
 
 /// Chunks embedded per transaction by [`ChunkStore::embed_pending`].
 const EMBED_BATCH: usize = 64;

@@ -666,4 +666,15 @@ fn a_store_database_is_a_real_sqlite_file_with_the_schema() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, hybrid::SCHEMA.len() as i64);
+    // The store's own connections read the file through a memory map (the KNN scans
+    // every vector; see docs/BENCHMARKS.md, hybrid); a plain connection does not.
+    let pooled = f.store.db().read(&mut Vec::new()).unwrap();
+    let mapped: i64 = pooled
+        .query_row("PRAGMA mmap_size", [], |r| r.get(0))
+        .unwrap();
+    assert!(mapped >= 1 << 30, "mmap_size {mapped}");
+    let plain: i64 = conn
+        .query_row("PRAGMA mmap_size", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(plain, 0);
 }
