@@ -39,6 +39,7 @@ pub struct Engine {
     files_db: Database,
     embedding_cache: crate::embed::Cache,
     docs_store: crate::hybrid::ChunkStore,
+    sessions_store: crate::hybrid::ChunkStore,
     embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
     model_missing_noted: std::sync::atomic::AtomicBool,
 }
@@ -95,6 +96,10 @@ impl Engine {
             files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
             embedding_cache: crate::embed::Cache::new(home.join("embeddings.db")),
             docs_store: crate::hybrid::ChunkStore::new(home.join("docs.db"), crate::docs::SCHEMA),
+            sessions_store: crate::hybrid::ChunkStore::new(
+                home.join("sessions.db"),
+                crate::sessions::SCHEMA,
+            ),
             embedder: Mutex::new(None),
             model_missing_noted: std::sync::atomic::AtomicBool::new(false),
             home,
@@ -159,6 +164,11 @@ impl Engine {
     /// The docs and notes index (`docs.db` in the data root).
     pub(crate) fn docs_store(&self) -> &crate::hybrid::ChunkStore {
         &self.docs_store
+    }
+
+    /// The session transcript index (`sessions.db` in the data root).
+    pub(crate) fn sessions_store(&self) -> &crate::hybrid::ChunkStore {
+        &self.sessions_store
     }
 
     /// The vector cache (`embeddings.db` in the data root), shared by every index.

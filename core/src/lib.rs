@@ -57,6 +57,7 @@ pub mod hybrid;
 pub mod mcp;
 pub mod ops;
 pub mod rank;
+pub mod sessions;
 pub mod store;
 pub mod text;
 pub mod walk;

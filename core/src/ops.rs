@@ -150,6 +150,10 @@ pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::grep::Search>(),
     OperationInfo::of::<crate::docs::NotesIndex>(),
     OperationInfo::of::<crate::docs::NotesQuery>(),
+    OperationInfo::of::<crate::sessions::Chunk>(),
+    OperationInfo::of::<crate::sessions::Index>(),
+    OperationInfo::of::<crate::sessions::Search>(),
+    OperationInfo::of::<crate::sessions::Status>(),
 ];
 
 /// Find an operation by name.
