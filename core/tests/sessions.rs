@@ -625,6 +625,14 @@ fn a_growing_session_parses_only_its_new_bytes_and_matches_a_fresh_index() {
         "{:?}",
         found.results[0].messages
     );
+
+    // Shrunk (rewritten): parsed from the start; the groups it lost are dropped.
+    std::fs::write(&path, &first_part).unwrap();
+    let shrunk = index(&engine, &projects);
+    assert_eq!((shrunk.parsed, shrunk.grown), (1, 0), "{shrunk:?}");
+    let again_home = tempfile::tempdir().unwrap();
+    index(&self::engine(again_home.path()), &projects);
+    assert_eq!(chunks(home.path()), chunks(again_home.path()));
 }
 
 /// Copy `from` (recursively) into `to`.

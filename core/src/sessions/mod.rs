@@ -392,7 +392,9 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
             _ if force => Plan::Full,
             None => Plan::Full,
             Some(k) if k.size == f.size && k.mtime_ns == f.mtime_ns => Plan::Skip,
-            Some(k) if f.size >= k.size && f.size >= k.watermark && k.project_from_cwd => {
+            // Grown (appended to): from the last group on. Same size with another mtime
+            // (rewritten in place), shrunk, or a project still unknown: from the start.
+            Some(k) if f.size > k.size && f.size >= k.watermark && k.project_from_cwd => {
                 let from = k.restart.values().copied().min().unwrap_or(k.watermark);
                 Plan::Tail(from.min(k.watermark))
             }

@@ -672,6 +672,49 @@ mod tests {
     }
 
     #[test]
+    fn sidechains_are_streams_of_their_own_and_restart_per_stream() {
+        let mut side = user("s1", "subagent task".into());
+        side["isSidechain"] = true.into();
+        side["agentId"] = "ag".into();
+        let mut side_reply = assistant(
+            "s2",
+            "ms",
+            serde_json::json!({"type": "text", "text": "done"}),
+        );
+        side_reply["isSidechain"] = true.into();
+        side_reply["agentId"] = "ag".into();
+        let bytes = lines(&[
+            user("u1", "main prompt".into()),
+            side,
+            assistant(
+                "a1",
+                "m1",
+                serde_json::json!({"type": "text", "text": "main reply"}),
+            ),
+            side_reply,
+            user("u2", "second prompt".into()),
+        ]);
+        let parsed = parse(&bytes, 0, &BTreeMap::new());
+        let streams: Vec<(&str, usize)> = parsed
+            .groups
+            .iter()
+            .map(|g| (g.stream.as_str(), g.messages.len()))
+            .collect();
+        assert_eq!(streams, [("", 2), ("ag", 2), ("", 1)]);
+        // Re-parsing from the sidechain's group start: the main stream's closed group
+        // (before its restart offset) is not rebuilt from its tail.
+        let from = parsed.open["ag"];
+        let tail = parse(&bytes[from as usize..], from, &parsed.open);
+        let streams: Vec<(&str, usize)> = tail
+            .groups
+            .iter()
+            .map(|g| (g.stream.as_str(), g.messages.len()))
+            .collect();
+        assert_eq!(streams, [("ag", 2), ("", 1)]);
+        assert_eq!(tail.groups, parsed.groups[1..]);
+    }
+
+    #[test]
     fn long_text_is_cut_with_a_marker() {
         assert_eq!(cut("abcdef", 4), "abcd […2 more chars]");
         assert_eq!(cut("abc", 4), "abc");
