@@ -238,7 +238,11 @@ export interface NotesIndexOptions {
 export interface DocsIndexResponse {
   /** The project's name (its root directory's name). */
   project: string
-  /** The branch indexed (`detached@<sha>` on a detached HEAD, empty outside git). */
+  /**
+   * The branch indexed (the one HEAD names, even before the first commit;
+   * `detached@<sha>` on a detached HEAD; empty outside git and for notes, which belong
+   * to no branch).
+   */
   branch: string
   root: string
   files: number

@@ -923,3 +923,41 @@ fn docs_and_notes_through_mcp() {
     let outside = call(4, "docs_query", json!({"query": "x", "project_dir": "/"}));
     assert_eq!(outside["isError"], true, "confined to the roots: {outside}");
 }
+
+/// Notes indexed per branch by an earlier version are dropped and indexed once, for
+/// every branch.
+#[test]
+fn notes_indexed_per_branch_before_are_indexed_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "sessions/2026_02_05_AUTH/NOTES.md",
+        "## Findings\n\nThe lychee token.\n\n## Plan\n\nRotate it.\n",
+    );
+    let (engine, _) = engine(home.path());
+    assert_eq!(notes_index(&engine, dir.path()).sections_written, 2);
+    // What an earlier version wrote on branch main: its rows and sources named the branch.
+    let db = rusqlite::Connection::open(home.path().join("docs.db")).unwrap();
+    db.execute_batch(
+        "UPDATE doc_files SET branch = 'main' WHERE collection = 'notes';
+         UPDATE chunks SET source = kind || char(0) || scope || char(0) || 'main' || char(0)
+           || json_extract(meta, '$.path') WHERE kind = 'note';",
+    )
+    .unwrap();
+    let again = notes_index(&engine, dir.path());
+    assert_eq!((again.indexed, again.sections_written), (1, 2), "{again:?}");
+    let count = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        count("SELECT count(*) FROM doc_files WHERE collection = 'notes' AND branch <> ''"),
+        0
+    );
+    assert_eq!(count("SELECT count(*) FROM chunks WHERE kind = 'note'"), 2);
+    assert_eq!(
+        notes_query(&engine, dir.path(), "lychee token")
+            .results
+            .len(),
+        1
+    );
+    assert_eq!(notes_index(&engine, dir.path()).unchanged, 1);
+}

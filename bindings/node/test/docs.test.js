@@ -130,3 +130,37 @@ describe('docs and notes', { skip: SKIP && 'CC_SEARCH_TEST_NO_MODEL is set' }, (
     assert.ok(unindexed.warnings.some((w) => w.includes('cc-search docs index')))
   })
 })
+
+describe('docs and notes without the model (keyword only)', () => {
+  test('an unborn branch has its name, a branch never indexed is reported, notes ignore branches', () => {
+    const home = tempDir()
+    fs.writeFileSync(path.join(home, 'config.toml'), '[embed]\nmodel_dir = "/nonexistent/model"\n')
+    const engine = new Engine({ home })
+    const project = makeProject({
+      'docs/guide.md': GUIDE,
+      'sessions/2026_02_05_AUTH/NOTES.md': '## Findings\n\nThe kiwi token rotates.\n',
+    })
+    git(project, 'init', '-q', '-b', 'trunk')
+    const docs = engine.docsIndex({ projectDir: project, lockWaitSecs: 1 })
+    assert.deepEqual([docs.branch, docs.indexed, docs.pending_vectors], ['trunk', 1, 3])
+    const here = engine.docsQuery('exponential backoff', { projectDir: project })
+    assert.deepEqual([here.mode, here.branch, here.results[0].section], ['keyword', 'trunk', 'Errors'])
+    const elsewhere = engine.docsQuery('exponential backoff', { projectDir: project, branch: 'gone' })
+    assert.deepEqual(elsewhere.results, [])
+    assert.match(elsewhere.warnings.join('\n'), /no docs indexed on branch gone of project .* \(indexed: trunk\)/)
+
+    const notes = engine.notesIndex({ projectDir: project, lockWaitSecs: 1 })
+    assert.deepEqual([notes.branch, notes.indexed], ['', 1])
+    git(project, 'checkout', '-q', '-b', 'other')
+    const again = engine.notesIndex({ projectDir: project })
+    assert.deepEqual([again.unchanged, again.indexed], [1, 0], 'nothing re-chunked on another branch')
+    assert.equal(engine.notesQuery('kiwi token', { projectDir: project }).results.length, 1)
+    assert.throws(
+      () => engine.notesQuery('kiwi', { projectDir: project, after: '2026-02-31' }),
+      (err) =>
+        err instanceof CcSearchError &&
+        err.code === 'invalid_request' &&
+        /February 2026 has 28 days/.test(err.message),
+    )
+  })
+})

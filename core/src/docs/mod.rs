@@ -11,10 +11,13 @@
 //!   filtered by date (`after`) and file name (`file`).
 //!
 //! Everything lives in `docs.db` in the data root: the chunk store's tables plus
-//! `doc_files`, one row per indexed file and branch (mtime, size, SHA-256). A run:
+//! `doc_files`, one row per indexed file and branch (mtime, size, SHA-256); notes belong
+//! to no branch (their branch is empty), so checking out another branch changes nothing
+//! about them. A run:
 //!
 //! 1. takes the advisory lock `docs.lock` ([`lock`]): a second run waits, then reports who
-//!    holds it; locks older than 5 minutes or of a dead process are broken;
+//!    holds it; the holder refreshes its timestamp while it runs, and locks not refreshed
+//!    for 5 minutes or of a dead process are broken;
 //! 2. skips files whose mtime and size are unchanged; updates only the mtime of files
 //!    whose content hash is unchanged; re-chunks the others; drops files that are gone;
 //!    all in one transaction;
@@ -172,7 +175,9 @@ pub struct IndexRequest {
 pub struct IndexResponse {
     /// The project's name (its root directory's name).
     pub project: String,
-    /// The branch indexed (empty outside git).
+    /// The branch indexed: the one HEAD names (also before the first commit),
+    /// `detached@<7 hex>` on a detached HEAD; empty outside git, and for notes, which
+    /// belong to no branch.
     pub branch: String,
     /// The project root.
     pub root: PathBuf,

@@ -215,7 +215,9 @@ class DocsIndexResult(TypedDict):
     project: str
     """The project's name (its root directory's name)."""
     branch: str
-    """The git branch indexed (``detached@<sha>`` on a detached HEAD, empty outside git)."""
+    """The git branch indexed (the one HEAD names, even before the first commit;
+    ``detached@<sha>`` on a detached HEAD; empty outside git and for notes, which belong to
+    no branch)."""
     root: str
     """The project root."""
     files: int
