@@ -1,59 +1,11 @@
 //! The C ABI driven from real C: the header compiled by gcc, the example and the misuse
 //! checks linked against the shared and the static library, run as processes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// Build the C libraries (cargo test builds only the rlib) and return their directory.
-fn libraries() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "cc-search-ffi", "--lib"])
-        .current_dir(workspace())
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build -p cc-search-ffi failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target"));
-    let dir = target.join("debug");
-    assert!(
-        dir.join("libcc_search.so").exists(),
-        "no libcc_search.so in {dir:?}"
-    );
-    assert!(
-        dir.join("libcc_search.a").exists(),
-        "no libcc_search.a in {dir:?}"
-    );
-    dir
-}
-
-fn gcc(out: &Path, source: &Path, lib_dir: &Path, link_static: bool) {
-    let mut cmd = Command::new("gcc");
-    cmd.args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
-        .arg(out)
-        .arg(source)
-        .arg("-I")
-        .arg(workspace().join("include"));
-    if link_static {
-        cmd.arg(lib_dir.join("libcc_search.a"))
-            .args(["-lm", "-ldl"]);
-    } else {
-        cmd.arg("-L").arg(lib_dir).arg("-lcc_search");
-    }
-    let output = cmd.output().expect("run gcc");
-    assert!(
-        output.status.success(),
-        "gcc {source:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
+mod common;
+use common::{gcc, libraries, workspace};
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

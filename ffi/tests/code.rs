@@ -1,29 +1,11 @@
 //! code.* through the C ABI: tests/c/code_test.c compiled by gcc against the shared
 //! library and run on a small repository this test writes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// Build the C libraries (cargo test builds only the rlib) and return their directory.
-fn libraries() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "cc-search-ffi", "--lib"])
-        .current_dir(workspace())
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build -p cc-search-ffi failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target"));
-    target.join("debug")
-}
+mod common;
+use common::{gcc, libraries, workspace};
 
 fn write(root: &Path, rel: &str, content: &str) {
     let path = root.join(rel);
@@ -36,21 +18,11 @@ fn code_index_search_and_detail_through_cc_search_call() {
     let lib_dir = libraries();
     let build = tempfile::tempdir().unwrap();
     let exe = build.path().join("code_test");
-    let output = Command::new("gcc")
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(&exe)
-        .arg(workspace().join("tests/c/code_test.c"))
-        .arg("-I")
-        .arg(workspace().join("include"))
-        .arg("-L")
-        .arg(&lib_dir)
-        .arg("-lcc_search")
-        .output()
-        .expect("run gcc");
-    assert!(
-        output.status.success(),
-        "gcc failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    gcc(
+        &exe,
+        &workspace().join("tests/c/code_test.c"),
+        &lib_dir,
+        false,
     );
     let home = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
