@@ -1,5 +1,5 @@
 //! File accesses learned from Claude Code session transcripts (`claude::activity::scan`),
-//! on real files: the real and edge-case transcripts of `/work/shared/data/sessions` copied
+//! on real files: the real and edge-case transcripts of `tests/fixtures/sessions` copied
 //! into a temporary `$CLAUDE_CONFIG_DIR/projects/<folder>/` with their `cwd` moved to a
 //! temporary project, and hand-written records for each rule.
 
@@ -13,7 +13,8 @@ use cc_search::claude::activity::{self, AccessKind, Cursor, FileAccess, Scan};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-const DATA: &str = "/work/shared/data/sessions";
+/// The real and edge-case transcripts, committed with their provenance and licences.
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/sessions");
 
 /// Unix seconds of [`ts`]`(0)`.
 const T0: i64 = 1_735_689_600;

@@ -1,4 +1,4 @@
-//! sessions: Claude Code transcripts — the real fixtures (../shared/data/sessions) and
+//! sessions: Claude Code transcripts — the real fixtures (tests/fixtures/sessions) and
 //! transcripts written here in the real format (progress records, tool results, split
 //! assistant messages, a compaction summary, a subagent, a corrupted line, a partial last
 //! line) — indexed into a real SQLite file with the real model; incremental growth,
@@ -656,7 +656,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 fn fixtures(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/sessions")
+        .join("../tests/fixtures/sessions")
         .join(name)
 }
 
