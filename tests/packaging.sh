@@ -382,8 +382,9 @@ print("include/cc_search.h", ".".join(parts), sep="\t")
 EOF
   )
   printf '%s\n' "$manifest" >>"$versions"
+  # The workspace's crates; the vendored sqlite-vec keeps its upstream version.
   cargo metadata --quiet --no-deps --format-version 1 --manifest-path "$root/Cargo.toml" |
-    "$json" -c 'import json, sys; [print("crate " + p["name"], p["version"], sep="\t") for p in json.load(sys.stdin)["packages"]]' \
+    "$json" -c 'import json, sys; [print("crate " + p["name"], p["version"], sep="\t") for p in json.load(sys.stdin)["packages"] if "/vendor/" not in p["manifest_path"]]' \
       >>"$versions"
   local wrong
   wrong=$(awk -F '\t' -v v="$version" '$2 != v && !($2 == "dynamic" && $1 ~ /^pyproject/)' "$versions")
