@@ -151,6 +151,17 @@ impl Engine {
         ops::call(self, name, params_json)
     }
 
+    /// [`Engine::call`], with `progress` receiving the operation's progress on this
+    /// thread as it goes (see [`crate::progress`]).
+    pub fn call_with_progress(
+        &self,
+        name: &str,
+        params_json: &str,
+        progress: impl Fn(&crate::progress::Progress<'_>) + 'static,
+    ) -> Result<String> {
+        crate::progress::watch(progress, || self.call(name, params_json))
+    }
+
     /// The file index database (opened, migrated, or rebuilt if corrupt, on first use).
     pub(crate) fn files_db(&self) -> &Database {
         &self.files_db

@@ -823,8 +823,9 @@ impl ChunkStore {
         Ok(hits)
     }
 
-    /// Chunk ids matching `text` by BM25 (title weighted 2, text 1), best first, the
-    /// FTS5 match run first and the filters after it.
+    /// Chunk ids matching `text` by BM25 (title weighted 2, text 1), best first (equal
+    /// scores: the newer first, so recency never loses a tie), the FTS5 match run first
+    /// and the filters after it.
     fn keyword_list(
         &self,
         conn: &rusqlite::Connection,
@@ -853,7 +854,7 @@ impl ChunkStore {
                    AND (?4 IS NULL OR c.tag IN (SELECT value FROM json_each(?4))) \
                    AND (?5 IS NULL OR c.time >= ?5) \
                    AND (?6 IS NULL OR c.time <= ?6) \
-                 ORDER BY fts.score, c.key LIMIT ?7",
+                 ORDER BY fts.score, c.time DESC, c.key LIMIT ?7",
             )
             .map_err(db)?;
         stmt.query_map(
@@ -892,7 +893,7 @@ impl ChunkStore {
         }
         let db = |e| Error::db(self.path(), e);
         let mut sql = String::from(
-            "SELECT chunk_id, distance, window_id FROM chunk_vectors \
+            "SELECT chunk_id, distance, window_id, time FROM chunk_vectors \
              WHERE embedding MATCH ? AND k = ?",
         );
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
@@ -927,7 +928,8 @@ impl ChunkStore {
         // Windows, not chunks, are the neighbours: ask for more when chunks have several.
         let mut k = limit.min(MAX_KNN);
         loop {
-            let mut best: HashMap<i64, (f64, i64)> = HashMap::new();
+            // chunk → (distance, window, time) of its nearest window.
+            let mut best: HashMap<i64, (f64, i64, i64)> = HashMap::new();
             let mut exhausted = true;
             for scope in &scopes {
                 let mut stmt = conn.prepare_cached(&sql).map_err(db)?;
@@ -937,9 +939,9 @@ impl ChunkStore {
                     bound.push((*scope).clone().into());
                 }
                 bound.extend(values.iter().cloned());
-                let rows: Vec<(i64, f64, i64)> = stmt
+                let rows: Vec<(i64, f64, i64, i64)> = stmt
                     .query_map(rusqlite::params_from_iter(bound), |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                     })
                     .map_err(db)?
                     .collect::<rusqlite::Result<_>>()
@@ -947,19 +949,23 @@ impl ChunkStore {
                 if rows.len() == k {
                     exhausted = false;
                 }
-                for (chunk, distance, window) in rows {
-                    let entry = best.entry(chunk).or_insert((distance, window));
-                    if (distance, window) < *entry {
-                        *entry = (distance, window);
+                for (chunk, distance, window, time) in rows {
+                    let entry = best.entry(chunk).or_insert((distance, window, time));
+                    if (distance, window) < (entry.0, entry.1) {
+                        *entry = (distance, window, time);
                     }
                 }
             }
             if best.len() >= limit || exhausted || k >= MAX_KNN {
-                let mut list: Vec<(i64, f64, i64)> =
-                    best.into_iter().map(|(c, (d, w))| (c, d, w)).collect();
-                list.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+                let mut list: Vec<(i64, (f64, i64, i64))> = best.into_iter().collect();
+                // Equally near: the newer first (as in the keyword list), then by id.
+                list.sort_by(|a, b| {
+                    (a.1.0.total_cmp(&b.1.0))
+                        .then(b.1.2.cmp(&a.1.2))
+                        .then(a.0.cmp(&b.0))
+                });
                 list.truncate(limit);
-                return Ok(list);
+                return Ok(list.into_iter().map(|(c, (d, w, _))| (c, d, w)).collect());
             }
             k = (k * 2).min(MAX_KNN);
         }

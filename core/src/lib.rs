@@ -56,6 +56,7 @@ pub mod grep;
 pub mod hybrid;
 pub mod mcp;
 pub mod ops;
+pub mod progress;
 pub mod rank;
 pub mod sessions;
 pub mod store;

@@ -751,3 +751,32 @@ fn edge_case_transcripts_never_fail_the_run() {
     let again = index(&engine, &projects);
     assert_eq!(again.bytes_parsed, 0);
 }
+
+#[test]
+fn index_reports_parse_progress_to_the_caller_thread() {
+    let claude = tempfile::tempdir().unwrap();
+    let projects = claude.path().join("projects");
+    copy_tree(&fixtures("edge-cases"), &projects.join("-tmp"));
+    let home = tempfile::tempdir().unwrap();
+    let engine = keyword_engine(home.path());
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = std::rc::Rc::clone(&seen);
+    let params = json!({ "projects_dir": projects }).to_string();
+    let out = engine
+        .call_with_progress("sessions.index", &params, move |p| {
+            log.borrow_mut()
+                .push((p.stage.to_string(), p.done, p.total))
+        })
+        .unwrap();
+    let run: IndexResponse = serde_json::from_str(&out).unwrap();
+    let files = (run.sessions + run.subagents) as u64;
+    let seen = seen.borrow();
+    assert_eq!(seen.first(), Some(&("parse".to_string(), 0, files)));
+    assert_eq!(seen.last(), Some(&("parse".to_string(), files, files)));
+    // Steps only move forward, and only parse is reported without a model.
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1), "{seen:?}");
+    assert!(seen.iter().all(|s| s.0 == "parse"), "{seen:?}");
+    // Without a sink nothing is reported, and a later run skips every file.
+    let again = index(&engine, &projects);
+    assert_eq!(again.unchanged as u64, files);
+}

@@ -586,7 +586,7 @@ fn index(
         let stats = store.embed_pending(
             embedder.as_ref(),
             engine.embedding_cache(),
-            &mut |_, _| {},
+            &mut |done, total| crate::progress::report("embed", done, total),
             &mut warnings,
         )?;
         response.embedded = stats.embedded;

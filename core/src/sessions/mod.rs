@@ -47,8 +47,9 @@
 //! `cwd`): the matching projects are looked up first and passed as scopes (the vector
 //! table's partition key). A filter matching no project gives no results and the warning
 //! `No sessions found for project X` (not an error, so an agent's call never fails on
-//! it). When nothing matches at all, the closest chunks by meaning are returned instead
-//! with a `note` (vector-only fallback, when the model is available).
+//! it). When no word of the query matches, the results are the closest chunks by meaning
+//! (the vector list alone, when the model is available) and come with a `note` saying
+//! so (spec: "no results → closest semantic matches with a note").
 
 pub mod parser;
 
@@ -85,6 +86,8 @@ pub const RECENCY_FLOOR: f64 = 0.6;
 pub const KINDS: [&str; 5] = ["user", "assistant", "summary", "tool", "thinking"];
 /// Messages of context kept per chunk, and the longest text of each (characters).
 const CONTEXT_MESSAGES: usize = 5;
+/// Transcripts read and parsed between two progress reports.
+const PARSE_SLICE: usize = 64;
 const CONTEXT_CHARS: usize = 2000;
 /// How deep below `projects/` transcripts are looked for.
 const MAX_DEPTH: usize = 8;
@@ -401,14 +404,18 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
             Some(_) => Plan::Full,
         })
         .collect();
-    let reads: Vec<Read> = found
-        .par_iter()
-        .zip(plans.par_iter())
-        .enumerate()
-        .filter_map(|(i, (f, plan))| {
+    // Read and parse in parallel, a slice at a time, so progress is reported from this
+    // thread between slices.
+    let to_read: Vec<usize> = (0..found.len())
+        .filter(|&i| !matches!(plans[i], Plan::Skip))
+        .collect();
+    let mut reads: Vec<Read> = Vec::with_capacity(to_read.len());
+    crate::progress::report("parse", 0, to_read.len());
+    for slice in to_read.chunks(PARSE_SLICE) {
+        reads.par_extend(slice.par_iter().map(|&i| {
+            let (f, plan) = (&found[i], &plans[i]);
             let (from, restart, full) = match plan {
-                Plan::Skip => return None,
-                Plan::Full => (0, BTreeMap::new(), true),
+                Plan::Skip | Plan::Full => (0, BTreeMap::new(), true),
                 Plan::Tail(from) => (
                     *from,
                     known
@@ -418,7 +425,7 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
                     false,
                 ),
             };
-            Some(match read_from(&f.path, from) {
+            match read_from(&f.path, from) {
                 Ok(bytes) => Read {
                     found_index: i,
                     full,
@@ -433,9 +440,10 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
                     bytes: 0,
                     error: Some(format!("{}: {e}", f.path.display())),
                 },
-            })
-        })
-        .collect();
+            }
+        }));
+        crate::progress::report("parse", reads.len(), to_read.len());
+    }
     response.unchanged = plans.iter().filter(|p| matches!(p, Plan::Skip)).count();
 
     let store = engine.sessions_store();
@@ -571,7 +579,7 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
         let stats = store.embed_pending(
             embedder.as_ref(),
             engine.embedding_cache(),
-            &mut |_, _| {},
+            &mut |done, total| crate::progress::report("embed", done, total),
             &mut warnings,
         )?;
         response.embedded = stats.embedded;
@@ -932,6 +940,11 @@ impl Operation for Search {
     }
 }
 
+/// The note of results that no word of the query matched.
+fn closest_note(text: &str) -> String {
+    format!("no matches for {text:?}; showing the closest matches by meaning")
+}
+
 fn meta_value(engine: &Engine, key: &str, warnings: &mut Vec<String>) -> Result<Option<String>> {
     let store = engine.sessions_store();
     let conn = store.db().read(warnings)?;
@@ -1049,11 +1062,12 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             hits = store.search(&search, Some(&fallback), &mut warnings)?;
             if !hits.is_empty() {
                 response.mode = Mode::Vector;
-                response.note = Some(format!(
-                    "no matches for {text:?}; showing the closest matches by meaning"
-                ));
+                response.note = Some(closest_note(text));
             }
         }
+    } else if request.mode == Mode::Hybrid && hits.iter().all(|h| h.keyword_rank.is_none()) {
+        // The vector list alone found these: say so, as when keyword mode falls back.
+        response.note = Some(closest_note(text));
     }
     for hit in hits {
         let meta: serde_json::Value = serde_json::from_str(&hit.meta).unwrap_or_default();
