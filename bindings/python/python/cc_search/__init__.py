@@ -21,7 +21,7 @@ import importlib.util
 import json
 import os
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, Union, cast
 
@@ -68,7 +68,16 @@ __all__ = [
     "IoError",
     "OperationInfo",
     "RefreshResult",
+    "ProgressCallback",
     "RootRefresh",
+    "SessionsChunk",
+    "SessionsContextMessage",
+    "SessionsGroupPart",
+    "SessionsHit",
+    "SessionsIndexResult",
+    "SessionsProject",
+    "SessionsSearchResult",
+    "SessionsStatus",
     "StrPath",
     "SuggestResult",
     "UnknownOperationError",
@@ -82,6 +91,11 @@ __version__: str = _native.version()
 
 #: A filesystem path: ``str`` or any ``os.PathLike`` (``pathlib.Path``, ...).
 StrPath = Union[str, "os.PathLike[str]"]
+
+#: Called as ``progress(stage, done, total)`` while an operation reports progress:
+#: ``sessions.index`` (stages ``parse`` then ``embed``), ``docs.index`` and ``notes.index``
+#: (``embed``), and ``sessions.search`` when it indexes first.
+ProgressCallback = Callable[[str, int, int], object]
 
 
 class RootRefresh(TypedDict):
@@ -282,6 +296,145 @@ class DocsQueryResult(TypedDict):
     mode: str
     """``hybrid``, or ``keyword`` when no model is available (or asked), or ``vector``."""
     search_time_ms: int
+    warnings: list[str]
+
+
+# ── sessions: Claude Code transcripts (``sessions.*`` operations) ──
+
+
+class SessionsIndexResult(TypedDict):
+    """Result of :meth:`Engine.sessions_index` (operation ``sessions.index``)."""
+
+    projects_dir: str
+    """The transcripts folder indexed (``$CLAUDE_CONFIG_DIR/projects`` by default)."""
+    sessions: int
+    """Main session transcripts found."""
+    subagents: int
+    """Subagent transcripts found."""
+    parsed: int
+    """Transcripts parsed from the start (new, rewritten, or all with ``force``)."""
+    grown: int
+    """Transcripts appended to: only their new bytes were parsed."""
+    unchanged: int
+    """Transcripts skipped: size and mtime unchanged."""
+    removed: int
+    """Transcripts gone since the last run, and their chunks with them."""
+    bytes_parsed: int
+    chunks_written: int
+    """Chunks new or changed."""
+    chunks_removed: int
+    chunks: int
+    """Chunks in the index now."""
+    embedded: int
+    """Chunks the model embedded in this run."""
+    pending_vectors: int
+    """Chunks still without vectors (no model available)."""
+    corrupt_lines: int
+    """Lines that were not JSON, skipped with a warning."""
+    skipped_records: dict[str, int]
+    """Records skipped on purpose, by type (``progress``, ``file-history-snapshot``, ...)."""
+    warnings: list[str]
+
+
+class SessionsContextMessage(TypedDict):
+    """One message around a result: its ``role`` (``user``, ``assistant`` or ``summary``)
+    and ``content``."""
+
+    role: str
+    content: str
+
+
+class SessionsHit(TypedDict):
+    """One result of :meth:`Engine.sessions_search`."""
+
+    rank: int
+    id: str
+    """The chunk's id, 8 hex characters (:meth:`Engine.sessions_chunk` shows it whole)."""
+    score: float
+    kind: str
+    """``user``, ``assistant``, ``tool``, ``thinking`` or ``summary``."""
+    project: str
+    """The project path (the session's working directory)."""
+    session_id: str
+    """Usable with ``claude --resume <session_id>``."""
+    parent_session_id: str | None
+    """For a subagent transcript, the session it belongs to."""
+    session_path: str
+    timestamp: str
+    """RFC 3339, UTC."""
+    time: int
+    age: str
+    """How long ago, in words (``3 days ago``)."""
+    content: str
+    """The matched chunk in full."""
+    matched_window: str | None
+    messages: list[SessionsContextMessage]
+    """The prompt and replies around the match (3 to 5 messages where the group has them)."""
+    matched_by: list[str]
+
+
+class SessionsSearchResult(TypedDict):
+    """Result of :meth:`Engine.sessions_search` (operation ``sessions.search``)."""
+
+    query: str
+    results: list[SessionsHit]
+    total_results: int
+    mode: str
+    note: str | None
+    """Set when nothing matched by keyword and the results are the closest by meaning."""
+    search_time_ms: int
+    warnings: list[str]
+
+
+class SessionsGroupPart(TypedDict):
+    """Another part of a chunk's prompt group: its ``id``, ``kind`` and length."""
+
+    id: str
+    kind: str
+    chars: int
+
+
+class SessionsChunk(TypedDict):
+    """Result of :meth:`Engine.sessions_chunk` (operation ``sessions.chunk``)."""
+
+    id: str
+    full_id: str
+    kind: str
+    project: str
+    session_id: str
+    parent_session_id: str | None
+    session_path: str
+    timestamp: str
+    time: int
+    content: str
+    """The full text."""
+    messages: list[SessionsContextMessage]
+    prompt_uuid: str | None
+    message_ids: list[str]
+    group: list[SessionsGroupPart]
+
+
+class SessionsProject(TypedDict):
+    """A project of the session index and how many sessions it has."""
+
+    project: str
+    sessions: int
+
+
+class SessionsStatus(TypedDict):
+    """Result of :meth:`Engine.sessions_status` (operation ``sessions.status``)."""
+
+    db_path: str
+    projects_dir: str | None
+    sessions: int
+    subagents: int
+    projects: list[SessionsProject]
+    chunks: int
+    chunks_by_kind: dict[str, int]
+    pending_vectors: int
+    index_bytes: int
+    model: str
+    last_indexed: str | None
     warnings: list[str]
 
 
@@ -573,17 +726,27 @@ class Engine:
         state = ", closed" if self.closed else ""
         return f"<cc_search.Engine home={str(self.home)!r}{state}>"
 
-    def call(self, op: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def call(
+        self,
+        op: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+    ) -> dict[str, Any]:
         """Run the operation ``op`` (see :func:`operations`) with ``params`` and return
         its result. Missing parameters take their defaults; unknown ones raise
-        :class:`InvalidRequestError`. Path values may be ``os.PathLike``."""
+        :class:`InvalidRequestError`. Path values may be ``os.PathLike``.
+
+        ``progress`` (see :data:`ProgressCallback`) is called on this thread while the
+        operation reports progress; should it raise, the operation still finishes and the
+        exception is raised then."""
         if params is None:
             params_json = ""
         elif isinstance(params, Mapping):
             params_json = json.dumps(dict(params), ensure_ascii=False, default=_json_default)
         else:
             raise TypeError(f"params must be a mapping or None, not {type(params).__name__}")
-        result: dict[str, Any] = json.loads(self._native.call(op, params_json))
+        result: dict[str, Any] = json.loads(self._native.call(op, params_json, progress))
         return result
 
     def call_json(self, op: str, params_json: str = "") -> str:
@@ -806,6 +969,68 @@ class Engine:
                 params[key] = value
         return cast(DocsQueryResult, self.call("notes.query", params))
 
+
+    # ── sessions: Claude Code transcripts ──
+
+    def sessions_index(
+        self,
+        *,
+        force: bool = False,
+        projects_dir: StrPath | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SessionsIndexResult:
+        """Index Claude Code's session transcripts (``$CLAUDE_CONFIG_DIR/projects``, else
+        ``~/.claude/projects``, unless ``projects_dir`` says otherwise): new and grown
+        transcripts only, deleted ones removed; ``force`` parses every one again."""
+        params: dict[str, Any] = {}
+        if force:
+            params["force"] = True
+        if projects_dir is not None:
+            params["projects_dir"] = _fspath(projects_dir)
+        return cast(SessionsIndexResult, self.call("sessions.index", params, progress=progress))
+
+    def sessions_search(
+        self,
+        query: str,
+        *,
+        project: str | None = None,
+        since: str | int | None = None,
+        types: Iterable[str] | None = None,
+        limit: int | None = None,
+        mode: str | None = None,
+        now: int | None = None,
+        projects_dir: StrPath | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SessionsSearchResult:
+        """Search the session transcripts (keyword + semantic, recent first, tool output
+        and thinking weighted down). ``project`` is a case-insensitive substring of the
+        project path; ``since`` is ``2h``, ``1w``, ``30d``, ``2026-01-01`` or Unix seconds;
+        ``types`` any of ``user``, ``assistant``, ``tool``, ``thinking``, ``summary``;
+        ``now`` fixes the clock for reproducible results. Indexes first when no index
+        exists (``progress`` then sees it)."""
+        params: dict[str, Any] = {"query": query}
+        if types is not None:
+            if isinstance(types, str):
+                types = [types]
+            params["types"] = list(types)
+        if projects_dir is not None:
+            params["projects_dir"] = _fspath(projects_dir)
+        for key, value in (
+            ("project", project), ("since", since), ("limit", limit), ("mode", mode), ("now", now)
+        ):
+            if value is not None:
+                params[key] = value
+        return cast(
+            SessionsSearchResult, self.call("sessions.search", params, progress=progress)
+        )
+
+    def sessions_chunk(self, id: str) -> SessionsChunk:  # noqa: A002
+        """One chunk in full, by its id from :meth:`sessions_search` or any unique prefix."""
+        return cast(SessionsChunk, self.call("sessions.chunk", {"id": id}))
+
+    def sessions_status(self) -> SessionsStatus:
+        """What the session index holds: sessions, projects, chunks, size, model."""
+        return cast(SessionsStatus, self.call("sessions.status"))
 
     # ── code: the tree-sitter symbol index ──
 

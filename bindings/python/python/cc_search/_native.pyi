@@ -1,7 +1,7 @@
 """Native core of cc-search (Rust, pyo3). Use the `cc_search` package instead."""
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import final
 
 __version__: str
@@ -24,9 +24,15 @@ class Engine:
         home: str | os.PathLike[str] | None = None,
         config_path: str | os.PathLike[str] | None = None,
     ) -> None: ...
-    def call(self, op: str, params_json: str) -> str:
+    def call(
+        self,
+        op: str,
+        params_json: str,
+        progress: Callable[[str, int, int], object] | None = None,
+    ) -> str:
         """Run operation ``op`` with JSON parameters (``""`` for the defaults); return
-        its JSON result."""
+        its JSON result. ``progress(stage, done, total)`` is called as the operation
+        reports progress."""
     def close(self) -> None:
         """Release the databases; later calls raise ``InvalidRequestError``."""
     @property

@@ -601,39 +601,58 @@ def _colour() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
+def _cut(text: str, limit: int) -> Tuple[str, int]:
+    """``text`` cut at a word boundary near ``limit`` characters, and how many are left."""
+    if len(text) <= limit:
+        return text, 0
+    cut = text.rfind(" ", 0, limit)
+    cut = cut if cut > limit // 2 else limit
+    return text[:cut].rstrip(), len(text) - cut
+
+
 def _snippet(content: str) -> Tuple[str, int]:
     """The first lines of a section below its heading, and how many characters are left."""
     lines = content.split("\n")
     if lines and lines[0].lstrip().startswith("#"):
         lines = lines[1:]
-    body = "\n".join(lines).strip()
-    if len(body) <= _SNIPPET_CHARS:
-        return body, 0
-    cut = body.rfind(" ", 0, _SNIPPET_CHARS)
-    cut = cut if cut > _SNIPPET_CHARS // 2 else _SNIPPET_CHARS
-    return body[:cut].rstrip(), len(body) - cut
+    return _cut("\n".join(lines).strip(), _SNIPPET_CHARS)
+
+
+class _Printer:
+    """Lines on stdout, styled with rich markup when colour is on (see `_colour`)."""
+
+    def __init__(self) -> None:
+        self.colour = _colour()
+        if self.colour:
+            from rich.console import Console
+
+            self._console = Console(highlight=False, soft_wrap=True)
+
+    def styled(self, text: str, style: str) -> str:
+        if not self.colour:
+            return text
+        from rich.markup import escape
+
+        return f"[{style}]{escape(text)}[/]"
+
+    def out(self, line: str = "") -> None:
+        if self.colour:
+            self._console.print(line)
+        else:
+            sys.stdout.write(line + "\n")
+
+    def footer(self, count: int, millis: int) -> None:
+        """The rule and ``Found N results in X.XXs``."""
+        self.out(_RULE)
+        noun = "result" if count == 1 else "results"
+        self.out(f"Found {count} {noun} in {millis / 1000:.2f}s")
 
 
 def _print_docs_results(result: Any, notes: bool) -> None:
     """Results the way `cc-search search` shows sessions: rank, where, score, snippet."""
     hits = result["results"]
     top = hits[0]["score"] if hits and hits[0]["score"] > 0 else 1.0
-    colour = _colour()
-    if colour:
-        from rich.console import Console
-        from rich.markup import escape
-
-        console = Console(highlight=False, soft_wrap=True)
-
-    def styled(text: str, style: str) -> str:
-        return f"[{style}]{escape(text)}[/]" if colour else text
-
-    def out(line: str = "") -> None:
-        if colour:
-            console.print(line)
-        else:
-            sys.stdout.write(line + "\n")
-
+    p = _Printer()
     for hit in hits:
         where = hit["project"]
         if notes:
@@ -642,24 +661,22 @@ def _print_docs_results(result: Any, notes: bool) -> None:
         elif hit["branch"]:
             where += " @ " + ", ".join([hit["branch"], *hit["also_on"]])
         percent = round(100 * hit["score"] / top)
-        out(
-            styled(f"[{hit['rank']}]", "bold cyan") + " " + styled(hit["file"], "green")
-            + " § " + styled(hit["section"], "bold") + " | Project: " + styled(where, "green")
-            + " | " + styled(f"{percent}%", "dim")
+        p.out(
+            p.styled(f"[{hit['rank']}]", "bold cyan") + " " + p.styled(hit["file"], "green")
+            + " § " + p.styled(hit["section"], "bold") + " | Project: " + p.styled(where, "green")
+            + " | " + p.styled(f"{percent}%", "dim")
         )
-        out()
+        p.out()
         text, more = _snippet(hit["content"])
         for line in text.split("\n"):
-            out("  " + styled(line, "default"))
+            p.out("  " + p.styled(line, "default"))
         if more:
-            out("  " + styled(f"[truncated - {more} more chars]", "dim"))
-        out()
+            p.out("  " + p.styled(f"[truncated - {more} more chars]", "dim"))
+        p.out()
     if not hits:
-        out("No results.")
-        out()
-    out(_RULE)
-    noun = "result" if len(hits) == 1 else "results"
-    out(f"Found {len(hits)} {noun} in {result['search_time_ms'] / 1000:.2f}s")
+        p.out("No results.")
+        p.out()
+    p.footer(len(hits), result["search_time_ms"])
 
 
 def _print_index(result: Any, what: str) -> None:
@@ -782,6 +799,278 @@ def notes_query(
         _print_json(result)
     else:
         _print_docs_results(result, notes=True)
+
+
+# ── sessions: Claude Code transcripts (spec: `search`, `chunk`, `index`, `status`) ──
+
+#: Characters of each context message shown before `[truncated - N more chars]`.
+_MESSAGE_CHARS = 300
+_ROLE_LABELS = {
+    "user": ("You:", "cyan"),
+    "assistant": ("Claude:", "green"),
+    "summary": ("Summary:", "magenta"),
+}
+#: Hits whose text is not among their context messages get it shown under this label.
+_KIND_LABELS = {"tool": "Tool:", "thinking": "Thinking:"}
+_STAGES = {"parse": "Parsing transcripts", "embed": "Embedding chunks"}
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, redrawn in place; only on a terminal.
+
+    Drawn with a carriage return, never hiding the cursor, so an interrupted run leaves
+    the terminal as it was."""
+
+    WIDTH = 30
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self._drawn = False
+        self._last = (0.0, "", -1)
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        # At most ~20 redraws a second, but always the last step of a stage.
+        if (stage, done) != self._last[1:] and (done >= total or now - self._last[0] >= 0.05):
+            self._last = (now, stage, done)
+            filled = self.WIDTH * done // total if total else self.WIDTH
+            percent = 100 * done // total if total else 100
+            label = _STAGES.get(stage, stage)
+            bar = "█" * filled + "░" * (self.WIDTH - filled)
+            sys.stderr.write(f"\r{label:<20} {bar} {done}/{total} {percent:3d}%\x1b[K")
+            sys.stderr.flush()
+            self._drawn = True
+
+    def callback(self) -> Optional["_ProgressBar"]:
+        return self if self.enabled else None
+
+    def clear(self) -> None:
+        if self._drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._drawn = False
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Any:
+    """A progress bar for the duration of the block. Ctrl-C ends the process at once:
+    the core cannot be interrupted between its reports, and its writes are transactions,
+    so what was committed stays and the next run picks up the rest."""
+    import signal
+
+    bar = _ProgressBar()
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield bar.callback()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        bar.clear()
+
+
+def _project_name(project: str) -> str:
+    """The last component of a project path (`/home/me/src/myapp` → `myapp`)."""
+    trimmed = project.rstrip("/\\")
+    return os.path.basename(trimmed) or project
+
+
+def _print_message(p: _Printer, label: str, style: str, content: str) -> None:
+    text, more = _cut(" ".join(content.split()) if "\n" not in content else content.strip(),
+                      _MESSAGE_CHARS)
+    lines = [line.rstrip() for line in text.split("\n")]
+    p.out("  " + p.styled(label, style) + " " + p.styled(lines[0], "default"))
+    for previous, line in zip(lines, lines[1:]):
+        if line or previous:  # one blank line at most
+            p.out(("  " + p.styled(line, "default")) if line else "")
+    if more:
+        p.out("  " + p.styled(f"[truncated - {more} more chars]", "dim"))
+    p.out()
+
+
+def _print_session_results(result: Any) -> None:
+    """Spec §6: rank, project, age and score; the context; the chunk command; the footer."""
+    hits = result["results"]
+    top = hits[0]["score"] if hits and hits[0]["score"] > 0 else 1.0
+    p = _Printer()
+    if result.get("note"):
+        p.out(p.styled(result["note"], "yellow"))
+        p.out()
+    for hit in hits:
+        percent = round(100 * hit["score"] / top)
+        p.out(
+            p.styled(f"[{hit['rank']}]", "bold cyan") + " Project: "
+            + p.styled(_project_name(hit["project"]), "green") + " | "
+            + p.styled(hit["age"], "dim") + " | " + p.styled(f"{percent}%", "dim")
+        )
+        p.out()
+        for message in hit["messages"]:
+            label, style = _ROLE_LABELS.get(message["role"], (message["role"] + ":", "bold"))
+            _print_message(p, label, style, message["content"])
+        if hit["kind"] in _KIND_LABELS:
+            _print_message(
+                p, _KIND_LABELS[hit["kind"]], "yellow", hit["matched_window"] or hit["content"]
+            )
+        p.out("  " + p.styled(f"→ {PROG} chunk {hit['id']}", "dim"))
+        p.out()
+    if not hits:
+        p.out("No results.")
+        p.out()
+    p.footer(len(hits), result["search_time_ms"])
+
+
+def _split_types(values: Optional[List[str]]) -> Optional[List[str]]:
+    """`-t user -t tool` and `-t user,tool` alike."""
+    if not values:
+        return None
+    return [t.strip() for value in values for t in value.split(",") if t.strip()]
+
+
+@app.command("search")
+def sessions_search(
+    ctx: typer.Context,
+    query: Annotated[
+        str, typer.Argument(help="What to look for, in your own words.", show_default=False)
+    ] = "",
+    project: Annotated[
+        Optional[str],
+        typer.Option(
+            "--project", "-p", metavar="TEXT",
+            help="Only projects whose path contains TEXT (case-insensitive).",
+            show_default=False,
+        ),
+    ] = None,
+    since: Annotated[
+        Optional[str],
+        typer.Option(
+            "--since", "-s", metavar="WHEN",
+            help="Only from this time on: 2h, 1w, 30d, or a date (2026-01-01).",
+            show_default=False,
+        ),
+    ] = None,
+    types: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--type", "-t", metavar="TYPE",
+            help="Only this content type: user, assistant, tool, thinking or summary "
+            "(repeatable, or comma-separated).",
+            show_default=False,
+        ),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, max=100, help="Number of results.")
+    ] = 5,
+    mode: _ModeOption = "hybrid",
+    json_output: _JsonOption = False,
+) -> None:
+    """Search Claude Code sessions (keyword + semantic, recent first). Indexes first when
+    there is no index yet."""
+    if not query.strip():
+        _fail("Query required")
+    with _open(ctx) as engine, _progress_bar() as progress:
+        result = engine.sessions_search(
+            query, project=project, since=since, types=_split_types(types), limit=limit,
+            mode=mode, progress=progress,
+        )
+    _warn_all(result["warnings"])
+    if json_output:
+        _print_json(result)
+    else:
+        _print_session_results(result)
+
+
+@app.command("chunk")
+def sessions_chunk(
+    ctx: typer.Context,
+    id: Annotated[  # noqa: A002
+        str, typer.Argument(metavar="ID", help="A chunk id from `search` (any unique prefix).")
+    ],
+    json_output: _JsonOption = False,
+) -> None:
+    """View the full content of a chunk, with its context."""
+    with _open(ctx) as engine:
+        result = engine.sessions_chunk(id)
+    if json_output:
+        _print_json(result)
+        return
+    p = _Printer()
+    p.out(
+        p.styled(result["id"], "bold cyan") + " " + p.styled(result["kind"], "bold")
+        + " | Project: " + p.styled(_project_name(result["project"]), "green") + " | "
+        + p.styled(result["timestamp"], "dim")
+    )
+    p.out(p.styled(f"Session: {result['session_id']}  ({result['session_path']})", "dim"))
+    p.out()
+    for line in result["content"].split("\n"):
+        p.out(p.styled(line, "default"))
+    others = [part for part in result["group"] if part["id"] != result["id"]]
+    if others:
+        p.out()
+        p.out(p.styled("Same prompt:", "dim"))
+        for part in others:
+            p.out(p.styled(f"  {part['kind']:<9} {part['chars']:>7} chars  → {PROG} chunk "
+                           f"{part['id']}", "dim"))
+
+
+def _size(n: int) -> str:
+    value = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{n} B"  # pragma: no cover
+
+
+@app.command("index")
+def sessions_index(
+    ctx: typer.Context,
+    force: Annotated[bool, typer.Option("--force", help="Reindex all sessions.")] = False,
+    json_output: _JsonOption = False,
+) -> None:
+    """Build or update the session search index (new and grown sessions only)."""
+    with _open(ctx) as engine, _progress_bar() as progress:
+        result = engine.sessions_index(force=force, progress=progress)
+    _warn_all(result["warnings"])
+    if json_output:
+        _print_json(result)
+        return
+    subagents = f" and {result['subagents']} subagent transcripts" if result["subagents"] else ""
+    sys.stdout.write(
+        f"Indexed {result['sessions']} sessions{subagents} from {result['projects_dir']}: "
+        f"{result['parsed']} parsed, {result['grown']} grown, {result['unchanged']} unchanged, "
+        f"{result['removed']} removed; {result['chunks']} chunks "
+        f"({result['chunks_written']} written, {result['chunks_removed']} removed), "
+        f"{result['embedded']} embedded"
+        + (f", {result['pending_vectors']} waiting for the model" if result["pending_vectors"] else "")
+        + "\n"
+    )
+
+
+@app.command("status")
+def sessions_status(ctx: typer.Context, json_output: _JsonOption = False) -> None:
+    """Show the session index: sessions, chunks, projects, size, model, last indexed."""
+    with _open(ctx) as engine:
+        result = engine.sessions_status()
+    _warn_all(result["warnings"])
+    if json_output:
+        _print_json(result)
+        return
+    p = _Printer()
+
+    def row(name: str, value: str) -> None:
+        p.out(p.styled(f"{name + ':':<14}", "bold") + value)
+
+    kinds = ", ".join(f"{kind} {n}" for kind, n in result["chunks_by_kind"].items() if n)
+    subagents = f" (+ {result['subagents']} subagent transcripts)" if result["subagents"] else ""
+    row("Sessions", f"{result['sessions']}{subagents}")
+    row("Chunks", f"{result['chunks']}" + (f" ({kinds})" if kinds else ""))
+    row("Projects", str(len(result["projects"])))
+    for project in result["projects"]:
+        p.out(f"  {project['sessions']:>6}  " + p.styled(project["project"], "green"))
+    row("Index", f"{result['db_path']} ({_size(result['index_bytes'])})")
+    pending = result["pending_vectors"]
+    row("Model", result["model"] + (f" ({pending} chunks waiting for vectors)" if pending else ""))
+    row("Last indexed", result["last_indexed"] or "never")
+    if result["projects_dir"]:
+        row("Transcripts", result["projects_dir"])
 
 
 @app.command("ops")
