@@ -265,6 +265,132 @@ export interface DocsIndexResponse {
 /** How a search retrieves: both lists fused, BM25 only, or nearest vectors only. */
 export type SearchMode = 'hybrid' | 'keyword' | 'vector'
 
+/** Options of {@link Engine.sessionsIndex}. */
+export interface SessionsIndexOptions {
+  /** Parse every transcript again from the start. */
+  force?: boolean
+  /** The transcripts folder (default `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`). */
+  projectsDir?: string
+}
+
+/** A chunk kind of the session index. */
+export type SessionsChunkKind = 'user' | 'assistant' | 'tool' | 'thinking' | 'summary'
+
+/** Options of {@link Engine.sessionsSearch}. */
+export interface SessionsSearchOptions {
+  /** Only projects whose path contains this (case-insensitive). */
+  project?: string
+  /** Only from this time on: `2h`, `1w`, `30d`, `2026-01-01`, or Unix seconds. */
+  since?: string | number
+  /** Only these kinds (default all). */
+  types?: SessionsChunkKind[]
+  /** Most results, 1 to 100 (default 5). */
+  limit?: number
+  mode?: SearchMode
+  /** "Now" in Unix seconds, for recency and relative `since` (default the clock). */
+  now?: number
+  /** The transcripts folder to index when no index exists yet. */
+  projectsDir?: string
+}
+
+/** Result of {@link Engine.sessionsIndex}. */
+export interface SessionsIndexResponse {
+  projects_dir: string
+  sessions: number
+  subagents: number
+  /** Transcripts parsed from the start. */
+  parsed: number
+  /** Transcripts appended to: only their new bytes were parsed. */
+  grown: number
+  unchanged: number
+  removed: number
+  bytes_parsed: number
+  chunks_written: number
+  chunks_removed: number
+  chunks: number
+  embedded: number
+  pending_vectors: number
+  corrupt_lines: number
+  skipped_records: Record<string, number>
+  warnings: string[]
+}
+
+/** A message around a session search result. */
+export interface SessionsContextMessage {
+  role: 'user' | 'assistant' | 'summary'
+  content: string
+}
+
+/** One result of {@link Engine.sessionsSearch}. */
+export interface SessionsHit {
+  rank: number
+  /** 8 hex characters; {@link Engine.sessionsChunk} shows the chunk whole. */
+  id: string
+  score: number
+  kind: SessionsChunkKind
+  /** The project path (the session's working directory). */
+  project: string
+  /** Usable with `claude --resume <session_id>`. */
+  session_id: string
+  parent_session_id: string | null
+  session_path: string
+  /** RFC 3339, UTC. */
+  timestamp: string
+  time: number
+  /** How long ago, in words. */
+  age: string
+  content: string
+  matched_window: string | null
+  messages: SessionsContextMessage[]
+  matched_by: Array<'keyword' | 'vector'>
+}
+
+/** Result of {@link Engine.sessionsSearch}. */
+export interface SessionsSearchResponse {
+  query: string
+  results: SessionsHit[]
+  total_results: number
+  mode: SearchMode
+  /** Set when nothing matched by keyword and these are the closest matches by meaning. */
+  note: string | null
+  search_time_ms: number
+  warnings: string[]
+}
+
+/** Result of {@link Engine.sessionsChunk}. */
+export interface SessionsChunkResponse {
+  id: string
+  full_id: string
+  kind: SessionsChunkKind
+  project: string
+  session_id: string
+  parent_session_id: string | null
+  session_path: string
+  timestamp: string
+  time: number
+  content: string
+  messages: SessionsContextMessage[]
+  prompt_uuid: string | null
+  message_ids: string[]
+  group: Array<{ id: string; kind: SessionsChunkKind; chars: number }>
+}
+
+/** Result of {@link Engine.sessionsStatus}. */
+export interface SessionsStatusResponse {
+  db_path: string
+  projects_dir: string | null
+  sessions: number
+  subagents: number
+  projects: Array<{ project: string; sessions: number }>
+  chunks: number
+  chunks_by_kind: Record<string, number>
+  pending_vectors: number
+  index_bytes: number
+  model: string
+  last_indexed: string | null
+  warnings: string[]
+}
+
 /** Options of {@link Engine.docsQuery}. */
 export interface DocsQueryOptions {
   projectDir?: string
@@ -542,6 +668,19 @@ export interface OperationParams {
     texts?: string[]
     cached?: boolean
   }
+  'sessions.chunk': { id: string }
+  'sessions.index': { force?: boolean; projects_dir?: string }
+  'sessions.search': {
+    query: string
+    project?: string
+    since?: string | number
+    types?: SessionsChunkKind[]
+    limit?: number
+    mode?: SearchMode
+    now?: number
+    projects_dir?: string
+  }
+  'sessions.status': Record<string, never>
   'files.refresh': {
     root?: string
     project_dir?: string
@@ -604,6 +743,10 @@ export interface OperationResponses {
   'grep.search': GrepResponse
   'notes.index': DocsIndexResponse
   'notes.query': DocsQueryResponse
+  'sessions.chunk': SessionsChunkResponse
+  'sessions.index': SessionsIndexResponse
+  'sessions.search': SessionsSearchResponse
+  'sessions.status': SessionsStatusResponse
 }
 
 /** The name of an operation known to these types. */
@@ -764,6 +907,31 @@ export declare class Engine {
   notesQuery(query: string, options?: NotesQueryOptions): DocsQueryResponse
   /** Like {@link Engine.notesQuery}, on a worker thread. */
   notesQueryAsync(query: string, options?: NotesQueryOptions): Promise<DocsQueryResponse>
+
+  /** Index Claude Code's session transcripts; new and grown ones only. */
+  sessionsIndex(options?: SessionsIndexOptions): SessionsIndexResponse
+  /** Like {@link Engine.sessionsIndex}, on a worker thread. */
+  sessionsIndexAsync(options?: SessionsIndexOptions): Promise<SessionsIndexResponse>
+  /**
+   * Search the session transcripts (keyword + semantic, recent first); indexes first
+   * when no index exists.
+   * @throws {CcSearchError} `invalid_request` for an empty query ("Query required"), an
+   * unknown type or a malformed `since`.
+   */
+  sessionsSearch(query: string, options?: SessionsSearchOptions): SessionsSearchResponse
+  /** Like {@link Engine.sessionsSearch}, on a worker thread. */
+  sessionsSearchAsync(query: string, options?: SessionsSearchOptions): Promise<SessionsSearchResponse>
+  /**
+   * One chunk in full, by id or unique prefix.
+   * @throws {CcSearchError} `invalid_request` for an unknown or ambiguous id.
+   */
+  sessionsChunk(id: string): SessionsChunkResponse
+  /** Like {@link Engine.sessionsChunk}, on a worker thread. */
+  sessionsChunkAsync(id: string): Promise<SessionsChunkResponse>
+  /** What the session index holds. */
+  sessionsStatus(): SessionsStatusResponse
+  /** Like {@link Engine.sessionsStatus}, on a worker thread. */
+  sessionsStatusAsync(): Promise<SessionsStatusResponse>
 
   /** Index a repository's code symbols; only changed files are parsed again. */
   codeIndex(options?: CodeIndexOptions): CodeIndexResponse

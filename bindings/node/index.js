@@ -168,6 +168,12 @@ function docsParams(op, query, options) {
   return withDefaultDir(params, 'project_dir')
 }
 
+function sessionsSearchParams(query, options) {
+  const params = snakeCaseKeys('sessions.search', options)
+  if (query !== undefined) params.query = query
+  return params
+}
+
 // code.*: every operation takes the repository as `path`, defaulting to the project
 // (what CLAUDE_PROJECT_DIR says now).
 function codeParams(op, options, extra) {
@@ -478,6 +484,58 @@ class Engine {
   /** Like `notesQuery`, on a worker thread. */
   async notesQueryAsync(query, options) {
     return this.callAsync('notes.query', docsParams('notes.query', query, options))
+  }
+
+  // ── sessions: Claude Code transcripts ──
+
+  /**
+   * Index Claude Code's session transcripts (`$CLAUDE_CONFIG_DIR/projects`, else
+   * `~/.claude/projects`): new and grown transcripts only, deleted ones removed. Options:
+   * `force` (parse every transcript again), `projectsDir` (another transcripts folder).
+   */
+  sessionsIndex(options) {
+    return this.call('sessions.index', snakeCaseKeys('sessions.index', options))
+  }
+
+  /** Like `sessionsIndex`, on a worker thread. */
+  async sessionsIndexAsync(options) {
+    return this.callAsync('sessions.index', snakeCaseKeys('sessions.index', options))
+  }
+
+  /**
+   * Search the session transcripts (keyword + semantic, recent first, tool output and
+   * thinking weighted down); indexes first when no index exists. Options: `project`
+   * (substring of the project path), `since` (`2h`, `1w`, `30d`, `2026-01-01`, or Unix
+   * seconds), `types` (`user`, `assistant`, `tool`, `thinking`, `summary`), `limit`
+   * (default 5), `mode`, `now` (Unix seconds, for reproducible results), `projectsDir`.
+   */
+  sessionsSearch(query, options) {
+    return this.call('sessions.search', sessionsSearchParams(query, options))
+  }
+
+  /** Like `sessionsSearch`, on a worker thread. */
+  async sessionsSearchAsync(query, options) {
+    return this.callAsync('sessions.search', sessionsSearchParams(query, options))
+  }
+
+  /** One chunk in full, by its id from `sessionsSearch` or any unique prefix. */
+  sessionsChunk(id) {
+    return this.call('sessions.chunk', { id })
+  }
+
+  /** Like `sessionsChunk`, on a worker thread. */
+  async sessionsChunkAsync(id) {
+    return this.callAsync('sessions.chunk', { id })
+  }
+
+  /** What the session index holds: sessions, projects, chunks by kind, size, model. */
+  sessionsStatus() {
+    return this.call('sessions.status', {})
+  }
+
+  /** Like `sessionsStatus`, on a worker thread. */
+  async sessionsStatusAsync() {
+    return this.callAsync('sessions.status', {})
   }
 
   // ── code: the tree-sitter symbol index ──

@@ -12,6 +12,8 @@ import {
   type ErrorCode,
   type FilesRefreshResponse,
   type FilesSuggestResponse,
+  type SessionsHit,
+  type SessionsSearchResponse,
   VERSION,
   operations,
   serveMcp,
@@ -56,6 +58,22 @@ async function main(): Promise<void> {
   // @ts-expect-error: modes are hybrid, keyword or vector
   engine.docsQuery('x', { mode: 'fuzzy' })
   void [written, section, noteDate, typedDocs]
+
+  // sessions.
+  const sessionsIndexed = engine.sessionsIndex({ force: true, projectsDir: '/tmp/projects' })
+  const parsed: number = sessionsIndexed.parsed + sessionsIndexed.skipped_records['progress']!
+  const sessionsFound: SessionsSearchResponse = await engine.sessionsSearchAsync('jwt', {
+    project: 'app', since: '1w', types: ['user', 'tool'], limit: 3, now: 0,
+  })
+  const hit: SessionsHit | undefined = sessionsFound.results[0]
+  const resume: string | undefined = hit?.session_id
+  const role: 'user' | 'assistant' | 'summary' | undefined = hit?.messages[0]?.role
+  const chunkText: string = engine.sessionsChunk('a2ffd9f7').content
+  const lastIndexed: string | null = engine.sessionsStatus().last_indexed
+  const typedSessions: SessionsSearchResponse = engine.call('sessions.search', { query: 'x', since: 3600 })
+  // @ts-expect-error: types are user, assistant, tool, thinking or summary
+  engine.sessionsSearch('x', { types: ['tools'] })
+  void [parsed, resume, role, chunkText, lastIndexed, typedSessions]
 
   // Known operations are typed by name; any other name gives a plain object.
   const typed: FilesSuggestResponse = engine.call('files.suggest', { query: 'x', project_dir: '.', limit: 3 })
