@@ -27,7 +27,10 @@ mod cranfield;
 use cranfield::{cranfield, mrr_at_10, ndcg_at_10};
 #[path = "common/paths.rs"]
 mod paths;
+#[path = "common/synthetic.rs"]
+mod synthetic;
 use paths::{bench_dir, model_dir};
+use synthetic::{Rng, Synthetic};
 
 use std::time::{Duration, Instant};
 
@@ -184,20 +187,6 @@ fn eval() {
 // ---- latency --------------------------------------------------------------------------
 
 /// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 const VOCABULARY: usize = 5_000;
 
 fn word(i: usize) -> String {
@@ -226,31 +215,6 @@ fn zipf_word(rng: &mut Rng) -> usize {
 }
 
 /// Deterministic pseudo-random unit vectors from the text, for latency only.
-struct Synthetic;
-
-impl Embedder for Synthetic {
-    fn embed(&self, texts: &[&str]) -> cc_search::Result<Vec<Vec<f32>>> {
-        Ok(texts
-            .iter()
-            .map(|t| {
-                let h = cc_search::embed::text_hash(t);
-                let mut rng = Rng(u64::from_le_bytes(h[..8].try_into().unwrap()) | 1);
-                let v: Vec<f32> = (0..hybrid::VECTOR_DIMS)
-                    .map(|_| (rng.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5)
-                    .collect();
-                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                v.into_iter().map(|x| x / norm).collect()
-            })
-            .collect())
-    }
-    fn dims(&self) -> usize {
-        hybrid::VECTOR_DIMS
-    }
-    fn model_id(&self) -> &str {
-        "synthetic-bench"
-    }
-}
-
 fn percentile(mut times: Vec<Duration>, p: f64) -> Duration {
     times.sort();
     times[((times.len() - 1) as f64 * p).round() as usize]
@@ -290,7 +254,7 @@ fn latency() {
         }
         let written = started.elapsed();
         store
-            .embed_pending(&Synthetic, &cache, &mut |_, _| {}, &mut warnings)
+            .embed_pending(&Synthetic(None), &cache, &mut |_, _| {}, &mut warnings)
             .expect("vectors");
         println!(
             "latency: {n} chunks of 60 words, 20 scopes, 5 kinds: written in {:.2?}, vectors in {:.2?}",
@@ -322,7 +286,7 @@ fn latency() {
         for (name, mode, filter) in cases {
             let mut times = Vec::new();
             for (round, text) in queries.iter().enumerate() {
-                let vector = Synthetic.embed(&[text]).expect("vector").remove(0);
+                let vector = Synthetic(None).embed(&[text]).expect("vector").remove(0);
                 let search = Search {
                     text: text.clone(),
                     mode,

@@ -40,7 +40,7 @@ pub fn fts5_query(text: &str, prefix_last: bool) -> Option<String> {
 
 /// English words too common to help a keyword search; dropped from natural-language
 /// queries (unless nothing else is left).
-const STOPWORDS: &[&str] = &[
+pub const STOPWORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
     "at", "be", "been", "being", "between", "both", "but", "by", "can", "could", "did", "do",
     "does", "doing", "done", "during", "each", "few", "for", "from", "had", "has", "have",
