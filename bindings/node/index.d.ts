@@ -308,6 +308,7 @@ export interface SessionsIndexResponse {
   chunks_written: number
   chunks_removed: number
   chunks: number
+  /** Chunk windows the model embedded in this run (the others came from the vector cache). */
   embedded: number
   pending_vectors: number
   corrupt_lines: number

@@ -326,7 +326,8 @@ class SessionsIndexResult(TypedDict):
     chunks: int
     """Chunks in the index now."""
     embedded: int
-    """Chunks the model embedded in this run."""
+    """Chunk windows the model embedded in this run (the others came from the vector
+    cache)."""
     pending_vectors: int
     """Chunks still without vectors (no model available)."""
     corrupt_lines: int
