@@ -36,6 +36,9 @@
 #[path = "common/cranfield.rs"]
 mod cranfield;
 use cranfield::{cranfield, mrr_at_10, ndcg_at_10};
+#[path = "common/engine.rs"]
+mod common_engine;
+use common_engine::engine;
 #[path = "common/paths.rs"]
 mod paths;
 use paths::{bench_dir, model_dir, repo_root};
@@ -46,20 +49,6 @@ use std::time::{Duration, Instant};
 use cc_search::Engine;
 use cc_search::docs::{self, IndexRequest, IndexResponse, QueryRequest, QueryResponse};
 use cc_search::hybrid::Mode;
-
-/// An engine in `home` with the model in `model` (or none: keyword-only).
-fn engine(home: &Path, model: Option<&Path>) -> Engine {
-    std::fs::create_dir_all(home).expect("create the data directory");
-    let dir = model.map_or("/nonexistent/model".to_string(), |d| {
-        d.display().to_string()
-    });
-    std::fs::write(
-        home.join("config.toml"),
-        format!("[embed]\nmodel_dir = {dir:?}\n"),
-    )
-    .expect("write config.toml");
-    Engine::open_at(home).expect("open the engine")
-}
 
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")

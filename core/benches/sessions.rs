@@ -27,6 +27,9 @@
 #[path = "common/cranfield.rs"]
 mod cranfield;
 use cranfield::cranfield;
+#[path = "common/engine.rs"]
+mod common_engine;
+use common_engine::engine;
 #[path = "common/paths.rs"]
 mod paths;
 use paths::{bench_dir, model_dir, repo_root};
@@ -46,19 +49,6 @@ use serde_json::json;
 
 /// A fixed "now": 2026-06-01T00:00:00Z.
 const NOW: i64 = 1_780_272_000;
-
-fn engine(home: &Path, model: Option<&Path>) -> Engine {
-    std::fs::create_dir_all(home).expect("create the data directory");
-    let dir = model.map_or("/nonexistent/model".to_string(), |d| {
-        d.display().to_string()
-    });
-    std::fs::write(
-        home.join("config.toml"),
-        format!("[embed]\nmodel_dir = {dir:?}\n"),
-    )
-    .expect("write config.toml");
-    Engine::open_at(home).expect("open the engine")
-}
 
 fn index(engine: &Engine, projects: &Path) -> (IndexResponse, Duration) {
     let started = Instant::now();
@@ -117,27 +107,6 @@ fn rate(n: usize, bytes: u64, took: Duration) -> String {
     )
 }
 
-fn iso(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.000Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// `n` generated sessions under `projects` (skipped when already there).
 fn generate(projects: &Path, n: usize, docs: &[cranfield::Doc], queries: &[String]) {
     let marker = projects.join(format!(".generated-{n}"));
@@ -159,7 +128,7 @@ fn generate(projects: &Path, n: usize, docs: &[cranfield::Doc], queries: &[Strin
             let mut v = json!({
                 "parentUuid": parent, "isSidechain": false, "userType": "external",
                 "cwd": cwd, "sessionId": session, "version": "2.0.5", "gitBranch": "main",
-                "type": kind, "uuid": uuid, "timestamp": iso(time),
+                "type": kind, "uuid": uuid, "timestamp": sessions::iso8601(time),
             });
             for (key, value) in extra.as_object().unwrap() {
                 v[key] = value.clone();

@@ -1001,6 +1001,45 @@ pub fn embedder_for(
     }
 }
 
+/// The query vector a search in `mode` needs, and the mode it will really run in:
+/// keyword mode needs none; hybrid mode without a model runs keyword-only (and says so
+/// once, see [`embedder_for`]).
+pub fn query_vector_for(
+    engine: &Engine,
+    mode: Mode,
+    text: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(Option<Vec<f32>>, Mode)> {
+    let vector = embedder_for(engine, mode, warnings)?
+        .map(|e| query_vector(e.as_ref(), text))
+        .transpose()?;
+    let used = match (mode, &vector) {
+        (Mode::Hybrid, None) => Mode::Keyword,
+        (mode, _) => mode,
+    };
+    Ok((vector, used))
+}
+
+/// After an index run: embed what `store` has pending with the engine's model, reporting
+/// progress (stage `embed`). Without a model nothing happens (the chunks wait, and the
+/// missing model is reported once). Returns the windows the model embedded.
+pub fn embed_pending_with_engine(
+    engine: &Engine,
+    store: &ChunkStore,
+    warnings: &mut Vec<String>,
+) -> Result<usize> {
+    let Some(embedder) = embedder_for(engine, Mode::Hybrid, warnings)? else {
+        return Ok(0);
+    };
+    let stats = store.embed_pending(
+        embedder.as_ref(),
+        engine.embedding_cache(),
+        &mut |done, total| crate::progress::report("embed", done, total),
+        warnings,
+    )?;
+    Ok(stats.embedded)
+}
+
 /// The query's vector with `embedder` (not cached: queries are rarely repeated, and a
 /// search should not write).
 pub fn query_vector(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {

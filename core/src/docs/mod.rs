@@ -582,15 +582,7 @@ fn index(
         tx.commit().map_err(db)?;
     }
 
-    if let Some(embedder) = hybrid::embedder_for(engine, Mode::Hybrid, &mut warnings)? {
-        let stats = store.embed_pending(
-            embedder.as_ref(),
-            engine.embedding_cache(),
-            &mut |done, total| crate::progress::report("embed", done, total),
-            &mut warnings,
-        )?;
-        response.embedded = stats.embedded;
-    }
+    response.embedded = hybrid::embed_pending_with_engine(engine, store, &mut warnings)?;
     response.pending_vectors = store.stats(&mut warnings)?.pending;
     response.warnings = warnings;
     Ok(response)
@@ -934,15 +926,7 @@ fn query(
             ));
         }
     }
-    let embedder = hybrid::embedder_for(engine, mode, &mut warnings)?;
-    let vector = embedder
-        .as_ref()
-        .map(|e| hybrid::query_vector(e.as_ref(), text))
-        .transpose()?;
-    let used = match (mode, &vector) {
-        (Mode::Hybrid, None) => Mode::Keyword,
-        (mode, _) => mode,
-    };
+    let (vector, used) = hybrid::query_vector_for(engine, mode, text, &mut warnings)?;
     let search = Search {
         text: text.to_string(),
         mode,

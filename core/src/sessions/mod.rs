@@ -575,15 +575,7 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
         tx.commit().map_err(db)?;
     }
 
-    if let Some(embedder) = hybrid::embedder_for(engine, Mode::Hybrid, &mut warnings)? {
-        let stats = store.embed_pending(
-            embedder.as_ref(),
-            engine.embedding_cache(),
-            &mut |done, total| crate::progress::report("embed", done, total),
-            &mut warnings,
-        )?;
-        response.embedded = stats.embedded;
-    }
+    response.embedded = hybrid::embed_pending_with_engine(engine, store, &mut warnings)?;
     let stats = store.stats(&mut warnings)?;
     response.chunks = stats.chunks;
     response.pending_vectors = stats.pending;
@@ -655,7 +647,8 @@ fn context_of(group: &Group) -> Vec<ContextMessage> {
     all
 }
 
-fn iso8601(secs: i64) -> String {
+/// Unix seconds as RFC 3339 in UTC, to the second (`2026-01-10T14:32:00Z`).
+pub fn iso8601(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     // Civil from days (Howard Hinnant's algorithm).
@@ -1018,15 +1011,8 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             Some(matching)
         }
     };
-    let embedder = hybrid::embedder_for(engine, request.mode, &mut warnings)?;
-    let vector = embedder
-        .as_ref()
-        .map(|e| hybrid::query_vector(e.as_ref(), text))
-        .transpose()?;
-    response.mode = match (request.mode, &vector) {
-        (Mode::Hybrid, None) => Mode::Keyword,
-        (mode, _) => mode,
-    };
+    let (vector, used) = hybrid::query_vector_for(engine, request.mode, text, &mut warnings)?;
+    response.mode = used;
     let mut search = hybrid::Search {
         text: text.to_string(),
         mode: request.mode,
