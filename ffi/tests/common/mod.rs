@@ -36,8 +36,14 @@ pub fn libraries() -> PathBuf {
 
 /// Compile `source` with gcc into `out`, against the shared library or the static one.
 pub fn gcc(out: &Path, source: &Path, lib_dir: &Path, link_static: bool) {
+    gcc_with(out, source, lib_dir, link_static, &[]);
+}
+
+/// [`gcc`] with more compiler flags (`-fsanitize=address`, `-g`).
+pub fn gcc_with(out: &Path, source: &Path, lib_dir: &Path, link_static: bool, flags: &[&str]) {
     let mut cmd = Command::new("gcc");
-    cmd.args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+    cmd.args(flags)
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
         .arg(out)
         .arg(source)
         .arg("-I")
