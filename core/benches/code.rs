@@ -5,7 +5,12 @@
 //! ```text
 //! cargo bench -p cc-search --bench code
 //! CC_SEARCH_BENCH_CODE_DIR=/path/to/tree cargo bench -p cc-search --bench code
+//! CC_SEARCH_BENCH_CODE_NO_BOUND=1 …     # skip the parser-only bound (profiling)
+//! CC_SEARCH_BENCH_CODE_DUMP=out.txt …   # write every row of the cold index, to `cmp`
 //! ```
+//!
+//! CPU seconds (user + system) are printed beside wall times: on a shared 2-core machine
+//! they move less with the load than the wall time does.
 //!
 //! By default the tree is the local crates.io source cache (`~/.cargo/registry/src/*`),
 //! copied (source files up to 1 MiB only) into a temporary directory so the update
@@ -127,8 +132,61 @@ fn call(engine: &Engine, op: &str, params: Value) -> Value {
     serde_json::from_str(&out).expect("json")
 }
 
+/// CPU seconds (user + system) this process has used so far, from `/proc/self/stat`
+/// (0 where there is no procfs).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces): utime and stime are the
+    // 12th and 13th, in clock ticks (100 per second on Linux).
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// Write every row of the index (files, imports, symbols, references, and the FTS hits
+/// of a few queries) to `out`, so two builds' indexes can be compared with `cmp`.
+fn dump(home: &Path, root: &Path, out: &Path) {
+    use std::io::Write;
+    let db = cc_search::code::db_path(home, root);
+    let conn = rusqlite::Connection::open(db).expect("open index");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(out).expect("dump file"));
+    let tables = [
+        "SELECT id, rel_path, language, hash, size FROM files ORDER BY id",
+        "SELECT file_id, module FROM file_imports ORDER BY file_id, module",
+        "SELECT id, file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens FROM symbols ORDER BY id",
+        "SELECT id, file_id, from_symbol_id, to_name, to_symbol_id, kind, line FROM refs ORDER BY id",
+        "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'new' ORDER BY rowid",
+        "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'parser OR html' ORDER BY rowid",
+        "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'file_rel_path:itertools' ORDER BY rowid",
+        "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'doc_comment:returns' ORDER BY rowid",
+        "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'kind:struct' ORDER BY rowid",
+    ];
+    for sql in tables {
+        writeln!(w, "## {sql}").unwrap();
+        let mut stmt = conn.prepare(sql).expect(sql);
+        let n = stmt.column_count();
+        let mut rows = stmt.query([]).expect(sql);
+        while let Some(row) = rows.next().expect(sql) {
+            let cols: Vec<String> = (0..n)
+                .map(|i| format!("{:?}", row.get_ref(i).expect("column")))
+                .collect();
+            writeln!(w, "{}", cols.join("\t")).unwrap();
+        }
+    }
 }
 
 fn main() {
@@ -145,7 +203,13 @@ fn main() {
     );
     // The bound: tree-sitter alone, then tree-sitter plus symbol extraction, on every
     // core, over the same files (read from the page cache), nothing stored.
-    let paths = source_paths(&tree);
+    // `CC_SEARCH_BENCH_CODE_NO_BOUND=1` skips it (for profiling the index alone).
+    let paths = if std::env::var_os("CC_SEARCH_BENCH_CODE_NO_BOUND").is_some() {
+        Vec::new()
+    } else {
+        source_paths(&tree)
+    };
+    let cpu = cpu_seconds();
     let (parse_time, parse_bytes) = on_all_cores(&paths, |path, text| {
         let Some((lang, ext)) = extractor_for_path(path) else {
             return;
@@ -155,14 +219,17 @@ fn main() {
             std::hint::black_box(parser.parse(text, None));
         }
     });
+    let parse_cpu = cpu_seconds() - cpu;
+    let cpu = cpu_seconds();
     let (extract_time, _) = on_all_cores(&paths, |path, text| {
         if let Some((lang, ext)) = extractor_for_path(path) {
             std::hint::black_box(cc_search::code::extract_source(lang, &ext, text).ok());
         }
     });
+    let extract_cpu = cpu_seconds() - cpu;
     let mb = parse_bytes as f64 / 1e6;
     println!(
-        "bound on {} threads: tree-sitter parse only {:.2} s = {:.2} MB/s; parse + extract {:.2} s = {:.2} MB/s",
+        "bound on {} threads: tree-sitter parse only {:.2} s = {:.2} MB/s ({parse_cpu:.1} CPU s); parse + extract {:.2} s = {:.2} MB/s ({extract_cpu:.1} CPU s)",
         threads(),
         parse_time.as_secs_f64(),
         mb / parse_time.as_secs_f64(),
@@ -178,15 +245,17 @@ fn main() {
     let root_s = root.to_string_lossy().into_owned();
 
     let t = Instant::now();
+    let cpu = cpu_seconds();
     let cold = call(&engine, "code.index_repository", json!({"path": root_s}));
     let cold_time = t.elapsed();
+    let cold_cpu = cpu_seconds() - cpu;
     let indexed = cold["stats"]["files"].as_u64().unwrap_or(0);
     println!(
         "cold index / tree-sitter parse only: {:.2}x",
         parse_time.as_secs_f64() / cold_time.as_secs_f64()
     );
     println!(
-        "cold index: {indexed} files, {} symbols, {} refs in {:.2} s = {:.0} files/s, {:.2} MB/s (goal ≥ 8 MB/s; {} skipped)",
+        "cold index: {indexed} files, {} symbols, {} refs in {:.2} s = {:.0} files/s, {:.2} MB/s (goal ≥ 8 MB/s; {} skipped); {cold_cpu:.1} CPU s",
         cold["stats"]["symbols"],
         cold["stats"]["refs"],
         cold_time.as_secs_f64(),
@@ -194,6 +263,10 @@ fn main() {
         bytes as f64 / 1e6 / cold_time.as_secs_f64(),
         cold["skipped"].as_u64().unwrap_or(0),
     );
+
+    if let Some(out) = std::env::var_os("CC_SEARCH_BENCH_CODE_DUMP") {
+        dump(home.path(), &root, Path::new(&out));
+    }
 
     let mut warm = Vec::new();
     for _ in 0..5 {

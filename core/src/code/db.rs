@@ -21,6 +21,10 @@ use crate::store::{Database, Migrations};
 /// 3. An index of references by name (`refs_name`, in place of the index of unlinked
 ///    references by name): when a run defines a name anew, every reference to that name
 ///    is resolved again.
+/// 4. Symbols indexed by (file, name) and (name, kind) in place of by file and by name:
+///    a small update links each reference with a few indexed lookups — the name in the
+///    same file, in each imported file, the first symbol of each kind — instead of
+///    reading every symbol of the name.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -114,6 +118,13 @@ CREATE INDEX IF NOT EXISTS refs_name ON refs(to_name);
 DROP INDEX IF EXISTS refs_unresolved;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '3');
 "#,
+    r#"
+DROP INDEX IF EXISTS symbols_file;
+CREATE INDEX IF NOT EXISTS symbols_file_name ON symbols(file_id, name);
+DROP INDEX IF EXISTS symbols_name;
+CREATE INDEX IF NOT EXISTS symbols_name_kind ON symbols(name, kind);
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '4');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -125,7 +136,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 3;
+pub const SCHEMA_VERSION: usize = 4;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -24,6 +24,11 @@ const MAX_DEPTH: usize = 64;
 const MAX_FILES: usize = 500_000;
 /// Runs writing at least this many files fill the FTS index in bulk.
 const BULK_FTS_FILES: usize = 200;
+/// The FTS5 in-memory buffer of a large run, in bytes (default 1 MiB): fewer, larger
+/// segments to merge.
+const BULK_FTS_HASH: i64 = 128 * 1024 * 1024;
+/// The page cache of a large run, in KiB (SQLite's default is 2 MB).
+const BULK_CACHE_KIB: i64 = 512 * 1024;
 /// Bytes looked at for a NUL to call a file binary.
 const BINARY_SNIFF: usize = 8000;
 
@@ -69,6 +74,8 @@ enum Outcome {
         mtime: i64,
         size: i64,
         file: ExtractedFile,
+        /// Every symbol's `name_tokens`, in depth-first order (computed on the worker).
+        tokens: Vec<String>,
         bytes: u64,
     },
     Skipped(String),
@@ -328,14 +335,28 @@ fn process(job: &Job, max_size: u64) -> Outcome {
     }
     let text = String::from_utf8_lossy(&bytes);
     match extract_source(job.lang, &job.ext, &text) {
-        Ok(file) => Outcome::Parsed {
-            hash,
-            mtime,
-            size,
-            file,
-            bytes: bytes.len() as u64,
-        },
+        Ok(file) => {
+            let mut tokens = Vec::new();
+            collect_tokens(&file.symbols, &mut tokens);
+            Outcome::Parsed {
+                hash,
+                mtime,
+                size,
+                file,
+                tokens,
+                bytes: bytes.len() as u64,
+            }
+        }
         Err(e) => Outcome::Skipped(format!("{}: {e}", job.rel)),
+    }
+}
+
+/// The `name_tokens` of `symbols` and their children, depth first (the order they are
+/// written in).
+fn collect_tokens(symbols: &[ExtractedSymbol], out: &mut Vec<String>) {
+    for symbol in symbols {
+        out.push(name_tokens(&symbol.name));
+        collect_tokens(&symbol.children, out);
     }
 }
 
@@ -349,6 +370,51 @@ fn hex(bytes: &[u8]) -> String {
 
 #[allow(clippy::too_many_arguments)]
 fn write_run(
+    conn: &Connection,
+    path: &Path,
+    root: &Path,
+    jobs: Vec<Job>,
+    gone: Vec<(String, i64)>,
+    started: i64,
+    config: &ProjectConfig,
+    stats: &mut RunStats,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    let dberr = |e| Error::db(path, e);
+    // A large run keeps its pages in memory until the commit instead of spilling them
+    // into the WAL and reading them back (the default cache is 2 MB).
+    let cache: Option<i64> = if jobs.len() >= BULK_FTS_FILES {
+        let before: i64 = conn
+            .query_row("PRAGMA cache_size", [], |r| r.get(0))
+            .map_err(dberr)?;
+        conn.execute_batch(&format!("PRAGMA cache_size = -{BULK_CACHE_KIB}"))
+            .map_err(dberr)?;
+        Some(before)
+    } else {
+        None
+    };
+    let hack = std::env::var_os("CC_HACK_FK").is_some();
+    if hack {
+        conn.execute_batch("PRAGMA foreign_keys = OFF")
+            .map_err(dberr)?;
+    }
+    let result = write_transaction(
+        conn, path, root, jobs, gone, started, config, stats, warnings,
+    );
+    if hack {
+        conn.execute_batch("PRAGMA foreign_keys = ON")
+            .map_err(dberr)?;
+    }
+    if let Some(before) = cache {
+        let _ = conn.execute_batch(&format!(
+            "PRAGMA cache_size = {before}; PRAGMA shrink_memory;"
+        ));
+    }
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_transaction(
     conn: &Connection,
     path: &Path,
     root: &Path,
@@ -377,8 +443,11 @@ fn write_run(
         // trigger call per symbol.
         let bulk_fts = jobs.len() >= BULK_FTS_FILES;
         if bulk_fts {
-            conn.execute_batch("DROP TRIGGER symbols_ai")
-                .map_err(dberr)?;
+            conn.execute_batch(&format!(
+                "DROP TRIGGER symbols_ai;
+                 INSERT INTO symbols_fts (symbols_fts, rank) VALUES ('hashsize', {BULK_FTS_HASH});"
+            ))
+            .map_err(dberr)?;
         }
         let mut delta = Delta::default();
         for (_, id) in &gone {
@@ -398,6 +467,7 @@ fn write_run(
         // symbols inserted into files known before (the others kept their FTS rows).
         let mut fts_new_files: Vec<i64> = Vec::new();
         let mut fts_symbols: Vec<i64> = Vec::new();
+        let mut cold_state: Option<Cold> = None;
         let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(256);
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..threads {
@@ -427,6 +497,12 @@ fn write_run(
             let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
             let mut want = 0;
             let mut writer = Writer::new(conn, bulk_fts, &mut touched);
+            if cold {
+                writer.cold = Some(Cold {
+                    fts: bulk_fts,
+                    ..Cold::default()
+                });
+            }
             let mut failure = None;
             for (i, outcome) in rx {
                 pending.insert(i, outcome);
@@ -447,6 +523,7 @@ fn write_run(
             delta.refs += writer.delta.refs;
             fts_new_files = std::mem::take(&mut writer.new_files);
             fts_symbols = std::mem::take(&mut writer.inserted);
+            cold_state = writer.cold.take();
             match failure {
                 Some(e) => Err(dberr(e)),
                 None => Ok(()),
@@ -454,6 +531,10 @@ fn write_run(
         })?;
         if bulk_fts {
             conn.execute_batch(db::FTS_INSERT_TRIGGER).map_err(dberr)?;
+            conn.execute_batch(
+                "INSERT INTO symbols_fts (symbols_fts, rank) VALUES ('hashsize', 1048576);",
+            )
+            .map_err(dberr)?;
             let mut fill = conn
                 .prepare_cached(
                     "INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
@@ -475,7 +556,10 @@ fn write_run(
                 fill_one.execute([id]).map_err(dberr)?;
             }
         }
-        resolve(conn, cold, &changed_files, &touched).map_err(dberr)?;
+        match cold_state {
+            Some(state) => link_cold(conn, state).map_err(dberr)?,
+            None => resolve(conn, cold, &changed_files, &touched).map_err(dberr)?,
+        }
         // Totals: the previous ones plus this run's delta (a full count only when there
         // are none yet, as after a migration).
         let total = |table: &str, change: i64| -> rusqlite::Result<i64> {
@@ -553,6 +637,33 @@ struct Writer<'c, 't> {
     /// With `bulk_fts`: files new in this run, and symbols inserted into known files.
     new_files: Vec<i64>,
     inserted: Vec<i64>,
+    /// In a cold run: what linking the references needs, gathered while writing.
+    cold: Option<Cold>,
+}
+
+/// A cold run (an empty index) keeps its references in memory until every symbol is
+/// written, then inserts them already linked — one write per reference, no `UPDATE` pass.
+#[derive(Default)]
+struct Cold {
+    /// Whether the writer fills the FTS index itself (its insert trigger is off).
+    fts: bool,
+    /// Symbols by name: (id, file, kind), in id order.
+    by_name: HashMap<String, Vec<(i64, i64, Option<SymbolKind>)>>,
+    /// Every file written, (id, relative path), in id order.
+    files: Vec<(i64, String)>,
+    /// The modules each file imports.
+    imports: HashMap<i64, Vec<String>>,
+    /// The references, in the order they are inserted.
+    refs: Vec<PendingRef>,
+}
+
+/// A reference of a cold run waiting for its target.
+struct PendingRef {
+    file: i64,
+    from: Option<i64>,
+    name: String,
+    kind: RefKind,
+    line: u32,
 }
 
 /// A symbol as stored before its file was re-parsed.
@@ -636,7 +747,115 @@ impl<'c, 't> Writer<'c, 't> {
             bulk_fts,
             new_files: Vec::new(),
             inserted: Vec::new(),
+            cold: None,
         }
+    }
+
+    /// Write a file new to an empty index (a cold run): its rows, its FTS rows when the
+    /// trigger is off, and its references into memory (see [`Cold`]).
+    #[allow(clippy::too_many_arguments)]
+    fn put_new_file(
+        &mut self,
+        job: &Job,
+        hash: &str,
+        mtime: i64,
+        size: i64,
+        started: i64,
+        file: ExtractedFile,
+        tokens: Vec<String>,
+    ) -> rusqlite::Result<i64> {
+        let conn = self.conn;
+        conn.prepare_cached(
+            "INSERT INTO files (rel_path, language, hash, mtime, size, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![job.rel, job.lang.name(), hash, mtime, size, started])?;
+        let file_id = conn.last_insert_rowid();
+        let mut import = conn.prepare_cached(
+            "INSERT OR IGNORE INTO file_imports (file_id, module) VALUES (?1, ?2)",
+        )?;
+        for module in &file.imports {
+            import.execute(params![file_id, module])?;
+        }
+        let Some(cold) = self.cold.as_mut() else {
+            return Ok(file_id);
+        };
+        cold.files.push((file_id, job.rel.clone()));
+        cold.imports.insert(file_id, file.imports);
+        self.delta.refs += file.references.len() as i64;
+        cold.refs
+            .extend(file.references.into_iter().map(|r| PendingRef {
+                file: file_id,
+                from: None,
+                name: r.to_name,
+                kind: r.kind,
+                line: r.line,
+            }));
+        let mut tokens = tokens.into_iter();
+        for symbol in file.symbols {
+            self.put_new_symbol(file_id, &job.rel, None, symbol, &mut tokens)?;
+        }
+        Ok(file_id)
+    }
+
+    /// Insert `symbol` and its children (a cold run).
+    fn put_new_symbol(
+        &mut self,
+        file_id: i64,
+        rel: &str,
+        parent: Option<i64>,
+        symbol: ExtractedSymbol,
+        tokens: &mut std::vec::IntoIter<String>,
+    ) -> rusqlite::Result<()> {
+        let conn = self.conn;
+        let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
+        let kind = symbol.kind.as_str();
+        conn.prepare_cached(
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            file_id,
+            parent,
+            symbol.name,
+            kind,
+            symbol.line_start,
+            symbol.line_end,
+            symbol.signature,
+            symbol.doc_comment,
+            tokens_here,
+        ])?;
+        let id = conn.last_insert_rowid();
+        self.delta.symbols += 1;
+        let Some(cold) = self.cold.as_mut() else {
+            return Ok(());
+        };
+        if cold.fts {
+            conn.prepare_cached(
+                "INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![id, symbol.name, symbol.doc_comment, kind, rel, tokens_here])?;
+        }
+        self.delta.refs += symbol.references.len() as i64;
+        cold.refs
+            .extend(symbol.references.into_iter().map(|r| PendingRef {
+                file: file_id,
+                from: Some(id),
+                name: r.to_name,
+                kind: r.kind,
+                line: r.line,
+            }));
+        match cold.by_name.get_mut(&symbol.name) {
+            Some(found) => found.push((id, file_id, Some(symbol.kind))),
+            None => {
+                cold.by_name
+                    .insert(symbol.name, vec![(id, file_id, Some(symbol.kind))]);
+            }
+        }
+        for child in symbol.children {
+            self.put_new_symbol(file_id, rel, Some(id), child, tokens)?;
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -676,9 +895,18 @@ impl<'c, 't> Writer<'c, 't> {
                 mtime,
                 size,
                 file,
+                tokens,
                 bytes,
             } => {
                 stats.bytes_parsed += bytes;
+                if self.cold.is_some() && job.known.is_none() {
+                    stats.new += 1;
+                    let file_id =
+                        self.put_new_file(job, &hash, mtime, size, started, file, tokens)?;
+                    changed.push(file_id);
+                    return Ok(());
+                }
+                let mut tokens = tokens.into_iter();
                 let mut old = OldSymbols::none();
                 let file_id = match job.known {
                     Some((id, _)) => {
@@ -721,7 +949,16 @@ impl<'c, 't> Writer<'c, 't> {
                 insert_refs(conn, file_id, None, &file.references, &mut self.delta)?;
                 let mut siblings = HashMap::new();
                 for symbol in &file.symbols {
-                    self.put_symbol(file_id, known, None, "", symbol, &mut old, &mut siblings)?;
+                    self.put_symbol(
+                        file_id,
+                        known,
+                        None,
+                        "",
+                        symbol,
+                        &mut old,
+                        &mut siblings,
+                        &mut tokens,
+                    )?;
                 }
                 // What is left of the old symbols is gone from the file (a symbol's
                 // children go with it).
@@ -752,8 +989,10 @@ impl<'c, 't> Writer<'c, 't> {
         symbol: &ExtractedSymbol,
         old: &mut OldSymbols,
         siblings: &mut HashMap<(SymbolKind, String), u32>,
+        tokens: &mut std::vec::IntoIter<String>,
     ) -> rusqlite::Result<()> {
         let conn = self.conn;
+        let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let ordinal = siblings
             .entry((symbol.kind, symbol.name.clone()))
             .or_insert(0);
@@ -794,7 +1033,7 @@ impl<'c, 't> Writer<'c, 't> {
                     symbol.line_end,
                     symbol.signature,
                     symbol.doc_comment,
-                    name_tokens(&symbol.name),
+                    tokens_here,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;
@@ -818,6 +1057,7 @@ impl<'c, 't> Writer<'c, 't> {
                 child,
                 old,
                 &mut children,
+                tokens,
             )?;
         }
         Ok(())
@@ -864,8 +1104,8 @@ fn file_keys(rel: &str) -> Vec<String> {
     keys
 }
 
-fn kind_fits(ref_kind: RefKind, kind: &str) -> bool {
-    let Some(kind) = SymbolKind::parse(kind) else {
+fn kind_fits(ref_kind: RefKind, kind: Option<SymbolKind>) -> bool {
+    let Some(kind) = kind else {
         return false;
     };
     match ref_kind {
@@ -957,28 +1197,28 @@ fn resolve(
         return Ok(());
     }
     let wanted: HashSet<&str> = refs.iter().map(|r| r.2.as_str()).collect();
+    if wanted.len() <= 2000 {
+        return resolve_by_tiers(conn, &refs);
+    }
     // Candidate symbols by name.
-    let mut by_name: HashMap<String, Vec<(i64, i64, String)>> = HashMap::new();
-    if wanted.len() > 2000 {
+    let mut by_name: HashMap<String, Vec<(i64, i64, Option<SymbolKind>)>> = HashMap::new();
+    {
         let mut stmt = conn.prepare("SELECT id, file_id, kind, name FROM symbols ORDER BY id")?;
         let rows = stmt.query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
         })?;
         for row in rows {
             let (id, file, kind, name) = row?;
             if wanted.contains(name.as_str()) {
-                by_name.entry(name).or_default().push((id, file, kind));
-            }
-        }
-    } else {
-        let mut stmt = conn
-            .prepare_cached("SELECT id, file_id, kind FROM symbols WHERE name = ?1 ORDER BY id")?;
-        for name in &wanted {
-            let found: Vec<(i64, i64, String)> = stmt
-                .query_map([name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                .collect::<rusqlite::Result<_>>()?;
-            if !found.is_empty() {
-                by_name.insert(name.to_string(), found);
+                by_name
+                    .entry(name)
+                    .or_default()
+                    .push((id, file, SymbolKind::parse(&kind)));
             }
         }
     }
@@ -1024,6 +1264,123 @@ fn resolve(
     Ok(())
 }
 
+/// A symbol that may be a reference's target: (id, file, kind).
+type Candidate = (i64, i64, Option<SymbolKind>);
+/// The first symbol of a name per kind (in `SymbolKind::ALL` order), and of any kind.
+type FirstOfKinds = ([Option<i64>; 13], i64);
+
+/// Imported files probed one by one for a name; with more, the name's symbols are read
+/// and filtered instead.
+const MAX_IMPORT_PROBES: usize = 64;
+
+/// [`resolve`] for a few names (a small update): per reference, indexed lookups tier by
+/// tier — the symbols of that name in the same file, in each imported file, then the
+/// first of each kind anywhere — instead of reading every symbol of each name (`new`,
+/// `clone` have thousands). Links exactly as [`resolve`]'s scan does.
+fn resolve_by_tiers(
+    conn: &Connection,
+    refs: &[(i64, i64, String, String, Option<i64>)],
+) -> rusqlite::Result<()> {
+    let mut in_file =
+        conn.prepare_cached("SELECT id, kind FROM symbols WHERE file_id = ?1 AND name = ?2")?;
+    let mut first_of_kind =
+        conn.prepare_cached("SELECT min(id) FROM symbols WHERE name = ?1 AND kind = ?2")?;
+    let mut first_of_name = conn.prepare_cached("SELECT min(id) FROM symbols WHERE name = ?1")?;
+    let mut of_name =
+        conn.prepare_cached("SELECT id, file_id, kind FROM symbols WHERE name = ?1")?;
+    let mut update = conn.prepare_cached("UPDATE refs SET to_symbol_id = ?1 WHERE id = ?2")?;
+    // Per name: the first symbol of each kind (in `SymbolKind::ALL` order) and the first
+    // of any kind; `None` when no symbol has the name.
+    let mut anywhere: HashMap<&str, Option<FirstOfKinds>> = HashMap::new();
+    let mut keys: Option<HashMap<String, Vec<i64>>> = None;
+    let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
+    let mut named: HashMap<&str, Vec<Candidate>> = HashMap::new();
+    // The best of `rows` for `ref_kind`: of a fitting kind first, then the first defined.
+    let best = |rows: &mut dyn Iterator<Item = (i64, Option<SymbolKind>)>, ref_kind: RefKind| {
+        rows.min_by_key(|(id, kind)| (!kind_fits(ref_kind, *kind), *id))
+            .map(|(id, _)| id)
+    };
+    for (ref_id, file, name, kind, current) in refs {
+        let ref_kind = RefKind::parse(kind).unwrap_or(RefKind::Call);
+        let firsts = match anywhere.get(name.as_str()) {
+            Some(found) => *found,
+            None => {
+                let mut by_kind = [None; 13];
+                for (slot, kind) in by_kind.iter_mut().zip(SymbolKind::ALL) {
+                    *slot = first_of_kind.query_row(params![name, kind.as_str()], |r| r.get(0))?;
+                }
+                // Every stored kind is one of `SymbolKind::ALL`, so the first of any kind
+                // is the least of these (the range scan only when there is none).
+                let first: Option<i64> = match by_kind.iter().flatten().min() {
+                    Some(id) => Some(*id),
+                    None => first_of_name.query_row([name], |r| r.get(0))?,
+                };
+                let found = first.map(|first| (by_kind, first));
+                anywhere.insert(name.as_str(), found);
+                found
+            }
+        };
+        let Some((by_kind, first)) = firsts else {
+            continue;
+        };
+        let mut in_files = |files: &mut dyn Iterator<Item = i64>| -> rusqlite::Result<Option<i64>> {
+            let mut rows = Vec::new();
+            for f in files {
+                for row in in_file.query_map(params![f, name], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        SymbolKind::parse(&r.get::<_, String>(1)?),
+                    ))
+                })? {
+                    rows.push(row?);
+                }
+            }
+            Ok(best(&mut rows.into_iter(), ref_kind))
+        };
+        let mut target = in_files(&mut std::iter::once(*file))?;
+        if target.is_none() {
+            let imports = imports_of(conn, *file, &mut keys, &mut imported)?;
+            target = if imports.len() <= MAX_IMPORT_PROBES {
+                in_files(&mut imports.iter().copied())?
+            } else {
+                if !named.contains_key(name.as_str()) {
+                    let rows = of_name
+                        .query_map([name], |r| {
+                            Ok((
+                                r.get(0)?,
+                                r.get(1)?,
+                                SymbolKind::parse(&r.get::<_, String>(2)?),
+                            ))
+                        })?
+                        .collect::<rusqlite::Result<_>>()?;
+                    named.insert(name.as_str(), rows);
+                }
+                let rows = &named[name.as_str()];
+                best(
+                    &mut rows
+                        .iter()
+                        .filter(|(_, f, _)| imports.contains(f))
+                        .map(|(id, _, kind)| (*id, *kind)),
+                    ref_kind,
+                )
+            };
+        }
+        let target = target.or_else(|| {
+            SymbolKind::ALL
+                .iter()
+                .zip(by_kind)
+                .filter(|(kind, _)| kind_fits(ref_kind, Some(**kind)))
+                .filter_map(|(_, id)| id)
+                .min()
+                .or(Some(first))
+        });
+        if target.is_some() && target != *current {
+            update.execute(params![target, ref_id])?;
+        }
+    }
+    Ok(())
+}
+
 /// The files `file` imports (cached in `imported`; `keys` maps file stems to files, read
 /// on first use).
 fn imports_of<'m>(
@@ -1037,16 +1394,13 @@ fn imports_of<'m>(
         std::collections::hash_map::Entry::Vacant(e) => e,
     };
     if keys.is_none() {
-        let mut map: HashMap<String, Vec<i64>> = HashMap::new();
         let mut stmt = conn.prepare_cached("SELECT id, rel_path FROM files")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
-        for row in rows {
-            let (id, rel) = row?;
-            for key in file_keys(&rel) {
-                map.entry(key).or_default().push(id);
-            }
-        }
-        *keys = Some(map);
+        let rows: Vec<(i64, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        *keys = Some(file_key_map(
+            rows.iter().map(|(id, rel)| (*id, rel.as_str())),
+        ));
     }
     let mut set = HashSet::new();
     if let Some(keys) = keys.as_ref() {
@@ -1054,20 +1408,92 @@ fn imports_of<'m>(
         let modules: Vec<String> = stmt
             .query_map([file], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        for module in &modules {
-            for segment in module_segments(module) {
-                if let Some(ids) = keys.get(segment) {
-                    set.extend(ids.iter().copied());
-                }
-            }
-        }
+        set = imported_files(&modules, keys);
     }
     Ok(entry.insert(set))
 }
 
+/// The files the import `modules` name, by the stems in `keys`.
+fn imported_files(modules: &[String], keys: &HashMap<String, Vec<i64>>) -> HashSet<i64> {
+    let mut set = HashSet::new();
+    for module in modules {
+        for segment in module_segments(module) {
+            if let Some(ids) = keys.get(segment) {
+                set.extend(ids.iter().copied());
+            }
+        }
+    }
+    set
+}
+
+/// File stems to files (what [`imported_files`] looks segments up in).
+fn file_key_map<'a>(files: impl Iterator<Item = (i64, &'a str)>) -> HashMap<String, Vec<i64>> {
+    let mut map: HashMap<String, Vec<i64>> = HashMap::new();
+    for (id, rel) in files {
+        for key in file_keys(rel) {
+            map.entry(key).or_default().push(id);
+        }
+    }
+    map
+}
+
+/// Link and insert the references of a cold run (see [`Cold`]), as [`resolve`] links
+/// them: the same file, then imported files, then anywhere.
+fn link_cold(conn: &Connection, cold: Cold) -> rusqlite::Result<()> {
+    let keys = file_key_map(cold.files.iter().map(|(id, rel)| (*id, rel.as_str())));
+    let candidates: HashMap<&str, Candidates> = cold
+        .by_name
+        .iter()
+        .map(|(name, symbols)| (name.as_str(), Candidates::new(symbols)))
+        .collect();
+    let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
+    let no_modules = Vec::new();
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut targets = Vec::with_capacity(cold.refs.len());
+    for r in &cold.refs {
+        let target = candidates.get(r.name.as_str()).and_then(|found| {
+            let target = found.best_in(r.kind, std::iter::once(r.file));
+            if target.is_some() || found.by_file.len() <= 1 {
+                return target.or_else(|| found.best_anywhere(r.kind));
+            }
+            let imports = imported.entry(r.file).or_insert_with(|| {
+                imported_files(cold.imports.get(&r.file).unwrap_or(&no_modules), &keys)
+            });
+            let target = if imports.len() <= found.by_file.len() {
+                found.best_in(r.kind, imports.iter().copied())
+            } else {
+                found.best_in(
+                    r.kind,
+                    found
+                        .by_file
+                        .keys()
+                        .copied()
+                        .filter(|f| imports.contains(f)),
+                )
+            };
+            target.or_else(|| found.best_anywhere(r.kind))
+        });
+        targets.push(target);
+    }
+    for (r, target) in cold.refs.iter().zip(targets) {
+        insert.execute(params![
+            r.file,
+            r.from,
+            r.name,
+            target,
+            r.kind.as_str(),
+            r.line
+        ])?;
+    }
+    Ok(())
+}
+
 /// The symbols of one name, for resolution.
-struct Candidates<'a> {
-    by_file: HashMap<i64, Vec<(i64, &'a str)>>,
+struct Candidates {
+    by_file: HashMap<i64, Vec<(i64, Option<SymbolKind>)>>,
     /// The best symbol anywhere, per reference kind (in [`REF_KINDS`] order).
     anywhere: [Option<i64>; 5],
 }
@@ -1080,17 +1506,17 @@ const REF_KINDS: [RefKind; 5] = [
     RefKind::Implements,
 ];
 
-impl<'a> Candidates<'a> {
-    fn new(symbols: &'a [(i64, i64, String)]) -> Self {
-        let mut by_file: HashMap<i64, Vec<(i64, &'a str)>> = HashMap::new();
+impl Candidates {
+    fn new(symbols: &[(i64, i64, Option<SymbolKind>)]) -> Self {
+        let mut by_file: HashMap<i64, Vec<(i64, Option<SymbolKind>)>> = HashMap::new();
         for (id, file, kind) in symbols {
-            by_file.entry(*file).or_default().push((*id, kind.as_str()));
+            by_file.entry(*file).or_default().push((*id, *kind));
         }
         // Symbols are in id order: the first of a fitting kind, else the first.
         let anywhere = REF_KINDS.map(|ref_kind| {
             symbols
                 .iter()
-                .find(|(_, _, kind)| kind_fits(ref_kind, kind))
+                .find(|(_, _, kind)| kind_fits(ref_kind, *kind))
                 .or_else(|| symbols.first())
                 .map(|(id, _, _)| *id)
         });
@@ -1102,7 +1528,7 @@ impl<'a> Candidates<'a> {
         files
             .filter_map(|f| self.by_file.get(&f))
             .flatten()
-            .min_by_key(|(id, kind)| (!kind_fits(ref_kind, kind), *id))
+            .min_by_key(|(id, kind)| (!kind_fits(ref_kind, *kind), *id))
             .map(|(id, _)| *id)
     }
 
