@@ -40,6 +40,10 @@ pub struct Engine {
     embedding_cache: crate::embed::Cache,
     docs_store: crate::hybrid::ChunkStore,
     sessions_store: crate::hybrid::ChunkStore,
+    /// The code indexes opened so far, one [`Database`] per file, so index runs on one
+    /// repository queue on one writer lock. Dropped with the engine: closing an engine
+    /// closes every database it opened.
+    code_dbs: Mutex<std::collections::HashMap<PathBuf, Arc<Database>>>,
     embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
     model_missing_noted: std::sync::atomic::AtomicBool,
 }
@@ -100,6 +104,7 @@ impl Engine {
                 home.join("sessions.db"),
                 crate::sessions::SCHEMA,
             ),
+            code_dbs: Mutex::new(std::collections::HashMap::new()),
             embedder: Mutex::new(None),
             model_missing_noted: std::sync::atomic::AtomicBool::new(false),
             home,
@@ -180,6 +185,25 @@ impl Engine {
     /// The session transcript index (`sessions.db` in the data root).
     pub(crate) fn sessions_store(&self) -> &crate::hybrid::ChunkStore {
         &self.sessions_store
+    }
+
+    /// The code index in file `path` (`code/<hash>.db` below the data root), shared by
+    /// every call on this engine.
+    pub(crate) fn code_db(&self, path: &Path) -> Result<Arc<Database>> {
+        let mut dbs = self
+            .code_dbs
+            .lock()
+            .map_err(|_| Error::Internal("code database registry poisoned".into()))?;
+        Ok(Arc::clone(dbs.entry(path.to_path_buf()).or_insert_with(
+            || Arc::new(Database::new(path.to_path_buf(), crate::code::SCHEMA)),
+        )))
+    }
+
+    /// Close the code index in file `path` on this engine (before the file is deleted).
+    pub(crate) fn forget_code_db(&self, path: &Path) {
+        if let Ok(mut dbs) = self.code_dbs.lock() {
+            dbs.remove(path);
+        }
     }
 
     /// The vector cache (`embeddings.db` in the data root), shared by every index.

@@ -60,7 +60,7 @@ pub fn open_with_patience(
 ) -> Result<Connection> {
     register_sqlite_vec();
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        create_dir_all(parent)?;
     }
     match open_retrying(path, migrations, patience) {
         Ok(conn) => Ok(conn),
@@ -75,8 +75,61 @@ pub fn open_with_patience(
             warnings.push(message);
             open_retrying(path, migrations, patience).map_err(|e| Error::db(path, e))
         }
+        // A data root this process may not write (a read-only mount, another user's
+        // files): searches still read the index as it was last written.
+        Err(e) if is_read_only(&e) && path.is_file() => {
+            open_read_only(path, migrations).map_err(|_| Error::db(path, e))
+        }
         Err(e) => Err(Error::db(path, e)),
     }
+}
+
+/// Whether `e` says the file, or the directory its `-wal` and `-shm` files go in, cannot
+/// be written.
+fn is_read_only(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
+    )
+}
+
+/// `path` opened read-only and immutable, for when it cannot be opened for writing.
+/// SQLite reads a WAL database read-only only when its `-wal` and `-shm` files exist or
+/// can be created; immutable, it reads the database file alone, which holds everything
+/// once the last writer closed. Writes through the connection fail with "attempt to
+/// write a readonly database". A schema older than `migrations` cannot be brought up to
+/// date without writing, so it is refused.
+fn open_read_only(path: &Path, migrations: Migrations) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(file_uri(path, "immutable=1"), flags)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if usize::try_from(version).unwrap_or(0) < migrations.len() {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY),
+            Some("read-only, and its schema needs an upgrade".into()),
+        ));
+    }
+    conn.execute_batch("PRAGMA foreign_keys = ON;")?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    Ok(conn)
+}
+
+/// An SQLite `file:` URI for `path` with `query`: every byte but unreserved ones and `/`
+/// percent-encoded, so `?`, `#` and `%` in a path stay part of it.
+fn file_uri(path: &Path, query: &str) -> String {
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push('?');
+    uri.push_str(query);
+    uri
 }
 
 /// [`open_and_migrate`], retried while another connection is setting the file up.
@@ -168,6 +221,32 @@ fn migrate(conn: &Connection, migrations: Migrations) -> rusqlite::Result<()> {
             }
         }
     }
+}
+
+/// `std::fs::create_dir_all`, with an error that names what is in the way when a part
+/// of `dir` is a file.
+pub(crate) fn create_dir_all(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        match dir
+            .ancestors()
+            .find(|a| std::fs::metadata(a).is_ok_and(|m| !m.is_dir()))
+        {
+            Some(file) => Error::io(
+                file,
+                std::io::Error::new(
+                    std::io::ErrorKind::NotADirectory,
+                    format!(
+                        "is a file, not a directory, so {} cannot be created",
+                        dir.display()
+                    ),
+                ),
+            ),
+            None => Error::io(
+                dir,
+                std::io::Error::new(e.kind(), format!("cannot create the directory: {e}")),
+            ),
+        }
+    })
 }
 
 /// Whether `e` says the file is damaged rather than busy, missing or unwritable.
@@ -335,6 +414,30 @@ mod tests {
         "CREATE TABLE t (x INTEGER NOT NULL) STRICT;",
         "ALTER TABLE t ADD COLUMN y TEXT;",
     ];
+
+    #[test]
+    fn read_only_fallback_reads_paths_with_uri_characters() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a b?c#d%e&f=g/test.db");
+        let mut warnings = Vec::new();
+        {
+            let conn = open(&path, SCHEMA, &mut warnings).unwrap();
+            conn.execute("INSERT INTO t (x, y) VALUES (7, 'seven')", [])
+                .unwrap();
+        }
+        let conn = open_read_only(&path, SCHEMA).unwrap();
+        let y: String = conn
+            .query_row("SELECT y FROM t WHERE x = 7", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(y, "seven");
+        let e = conn
+            .execute("INSERT INTO t (x) VALUES (8)", [])
+            .unwrap_err();
+        assert!(e.to_string().contains("readonly"), "{e}");
+        // A schema that needs a migration cannot be read without writing.
+        const NEWER: Migrations = &[SCHEMA[0], SCHEMA[1], "CREATE TABLE u (z);"];
+        assert!(open_read_only(&path, NEWER).is_err());
+    }
 
     #[test]
     fn opens_with_wal_foreign_keys_and_sqlite_vec() {

@@ -9,13 +9,14 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use cc_search::Engine;
 use cc_search::claude::{
     self, CommandKind, Install, InstallRequest, InstallResponse, Scope, is_cc_search_command,
 };
 use serde_json::{Value, json};
+
+mod common;
 
 const FS: &str = "/opt/cc-search/hooks/file-suggestion.sh";
 const SS: &str = "/opt/cc-search/hooks/session-start.sh";
@@ -251,28 +252,7 @@ fn is_backup_name(name: &str) -> bool {
 /// variables not given removed): `true` in the child, `false` in the parent once the
 /// child passed.
 fn in_child(name: &str, env: &[(&str, &OsStr)]) -> bool {
-    const MARK: &str = "CC_SEARCH_CLAUDE_TEST_CHILD";
-    if std::env::var_os(MARK).is_some_and(|v| v == name) {
-        return true;
-    }
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command
-        .args([name, "--exact", "--test-threads=1", "--nocapture"])
-        .env(MARK, name);
-    for var in ["CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "HOME"] {
-        command.env_remove(var);
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let output = command.output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.contains("test result: ok. 1 passed"),
-        "child run of {name} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    false
+    common::in_child(name, env, None)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -227,7 +227,7 @@ pub(crate) fn replace(
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    crate::store::create_dir_all(&dir)?;
     let permissions = match fs::metadata(file) {
         Ok(meta) => Some(meta.permissions()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,

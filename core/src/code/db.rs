@@ -1,14 +1,12 @@
 //! The per-repository database: schema, migrations, and where it lives.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::store::{Database, Migrations};
+use crate::store::Migrations;
 
 /// The schema, as migrations applied by `PRAGMA user_version`.
 ///
@@ -144,29 +142,6 @@ pub fn db_path(home: &Path, root: &Path) -> PathBuf {
     let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
     let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
     home.join("code").join(format!("{hex}.db"))
-}
-
-static DATABASES: Mutex<Option<HashMap<PathBuf, Arc<Database>>>> = Mutex::new(None);
-
-/// The shared [`Database`] of file `path` (one per file in this process, so index runs
-/// on it queue on one writer lock).
-pub(crate) fn database(path: &Path) -> Result<Arc<Database>> {
-    let mut map = DATABASES
-        .lock()
-        .map_err(|_| Error::Internal("code database registry poisoned".into()))?;
-    let map = map.get_or_insert_with(HashMap::new);
-    Ok(Arc::clone(map.entry(path.to_path_buf()).or_insert_with(
-        || Arc::new(Database::new(path.to_path_buf(), SCHEMA)),
-    )))
-}
-
-/// Forget the shared [`Database`] of `path` (before its file is deleted).
-pub(crate) fn forget(path: &Path) {
-    if let Ok(mut map) = DATABASES.lock()
-        && let Some(map) = map.as_mut()
-    {
-        map.remove(path);
-    }
 }
 
 /// Finish a migration to schema 2 on a database that had symbols: compute every

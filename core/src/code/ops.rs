@@ -47,7 +47,7 @@ fn open_repo(
         ));
     }
     let db_path = db::db_path(engine.home(), &root);
-    let database = db::database(&db_path)?;
+    let database = engine.code_db(&db_path)?;
     let config = ProjectConfig::load(&root, warnings);
     Ok(Repo {
         root,
@@ -1406,8 +1406,12 @@ fn code_dbs(home: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn summary_of(path: &Path, warnings: &mut Vec<String>) -> Result<Option<RepoSummary>> {
-    let database = db::database(path)?;
+fn summary_of(
+    engine: &Engine,
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<Option<RepoSummary>> {
+    let database = engine.code_db(path)?;
     let conn = database.read(warnings)?;
     let e = dberr(path);
     let Some(root) = db::meta(&conn, "repo_root").map_err(&e)? else {
@@ -1442,7 +1446,7 @@ impl Operation for ListRepos {
         let mut warnings = Vec::new();
         let mut repos = Vec::new();
         for path in code_dbs(engine.home()) {
-            match summary_of(&path, &mut warnings) {
+            match summary_of(engine, &path, &mut warnings) {
                 Ok(Some(s)) => repos.push(s),
                 Ok(None) => {}
                 Err(e) => warnings.push(format!("{}: {e}", path.display())),
@@ -1477,8 +1481,8 @@ pub struct DeleteReposResponse {
     pub not_found: Vec<String>,
 }
 
-fn remove_db(path: &Path) -> Result<()> {
-    db::forget(path);
+fn remove_db(engine: &Engine, path: &Path) -> Result<()> {
+    engine.forget_code_db(path);
     for suffix in ["", "-wal", "-shm"] {
         let file = PathBuf::from(format!("{}{suffix}", path.display()));
         match std::fs::remove_file(&file) {
@@ -1505,11 +1509,11 @@ impl Operation for DeleteRepos {
         let mut warnings = Vec::new();
         if request.all {
             for path in code_dbs(engine.home()) {
-                let name = summary_of(&path, &mut warnings)
+                let name = summary_of(engine, &path, &mut warnings)
                     .ok()
                     .flatten()
                     .map_or_else(|| path.to_string_lossy().into_owned(), |s| s.p);
-                remove_db(&path)?;
+                remove_db(engine, &path)?;
                 out.deleted.push(name);
             }
         }
@@ -1518,7 +1522,7 @@ impl Operation for DeleteRepos {
                 .unwrap_or_else(|_| std::path::absolute(given).unwrap_or_else(|_| given.clone()));
             let path = db::db_path(engine.home(), &root);
             if path.exists() {
-                remove_db(&path)?;
+                remove_db(engine, &path)?;
                 out.deleted.push(root.to_string_lossy().into_owned());
             } else if !request.all {
                 out.not_found.push(given.to_string_lossy().into_owned());

@@ -254,7 +254,7 @@ impl AdvisoryLock {
         warnings: &mut Vec<String>,
     ) -> Result<Self> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            crate::store::create_dir_all(dir)?;
         }
         let host = hostname();
         let started = Instant::now();

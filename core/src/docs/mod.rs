@@ -401,7 +401,16 @@ fn index(
         let Ok(rel) = file.path.strip_prefix(&walked.root) else {
             continue;
         };
-        let rel = rel.to_string_lossy().replace('\\', "/");
+        let Some(rel) = rel.to_str() else {
+            if set.is_match(rel) {
+                warnings.push(format!(
+                    "path is not valid UTF-8, skipped: {}",
+                    file.path.display()
+                ));
+            }
+            continue;
+        };
+        let rel = rel.replace('\\', "/");
         if !set.is_match(&rel) {
             continue;
         }

@@ -70,3 +70,46 @@ pub fn model_dir() -> Option<PathBuf> {
         ),
     }
 }
+
+/// The user tests drop to when they run as root, to see permissions bind (root reads and
+/// writes anything): `nobody`.
+pub const UNPRIVILEGED_UID: u32 = 65534;
+
+/// Whether this process runs as root.
+pub fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// Run test `name` of this test binary again in a child process, with `env` set (and
+/// `CLAUDE_CONFIG_DIR`, `CLAUDE_PROJECT_DIR`, `HOME` removed unless given), as user `uid`
+/// when given; the child must pass. Returns `true` in the child (the caller goes on with
+/// the test body) and `false` in the parent, after the child passed.
+pub fn in_child(name: &str, env: &[(&str, &std::ffi::OsStr)], uid: Option<u32>) -> bool {
+    const MARK: &str = "CC_SEARCH_TEST_CHILD";
+    if std::env::var_os(MARK).is_some_and(|v| v == name) {
+        return true;
+    }
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args([name, "--exact", "--test-threads=1", "--nocapture"])
+        .env(MARK, name);
+    for var in ["CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "HOME"] {
+        command.env_remove(var);
+    }
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    if let Some(uid) = uid {
+        use std::os::unix::process::CommandExt;
+        command.uid(uid).gid(uid).env("HOME", "/tmp");
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "child run of {name} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    false
+}
