@@ -880,3 +880,77 @@ fn an_oversized_mcp_message_is_refused_and_the_session_goes_on() {
     );
     assert!(replies[1]["result"]["tools"].as_array().unwrap().len() > 10);
 }
+
+// ---------------------------------------------------------------------------------------
+// Malformed configuration (Claude Code's settings.json: core/tests/claude.rs,
+// `malformed_settings_are_refused_and_left_untouched`)
+
+#[test]
+fn malformed_configuration_means_defaults_and_a_warning_naming_the_file() {
+    let project = Project::new();
+    let root = project.root();
+    for (config, needle) in [
+        (b"[index\nroots = 3".as_slice(), "config.toml"),
+        (b"[embed]\nmodel_dir = 42\n".as_slice(), "config.toml"),
+        (
+            b"[weights]\ngit_recency = \"\xff\xfe\"\n".as_slice(),
+            "config.toml",
+        ),
+        (b"[nonsense]\nkey = 1\n".as_slice(), "config.toml"),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        write(home.path(), "config.toml", config);
+        let engine = Engine::open_at(home.path()).unwrap();
+        assert_eq!(engine.warnings().len(), 1, "{:?}", engine.warnings());
+        assert!(
+            engine.warnings()[0].contains(needle),
+            "{:?}",
+            engine.warnings()
+        );
+        assert_eq!(engine.config(), &cc_search::Config::default());
+        // And everything works on the defaults.
+        ok(&engine, "files.refresh", json!({"project_dir": root}));
+        ok(
+            &engine,
+            "files.suggest",
+            json!({"project_dir": root, "query": "lib"}),
+        );
+    }
+
+    let home = tempfile::tempdir().unwrap();
+    keyword_only(home.path());
+    let engine = Engine::open_at(home.path()).unwrap();
+    for (name, text) in [
+        (
+            ".cc-search.json",
+            b"{\"indexer\": {\"max_file_size\": ".as_slice(),
+        ),
+        (".cc-search.json", b"[1, 2]".as_slice()),
+        (
+            ".cc-search.json",
+            b"{\"output\": {\"max_tokens\": -3}}".as_slice(),
+        ),
+        (".cc-search.json", b"\xff\xfe{}".as_slice()),
+        (
+            ".ctxhelpr.json",
+            b"{\"indexer\": {\"ignore\": 7}}".as_slice(),
+        ),
+    ] {
+        let _ = fs::remove_file(root.join(".cc-search.json"));
+        write(&root, name, text);
+        let indexed = ok(&engine, "code.index_repository", json!({"path": root}));
+        let said = warnings(&indexed);
+        assert!(
+            said.iter().any(|w| w.contains(name)),
+            "{name} {:?}: {said:?}",
+            String::from_utf8_lossy(text)
+        );
+        let hits = ok(
+            &engine,
+            "code.search_symbols",
+            json!({"path": root, "query": "parse_widget"}),
+        );
+        assert_eq!(hits["hits"][0]["n"], "parse_widget", "{hits}");
+        let _ = fs::remove_file(root.join(name));
+    }
+}

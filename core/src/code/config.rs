@@ -80,15 +80,23 @@ impl ProjectConfig {
     /// Read the configuration of the repository at `root`; problems become warnings.
     pub fn load(root: &Path, warnings: &mut Vec<String>) -> ProjectConfig {
         let mut config = ProjectConfig::default();
-        let Some((path, text)) = CONFIG_FILES.iter().find_map(|name| {
+        let Some((path, bytes)) = CONFIG_FILES.iter().find_map(|name| {
             let path = root.join(name);
-            std::fs::read_to_string(&path).ok().map(|t| (path, t))
+            std::fs::read(&path).ok().map(|b| (path, b))
         }) else {
             return config;
         };
         let shown = path.display();
+        let Ok(text) = String::from_utf8(bytes) else {
+            warnings.push(format!("{shown}: not valid UTF-8; using the defaults"));
+            return config;
+        };
         let value: Value = match serde_json::from_str(&text) {
-            Ok(v) => v,
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) => {
+                warnings.push(format!("{shown}: not a JSON object; using the defaults"));
+                return config;
+            }
             Err(e) => {
                 warnings.push(format!("{shown}: not valid JSON ({e}); using the defaults"));
                 return config;
