@@ -279,6 +279,52 @@ fn every_corrupt_database_is_moved_aside_and_rebuilt() {
 }
 
 #[test]
+fn a_database_another_program_keeps_locked_is_a_clear_error_and_reads_go_on() {
+    let project = Project::new();
+    let home = tempfile::tempdir().unwrap();
+    keyword_only(home.path());
+    let engine = Engine::open_at(home.path()).unwrap();
+    project.index_all(&engine);
+    let before = project.searches(&engine);
+    // Another program holds the write lock of every database.
+    let holders: Vec<rusqlite::Connection> = database_files(home.path())
+        .iter()
+        .map(|db| {
+            let conn = rusqlite::Connection::open(db).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+            conn
+        })
+        .collect();
+    write(&project.root(), "src/more.rs", "pub fn more_widgets() {}\n");
+    write(&project.root(), "docs/more.md", "## More\n\nmore widgets\n");
+    let root = project.root();
+    for (op, params) in [
+        ("code.index_repository", json!({"path": root})),
+        ("docs.index", json!({"project_dir": root})),
+    ] {
+        let started = std::time::Instant::now();
+        let (code, message) = call(&engine, op, params).unwrap_err();
+        assert_eq!(code, "database", "{op}: {message}");
+        assert!(message.contains("locked"), "{op}: {message}");
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{op}: {:?}",
+            started.elapsed()
+        );
+    }
+    // Readers do not wait for writers (WAL).
+    assert_eq!(project.searches(&engine), before);
+    drop(holders);
+    ok(&engine, "code.index_repository", json!({"path": root}));
+    let hits = ok(
+        &engine,
+        "code.search_symbols",
+        json!({"path": root, "query": "more_widgets"}),
+    );
+    assert_eq!(hits["hits"][0]["n"], "more_widgets", "{hits}");
+}
+
+#[test]
 fn a_data_root_that_cannot_be_a_directory_is_a_clear_error() {
     let project = Project::new();
     let scratch = tempfile::tempdir().unwrap();
