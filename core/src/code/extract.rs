@@ -86,9 +86,86 @@ pub struct Context<'a> {
     frames: Vec<Frame>,
     top_refs: Vec<ExtractedRef>,
     imports: Vec<String>,
+    /// The walk's position: the root, its child, …, the node being looked at.
+    /// tree-sitter's `Node::parent` and `Node::prev_named_sibling` search down from the
+    /// root on every call; for the nodes on this path the walk answers them itself.
+    path: Vec<Node<'a>>,
+    /// Per level of `path`: the named siblings before that node, in order.
+    before: Vec<Vec<Node<'a>>>,
+    /// Emptied `before` lists, kept for their allocations.
+    spare: Vec<Vec<Node<'a>>>,
 }
 
 impl<'a> Context<'a> {
+    fn new(src: &'a [u8], root: Node<'a>) -> Context<'a> {
+        Context {
+            src,
+            frames: Vec::new(),
+            top_refs: Vec::new(),
+            imports: Vec::new(),
+            path: vec![root],
+            before: vec![Vec::new()],
+            spare: Vec::new(),
+        }
+    }
+
+    /// The walk moved down to `child`, the first child of the current node.
+    fn down(&mut self, child: Node<'a>) {
+        self.path.push(child);
+        let list = self.spare.pop().unwrap_or_default();
+        self.before.push(list);
+    }
+
+    /// The walk moved from the current node to its next sibling `next`.
+    fn next(&mut self, next: Node<'a>) {
+        if let Some(current) = self.path.last_mut() {
+            if current.is_named()
+                && let Some(list) = self.before.last_mut()
+            {
+                list.push(*current);
+            }
+            *current = next;
+        }
+    }
+
+    /// The walk moved up to the current node's parent.
+    fn up(&mut self) {
+        self.path.pop();
+        if let Some(mut list) = self.before.pop() {
+            list.clear();
+            self.spare.push(list);
+        }
+    }
+
+    /// Where `node` is on the walk's path, if it is.
+    fn level(&self, node: Node<'a>) -> Option<usize> {
+        self.path.iter().rposition(|n| n.id() == node.id())
+    }
+
+    /// `node.parent()`, from the walk's path when `node` is on it.
+    pub fn parent(&self, node: Node<'a>) -> Option<Node<'a>> {
+        match self.level(node) {
+            Some(level) => level.checked_sub(1).map(|up| self.path[up]),
+            None => node.parent(),
+        }
+    }
+
+    /// `node.prev_named_sibling()`, from the walk's path when `node` is on it.
+    pub fn prev_named_sibling(&self, node: Node<'a>) -> Option<Node<'a>> {
+        match self.level(node) {
+            Some(level) => self.before[level].last().copied(),
+            None => node.prev_named_sibling(),
+        }
+    }
+
+    /// The named siblings before `node`, nearest first.
+    pub(crate) fn named_siblings_before(&self, node: Node<'a>) -> NamedBefore<'_, 'a> {
+        match self.level(node) {
+            Some(level) => NamedBefore::Walked(self.before[level].iter().rev()),
+            None => NamedBefore::Searched(node.prev_named_sibling()),
+        }
+    }
+
     /// The text of `node` (empty when it is not UTF-8, which cannot happen for a `&str`
     /// source unless the node splits a character).
     pub fn text(&self, node: Node) -> &'a str {
@@ -230,7 +307,7 @@ impl<'a> Context<'a> {
     /// kinds in `skip` (attributes, decorators), without their markers.
     pub fn preceding_comments(
         &self,
-        node: Node,
+        node: Node<'a>,
         comment_kinds: &[&str],
         skip: &[&str],
     ) -> Option<String> {
@@ -239,18 +316,16 @@ impl<'a> Context<'a> {
         // A definition that opens its parent's body (Ruby's `body_statement`) is
         // documented by what precedes the body.
         let mut node = node;
-        while node.prev_named_sibling().is_none()
-            && let Some(parent) = node.parent()
+        while self.prev_named_sibling(node).is_none()
+            && let Some(parent) = self.parent(node)
             && parent.start_byte() == node.start_byte()
-            && parent.parent().is_some()
+            && self.parent(parent).is_some()
         {
             node = parent;
         }
-        let mut current = node.prev_named_sibling();
-        while let Some(sibling) = current {
+        for sibling in self.named_siblings_before(node) {
             if skip.contains(&sibling.kind()) {
                 next_row = sibling.start_position().row;
-                current = sibling.prev_named_sibling();
                 continue;
             }
             if !comment_kinds.contains(&sibling.kind()) {
@@ -261,13 +336,33 @@ impl<'a> Context<'a> {
             }
             lines.push(clean_comment(self.text(sibling)));
             next_row = sibling.start_position().row;
-            current = sibling.prev_named_sibling();
         }
         if lines.is_empty() {
             return None;
         }
         lines.reverse();
         clip_doc(lines.join("\n"))
+    }
+}
+
+/// The named siblings before a node, nearest first: from the walk's record, or by
+/// asking tree-sitter for each.
+pub(crate) enum NamedBefore<'l, 'a> {
+    Walked(std::iter::Rev<std::slice::Iter<'l, Node<'a>>>),
+    Searched(Option<Node<'a>>),
+}
+
+impl<'a> Iterator for NamedBefore<'_, 'a> {
+    type Item = Node<'a>;
+    fn next(&mut self) -> Option<Node<'a>> {
+        match self {
+            NamedBefore::Walked(list) => list.next().copied(),
+            NamedBefore::Searched(next) => {
+                let current = (*next)?;
+                *next = current.prev_named_sibling();
+                Some(current)
+            }
+        }
     }
 }
 
@@ -332,6 +427,11 @@ pub(crate) fn clean_comment(text: &str) -> String {
         .join("\n")
 }
 
+thread_local! {
+    /// Each thread's parser, kept from file to file (its buffers are reused).
+    static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+}
+
 /// How deep token trees are re-parsed (a macro inside a macro body inside …).
 const MAX_NESTING: usize = 2;
 
@@ -354,19 +454,17 @@ fn extract_at(
     source: &str,
     depth: usize,
 ) -> Result<(ExtractedFile, bool), String> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&lang.grammar(extension))
-        .map_err(|e| format!("{} grammar: {e}", lang.name()))?;
-    let tree = parser
-        .parse(source, None)
-        .ok_or_else(|| format!("the {} parser gave up", lang.name()))?;
-    let mut cx = Context {
-        src: source.as_bytes(),
-        frames: Vec::new(),
-        top_refs: Vec::new(),
-        imports: Vec::new(),
-    };
+    let tree = PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        let parser = parser.get_or_insert_with(Parser::new);
+        parser
+            .set_language(&lang.grammar(extension))
+            .map_err(|e| format!("{} grammar: {e}", lang.name()))?;
+        parser
+            .parse(source, None)
+            .ok_or_else(|| format!("the {} parser gave up", lang.name()))
+    })?;
+    let mut cx = Context::new(source.as_bytes(), tree.root_node());
     let mut symbols = Vec::new();
     // Byte offsets of line starts, built on the first embedded range (a macro-heavy file
     // would otherwise count newlines from the top once per macro).
@@ -394,16 +492,19 @@ fn extract_at(
             descend = false;
         }
         if descend && cursor.goto_first_child() {
+            cx.down(cursor.node());
             continue;
         }
         loop {
             leave(cursor.node(), &mut cx, &mut symbols);
             if cursor.goto_next_sibling() {
+                cx.next(cursor.node());
                 continue 'outer;
             }
             if !cursor.goto_parent() {
                 break 'outer;
             }
+            cx.up();
         }
     }
     // Frames left open (cannot happen: every entered node is left) are closed in order.

@@ -175,7 +175,11 @@ impl LanguageExtractor for Cpp {
         }
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
-        cx.preceding_comments(outer(node, &["template_declaration"]), &["comment"], &[])
+        cx.preceding_comments(
+            outer(node, cx, &["template_declaration"]),
+            &["comment"],
+            &[],
+        )
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {

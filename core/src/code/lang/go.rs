@@ -54,7 +54,7 @@ impl LanguageExtractor for Go {
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         // A doc comment sits above the `type`/`const`/`var` keyword of a single spec.
         let anchor = match node.kind() {
-            "type_spec" | "type_alias" | "const_spec" | "var_spec" => match node.parent() {
+            "type_spec" | "type_alias" | "const_spec" | "var_spec" => match cx.parent(node) {
                 Some(p) if p.named_child_count() == 1 => p,
                 _ => node,
             },

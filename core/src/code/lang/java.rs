@@ -41,7 +41,9 @@ impl LanguageExtractor for Java {
                 Some(def)
             }
             "variable_declarator" if !cx.in_function() => {
-                let field = node.parent().filter(|p| p.kind() == "field_declaration")?;
+                let field = cx
+                    .parent(node)
+                    .filter(|p| p.kind() == "field_declaration")?;
                 let modifiers = (0..field.named_child_count())
                     .filter_map(|i| field.named_child(i as u32))
                     .find(|c| c.kind() == "modifiers")
@@ -61,7 +63,7 @@ impl LanguageExtractor for Java {
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         let anchor = if node.kind() == "variable_declarator" {
-            node.parent().unwrap_or(node)
+            cx.parent(node).unwrap_or(node)
         } else {
             node
         };

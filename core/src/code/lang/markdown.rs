@@ -24,8 +24,8 @@ impl LanguageExtractor for Markdown {
             "section" => node.named_child(0)?,
             // A setext heading that does not open a section of its own.
             "setext_heading"
-                if node
-                    .parent()
+                if cx
+                    .parent(node)
                     .and_then(|p| p.named_child(0))
                     .is_none_or(|f| f.id() != node.id()) =>
             {

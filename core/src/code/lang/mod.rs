@@ -73,9 +73,9 @@ pub fn extractor_for_path(path: &Path) -> Option<(&'static dyn LanguageExtractor
 
 /// The node itself, or the wrapper around it (an `export`, a decorator list) whose
 /// preceding comments document it.
-pub(crate) fn outer<'t>(node: Node<'t>, wrappers: &[&str]) -> Node<'t> {
+pub(crate) fn outer<'t>(node: Node<'t>, cx: &Context<'t>, wrappers: &[&str]) -> Node<'t> {
     let mut node = node;
-    while let Some(parent) = node.parent() {
+    while let Some(parent) = cx.parent(node) {
         if wrappers.contains(&parent.kind()) {
             node = parent;
         } else {

@@ -121,9 +121,9 @@ impl LanguageExtractor for Python {
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         // A decorated definition is documented by the comments above its decorators.
         let anchor = if node.kind() == "assignment" {
-            node.parent().unwrap_or(node)
+            cx.parent(node).unwrap_or(node)
         } else {
-            outer(node, &["decorated_definition"])
+            outer(node, cx, &["decorated_definition"])
         };
         cx.preceding_comments(anchor, &["comment"], &[])
     }
@@ -133,7 +133,10 @@ impl LanguageExtractor for Python {
             // enters after them.
             "decorator" => false,
             "function_definition" | "class_definition" => {
-                if let Some(parent) = node.parent().filter(|p| p.kind() == "decorated_definition") {
+                if let Some(parent) = cx
+                    .parent(node)
+                    .filter(|p| p.kind() == "decorated_definition")
+                {
                     for i in 0..parent.named_child_count() {
                         if let Some(decorator) = parent.named_child(i as u32)
                             && decorator.kind() == "decorator"
@@ -190,11 +193,11 @@ impl LanguageExtractor for Python {
                 false
             }
             "argument_list"
-                if node
-                    .parent()
+                if cx
+                    .parent(node)
                     .is_some_and(|p| p.kind() == "class_definition")
-                    && node
-                        .parent()
+                    && cx
+                        .parent(node)
                         .and_then(|p| p.child_by_field_name("superclasses"))
                         .is_some_and(|s| s.id() == node.id()) =>
             {

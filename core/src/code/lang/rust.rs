@@ -114,18 +114,18 @@ impl LanguageExtractor for Rust {
             &["attribute_item"],
         )
     }
-    fn embedded(&self, node: Node, _cx: &Context) -> Option<(usize, usize)> {
+    fn embedded(&self, node: Node, cx: &Context) -> Option<(usize, usize)> {
         // `macro_rules!` bodies (`=> { … }`) and item-position macro invocations
         // (`thread_local! { … }`, `cfg_if! { … }`).
         let tokens = match node.kind() {
-            "token_tree" if node.parent().is_some_and(|p| p.kind() == "macro_rule") => {
-                let rule = node.parent()?;
+            "token_tree" if cx.parent(node).is_some_and(|p| p.kind() == "macro_rule") => {
+                let rule = cx.parent(node)?;
                 rule.child_by_field_name("right")
                     .filter(|r| r.id() == node.id())?
             }
             "macro_invocation"
-                if node
-                    .parent()
+                if cx
+                    .parent(node)
                     .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list")) =>
             {
                 (0..node.named_child_count())
@@ -188,7 +188,7 @@ impl LanguageExtractor for Rust {
                 }
                 true
             }
-            "trait_bounds" if node.parent().is_some_and(|p| p.kind() == "trait_item") => {
+            "trait_bounds" if cx.parent(node).is_some_and(|p| p.kind() == "trait_item") => {
                 for t in cx.descendants(node, &["type_identifier"]) {
                     let text = cx.text(t);
                     cx.add_ref(RefKind::Extends, text, t);
@@ -196,7 +196,7 @@ impl LanguageExtractor for Rust {
                 false
             }
             "type_identifier" => {
-                if node.parent().is_some_and(|p| p.kind() == "impl_item") {
+                if cx.parent(node).is_some_and(|p| p.kind() == "impl_item") {
                     return false;
                 }
                 let text = cx.text(node);

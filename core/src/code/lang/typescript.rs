@@ -61,11 +61,11 @@ impl LanguageExtractor for JavaScript {
 
 fn doc_comment(node: Node, cx: &Context) -> Option<String> {
     let anchor = if node.kind() == "variable_declarator" {
-        node.parent().unwrap_or(node)
+        cx.parent(node).unwrap_or(node)
     } else {
         node
     };
-    cx.preceding_comments(outer(anchor, WRAPPERS), &["comment"], &["decorator"])
+    cx.preceding_comments(outer(anchor, cx, WRAPPERS), &["comment"], &["decorator"])
 }
 
 fn is_function_value(node: Option<Node>) -> bool {
@@ -114,7 +114,7 @@ fn definition(node: Node, cx: &Context) -> Option<Definition> {
             def.signature = cx.first_line_signature(node);
             Some(def)
         }
-        "property_identifier" if node.parent().is_some_and(|p| p.kind() == "enum_body") => {
+        "property_identifier" if cx.parent(node).is_some_and(|p| p.kind() == "enum_body") => {
             Some(Definition {
                 name: cx.text(node).to_string(),
                 kind: SymbolKind::Const,
@@ -147,7 +147,7 @@ fn definition(node: Node, cx: &Context) -> Option<Definition> {
             if name_node.kind() != "identifier" {
                 return None; // destructuring
             }
-            let declaration = node.parent()?;
+            let declaration = cx.parent(node)?;
             let value = node.child_by_field_name("value");
             let (kind, signature) = if is_function_value(value) {
                 let body = value.and_then(|v| v.child_by_field_name("body"));
@@ -233,9 +233,9 @@ fn field_signature(node: Node, cx: &Context) -> Option<String> {
 /// The decorators that precede `node` outside it: a method's in a class body, a class's
 /// before its `export`. The walk reaches them before the definition, so they are
 /// skipped there and recorded here, from the definition.
-fn outer_decorators(node: Node) -> Vec<Node> {
+fn outer_decorators<'t>(node: Node<'t>, cx: &Context<'t>) -> Vec<Node<'t>> {
     let mut out = Vec::new();
-    match node.parent() {
+    match cx.parent(node) {
         Some(parent) if parent.kind() == "export_statement" => {
             let mut cursor = parent.walk();
             out.extend(
@@ -245,14 +245,12 @@ fn outer_decorators(node: Node) -> Vec<Node> {
             );
         }
         Some(parent) if parent.kind() == "class_body" => {
-            let mut current = node.prev_named_sibling();
-            while let Some(sibling) = current {
+            for sibling in cx.named_siblings_before(node) {
                 match sibling.kind() {
                     "decorator" => out.push(sibling),
                     "comment" => {}
                     _ => break,
                 }
-                current = sibling.prev_named_sibling();
             }
             out.reverse();
         }
@@ -301,8 +299,8 @@ fn callee<'a>(node: Node, cx: &Context<'a>) -> Option<&'a str> {
 fn references(node: Node, cx: &mut Context) -> bool {
     match node.kind() {
         "decorator" => {
-            if node
-                .parent()
+            if cx
+                .parent(node)
                 .is_some_and(|p| matches!(p.kind(), "class_body" | "export_statement"))
             {
                 // Recorded by the definition it decorates (`outer_decorators`).
@@ -317,7 +315,7 @@ fn references(node: Node, cx: &mut Context) -> bool {
         | "method_definition"
         | "method_signature"
         | "abstract_method_signature" => {
-            for decorator in outer_decorators(node) {
+            for decorator in outer_decorators(node, cx) {
                 decorator_name(decorator, cx);
                 for i in 0..decorator.named_child_count() {
                     if let Some(child) = decorator.named_child(i as u32) {
