@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags, TransactionBehavior};
 
 use crate::error::{Error, Result};
 
@@ -275,11 +275,13 @@ fn move_aside(path: &Path) -> Result<PathBuf> {
 const MAX_IDLE: usize = 4;
 
 /// One database file shared by every thread of an engine: a small pool of connections,
-/// opened on demand, and one in-process writer at a time.
+/// opened on demand, and one writer at a time.
 ///
 /// Readers never wait for a writer (WAL); writers queue on [`Database::write`] instead of
 /// on SQLite's busy timeout, so a long index run never makes another one fail with
-/// "database is locked".
+/// "database is locked" — writers of this engine on an in-process lock, writers of other
+/// engines and other processes on an OS file lock on `<database>-writer` beside it
+/// (released by the OS when its holder dies).
 pub struct Database {
     path: PathBuf,
     migrations: Migrations,
@@ -355,22 +357,61 @@ impl Database {
         })
     }
 
-    /// A connection for writing, held by one caller of this process at a time.
+    /// A connection for writing, held by one caller at a time: in this process (the
+    /// writer mutex), and among every engine and process using the file (an OS lock on
+    /// `<database>-writer`, waited for without a time limit, like the mutex). What the
+    /// holder reads to plan its writes cannot be changed by another cc-search writer
+    /// before it commits.
+    ///
+    /// Its transactions begin `IMMEDIATE`: one that reads before it writes waits for a
+    /// writer outside cc-search through the busy timeout, instead of failing at its first
+    /// write with "database is locked" because that writer committed after the read.
     pub fn write(&self, warnings: &mut Vec<String>) -> Result<Pooled<'_>> {
-        let writer = self.writer.lock().map_err(|_| {
+        let local = self.writer.lock().map_err(|_| {
             Error::Internal(format!("{}: writer lock poisoned", self.path.display()))
         })?;
         let mut pooled = self.read(warnings)?;
-        pooled._writer = Some(writer);
+        pooled.set_transaction_behavior(TransactionBehavior::Immediate);
+        pooled._writer = Some(Writer {
+            _across: self.lock_across_processes(),
+            _local: local,
+        });
         Ok(pooled)
     }
+
+    /// The OS lock writers of every process queue on; `None` where the file cannot be
+    /// created or locked (a read-only data root): SQLite's own locking still applies.
+    fn lock_across_processes(&self) -> Option<std::fs::File> {
+        let path = PathBuf::from(format!("{}-writer", self.path.display()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .ok()?;
+        match file.lock() {
+            Ok(()) => Some(file),
+            Err(e) => {
+                tracing::debug!("{}: no writer lock: {e}", path.display());
+                None
+            }
+        }
+    }
+}
+
+/// What a writing [`Pooled`] holds: the OS lock (released first, when the file closes),
+/// then the in-process one.
+struct Writer<'a> {
+    _across: Option<std::fs::File>,
+    _local: MutexGuard<'a, ()>,
 }
 
 /// A connection borrowed from a [`Database`]; returned to the pool when dropped.
 pub struct Pooled<'a> {
     db: &'a Database,
     conn: Option<Connection>,
-    _writer: Option<MutexGuard<'a, ()>>,
+    _writer: Option<Writer<'a>>,
 }
 
 impl std::ops::Deref for Pooled<'_> {
@@ -394,6 +435,7 @@ impl Drop for Pooled<'_> {
         };
         // Whatever a caller set for itself (a deadline, a shorter wait for locks) does not
         // go back to the pool with the connection, even after a panic.
+        conn.set_transaction_behavior(TransactionBehavior::Deferred);
         let reset = conn.progress_handler(0, None::<fn() -> bool>).is_ok()
             && conn.busy_timeout(BUSY_TIMEOUT).is_ok();
         if let Ok(mut idle) = self.db.idle.lock()
@@ -501,6 +543,71 @@ mod tests {
         // The damaged bytes are kept, not lost.
         let kept = std::fs::read(dir.path().join(&aside[0])).unwrap();
         assert_eq!(kept, vec![0x5a; 8192]);
+    }
+
+    #[test]
+    fn writers_of_two_engines_on_one_file_queue_and_plan_under_the_lock() {
+        // Two `Database`s on one file: what two engines, or two processes, have.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.db");
+        let (a, b) = (
+            Database::new(path.clone(), SCHEMA),
+            Database::new(path, SCHEMA),
+        );
+        // Each writer plans from what it reads before its transaction (as the code index
+        // does), then writes: no plan may be stale, no row lost or doubled.
+        let bump = |db: &Database| {
+            let conn = db.write(&mut Vec::new()).unwrap();
+            let n: i64 = conn
+                .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(2));
+            conn.execute_batch(&format!(
+                "BEGIN IMMEDIATE; INSERT INTO t (x) VALUES ({n}); COMMIT;"
+            ))
+            .unwrap();
+        };
+        std::thread::scope(|s| {
+            for db in [&a, &b] {
+                s.spawn(move || (0..40).for_each(|_| bump(db)));
+            }
+        });
+        let conn = a.read(&mut Vec::new()).unwrap();
+        let (n, distinct): (i64, i64) = conn
+            .query_row("SELECT count(*), count(DISTINCT x) FROM t", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((n, distinct), (80, 80));
+    }
+
+    #[test]
+    fn a_writers_transaction_takes_the_write_lock_when_it_begins() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.db");
+        let db = Database::new(path.clone(), SCHEMA);
+        let mut conn = db.write(&mut Vec::new()).unwrap();
+        let tx = conn.transaction().unwrap();
+        let _: i64 = tx
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        // Another program cannot commit between this read and the write that follows.
+        let other = Connection::open(&path).unwrap();
+        other.busy_timeout(Duration::ZERO).unwrap();
+        let err = other
+            .execute("INSERT INTO t (x) VALUES (1)", [])
+            .unwrap_err();
+        assert_eq!(err.sqlite_error_code(), Some(ErrorCode::DatabaseBusy));
+        tx.execute("INSERT INTO t (x) VALUES (2)", []).unwrap();
+        tx.commit().unwrap();
+        drop(conn);
+        // A connection back in the pool begins its transactions as usual again.
+        let mut reader = db.read(&mut Vec::new()).unwrap();
+        let tx = reader.transaction().unwrap();
+        let _: i64 = tx
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        other.execute("INSERT INTO t (x) VALUES (3)", []).unwrap();
     }
 
     #[test]
