@@ -83,6 +83,8 @@ struct Frame {
 pub struct Context<'a> {
     /// The source text.
     pub src: &'a [u8],
+    /// The same, as text.
+    source: &'a str,
     frames: Vec<Frame>,
     top_refs: Vec<ExtractedRef>,
     imports: Vec<String>,
@@ -97,9 +99,10 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    fn new(src: &'a [u8], root: Node<'a>) -> Context<'a> {
+    fn new(source: &'a str, root: Node<'a>) -> Context<'a> {
         Context {
-            src,
+            src: source.as_bytes(),
+            source,
             frames: Vec::new(),
             top_refs: Vec::new(),
             imports: Vec::new(),
@@ -169,7 +172,9 @@ impl<'a> Context<'a> {
     /// The text of `node` (empty when it is not UTF-8, which cannot happen for a `&str`
     /// source unless the node splits a character).
     pub fn text(&self, node: Node) -> &'a str {
-        node.utf8_text(self.src).unwrap_or("")
+        // The source is UTF-8 already: a node's text needs only its ends checked (not
+        // every byte again, as `Node::utf8_text` does).
+        self.source.get(node.byte_range()).unwrap_or("")
     }
 
     /// The text of field `field` of `node`.
@@ -464,7 +469,7 @@ fn extract_at(
             .parse(source, None)
             .ok_or_else(|| format!("the {} parser gave up", lang.name()))
     })?;
-    let mut cx = Context::new(source.as_bytes(), tree.root_node());
+    let mut cx = Context::new(source, tree.root_node());
     let mut symbols = Vec::new();
     // Byte offsets of line starts, built on the first embedded range (a macro-heavy file
     // would otherwise count newlines from the top once per macro).

@@ -393,17 +393,31 @@ fn write_run(
     } else {
         None
     };
-    let hack = std::env::var_os("CC_HACK_FK").is_some();
-    if hack {
+    // A cold run (an empty index) only inserts rows whose keys it has just written:
+    // checking each foreign key (a lookup per key per row) is work for nothing, and no
+    // row is deleted, so no cascade is missed. `foreign_keys` cannot change inside a
+    // transaction, hence the guess before it; should another process have indexed in
+    // between, the transaction is rolled back and the run made with the checks on.
+    let empty = |conn: &Connection| -> rusqlite::Result<bool> {
+        conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM files)", [], |r| r.get(0))
+    };
+    let unchecked = gone.is_empty() && empty(conn).map_err(dberr)?;
+    let mut result = if unchecked {
         conn.execute_batch("PRAGMA foreign_keys = OFF")
             .map_err(dberr)?;
-    }
-    let result = write_transaction(
-        conn, path, root, jobs, gone, started, config, stats, warnings,
-    );
-    if hack {
+        let result = write_transaction(
+            conn, path, root, &jobs, &gone, started, config, stats, warnings, false,
+        );
         conn.execute_batch("PRAGMA foreign_keys = ON")
             .map_err(dberr)?;
+        result
+    } else {
+        Err(Error::Internal(NOT_COLD.into()))
+    };
+    if matches!(&result, Err(Error::Internal(m)) if m == NOT_COLD) {
+        result = write_transaction(
+            conn, path, root, &jobs, &gone, started, config, stats, warnings, true,
+        );
     }
     if let Some(before) = cache {
         let _ = conn.execute_batch(&format!(
@@ -418,12 +432,13 @@ fn write_transaction(
     conn: &Connection,
     path: &Path,
     root: &Path,
-    jobs: Vec<Job>,
-    gone: Vec<(String, i64)>,
+    jobs: &[Job],
+    gone: &[(String, i64)],
     started: i64,
     config: &ProjectConfig,
     stats: &mut RunStats,
     warnings: &mut Vec<String>,
+    checks: bool,
 ) -> Result<()> {
     let dberr = |e| Error::db(path, e);
     conn.execute_batch("BEGIN IMMEDIATE").map_err(dberr)?;
@@ -434,6 +449,10 @@ fn write_transaction(
                 r.get::<_, bool>(0)
             })
             .map_err(dberr)?;
+        if !cold && !checks {
+            // Another process indexed since `write_run` looked: again, with the checks.
+            return Err(Error::Internal(NOT_COLD.into()));
+        }
         // A cold run resolves every reference anyway: it needs no list of names.
         let mut touched = Touched {
             track: !cold,
@@ -449,8 +468,20 @@ fn write_transaction(
             ))
             .map_err(dberr)?;
         }
+        // A cold run creates the indexes keyed in random order (by target, by name)
+        // once its rows are in: sorting once is cheaper than inserting into them row by
+        // row, and it takes that work off the writer while the workers parse.
+        let deferred: &[(&str, &str)] = if cold && bulk_fts {
+            DEFERRED_INDEXES
+        } else {
+            &[]
+        };
+        for (name, _) in deferred {
+            conn.execute_batch(&format!("DROP INDEX {name}"))
+                .map_err(dberr)?;
+        }
         let mut delta = Delta::default();
-        for (_, id) in &gone {
+        for (_, id) in gone {
             collect_names(conn, *id, &mut touched.removed, &mut delta).map_err(dberr)?;
             conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])
                 .map_err(dberr)?;
@@ -472,7 +503,6 @@ fn write_transaction(
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..threads {
                 let tx = tx.clone();
-                let jobs = &jobs;
                 let next = &next;
                 scope.spawn(move || {
                     loop {
@@ -556,9 +586,23 @@ fn write_transaction(
                 fill_one.execute([id]).map_err(dberr)?;
             }
         }
+        // The index of symbols is created while the references are linked in memory,
+        // those of references once they are inserted.
+        let (of_symbols, of_refs): (Vec<_>, Vec<_>) = deferred
+            .iter()
+            .partition(|(name, _)| name.starts_with("symbols"));
         match cold_state {
-            Some(state) => link_cold(conn, state).map_err(dberr)?,
+            Some(state) => link_cold(conn, state, || {
+                for (_, sql) in &of_symbols {
+                    conn.execute_batch(sql)?;
+                }
+                Ok(())
+            })
+            .map_err(dberr)?,
             None => resolve(conn, cold, &changed_files, &touched).map_err(dberr)?,
+        }
+        for (_, sql) in of_refs {
+            conn.execute_batch(sql).map_err(dberr)?;
         }
         // Totals: the previous ones plus this run's delta (a full count only when there
         // are none yet, as after a migration).
@@ -586,6 +630,20 @@ fn write_transaction(
         }
     }
 }
+
+/// Indexes a cold run creates after its rows are in (sorted once instead of inserted
+/// into one row at a time, in random order).
+const DEFERRED_INDEXES: &[(&str, &str)] = &[
+    ("refs_to", "CREATE INDEX refs_to ON refs(to_symbol_id)"),
+    ("refs_name", "CREATE INDEX refs_name ON refs(to_name)"),
+    (
+        "symbols_name_kind",
+        "CREATE INDEX symbols_name_kind ON symbols(name, kind)",
+    ),
+];
+
+/// Why a run that expected an empty index rolled back (another process wrote first).
+const NOT_COLD: &str = "the index was not empty any more";
 
 /// Rows added (or, negative, removed) by a run, so totals need no full count.
 #[derive(Default)]
@@ -1439,7 +1497,42 @@ fn file_key_map<'a>(files: impl Iterator<Item = (i64, &'a str)>) -> HashMap<Stri
 
 /// Link and insert the references of a cold run (see [`Cold`]), as [`resolve`] links
 /// them: the same file, then imported files, then anywhere.
-fn link_cold(conn: &Connection, cold: Cold) -> rusqlite::Result<()> {
+///
+/// The targets are computed on another thread while this one runs `meanwhile` (creating
+/// an index of the symbols), then the references are inserted here.
+fn link_cold(
+    conn: &Connection,
+    cold: Cold,
+    meanwhile: impl FnOnce() -> rusqlite::Result<()>,
+) -> rusqlite::Result<()> {
+    let (targets, done) = std::thread::scope(|scope| {
+        let linking = scope.spawn(|| cold_targets(&cold));
+        let done = meanwhile();
+        let targets = linking
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (targets, done)
+    });
+    done?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (r, target) in cold.refs.iter().zip(targets) {
+        insert.execute(params![
+            r.file,
+            r.from,
+            r.name,
+            target,
+            r.kind.as_str(),
+            r.line
+        ])?;
+    }
+    Ok(())
+}
+
+/// The target of each reference of a cold run, in order.
+fn cold_targets(cold: &Cold) -> Vec<Option<i64>> {
     let keys = file_key_map(cold.files.iter().map(|(id, rel)| (*id, rel.as_str())));
     let candidates: HashMap<&str, Candidates> = cold
         .by_name
@@ -1448,10 +1541,6 @@ fn link_cold(conn: &Connection, cold: Cold) -> rusqlite::Result<()> {
         .collect();
     let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
     let no_modules = Vec::new();
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
     let mut targets = Vec::with_capacity(cold.refs.len());
     for r in &cold.refs {
         let target = candidates.get(r.name.as_str()).and_then(|found| {
@@ -1478,17 +1567,7 @@ fn link_cold(conn: &Connection, cold: Cold) -> rusqlite::Result<()> {
         });
         targets.push(target);
     }
-    for (r, target) in cold.refs.iter().zip(targets) {
-        insert.execute(params![
-            r.file,
-            r.from,
-            r.name,
-            target,
-            r.kind.as_str(),
-            r.line
-        ])?;
-    }
-    Ok(())
+    targets
 }
 
 /// The symbols of one name, for resolution.

@@ -14,6 +14,15 @@
 /// assert_eq!(name_tokens("MAX_RETRIES"), "max retries max_retries");
 /// ```
 pub fn name_tokens(name: &str) -> String {
+    if name.is_ascii() {
+        ascii_name_tokens(name)
+    } else {
+        any_name_tokens(name)
+    }
+}
+
+/// [`name_tokens`] of any name.
+fn any_name_tokens(name: &str) -> String {
     let words = split_identifier(name);
     let lower = name.to_lowercase();
     let mut out = words.join(" ");
@@ -22,6 +31,49 @@ pub fn name_tokens(name: &str) -> String {
             out.push(' ');
         }
         out.push_str(&lower);
+    }
+    out
+}
+
+/// [`name_tokens`] of an ASCII name (nearly every identifier), without the per-word
+/// allocations of the general path; the same result.
+fn ascii_name_tokens(name: &str) -> String {
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(2 * bytes.len() + 1);
+    let mut words = 0;
+    let mut push = |out: &mut String, word: &[u8]| {
+        if words > 0 {
+            out.push(' ');
+        }
+        words += 1;
+        out.extend(word.iter().map(|b| b.to_ascii_lowercase() as char));
+    };
+    for segment in bytes.split(|b| !b.is_ascii_alphanumeric()) {
+        if segment.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        for i in 1..segment.len() {
+            let (prev, c) = (segment[i - 1], segment[i]);
+            // getUser, base64Encoder | HTMLParser (before the P)
+            if c.is_ascii_uppercase()
+                && (prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase()
+                        && segment.get(i + 1).is_some_and(u8::is_ascii_lowercase)))
+            {
+                push(&mut out, &segment[start..i]);
+                start = i;
+            }
+        }
+        push(&mut out, &segment[start..]);
+    }
+    let single = words == 1;
+    if !(bytes.is_empty() || (single && out.bytes().eq(bytes.iter().map(u8::to_ascii_lowercase)))) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(bytes.iter().map(|b| b.to_ascii_lowercase() as char));
     }
     out
 }
@@ -165,6 +217,43 @@ mod tests {
         assert_eq!(name_tokens("my-file.name"), "my file name my-file.name");
         assert_eq!(name_tokens("parse"), "parse");
         assert_eq!(name_tokens(""), "");
+    }
+
+    #[test]
+    fn ascii_names_take_a_shortcut_to_the_same_tokens() {
+        for name in [
+            "",
+            "_",
+            "__init__",
+            "a",
+            "A",
+            "ab",
+            "AB",
+            "aB",
+            "Ab",
+            "getUserById",
+            "HTMLParser",
+            "IOError",
+            "MAX_RETRIES",
+            "my-file.name",
+            "u32",
+            "utf8",
+            "Base64Encoder",
+            "parseUtf8Bytes",
+            "x86_64",
+            "ABCdefGHI",
+            "a1B2c3",
+            "9lives",
+            "__FOO__bar",
+            "already lower",
+            "Self",
+            "new",
+            "HTTP2Server",
+            "x.y::z",
+            "-",
+        ] {
+            assert_eq!(ascii_name_tokens(name), any_name_tokens(name), "{name:?}");
+        }
     }
 
     #[test]
