@@ -1429,6 +1429,11 @@ fn list_and_delete_repos() {
     );
     let all = call(&engine, "code.delete_repos", json!({"all": true}));
     assert_eq!(all["deleted"].as_array().unwrap().len(), 2);
+    let left: Vec<_> = std::fs::read_dir(engine.home().join("code"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "nothing of the indexes is left: {left:?}");
     assert!(
         call(&engine, "code.list_repos", json!({}))["repos"]
             .as_array()

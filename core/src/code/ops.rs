@@ -1483,7 +1483,7 @@ pub struct DeleteReposResponse {
 
 fn remove_db(engine: &Engine, path: &Path) -> Result<()> {
     engine.forget_code_db(path);
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-wal", "-shm", "-writer"] {
         let file = PathBuf::from(format!("{}{suffix}", path.display()));
         match std::fs::remove_file(&file) {
             Ok(()) => {}
