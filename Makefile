@@ -16,7 +16,7 @@ export CARGO_TERM_COLOR ?= never
 
 .PHONY: demo test bench header setup setup-python setup-node python node install \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
-        test-packaging clean-demo
+        test-packaging clean-demo fuzz fuzz-quick fuzz-build
 
 ## ---- setup -----------------------------------------------------------------------------
 
@@ -95,7 +95,7 @@ demo: python
 
 ## ---- tests ---------------------------------------------------------------------------
 
-test: check-format lint test-rust test-header test-examples test-python test-node test-packaging
+test: check-format lint test-rust fuzz-quick test-header test-examples test-python test-node test-packaging
 	@echo "all checks passed"
 
 check-format:
@@ -138,6 +138,33 @@ test-node: setup-node
 # a smoke run through the installed copy; every place the version appears agrees.
 test-packaging: setup-python node
 	tests/packaging.sh
+
+## ---- fuzzing ---------------------------------------------------------------------------
+
+# cargo-fuzz (libFuzzer) targets in tests/fuzz (docs/RELIABILITY.md, "Fuzzing"), built on
+# stable Rust with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes nightly-only flags), without a
+# sanitizer and with debug assertions (overflow checks). `make fuzz` runs each target for
+# FUZZ_SECONDS, `make fuzz-quick` (part of `make test`) for FUZZ_QUICK_SECONDS; both print
+# executions and time per target. FUZZ_TARGETS narrows the run.
+CARGO_FUZZ_VERSION := 0.13.2
+CARGO_FUZZ := $(TOOLS)/bin/cargo-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_QUICK_SECONDS ?= 15
+FUZZ_TARGETS ?=
+FUZZ_TARGET_DIR ?= $(ROOT)/target/fuzz
+
+$(CARGO_FUZZ):
+	cargo install --quiet --locked cargo-fuzz --version $(CARGO_FUZZ_VERSION) --root $(TOOLS)
+
+fuzz-build: $(CARGO_FUZZ)
+	RUSTC_BOOTSTRAP=1 $(CARGO_FUZZ) build --fuzz-dir tests/fuzz --sanitizer none \
+	  --debug-assertions --release --target-dir $(FUZZ_TARGET_DIR)
+
+fuzz: fuzz-build
+	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-quick: fuzz-build
+	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(FUZZ_TARGETS)
 
 ## ---- benchmarks -----------------------------------------------------------------------
 

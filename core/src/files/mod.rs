@@ -15,6 +15,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+// For the fuzz targets (tests/fuzz): the matcher and the mask the scan skips paths by.
+#[doc(hidden)]
+pub use rank::{PathMatcher, char_mask};
 pub use refresh::refresh;
 pub use suggest::suggest;
 

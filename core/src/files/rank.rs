@@ -56,7 +56,7 @@ const FTS_ONLY_FRACTION: f64 = 0.3;
 /// `/ . _ -` and space; any other character sets every bit (the matcher folds accents,
 /// so such a text may match anything). A path can only match a query whose
 /// [`PathMatcher::required_chars`] its mask holds: the fuzzy scan skips the rest unread.
-pub(crate) fn char_mask(text: &str) -> u64 {
+pub fn char_mask(text: &str) -> u64 {
     let mut mask = 0u64;
     for &b in text.as_bytes() {
         mask |= match b {
@@ -76,7 +76,7 @@ pub(crate) fn char_mask(text: &str) -> u64 {
 }
 
 /// Scores paths against one query.
-pub(crate) struct PathMatcher {
+pub struct PathMatcher {
     text: String,
     /// Characters every match holds (see [`char_mask`]).
     required: u64,

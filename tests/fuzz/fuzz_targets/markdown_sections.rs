@@ -1,0 +1,67 @@
+//! The markdown H2 chunker (`text::markdown_sections`), as documented there:
+//!
+//! - no panic; each section's text is a piece of the input, in order, without overlap;
+//! - nothing but headings and blank lines is left out (a heading-only preamble, a
+//!   section with nothing below its heading);
+//! - no H2 heading: one `(full document)` chunk holding the whole text (none when blank);
+//! - a section starts with its heading line, which holds the title, and has text below
+//!   it; a preamble says more than a heading.
+#![no_main]
+
+use cc_search::text::{FULL_DOCUMENT, PREAMBLE, markdown_sections};
+use libfuzzer_sys::fuzz_target;
+
+/// Whether a left-out stretch holds only headings and blank lines.
+fn only_headings(gap: &str) -> bool {
+    gap.lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+}
+
+fuzz_target!(|markdown: &str| {
+    let sections = markdown_sections(markdown);
+    if markdown.trim().is_empty() {
+        assert!(sections.is_empty());
+        return;
+    }
+    let mut at = 0;
+    for s in &sections {
+        assert!(!s.text.is_empty());
+        // Sections are whole lines: the next one starts at a line start.
+        let Some(found) = (at..markdown.len())
+            .filter(|&i| i == 0 || markdown.as_bytes()[i - 1] == b'\n')
+            .find(|&i| markdown[i..].starts_with(&s.text))
+        else {
+            panic!("section {:?} is not the next piece of the input", s.title);
+        };
+        let gap = &markdown[at..found];
+        assert!(only_headings(gap), "left out more than headings: {gap:?}");
+        at = found + s.text.len();
+        if s.title == FULL_DOCUMENT {
+            assert_eq!(sections.len(), 1);
+            assert_eq!(s.text, markdown);
+        } else if s.title == PREAMBLE {
+            assert!(!only_headings(&s.text), "a heading-only preamble was kept");
+        } else {
+            let (heading, below) = s.text.split_once('\n').unwrap_or((&s.text, ""));
+            assert!(
+                heading.trim_start_matches(' ').starts_with("##"),
+                "{heading:?}"
+            );
+            // The title, less a `##n` suffix for a repeat.
+            let base = match s.title.rsplit_once("##") {
+                Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => base,
+                _ => s.title.as_str(),
+            };
+            assert!(
+                heading.contains(&s.title) || heading.contains(base),
+                "title {:?} not in its heading {heading:?}",
+                s.title
+            );
+            assert!(!below.trim().is_empty(), "an empty section was kept");
+        }
+    }
+    assert!(
+        only_headings(&markdown[at..]),
+        "left out more than headings at the end"
+    );
+});
