@@ -1617,3 +1617,82 @@ impl Candidates {
         self.anywhere[i]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(conn: &Connection, sql: &str) -> Vec<String> {
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    /// A cold run large enough to defer its indexes (and to skip foreign-key checks)
+    /// leaves the schema's indexes, valid keys and linked references; the next run
+    /// checks keys again.
+    #[test]
+    fn a_large_cold_run_leaves_every_index_and_valid_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let files = BULK_FTS_FILES + 10;
+        for i in 0..files {
+            std::fs::write(
+                root.join(format!("src/f{i}.rs")),
+                format!("/// Number {i}.\npub fn f{i}() {{ shared(); }}\npub struct S{i};\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(root.join("src/shared.rs"), "pub fn shared() {}\n").unwrap();
+        let root = std::fs::canonicalize(&root).unwrap();
+        let database = Database::new(dir.path().join("index.db"), db::SCHEMA);
+        let mut warnings = Vec::new();
+        let config = ProjectConfig::default();
+        let stats = index_repository(&database, &root, &config, false, &mut warnings).unwrap();
+        assert_eq!(stats.new, files + 1, "{warnings:?}");
+
+        let fresh = Connection::open_in_memory().unwrap();
+        for migration in db::SCHEMA {
+            fresh.execute_batch(migration).unwrap();
+        }
+        let schema = "SELECT name || ': ' || sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name";
+        let conn = database.read(&mut warnings).unwrap();
+        assert_eq!(names(&conn, schema), names(&fresh, schema));
+        assert!(names(&conn, "PRAGMA foreign_key_check").is_empty());
+        assert_eq!(names(&conn, "PRAGMA integrity_check"), ["ok"]);
+        let unlinked: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM refs WHERE to_name = 'shared'
+                 AND to_symbol_id IS NOT (SELECT id FROM symbols WHERE name = 'shared')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(unlinked, 0);
+        drop(conn);
+
+        // An incremental run deletes with the checks (and their cascades) on.
+        std::fs::remove_file(root.join("src/shared.rs")).unwrap();
+        let stats = index_repository(&database, &root, &config, false, &mut warnings).unwrap();
+        assert_eq!(stats.deleted, 1);
+        let conn = database.read(&mut warnings).unwrap();
+        let linked: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM refs WHERE to_name = 'shared' AND to_symbol_id IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(linked, 0);
+        let on: bool = database
+            .write(&mut warnings)
+            .unwrap()
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert!(on);
+    }
+}
