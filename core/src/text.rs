@@ -54,16 +54,18 @@ pub const STOPWORDS: &[&str] = &[
 ];
 
 /// Build an FTS5 MATCH expression for a natural-language query: the words (runs of
-/// letters, digits and `_`), lowercased, each quoted, stopwords and repeats dropped,
-/// OR-ed together so BM25 ranks documents by how many and how rare the words they hold
-/// are. Never a syntax error, whatever the text.
+/// letters, digits and `_` holding a letter or digit), lowercased, each quoted, stopwords
+/// and repeats dropped, OR-ed together so BM25 ranks documents by how many and how rare
+/// the words they hold are. Never a syntax error, whatever the text.
 ///
 /// Returns `None` when the text has no words.
 pub fn fts5_any_query(text: &str) -> Option<String> {
     let text = truncate_utf8(text, MAX_QUERY_BYTES);
     let mut words: Vec<String> = Vec::new();
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        if word.is_empty() {
+        // `_` alone is no token to the chunk index: such a word would match nothing and
+        // still displace the stopwords.
+        if !word.chars().any(char::is_alphanumeric) {
             continue;
         }
         let word = word.to_lowercase();
@@ -277,6 +279,11 @@ mod tests {
             "\"near\" OR \"b\" OR \"c\""
         );
         assert_eq!(fts5_any_query("wing wing WING").unwrap(), "\"wing\"");
+        // Found by fuzzing: an underscore-only word is no word (it matched nothing and
+        // left out the stopwords that would have).
+        assert_eq!(fts5_any_query("+`i \" _").unwrap(), "\"i\"");
+        assert_eq!(fts5_any_query("__ wing").unwrap(), "\"wing\"");
+        assert_eq!(fts5_any_query("_"), None);
         assert_eq!(
             fts5_any_query("snake_case x").unwrap(),
             "\"snake_case\" OR \"x\""
