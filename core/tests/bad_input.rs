@@ -18,7 +18,7 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 mod common;
-use common::write;
+use common::{keyword_only, write};
 
 /// `engine.call(op, params)` as JSON, or the error's code and message.
 fn call(engine: &Engine, op: &str, params: Value) -> Result<Value, (String, String)> {
@@ -38,24 +38,6 @@ fn warnings(response: &Value) -> Vec<String> {
         .as_array()
         .map(|w| w.iter().map(|s| s.as_str().unwrap().to_string()).collect())
         .unwrap_or_default()
-}
-
-fn keyword_only(home: &Path) {
-    write(
-        home,
-        "config.toml",
-        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
-    );
-}
-
-fn git_init(dir: &Path) {
-    let out = Command::new("git")
-        .args(["init", "-q"])
-        .arg(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
 }
 
 /// One Claude Code transcript line.
@@ -87,7 +69,7 @@ impl Project {
             "docs/guide.md",
             "# Guide\n\n## Widgets\n\nA widget is parsed by parse_widget.\n",
         );
-        git_init(&root);
+        common::git_at(&root, &["init", "-q"], 0);
         write(
             dir.path(),
             "projects/-work-app/s1.jsonl",

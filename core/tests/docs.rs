@@ -41,11 +41,7 @@ fn engine(home: &Path) -> (Engine, bool) {
 
 /// Configure `home` with a model directory that does not exist: keyword-only.
 fn no_model(home: &Path) {
-    std::fs::write(
-        home.join("config.toml"),
-        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
-    )
-    .unwrap();
+    common::keyword_only(home);
 }
 
 fn index(engine: &Engine, dir: &Path) -> IndexResponse {

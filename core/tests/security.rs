@@ -31,11 +31,7 @@ struct Fixture {
 impl Fixture {
     fn new() -> Fixture {
         let home = tempfile::tempdir().unwrap();
-        write(
-            home.path(),
-            "config.toml",
-            "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
-        );
+        common::keyword_only(home.path());
         let project = tempfile::tempdir().unwrap();
         let outside = tempfile::tempdir().unwrap();
         write(project.path(), "src/lib.rs", "pub fn inside() {}\n");

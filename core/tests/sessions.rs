@@ -34,11 +34,7 @@ fn engine(home: &Path) -> Engine {
 /// An engine without a model (keyword-only): the real fixtures are megabytes of text,
 /// too much to embed in a debug build's test.
 fn keyword_engine(home: &Path) -> Engine {
-    std::fs::write(
-        home.join("config.toml"),
-        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
-    )
-    .unwrap();
+    common::keyword_only(home);
     Engine::open_at(home).unwrap()
 }
 

@@ -113,3 +113,31 @@ pub fn in_child(name: &str, env: &[(&str, &std::ffi::OsStr)], uid: Option<u32>) 
     );
     false
 }
+
+/// Stage everything in `dir` and commit it as `message` at Unix time `at`.
+pub fn commit_all(dir: &Path, message: &str, at: i64) {
+    git_at(dir, &["add", "-A"], at);
+    git_at(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-qm",
+            message,
+        ],
+        at,
+    );
+}
+
+/// A `config.toml` in `home` naming a model directory that does not exist, so engines
+/// opened there search by keyword only.
+pub fn keyword_only(home: &Path) {
+    write(
+        home,
+        "config.toml",
+        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
+    );
+}

@@ -174,36 +174,10 @@ pub fn source_repo(dir: &Path, files: usize, functions: usize, rng: &mut Rng) {
         }
         write(dir, &rel, text);
         if i == files / 2 {
-            common::git_at(dir, &["add", "-A"], NOW - 86_400 * 20);
-            common::git_at(
-                dir,
-                &[
-                    "-c",
-                    "user.name=t",
-                    "-c",
-                    "user.email=t@e",
-                    "commit",
-                    "-qm",
-                    "first",
-                ],
-                NOW - 86_400 * 20,
-            );
+            common::commit_all(dir, "first", NOW - 86_400 * 20);
         }
     }
-    common::git_at(dir, &["add", "-A"], NOW - 86_400 * 3);
-    common::git_at(
-        dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "commit",
-            "-qm",
-            "second",
-        ],
-        NOW - 86_400 * 3,
-    );
+    common::commit_all(dir, "second", NOW - 86_400 * 3);
 }
 
 /// A git repository of `files` tiny files in `dirs` directories (the file picker's
@@ -222,20 +196,7 @@ pub fn path_tree(dir: &Path, files: usize, dirs: usize, rng: &mut Rng) {
         );
         write(dir, &rel, format!("{i}\n"));
     }
-    common::git_at(dir, &["add", "-A"], NOW - 86_400 * 2);
-    common::git_at(
-        dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "commit",
-            "-qm",
-            "tree",
-        ],
-        NOW - 86_400 * 2,
-    );
+    common::commit_all(dir, "tree", NOW - 86_400 * 2);
 }
 
 /// A Claude Code projects folder: `sessions` transcripts over two projects, each of
