@@ -1207,8 +1207,14 @@ fn bad_files_are_skipped_with_warnings_not_errors() {
         warnings.iter().any(|w| w.contains("dangling.rs")),
         "{warnings:?}"
     );
-    // Huge files are over the 1 MiB limit: not indexed.
+    // Huge files are over the 1 MiB limit: not indexed, and said so.
     assert!(hit_names(&search(&engine, &root, "huge")).is_empty());
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("huge.ts: ") && w.contains("over the 1048576 byte limit")),
+        "{warnings:?}"
+    );
     // Empty files are tracked, with no symbols.
     let v = call(
         &engine,
@@ -1710,6 +1716,13 @@ fn max_file_size_comes_from_the_project_config() {
     let out = call(&engine, "code.index_repository", json!({"path": root}));
     assert_eq!(out["stats"]["files"], 1, "{out}");
     assert!(hit_names(&search(&engine, &root, "big_fn")).is_empty());
+    // The walk says why it skips the file too, and counts it.
+    assert_eq!(out["skipped"], 1, "{out}");
+    assert_eq!(
+        out["warnings"],
+        json!(["big.rs: 4019 bytes, over the 1000 byte limit, skipped"]),
+        "{out}"
+    );
     // update_files says why it skips the file.
     let out = call(
         &engine,
@@ -1724,6 +1737,25 @@ fn max_file_size_comes_from_the_project_config() {
             .contains("over the 1000 byte limit"),
         "{out}"
     );
+    // A file indexed under a larger limit leaves the index when the limit drops.
+    let limit = |max: u64| {
+        write(
+            dir.path(),
+            ".cc-search.json",
+            format!(r#"{{"indexer": {{"max_file_size": {max}}}}}"#),
+        )
+    };
+    limit(100_000);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    assert_eq!(hit_names(&search(&engine, &root, "big_fn")), ["big_fn"]);
+    limit(1000);
+    let out = call(&engine, "code.index_repository", json!({"path": root}));
+    assert_eq!(
+        (&out["deleted"], &out["skipped"]),
+        (&json!(1), &json!(1)),
+        "{out}"
+    );
+    assert!(hit_names(&search(&engine, &root, "big_fn")).is_empty());
 }
 
 #[test]

@@ -128,7 +128,8 @@ pub(crate) fn index_repository(
         &crate::walk::WalkOptions {
             max_depth: MAX_DEPTH,
             max_files: MAX_FILES,
-            max_file_size: config.indexer.max_file_size,
+            // Files over the limit are skipped below, with a warning, not dropped unseen.
+            max_file_size: u64::MAX,
             excludes: config.indexer.ignore.clone(),
             allowed_roots: vec![root.to_path_buf()],
             threads: 0,
@@ -154,6 +155,12 @@ pub(crate) fn index_repository(
             ));
             continue;
         };
+        if file.size > config.indexer.max_file_size {
+            // Not `seen`: indexed before under a larger limit, it is removed.
+            warnings.push(too_large(&rel, file.size, config.indexer.max_file_size));
+            stats.skipped += 1;
+            continue;
+        }
         stats.files += 1;
         let entry = known.get(&rel);
         if let Some(k) = entry
@@ -254,11 +261,7 @@ pub(crate) fn update_files(
                     continue;
                 };
                 if meta.len() > config.indexer.max_file_size {
-                    warnings.push(format!(
-                        "{rel}: {} bytes, over the {} byte limit, skipped",
-                        meta.len(),
-                        config.indexer.max_file_size
-                    ));
+                    warnings.push(too_large(&rel, meta.len(), config.indexer.max_file_size));
                     stats.skipped += 1;
                     if let Some((id, _)) = known {
                         gone.push((rel, id));
@@ -311,6 +314,11 @@ fn count(conn: &Connection, table: &str, path: &Path) -> Result<u64> {
 }
 
 /// Read, hash and parse one file (on a worker thread).
+/// Why a file over the size limit is not indexed.
+fn too_large(rel: &str, size: u64, max_size: u64) -> String {
+    format!("{rel}: {size} bytes, over the {max_size} byte limit, skipped")
+}
+
 fn process(job: &Job, max_size: u64) -> Outcome {
     let bytes = match std::fs::read(&job.path) {
         Ok(b) => b,
@@ -320,11 +328,7 @@ fn process(job: &Job, max_size: u64) -> Outcome {
     let mtime = meta.as_ref().map_or(0, crate::walk::mtime_of);
     let size = bytes.len() as i64;
     if bytes.len() as u64 > max_size {
-        return Outcome::Skipped(format!(
-            "{}: {} bytes, over the {max_size} byte limit, skipped",
-            job.rel,
-            bytes.len()
-        ));
+        return Outcome::Skipped(too_large(&job.rel, bytes.len() as u64, max_size));
     }
     if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF)]).is_some() {
         return Outcome::Skipped(format!("{}: binary file, skipped", job.rel));
