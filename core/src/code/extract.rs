@@ -469,6 +469,10 @@ fn extract_at(
             .parse(source, None)
             .ok_or_else(|| format!("the {} parser gave up", lang.name()))
     })?;
+    if depth > 0 && tree.root_node().has_error() {
+        // An embedded range is kept only when it parses cleanly: no walk for nothing.
+        return Ok((ExtractedFile::default(), true));
+    }
     let mut cx = Context::new(source, tree.root_node());
     let mut symbols = Vec::new();
     // Byte offsets of line starts, built on the first embedded range (a macro-heavy file
