@@ -1759,6 +1759,42 @@ fn max_file_size_comes_from_the_project_config() {
 }
 
 #[test]
+fn an_index_run_lists_at_most_a_hundred_warnings_and_counts_every_skipped_file() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "ok.rs", "fn ok() {}\n");
+    for i in 0..130 {
+        write(
+            dir.path(),
+            &format!("gen/big{i:03}.rs"),
+            "// generated\n".repeat(10),
+        );
+    }
+    write(
+        dir.path(),
+        ".cc-search.json",
+        r#"{"indexer": {"max_file_size": 100}}"#,
+    );
+    let root = p(dir.path());
+    let out = call(&engine, "code.index_repository", json!({"path": root}));
+    assert_eq!(
+        (&out["skipped"], &out["stats"]["files"]),
+        (&json!(130), &json!(1)),
+        "{out}"
+    );
+    let warnings = out["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 101, "{out}");
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .starts_with("gen/big000.rs: 130 bytes"),
+        "{out}"
+    );
+    assert_eq!(warnings[100], "… and 30 more warnings", "{out}");
+}
+
+#[test]
 fn a_budget_cut_detail_lists_only_the_files_of_the_callers_it_keeps() {
     let (_home, engine) = engine();
     let dir = tempfile::tempdir().unwrap();

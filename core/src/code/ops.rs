@@ -351,10 +351,19 @@ pub struct IndexResponse {
     pub warnings: Vec<String>,
 }
 
+/// Most warnings an index response lists (a tree of generated or binary files would
+/// otherwise fill an agent's context with them); `skipped` still counts every file.
+const MAX_WARNINGS: usize = 100;
+
 fn index_response(stats: RunStats, mut warnings: Vec<String>) -> IndexResponse {
     warnings.extend(stats.warnings);
     warnings.sort();
     warnings.dedup();
+    if warnings.len() > MAX_WARNINGS {
+        let more = warnings.len() - MAX_WARNINGS;
+        warnings.truncate(MAX_WARNINGS);
+        warnings.push(format!("… and {more} more warnings"));
+    }
     IndexResponse {
         status: "ok".into(),
         stats: IndexStats {
