@@ -391,8 +391,12 @@ fn write_run(
         let before: i64 = conn
             .query_row("PRAGMA cache_size", [], |r| r.get(0))
             .map_err(dberr)?;
-        conn.execute_batch(&format!("PRAGMA cache_size = -{BULK_CACHE_KIB}"))
-            .map_err(dberr)?;
+        // A cold run sorts its deferred indexes with every core (SQLite's sorter threads).
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        conn.execute_batch(&format!(
+            "PRAGMA cache_size = -{BULK_CACHE_KIB}; PRAGMA threads = {cores};"
+        ))
+        .map_err(dberr)?;
         Some(before)
     } else {
         None
@@ -425,7 +429,7 @@ fn write_run(
     }
     if let Some(before) = cache {
         let _ = conn.execute_batch(&format!(
-            "PRAGMA cache_size = {before}; PRAGMA shrink_memory;"
+            "PRAGMA cache_size = {before}; PRAGMA threads = 0; PRAGMA shrink_memory;"
         ));
     }
     result
@@ -1509,34 +1513,96 @@ fn link_cold(
     cold: Cold,
     meanwhile: impl FnOnce() -> rusqlite::Result<()>,
 ) -> rusqlite::Result<()> {
-    let (targets, done) = std::thread::scope(|scope| {
-        let linking = scope.spawn(|| cold_targets(&cold));
-        let done = meanwhile();
-        let targets = linking
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (targets, done)
-    });
-    done?;
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for (r, target) in cold.refs.iter().zip(targets) {
-        insert.execute(params![
-            r.file,
-            r.from,
-            r.name,
-            target,
-            r.kind.as_str(),
-            r.line
-        ])?;
-    }
-    Ok(())
+    // Resolution runs on another thread and hands its targets over in chunks, so the
+    // writer inserts the first references while the last are still being resolved.
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel::<Vec<Option<i64>>>(4);
+        let cold = &cold;
+        let linking = scope.spawn(move || cold_targets(cold, |chunk| tx.send(chunk).is_ok()));
+        let written = meanwhile().and_then(|()| {
+            let mut refs = cold.refs.iter();
+            let mut insert = RefInserter::new(conn);
+            for chunk in rx {
+                for (target, r) in chunk.into_iter().zip(refs.by_ref()) {
+                    insert.push(r, target)?;
+                }
+            }
+            insert.flush()
+        });
+        // Dropping the receiver (above, or here on an error) stops the resolution early.
+        if let Err(e) = linking.join() {
+            std::panic::resume_unwind(e);
+        }
+        written
+    })
 }
 
-/// The target of each reference of a cold run, in order.
-fn cold_targets(cold: &Cold) -> Vec<Option<i64>> {
+/// How many references a cold run resolves before handing their targets to the writer.
+const LINK_CHUNK: usize = 16 * 1024;
+
+/// Inserts a cold run's references many rows to a statement (one `INSERT … VALUES`
+/// step per [`RefInserter::ROWS`] rows instead of one per row), in the order given.
+struct RefInserter<'c, 'r> {
+    conn: &'c Connection,
+    pending: Vec<(&'r PendingRef, Option<i64>)>,
+    /// The statement of [`RefInserter::ROWS`] rows.
+    full: String,
+}
+
+impl<'c, 'r> RefInserter<'c, 'r> {
+    const ROWS: usize = 64;
+
+    fn new(conn: &'c Connection) -> RefInserter<'c, 'r> {
+        RefInserter {
+            conn,
+            pending: Vec::with_capacity(Self::ROWS),
+            full: Self::sql(Self::ROWS),
+        }
+    }
+
+    fn sql(rows: usize) -> String {
+        let values = vec!["(?, ?, ?, ?, ?, ?)"; rows].join(", ");
+        format!(
+            "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line) VALUES {values}"
+        )
+    }
+
+    fn push(&mut self, r: &'r PendingRef, target: Option<i64>) -> rusqlite::Result<()> {
+        self.pending.push((r, target));
+        if self.pending.len() == Self::ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Insert the rows pushed since the last statement.
+    fn flush(&mut self) -> rusqlite::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut insert = if self.pending.len() == Self::ROWS {
+            self.conn.prepare_cached(&self.full)?
+        } else {
+            self.conn.prepare_cached(&Self::sql(self.pending.len()))?
+        };
+        for (i, (r, target)) in self.pending.drain(..).enumerate() {
+            let at = i * 6;
+            insert.raw_bind_parameter(at + 1, r.file)?;
+            insert.raw_bind_parameter(at + 2, r.from)?;
+            insert.raw_bind_parameter(at + 3, &r.name)?;
+            insert.raw_bind_parameter(at + 4, target)?;
+            insert.raw_bind_parameter(at + 5, r.kind.as_str())?;
+            insert.raw_bind_parameter(at + 6, r.line)?;
+        }
+        insert.raw_execute()?;
+        Ok(())
+    }
+}
+
+/// The target of each reference of a cold run, in order, handed to `send` in chunks;
+/// stops when `send` says so (returns `false`).
+fn cold_targets(cold: &Cold, mut send: impl FnMut(Vec<Option<i64>>) -> bool) {
+    const CHUNK: usize = LINK_CHUNK;
     let keys = file_key_map(cold.files.iter().map(|(id, rel)| (*id, rel.as_str())));
     let candidates: HashMap<&str, Candidates> = cold
         .by_name
@@ -1545,7 +1611,7 @@ fn cold_targets(cold: &Cold) -> Vec<Option<i64>> {
         .collect();
     let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
     let no_modules = Vec::new();
-    let mut targets = Vec::with_capacity(cold.refs.len());
+    let mut targets = Vec::with_capacity(CHUNK);
     for r in &cold.refs {
         let target = candidates.get(r.name.as_str()).and_then(|found| {
             let target = found.best_in(r.kind, std::iter::once(r.file));
@@ -1570,8 +1636,15 @@ fn cold_targets(cold: &Cold) -> Vec<Option<i64>> {
             target.or_else(|| found.best_anywhere(r.kind))
         });
         targets.push(target);
+        if targets.len() == CHUNK
+            && !send(std::mem::replace(&mut targets, Vec::with_capacity(CHUNK)))
+        {
+            return;
+        }
     }
-    targets
+    if !targets.is_empty() {
+        send(targets);
+    }
 }
 
 /// The symbols of one name, for resolution.
@@ -1633,6 +1706,63 @@ mod tests {
             .unwrap()
             .collect::<rusqlite::Result<_>>()
             .unwrap()
+    }
+
+    /// A cold run with more references than several resolution chunks (and not a whole
+    /// number of insert statements) stores every one, each with its own target.
+    #[test]
+    fn a_cold_run_links_every_reference_across_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(&root).unwrap();
+        let (files, calls) = (BULK_FTS_FILES, 2 * LINK_CHUNK / BULK_FTS_FILES + 2);
+        let total = files * calls;
+        assert!(total > 2 * LINK_CHUNK && total % RefInserter::ROWS != 0);
+        for i in 0..files {
+            let body: String = (0..calls).map(|c| format!("c{c}(); ")).collect();
+            std::fs::write(
+                root.join(format!("f{i:03}.rs")),
+                format!("fn c0() {{}}\nfn g{i}() {{ {body}}}\n"),
+            )
+            .unwrap();
+        }
+        let root = std::fs::canonicalize(&root).unwrap();
+        let database = Database::new(dir.path().join("index.db"), db::SCHEMA);
+        let mut warnings = Vec::new();
+        let stats = index_repository(
+            &database,
+            &root,
+            &ProjectConfig::default(),
+            false,
+            &mut warnings,
+        )
+        .unwrap();
+        assert_eq!(stats.refs, total as u64, "{warnings:?}");
+        let conn = database.read(&mut warnings).unwrap();
+        let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(count("SELECT count(*) FROM refs"), total as i64);
+        // Each `c0()` goes to its own file's `c0`; nothing else resolves.
+        assert_eq!(
+            count(
+                "SELECT count(*) FROM refs r JOIN symbols s ON s.id = r.to_symbol_id
+                 WHERE r.to_name = 'c0' AND s.name = 'c0' AND s.file_id = r.file_id"
+            ),
+            files as i64
+        );
+        assert_eq!(
+            count("SELECT count(*) FROM refs WHERE to_symbol_id IS NOT NULL"),
+            files as i64
+        );
+        // In order: the last row is the last call of the last file.
+        let last: String = conn
+            .query_row(
+                "SELECT f.rel_path || ' ' || r.to_name FROM refs r JOIN files f ON f.id = r.file_id
+                 ORDER BY r.id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(last, format!("f{:03}.rs c{}", files - 1, calls - 1));
     }
 
     /// A cold run large enough to defer its indexes (and to skip foreign-key checks)
