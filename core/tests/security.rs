@@ -331,8 +331,6 @@ const AUDITED_SQL_PLACEHOLDERS: &[&str] = &[
     "before",
     // code/index.rs: an index name from the constant DEFERRED_INDEXES.
     "name",
-    // code/index.rs: the integer core count, for `PRAGMA threads`.
-    "cores",
     // code/index.rs: `(?, ?, ?, ?, ?, ?)` repeated, the parameters of a many-row insert.
     "values",
 ];

@@ -391,12 +391,8 @@ fn write_run(
         let before: i64 = conn
             .query_row("PRAGMA cache_size", [], |r| r.get(0))
             .map_err(dberr)?;
-        // A cold run sorts its deferred indexes with every core (SQLite's sorter threads).
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        conn.execute_batch(&format!(
-            "PRAGMA cache_size = -{BULK_CACHE_KIB}; PRAGMA threads = {cores};"
-        ))
-        .map_err(dberr)?;
+        conn.execute_batch(&format!("PRAGMA cache_size = -{BULK_CACHE_KIB}"))
+            .map_err(dberr)?;
         Some(before)
     } else {
         None
@@ -429,7 +425,7 @@ fn write_run(
     }
     if let Some(before) = cache {
         let _ = conn.execute_batch(&format!(
-            "PRAGMA cache_size = {before}; PRAGMA threads = 0; PRAGMA shrink_memory;"
+            "PRAGMA cache_size = {before}; PRAGMA shrink_memory;"
         ));
     }
     result
