@@ -1707,11 +1707,14 @@ fn max_file_size_comes_from_the_project_config() {
         "big.rs",
         format!("fn big_fn() {{}}\n// {}\n", "x".repeat(4000)),
     );
-    write(
-        dir.path(),
-        ".cc-search.json",
-        r#"{"indexer": {"max_file_size": 1000}}"#,
-    );
+    let limit = |max: u64| {
+        write(
+            dir.path(),
+            ".cc-search.json",
+            format!(r#"{{"indexer": {{"max_file_size": {max}}}}}"#),
+        )
+    };
+    limit(1000);
     let root = p(dir.path());
     let out = call(&engine, "code.index_repository", json!({"path": root}));
     assert_eq!(out["stats"]["files"], 1, "{out}");
@@ -1738,13 +1741,6 @@ fn max_file_size_comes_from_the_project_config() {
         "{out}"
     );
     // A file indexed under a larger limit leaves the index when the limit drops.
-    let limit = |max: u64| {
-        write(
-            dir.path(),
-            ".cc-search.json",
-            format!(r#"{{"indexer": {{"max_file_size": {max}}}}}"#),
-        )
-    };
     limit(100_000);
     call(&engine, "code.index_repository", json!({"path": root}));
     assert_eq!(hit_names(&search(&engine, &root, "big_fn")), ["big_fn"]);

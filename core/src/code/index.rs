@@ -313,12 +313,12 @@ fn count(conn: &Connection, table: &str, path: &Path) -> Result<u64> {
     Ok(n as u64)
 }
 
-/// Read, hash and parse one file (on a worker thread).
 /// Why a file over the size limit is not indexed.
 fn too_large(rel: &str, size: u64, max_size: u64) -> String {
     format!("{rel}: {size} bytes, over the {max_size} byte limit, skipped")
 }
 
+/// Read, hash and parse one file (on a worker thread).
 fn process(job: &Job, max_size: u64) -> Outcome {
     let bytes = match std::fs::read(&job.path) {
         Ok(b) => b,
@@ -1598,7 +1598,6 @@ impl<'c, 'r> RefInserter<'c, 'r> {
 /// The target of each reference of a cold run, in order, handed to `send` in chunks;
 /// stops when `send` says so (returns `false`).
 fn cold_targets(cold: &Cold, mut send: impl FnMut(Vec<Option<i64>>) -> bool) {
-    const CHUNK: usize = LINK_CHUNK;
     let keys = file_key_map(cold.files.iter().map(|(id, rel)| (*id, rel.as_str())));
     let candidates: HashMap<&str, Candidates> = cold
         .by_name
@@ -1607,7 +1606,7 @@ fn cold_targets(cold: &Cold, mut send: impl FnMut(Vec<Option<i64>>) -> bool) {
         .collect();
     let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
     let no_modules = Vec::new();
-    let mut targets = Vec::with_capacity(CHUNK);
+    let mut targets = Vec::with_capacity(LINK_CHUNK);
     for r in &cold.refs {
         let target = candidates.get(r.name.as_str()).and_then(|found| {
             let target = found.best_in(r.kind, std::iter::once(r.file));
@@ -1632,8 +1631,11 @@ fn cold_targets(cold: &Cold, mut send: impl FnMut(Vec<Option<i64>>) -> bool) {
             target.or_else(|| found.best_anywhere(r.kind))
         });
         targets.push(target);
-        if targets.len() == CHUNK
-            && !send(std::mem::replace(&mut targets, Vec::with_capacity(CHUNK)))
+        if targets.len() == LINK_CHUNK
+            && !send(std::mem::replace(
+                &mut targets,
+                Vec::with_capacity(LINK_CHUNK),
+            ))
         {
             return;
         }
