@@ -306,6 +306,7 @@ fn main() {
                         project_dir: Some(tree.path().into()),
                         limit: None,
                         budget_ms: Some(10_000),
+                        ..Default::default()
                     })
                     .unwrap();
             });

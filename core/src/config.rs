@@ -23,6 +23,21 @@ pub struct Config {
     pub index: IndexConfig,
     /// The embedding model (`[embed]`).
     pub embed: EmbedConfig,
+    /// The MCP server (`[mcp]`).
+    pub mcp: McpConfig,
+}
+
+/// `[mcp]`: the MCP server's defaults (its command-line options override them).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct McpConfig {
+    /// The tools offered: selectors as `cc-search mcp --tools` takes them (`default`,
+    /// `all`, components, tool names). Empty: `default`.
+    pub tools: Vec<String>,
+    /// The token budget of an answer when a call gives no `max_tokens`.
+    pub max_tokens: Option<usize>,
+    /// Offer `outputSchema` and `structuredContent` (protocol 2025-06-18 on).
+    pub structured: Option<bool>,
 }
 
 /// `[embed]`: the embedding model.

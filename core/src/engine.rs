@@ -289,3 +289,135 @@ pub fn home_dir() -> Option<PathBuf> {
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
+
+/// The directories of a request's `within` field: what an operation answers about stored
+/// indexes is limited to repositories and projects equal to or below one of them, by path
+/// components (`/a/bc` is not below `/a/b`). Entries that exist are compared canonical,
+/// others as given. No entries: no limit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Within {
+    dirs: Vec<PathBuf>,
+}
+
+impl Within {
+    /// `given` with each entry that exists made canonical (and entries below another
+    /// one dropped: they add nothing).
+    pub(crate) fn new(given: &[PathBuf]) -> Within {
+        let mut all: Vec<PathBuf> = given
+            .iter()
+            .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+            .collect();
+        // Sorted by components, a directory comes right before what is below it.
+        all.sort();
+        let mut dirs: Vec<PathBuf> = Vec::with_capacity(all.len());
+        for dir in all {
+            if !dirs
+                .iter()
+                .any(|kept| is_clean(kept) && dir.starts_with(kept))
+            {
+                dirs.push(dir);
+            }
+        }
+        Within { dirs }
+    }
+
+    /// Whether there is no limit.
+    pub(crate) fn is_all(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
+    /// Whether `path` (absolute and canonical, as stored roots are) is one of the
+    /// directories or below one. Compared as written: a relative path, one with `.` or
+    /// `..` components, or an empty entry never matches.
+    pub(crate) fn contains(&self, path: &Path) -> bool {
+        if self.is_all() {
+            return true;
+        }
+        is_clean(path) && self.dirs.iter().any(|d| is_clean(d) && path.starts_with(d))
+    }
+
+    /// [`Within::contains`] for a recorded path that may not be canonical (a session's
+    /// working directory): made canonical first when it exists.
+    pub(crate) fn contains_recorded(&self, path: &Path) -> bool {
+        if self.is_all() {
+            return true;
+        }
+        match std::fs::canonicalize(path) {
+            Ok(canonical) => self.contains(&canonical),
+            Err(_) => self.contains(path),
+        }
+    }
+
+    /// The directories that can contain anything: absolute, without `.` or `..`.
+    pub(crate) fn usable_dirs(&self) -> impl Iterator<Item = &Path> {
+        self.dirs
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|d| is_clean(d))
+    }
+
+    /// The directories, for messages.
+    pub(crate) fn describe(&self) -> String {
+        self.dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Whether `path` is absolute and has no `.` or `..` component: comparing it with
+/// [`Path::starts_with`] then says whether it lies below.
+fn is_clean(path: &Path) -> bool {
+    path.is_absolute()
+        && !path.components().any(|c| {
+            matches!(
+                c,
+                std::path::Component::ParentDir | std::path::Component::CurDir
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_compares_path_components() {
+        let within = Within::new(&[PathBuf::from("/nonexistent-cc/a/b")]);
+        assert!(within.contains(Path::new("/nonexistent-cc/a/b")));
+        assert!(within.contains(Path::new("/nonexistent-cc/a/b/c")));
+        assert!(!within.contains(Path::new("/nonexistent-cc/a/bc")));
+        assert!(!within.contains(Path::new("/nonexistent-cc/a")));
+        assert!(!within.contains(Path::new("/nonexistent-cc/a/b/../x")));
+        assert!(!within.contains(Path::new("nonexistent-cc/a/b")));
+        assert!(Within::new(&[]).contains(Path::new("/anywhere")));
+        assert!(!Within::new(&[PathBuf::new()]).contains(Path::new("/anywhere")));
+        let nested = Within::new(&[
+            PathBuf::from("/nonexistent-cc/a/b/c"),
+            PathBuf::from("/nonexistent-cc/a/b"),
+            PathBuf::from("/nonexistent-cc/a/bc"),
+        ]);
+        assert_eq!(
+            nested.dirs,
+            [
+                PathBuf::from("/nonexistent-cc/a/b"),
+                PathBuf::from("/nonexistent-cc/a/bc")
+            ]
+        );
+    }
+
+    #[test]
+    fn within_canonicalises_what_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(real.join("repo")).unwrap();
+        std::os::unix::fs::symlink(real.join("repo"), real.join("link")).unwrap();
+        let within = Within::new(&[real.join("link")]);
+        assert!(within.contains(&real.join("repo/x")));
+        assert!(!within.contains(&real.join("link/x")));
+        // A recorded path through the link is compared canonical.
+        assert!(within.contains_recorded(&real.join("link")));
+        assert!(!Within::new(&[real.join("other")]).contains_recorded(&real.join("link")));
+    }
+}

@@ -45,6 +45,11 @@ pub struct PathParam {
     /// (`$CLAUDE_PROJECT_DIR`, else the current directory); a caller that knows the
     /// project better (the MCP server) passes its own instead.
     pub defaults_to_project: bool,
+    /// The field limits what the operation answers about to stored indexes of
+    /// repositories and projects under these directories (absent: all of them). A caller
+    /// that may only see some directories (the MCP server) always sets it to those, so
+    /// an agent cannot list, read or delete what other projects stored.
+    pub defaults_to_roots: bool,
 }
 
 impl PathParam {
@@ -54,6 +59,7 @@ impl PathParam {
             pointer,
             many: false,
             defaults_to_project: false,
+            defaults_to_roots: false,
         }
     }
 
@@ -63,6 +69,7 @@ impl PathParam {
             pointer,
             many: true,
             defaults_to_project: false,
+            defaults_to_roots: false,
         }
     }
 
@@ -71,6 +78,17 @@ impl PathParam {
         PathParam {
             defaults_to_project: true,
             ..self
+        }
+    }
+
+    /// A list of directories that confines the answer to what is stored for
+    /// repositories and projects under them ([`PathParam::defaults_to_roots`]).
+    pub const fn within(pointer: &'static str) -> PathParam {
+        PathParam {
+            pointer,
+            many: true,
+            defaults_to_project: false,
+            defaults_to_roots: true,
         }
     }
 }

@@ -885,6 +885,8 @@ fn an_oversized_mcp_message_is_refused_and_the_session_goes_on() {
         engine,
         ServerOptions {
             roots: vec![project.root()],
+            tools: vec!["all".into()],
+            ..Default::default()
         },
     )
     .unwrap();

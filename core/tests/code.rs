@@ -1628,6 +1628,9 @@ fn operations_are_in_the_table_and_mcp() {
         std::sync::Arc::new(engine),
         cc_search::mcp::ServerOptions {
             roots: vec![dir.path().to_path_buf()],
+            tools: vec!["all".into()],
+            structured: Some(true),
+            ..Default::default()
         },
     )
     .unwrap();

@@ -865,6 +865,9 @@ fn docs_and_notes_through_mcp() {
         std::sync::Arc::new(open(home.path())),
         ServerOptions {
             roots: vec![dir.path().to_path_buf()],
+            tools: vec!["all".into()],
+            structured: Some(true),
+            ..Default::default()
         },
     )
     .unwrap();

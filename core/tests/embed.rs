@@ -518,6 +518,8 @@ fn the_mcp_server_offers_embed_text_as_a_tool() {
         engine,
         cc_search::mcp::ServerOptions {
             roots: vec![project.path().to_path_buf()],
+            tools: vec!["all".into()],
+            ..Default::default()
         },
     )
     .unwrap();

@@ -18,7 +18,16 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// A server offering every tool.
     fn new() -> Fixture {
+        Fixture::with(ServerOptions {
+            tools: vec!["all".into()],
+            ..Default::default()
+        })
+    }
+
+    /// A server started with `options` (its roots: the project).
+    fn with(options: ServerOptions) -> Fixture {
         let home = tempfile::tempdir().unwrap();
         let project = tempfile::tempdir().unwrap();
         write(
@@ -33,6 +42,7 @@ impl Fixture {
             engine,
             ServerOptions {
                 roots: vec![project.path().to_path_buf()],
+                ..options
             },
         )
         .unwrap();
@@ -242,19 +252,21 @@ fn tools_come_from_the_operation_table() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    let mut expected = vec!["checkfor".to_string()];
-    expected.extend(
-        OPERATIONS
-            .iter()
-            .filter(|op| !op.writes_user_settings)
-            .map(|op| op.name.replace('.', "_")),
-    );
-    assert_eq!(names, expected);
-    for name in ["grep_search", "files_refresh", "files_suggest"] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
-    }
+    // `all`: every operation (grep.search as checkfor), the default toolset first.
+    let mut expected: Vec<String> = OPERATIONS
+        .iter()
+        .filter(|op| !op.writes_user_settings)
+        .map(|op| op.name.replace('.', "_").replace("grep_search", "checkfor"))
+        .collect();
+    expected.sort();
+    let mut sorted: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+    let default = Fixture::with(ServerOptions::default());
+    let default_names = default.server.tool_names().join(",");
+    assert!(names.join(",").starts_with(&default_names), "{names:?}");
     assert!(
-        !names.contains(&"claude_install"),
+        !names.contains(&"claude_install") && !names.contains(&"claude_install_mcp"),
         "settings writers are not tools"
     );
     for tool in tools.as_array().unwrap() {
@@ -262,27 +274,51 @@ fn tools_come_from_the_operation_table() {
         assert_eq!(input["type"], "object", "{tool}");
         assert!(!input.to_string().contains("$ref"), "{tool}");
         assert!(tool["description"].as_str().is_some_and(|d| !d.is_empty()));
-        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+        assert!(
+            input["properties"]["max_tokens"].is_object(),
+            "every tool takes a budget: {tool}"
+        );
+        assert!(
+            tool.get("outputSchema").is_none(),
+            "not unless asked: {tool}"
+        );
     }
+    // A tool outside the default toolset: the table's summary and request schema.
     let op = OPERATIONS
         .iter()
-        .find(|op| op.name == "files.suggest")
+        .find(|op| op.name == "files.refresh")
         .unwrap();
-    let suggest = tools
+    let refresh = tools
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["name"] == "files_suggest")
+        .find(|t| t["name"] == "files_refresh")
         .unwrap();
-    assert_eq!(suggest["description"], op.summary);
-    assert_eq!(
-        suggest["inputSchema"]["properties"],
-        op.request_schema()["properties"]
-    );
+    assert_eq!(refresh["description"], op.summary);
+    let schema = op.request_schema();
+    for key in schema["properties"].as_object().unwrap().keys() {
+        assert!(
+            refresh["inputSchema"]["properties"].get(key).is_some(),
+            "{key}"
+        );
+    }
 
-    // Before 2025-06-18 there is no outputSchema.
-    f.initialize("2025-03-26");
-    let tools = f.request(2, "tools/list", Value::Null)["result"]["tools"].clone();
+    // Asked for, outputSchema comes from 2025-06-18 on.
+    let structured = Fixture::with(ServerOptions {
+        structured: Some(true),
+        ..Default::default()
+    });
+    structured.initialize("2025-06-18");
+    let tools = structured.request(2, "tools/list", Value::Null)["result"]["tools"].clone();
+    assert!(
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["outputSchema"]["type"] == "object")
+    );
+    structured.initialize("2025-03-26");
+    let tools = structured.request(2, "tools/list", Value::Null)["result"]["tools"].clone();
     assert!(
         tools
             .as_array()
@@ -297,10 +333,15 @@ fn checkfor_keeps_its_exact_schema() {
     let f = Fixture::new();
     f.initialize("2024-11-05");
     let tools = f.request(1, "tools/list", json!({}))["result"]["tools"].clone();
-    // checkfor's tools/list entry, byte for byte as its server sends it.
+    let tool = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "checkfor")
+        .unwrap();
+    // checkfor's parameters, byte for byte as its server sends them, then the extras.
     let checkfor = concat!(
-        r#"{"name":"checkfor","description":"Search files in directories for a string pattern. Single-depth (non-recursive) scanning with optional extension filtering, case-insensitive search, whole-word matching, and context lines.","#,
-        r#""inputSchema":{"type":"object","properties":{"#,
+        r#"{"type":"object","properties":{"#,
         r#""case_insensitive":{"type":"boolean","description":"Perform case-insensitive search. Optional, defaults to false.","default":false},"#,
         r#""context":{"type":"integer","description":"Number of context lines before and after each match. Optional, defaults to 0.","default":0},"#,
         r#""dir":{"type":"array","description":"Array of directory paths to search. Can also accept a single string for backwards compatibility. Defaults to current directory if not provided."},"#,
@@ -308,10 +349,13 @@ fn checkfor_keeps_its_exact_schema() {
         r#""ext":{"type":"string","description":"File extension to filter (e.g., '.go', '.rtf'). Optional."},"#,
         r#""hide_filter_stats":{"type":"boolean","description":"Hide original_matches and filtered_matches from output. Optional, defaults to false.","default":false},"#,
         r#""search":{"type":"string","description":"String pattern to search for"},"#,
-        r#""whole_word":{"type":"boolean","description":"Match whole words only. Optional, defaults to false.","default":false}},"#,
-        r#""required":["search"]}}"#,
+        r#""whole_word":{"type":"boolean","description":"Match whole words only. Optional, defaults to false.","default":false},"#,
+        r#""recursive":{"type":"boolean","description":"Search subdirectories too, honouring .gitignore. Optional, defaults to false.","default":false},"#,
+        r#""regex":{"type":"boolean","description":"`search` is a regular expression. Optional, defaults to false.","default":false},"#,
+        r#""max_tokens":{"type":"integer","description":"Answer budget in tokens (default 8000).","minimum":1}},"#,
+        r#""required":["search"]}"#,
     );
-    assert_eq!(tools[0].to_string(), checkfor);
+    assert_eq!(tool["inputSchema"].to_string(), checkfor);
 }
 
 #[test]
@@ -358,9 +402,12 @@ fn checkfor_runs_grep_search_with_checkfor_output() {
 
 #[test]
 fn structured_content_from_2025_06_18() {
-    let f = Fixture::new();
+    let f = Fixture::with(ServerOptions {
+        structured: Some(true),
+        ..Default::default()
+    });
     f.initialize("2025-06-18");
-    let result = f.call("grep_search", json!({"search": "log", "recursive": true}));
+    let result = f.call("checkfor", json!({"search": "log", "recursive": true}));
     let parsed: Value = serde_json::from_str(text(&result)).unwrap();
     assert_eq!(result["structuredContent"], parsed);
     let files: Vec<&str> = parsed["directories"][0]["files"]
@@ -370,8 +417,17 @@ fn structured_content_from_2025_06_18() {
         .map(|f| f["path"].as_str().unwrap())
         .collect();
     assert_eq!(files, ["log.txt", "main.go", "sub/deep.txt"]);
-    // grep_search shows the canonical directory it searched.
-    assert_eq!(parsed["directories"][0]["dir"], f.root().to_str().unwrap());
+    // checkfor shows the directory as given (the project, given as nothing, is `.`).
+    assert_eq!(parsed["directories"][0]["dir"], ".");
+    // Not asked for: the result once, as text.
+    let f = Fixture::new();
+    f.initialize("2025-06-18");
+    let result = f.call("checkfor", json!({"search": "log", "recursive": true}));
+    assert!(result.get("structuredContent").is_none(), "{result}");
+    assert_eq!(
+        serde_json::from_str::<Value>(text(&result)).unwrap(),
+        parsed
+    );
 }
 
 #[test]
@@ -384,18 +440,14 @@ fn files_tools_run_on_the_project() {
         json!({"root": ".", "claude_dir": "no-claude"}),
     );
     assert!(result.get("isError").is_none(), "{result}");
-    assert_eq!(result["structuredContent"]["files"], 3);
-    assert_eq!(
-        result["structuredContent"]["root"],
-        f.root().to_str().unwrap()
-    );
+    let answer: Value = serde_json::from_str(text(&result)).unwrap();
+    assert_eq!(answer["files"], 3);
+    assert_eq!(answer["root"], f.root().to_str().unwrap());
     // No `project_dir`: the server's project, not the process's current directory.
     let result = f.call("files_suggest", json!({"query": "deep"}));
     assert!(result.get("isError").is_none(), "{result}");
-    assert_eq!(
-        result["structuredContent"]["paths"],
-        json!(["sub/deep.txt"])
-    );
+    let answer: Value = serde_json::from_str(text(&result)).unwrap();
+    assert_eq!(answer["paths"], json!(["sub/deep.txt"]));
 }
 
 #[test]
@@ -408,7 +460,17 @@ fn failing_tools_answer_is_error() {
             json!({"no_such_field": 1}),
             "no_such_field",
         ),
-        ("grep_search", json!({"search": ""}), "search"),
+        ("checkfor", json!({"search": ""}), "search"),
+        (
+            "checkfor",
+            json!({"search": "x", "max_tokens": 0}),
+            "max_tokens",
+        ),
+        (
+            "files_suggest",
+            json!({"query": "x", "max_tokens": "many"}),
+            "max_tokens",
+        ),
         (
             "files_refresh",
             json!({"root": "missing-dir"}),
@@ -446,7 +508,10 @@ fn paths_outside_the_roots_are_refused() {
             "checkfor",
             json!({"search": "log", "dir": "nothere/../../x"}),
         ),
-        ("grep_search", json!({"search": "log", "dir": "link"})),
+        (
+            "checkfor",
+            json!({"search": "log", "dir": "link", "recursive": true}),
+        ),
         ("files_suggest", json!({"project_dir": outside_str})),
         ("files_refresh", json!({"root": "link"})),
         ("files_refresh", json!({"project_dir": ".."})),
@@ -504,10 +569,9 @@ fn serve_runs_a_session_over_streams() {
     assert_eq!(replies[0]["result"]["protocolVersion"], "2025-06-18");
     assert_eq!(replies[1]["error"]["code"], PARSE_ERROR);
     assert_eq!(replies[2]["id"], "two");
-    assert_eq!(
-        replies[2]["result"]["structuredContent"]["directories"][0]["matches_found"],
-        1
-    );
+    let answer: Value =
+        serde_json::from_str(replies[2]["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(answer["directories"][0]["matches_found"], 1);
     assert_eq!(replies[3], json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
     assert!(text.ends_with('\n'));
 
@@ -541,6 +605,8 @@ fn roots_must_exist_and_configured_roots_are_added() {
         Arc::clone(&engine),
         ServerOptions {
             roots: vec![home.path().join("nope")],
+            tools: vec!["all".into()],
+            ..Default::default()
         },
     );
     assert_eq!(missing.unwrap_err().code(), "io");
@@ -549,6 +615,8 @@ fn roots_must_exist_and_configured_roots_are_added() {
         engine,
         ServerOptions {
             roots: vec![project.path().into()],
+            tools: vec!["all".into()],
+            ..Default::default()
         },
     )
     .unwrap();

@@ -50,6 +50,8 @@ impl Fixture {
             engine,
             ServerOptions {
                 roots: vec![project.path().to_path_buf()],
+                tools: vec!["all".into()],
+                ..Default::default()
             },
         )
         .unwrap();

@@ -421,7 +421,10 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
 
     // Chunk ids: the 8 hex shown, any unique prefix, an ambiguous one refused.
     let chunk = engine
-        .run::<sessions::Chunk>(ChunkRequest { id: top.id.clone() })
+        .run::<sessions::Chunk>(ChunkRequest {
+            id: top.id.clone(),
+            ..Default::default()
+        })
         .unwrap();
     assert_eq!(chunk.content, top.content);
     assert_eq!(chunk.full_id.len(), 64);
@@ -430,16 +433,23 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
     let short = engine
         .run::<sessions::Chunk>(ChunkRequest {
             id: top.id[..6].to_uppercase(),
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(short.full_id, chunk.full_id);
     let ambiguous = engine
-        .run::<sessions::Chunk>(ChunkRequest { id: String::new() })
+        .run::<sessions::Chunk>(ChunkRequest {
+            id: String::new(),
+            ..Default::default()
+        })
         .unwrap_err();
     assert_eq!(ambiguous.code(), "invalid_request");
     let mut refused = 0;
     for c in "0123456789abcdef".chars() {
-        if let Err(e) = engine.run::<sessions::Chunk>(ChunkRequest { id: c.to_string() }) {
+        if let Err(e) = engine.run::<sessions::Chunk>(ChunkRequest {
+            id: c.to_string(),
+            ..Default::default()
+        }) {
             let message = e.to_string();
             assert!(
                 message.contains("ambiguous") || message.contains("no chunk"),
@@ -454,7 +464,10 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
     );
     assert!(
         engine
-            .run::<sessions::Chunk>(ChunkRequest { id: "xyz".into() })
+            .run::<sessions::Chunk>(ChunkRequest {
+                id: "xyz".into(),
+                ..Default::default()
+            })
             .is_err()
     );
 
@@ -477,7 +490,9 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
     assert!(err.to_string().contains("Query required"));
 
     // Status.
-    let status = engine.run::<sessions::Status>(StatusRequest {}).unwrap();
+    let status = engine
+        .run::<sessions::Status>(StatusRequest::default())
+        .unwrap();
     assert_eq!((status.sessions, status.subagents), (2, 1));
     assert_eq!(status.projects.len(), 2);
     assert_eq!(status.chunks, 12);
@@ -685,7 +700,9 @@ fn real_transcripts_are_indexed_and_searchable() {
     for hit in &found.results {
         assert!(hit.session_path.exists(), "INV-2: {hit:?}");
     }
-    let status = engine.run::<sessions::Status>(StatusRequest {}).unwrap();
+    let status = engine
+        .run::<sessions::Status>(StatusRequest::default())
+        .unwrap();
     assert_eq!(status.sessions, 5);
     // medium-conversation has no messages, only a title: still searchable by it.
     assert!(status.chunks_by_kind["summary"] >= 4, "{status:?}");

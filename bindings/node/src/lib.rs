@@ -102,6 +102,7 @@ impl Engine {
                 .into_iter()
                 .map(PathBuf::from)
                 .collect(),
+            ..Default::default()
         };
         let engine = Arc::clone(&self.inner);
         let server = guarded("mcp", || cc_search::mcp::Server::new(engine, options))?;

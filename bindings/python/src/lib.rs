@@ -325,6 +325,7 @@ impl McpServer {
         let engine = engine.get().engine(py)?;
         let options = cc_search::mcp::ServerOptions {
             roots: roots.unwrap_or_default(),
+            ..Default::default()
         };
         let server = py
             .detach(move || guarded(|| cc_search::mcp::Server::new(engine, options)))

@@ -11,7 +11,7 @@ use super::config::ProjectConfig;
 use super::db;
 use super::index::{self, RunStats};
 use super::text::{normalize_signature, truncate_doc};
-use crate::engine::Engine;
+use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
 use crate::ops::{Operation, PathParam};
 
@@ -1371,10 +1371,14 @@ impl Operation for GetDependencies {
 #[derive(Debug, Clone, Copy)]
 pub struct ListRepos;
 
-/// Parameters of `code.list_repos` (none).
+/// Parameters of `code.list_repos`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-pub struct ListReposRequest {}
+pub struct ListReposRequest {
+    /// Only what is stored for repositories under these directories (absent or empty:
+    /// all). The MCP server sets it to its roots.
+    pub within: Vec<PathBuf>,
+}
 
 /// One indexed repository.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -1397,7 +1401,8 @@ pub struct RepoSummary {
 pub struct ListReposResponse {
     /// Indexed repositories, by path.
     pub repos: Vec<RepoSummary>,
-    /// Databases that could not be read; left out when empty.
+    /// Databases that could not be read (only without `within`: their repository is
+    /// unknown); left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
@@ -1450,15 +1455,27 @@ impl Operation for ListRepos {
         "List the repositories with a code index: path, files, symbols, when indexed.";
     type Request = ListReposRequest;
     type Response = ListReposResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[];
-    fn run(engine: &Engine, _request: ListReposRequest) -> Result<ListReposResponse> {
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::within("/within")];
+    fn run(engine: &Engine, request: ListReposRequest) -> Result<ListReposResponse> {
+        let within = Within::new(&request.within);
         let mut warnings = Vec::new();
         let mut repos = Vec::new();
         for path in code_dbs(engine.home()) {
-            match summary_of(engine, &path, &mut warnings) {
-                Ok(Some(s)) => repos.push(s),
-                Ok(None) => {}
-                Err(e) => warnings.push(format!("{}: {e}", path.display())),
+            // Opening a database may warn (a recovered file): keep that only for what
+            // is listed.
+            let mut opened = Vec::new();
+            match summary_of(engine, &path, &mut opened) {
+                Ok(Some(s)) if within.contains(Path::new(&s.p)) => {
+                    warnings.extend(opened);
+                    repos.push(s);
+                }
+                Ok(_) => {}
+                // Whose index it is cannot be told: reported only when nothing is confined.
+                Err(e) if within.is_all() => {
+                    warnings.extend(opened);
+                    warnings.push(format!("{}: {e}", path.display()));
+                }
+                Err(_) => {}
             }
         }
         repos.sort_by(|a, b| a.p.cmp(&b.p));
@@ -1476,8 +1493,12 @@ pub struct DeleteRepos;
 pub struct DeleteReposRequest {
     /// Repository roots whose index to delete (they need not exist any more).
     pub paths: Vec<PathBuf>,
-    /// Delete every code index instead.
+    /// Delete every code index instead (with `within`: every one under it).
     pub all: bool,
+    /// Only what is stored for repositories under these directories (absent or empty:
+    /// all): `all` deletes only those, and a `paths` entry outside them is refused. The
+    /// MCP server sets it to its roots.
+    pub within: Vec<PathBuf>,
 }
 
 /// Result of `code.delete_repos`.
@@ -1509,26 +1530,47 @@ impl Operation for DeleteRepos {
         "Delete the code index of the given repositories (or of all with `all`).";
     type Request = DeleteReposRequest;
     type Response = DeleteReposResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[PathParam::many("/paths")];
+    const PATH_PARAMS: &'static [PathParam] =
+        &[PathParam::many("/paths"), PathParam::within("/within")];
     fn run(engine: &Engine, request: DeleteReposRequest) -> Result<DeleteReposResponse> {
         if request.paths.is_empty() && !request.all {
             return Err(Error::invalid(Self::NAME, "give `paths`, or `all: true`"));
+        }
+        let within = Within::new(&request.within);
+        // Every path is checked before anything is deleted.
+        let mut roots = Vec::with_capacity(request.paths.len());
+        for given in &request.paths {
+            let root = std::fs::canonicalize(given)
+                .unwrap_or_else(|_| std::path::absolute(given).unwrap_or_else(|_| given.clone()));
+            if !within.contains(&root) {
+                return Err(Error::invalid(
+                    Self::NAME,
+                    format!(
+                        "{} is not under `within` ({})",
+                        given.display(),
+                        within.describe()
+                    ),
+                ));
+            }
+            roots.push((given, root));
         }
         let mut out = DeleteReposResponse::default();
         let mut warnings = Vec::new();
         if request.all {
             for path in code_dbs(engine.home()) {
-                let name = summary_of(engine, &path, &mut warnings)
-                    .ok()
-                    .flatten()
-                    .map_or_else(|| path.to_string_lossy().into_owned(), |s| s.p);
+                let root = summary_of(engine, &path, &mut warnings).ok().flatten();
+                let name = match root {
+                    Some(s) if within.contains(Path::new(&s.p)) => s.p,
+                    // Not under `within`, or whose index it is cannot be told: kept.
+                    _ if !within.is_all() => continue,
+                    Some(s) => s.p,
+                    None => path.to_string_lossy().into_owned(),
+                };
                 remove_db(engine, &path)?;
                 out.deleted.push(name);
             }
         }
-        for given in &request.paths {
-            let root = std::fs::canonicalize(given)
-                .unwrap_or_else(|_| std::path::absolute(given).unwrap_or_else(|_| given.clone()));
+        for (given, root) in roots {
             let path = db::db_path(engine.home(), &root);
             if path.exists() {
                 remove_db(engine, &path)?;

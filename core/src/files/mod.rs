@@ -278,6 +278,10 @@ pub struct SuggestRequest {
     /// Time budget in milliseconds (default 100): past it, the file system is searched
     /// instead of the index.
     pub budget_ms: Option<u64>,
+    /// Only paths under these directories (absent or empty: anywhere the query looks),
+    /// whatever the query's prefix or the project's additional directories name. The MCP
+    /// server sets it to its roots.
+    pub within: Vec<PathBuf>,
 }
 
 /// Result of `files.suggest`.
@@ -296,8 +300,10 @@ impl crate::ops::Operation for Suggest {
         "Suggest up to 15 file paths for an `@` query, ranked, relative to the project root.";
     type Request = SuggestRequest;
     type Response = SuggestResponse;
-    const PATH_PARAMS: &'static [crate::ops::PathParam] =
-        &[crate::ops::PathParam::one("/project_dir").or_project()];
+    const PATH_PARAMS: &'static [crate::ops::PathParam] = &[
+        crate::ops::PathParam::one("/project_dir").or_project(),
+        crate::ops::PathParam::within("/within"),
+    ];
     fn run(engine: &crate::Engine, request: SuggestRequest) -> crate::Result<SuggestResponse> {
         suggest(engine, request)
     }

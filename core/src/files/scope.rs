@@ -7,6 +7,7 @@ use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use super::query::Prefix;
 use crate::config::{Config, Namespace};
+use crate::engine::Within;
 
 /// What a query may return.
 #[derive(Debug)]
@@ -17,6 +18,9 @@ pub(crate) struct Scope {
     pub dirs: Vec<PathBuf>,
     /// A further condition on each path.
     pub filter: Filter,
+    /// The directories every result must lie in (the request's `within`; empty: no
+    /// limit beyond `dirs`).
+    pub within: Within,
 }
 
 /// The condition a prefix puts on paths.
@@ -85,11 +89,64 @@ impl Scope {
             project: project.to_path_buf(),
             dirs,
             filter,
+            within: Within::default(),
         }
     }
 
-    /// The scope directory containing `path` (absolute), if any.
+    /// Limit the scope to `within`: directories with nothing under it are dropped, and
+    /// every path must lie under it ([`Scope::dir_of`]). The directories keep their
+    /// meaning for the filter and for display; [`Scope::search_dirs`] is where to look.
+    pub fn confine(&mut self, within: Within) {
+        if !within.is_all() {
+            self.dirs
+                .retain(|d| within.contains(d) || within.usable_dirs().any(|w| w.starts_with(d)));
+        }
+        self.within = within;
+    }
+
+    /// The directories to read: each scope directory under `within` whole, else the
+    /// `within` directories below it that exist.
+    pub fn search_dirs(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for dir in &self.dirs {
+            if self.within.contains(dir) {
+                if !out.contains(dir) {
+                    out.push(dir.clone());
+                }
+                continue;
+            }
+            for w in self.within.usable_dirs() {
+                if w.starts_with(dir) && w.is_dir() && !out.iter().any(|o| o == w) {
+                    out.push(w.to_path_buf());
+                }
+            }
+        }
+        out
+    }
+
+    /// For paths below `base`: `None` when all of `base` is under `within`, else the
+    /// relative prefixes one of which a path below `base` must start with (empty:
+    /// nothing below `base` is).
+    pub fn within_below(&self, base: &Path) -> Option<Vec<PathBuf>> {
+        if self.within.contains(base) {
+            return None;
+        }
+        Some(
+            self.within
+                .usable_dirs()
+                .filter_map(|w| w.strip_prefix(base).ok())
+                .filter(|rel| !rel.as_os_str().is_empty())
+                .map(Path::to_path_buf)
+                .collect(),
+        )
+    }
+
+    /// The scope directory containing `path` (absolute), if any and if `path` lies under
+    /// `within`.
     pub fn dir_of<'a>(&'a self, path: &Path) -> Option<&'a Path> {
+        if !self.within.contains(path) {
+            return None;
+        }
         self.dirs
             .iter()
             .find(|d| path.starts_with(d) && path != d.as_path())
@@ -228,6 +285,36 @@ mod tests {
         assert!(accepts(&s, "/p/README"));
         assert!(!accepts(&s, "/p/src/main.rs"));
         assert!(accepts(&s, "/extra/docs/x"));
+    }
+
+    #[test]
+    fn confined_scope_keeps_only_what_is_within() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("dev/proj")).unwrap();
+        std::fs::create_dir_all(root.join("other")).unwrap();
+        let config = Config::default();
+        let mut s = Scope::resolve(
+            None,
+            &root.join("dev"),
+            &config,
+            vec![root.join("other")],
+            &mut Vec::new(),
+        );
+        s.confine(Within::new(&[root.join("dev/proj")]));
+        // `other` has nothing within: dropped; `dev` keeps its meaning, searched at `proj`.
+        assert_eq!(s.dirs, vec![root.join("dev")]);
+        assert_eq!(s.search_dirs(), vec![root.join("dev/proj")]);
+        assert!(accepts(&s, &format!("{}/dev/proj/a.rs", root.display())));
+        assert!(!accepts(&s, &format!("{}/dev/b.rs", root.display())));
+        assert!(!accepts(&s, &format!("{}/dev/proj2/b.rs", root.display())));
+        assert!(!accepts(&s, &format!("{}/other/c.rs", root.display())));
+        assert_eq!(
+            s.within_below(&root.join("dev")),
+            Some(vec![PathBuf::from("proj")])
+        );
+        assert_eq!(s.within_below(&root.join("dev/proj/src")), None);
+        assert_eq!(s.within_below(&root.join("other")), Some(vec![]));
     }
 
     #[test]

@@ -95,13 +95,15 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
     let parsed = query::parse(typed, &config.namespaces);
     let (extra, extra_warnings) = crate::claude::additional_directories(&project);
     warnings.extend(extra_warnings);
-    let scope = Scope::resolve(
+    let mut scope = Scope::resolve(
         parsed.prefix.as_ref(),
         &project,
         config,
         extra,
         &mut warnings,
     );
+    // Whatever the prefix or the project's settings name, only paths under `within`.
+    scope.confine(crate::engine::Within::new(&request.within));
 
     let mut ctx = Search {
         engine,
@@ -138,6 +140,9 @@ struct ListPart<'a> {
     skip: &'a str,
     /// What precedes an entry when displayed.
     shown: &'a str,
+    /// Relative prefixes (below the root, or below `dir` when `skip` is not empty) of
+    /// which an entry must start with one to lie under `within`; `None`: all do.
+    within: Option<Vec<PathBuf>>,
 }
 
 /// The best `keep` scored paths so far, worst on top; strings are made only for what
@@ -334,7 +339,7 @@ impl Search<'_> {
         };
         let config = self.engine.config();
         let mut indexed = false;
-        for dir in &self.scope.dirs {
+        for dir in &self.scope.search_dirs() {
             // Covered: a root itself, or inside a root walked deep enough below it (a
             // shallow `~/Developer = 2` does not cover a project inside it).
             let wanted = config
@@ -466,11 +471,19 @@ impl Search<'_> {
                 } else {
                     continue;
                 };
+                // Entries are relative to the root when it is inside `dir`, else to `dir`.
+                let within = self
+                    .scope
+                    .within_below(if skip.is_empty() { root } else { dir });
+                if within.as_ref().is_some_and(Vec::is_empty) {
+                    continue;
+                }
                 let part = ListPart {
                     root,
                     dir,
                     skip: &skip,
                     shown: &shown,
+                    within,
                 };
                 match matcher.as_deref() {
                     None => {
@@ -541,6 +554,11 @@ impl Search<'_> {
             } else {
                 entry.strip_prefix(part.skip)?
             };
+            if let Some(prefixes) = &part.within
+                && !prefixes.iter().any(|p| Path::new(rel).starts_with(p))
+            {
+                return None;
+            }
             if !self.accepts_rel(rel, part.dir) {
                 return None;
             }
@@ -689,7 +707,7 @@ impl Search<'_> {
         let mut listed: Vec<(String, i64)> = Vec::new();
         {
             let mut own = conn.prepare_cached("SELECT mtime_ns FROM files_dirs WHERE path = ?1")?;
-            for dir in &self.scope.dirs {
+            for dir in &self.scope.search_dirs() {
                 let Some(d) = dir.to_str() else { continue };
                 let mtime: Option<i64> = own.query_row([d], |r| r.get(0)).optional()?;
                 if let Some(mtime) = mtime {
@@ -824,10 +842,10 @@ impl Search<'_> {
         )
     }
 
-    /// Index ranges `[dir/, dir0)` of the scope's directories.
+    /// Index ranges `[dir/, dir0)` of the directories to read.
     fn ranges(&self) -> Vec<(String, String)> {
         self.scope
-            .dirs
+            .search_dirs()
             .iter()
             .map(|d| scope_bounds(&d.to_string_lossy()))
             .collect()
@@ -840,7 +858,7 @@ impl Search<'_> {
         let mut matcher = PathMatcher::new(text);
         let has_query = has_words(text);
         let mut found = BTreeMap::new();
-        for dir in self.scope.dirs.clone() {
+        for dir in self.scope.search_dirs() {
             for path in list_files(&dir, self.engine, self.warnings) {
                 let Some(p) = path.to_str() else { continue };
                 let Some(display) = self.in_scope(p) else {

@@ -50,6 +50,18 @@
 //! it). When no word of the query matches, the results are the closest chunks by meaning
 //! (the vector list alone, when the model is available) and come with a `note` saying
 //! so (spec: "no results → closest semantic matches with a note").
+//!
+//! ## Confinement
+//!
+//! `sessions.search`, `sessions.chunk` and `sessions.status` take `within`, a list of
+//! directories (the MCP server always sets it to its roots): only sessions whose project
+//! is one of them or below one (by path components, canonical when the directory still
+//! exists; a project known only by its folder name is under none) are seen. Search passes
+//! the projects under `within` as its scopes (intersected with the `project` filter), so
+//! the retrieval itself is confined and still returns up to `limit` results; `chunk`
+//! answers a chunk of another project as an unknown id; `status` counts sessions,
+//! projects and chunks over those projects only (the index size, model and last run stay
+//! those of the whole index).
 
 pub mod parser;
 
@@ -60,7 +72,7 @@ use rayon::prelude::*;
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
 use crate::hybrid::{self, Filter, Mode, NewChunk};
 use crate::ops::{Operation, PathParam};
@@ -861,6 +873,9 @@ pub struct SearchRequest {
     /// The transcripts folder to index when no index exists yet (default
     /// `$CLAUDE_CONFIG_DIR/projects`).
     pub projects_dir: Option<PathBuf>,
+    /// Only what is stored for projects under these directories (absent or empty: all).
+    /// The MCP server sets it to its roots.
+    pub within: Vec<PathBuf>,
 }
 
 /// One result of `sessions.search`.
@@ -926,7 +941,10 @@ impl Operation for Search {
     const SUMMARY: &'static str = "Search Claude Code session transcripts (keyword + semantic, recent first, tool output and thinking weighted down), filtered by project substring, since (2h, 1w, 30d, 2026-01-01) and types; indexes on first use.";
     type Request = SearchRequest;
     type Response = SearchResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/projects_dir")];
+    const PATH_PARAMS: &'static [PathParam] = &[
+        PathParam::one("/projects_dir"),
+        PathParam::within("/within"),
+    ];
 
     fn run(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         search(engine, request)
@@ -998,10 +1016,24 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         search_time_ms: 0,
         warnings: Vec::new(),
     };
+    // Projects outside `within` are left out of the scopes, so the retrieval itself
+    // never sees their chunks (and still returns up to `limit` of the others).
+    let within = Within::new(&request.within);
     let scopes = match request.project.as_deref().map(str::trim) {
-        None | Some("") => None,
+        None | Some("") if within.is_all() => None,
+        None | Some("") => {
+            let allowed = projects_within(engine, &within, &mut warnings)?;
+            if allowed.is_empty() {
+                warnings.push(format!("No sessions found under {}", within.describe()));
+                response.warnings = warnings;
+                response.search_time_ms = started.elapsed().as_millis() as u64;
+                return Ok(response);
+            }
+            Some(allowed)
+        }
         Some(project) => {
-            let matching = matching_projects(engine, project, &mut warnings)?;
+            let mut matching = matching_projects(engine, project, &mut warnings)?;
+            matching.retain(|p| within.contains_recorded(Path::new(p)));
             if matching.is_empty() {
                 warnings.push(format!("No sessions found for project {project}"));
                 response.warnings = warnings;
@@ -1095,28 +1127,63 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
     Ok(response)
 }
 
-/// Indexed projects whose path contains `needle` (case-insensitive), sorted.
-fn matching_projects(
-    engine: &Engine,
-    needle: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<String>> {
+/// Every indexed project, sorted.
+fn indexed_projects(engine: &Engine, warnings: &mut Vec<String>) -> Result<Vec<String>> {
     let store = engine.sessions_store();
     let db = |e| Error::db(store.db().path(), e);
     let conn = store.db().read(warnings)?;
     let mut stmt = conn
         .prepare("SELECT DISTINCT project FROM session_files ORDER BY project")
         .map_err(db)?;
-    let all: Vec<String> = stmt
-        .query_map([], |r| r.get(0))
+    stmt.query_map([], |r| r.get(0))
         .map_err(db)?
         .collect::<rusqlite::Result<_>>()
-        .map_err(db)?;
+        .map_err(db)
+}
+
+/// Indexed projects whose path contains `needle` (case-insensitive), sorted.
+fn matching_projects(
+    engine: &Engine,
+    needle: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<String>> {
     let needle = needle.to_lowercase();
-    Ok(all
-        .into_iter()
-        .filter(|p| p.to_lowercase().contains(&needle))
-        .collect())
+    let mut all = indexed_projects(engine, warnings)?;
+    all.retain(|p| p.to_lowercase().contains(&needle));
+    Ok(all)
+}
+
+/// Indexed projects under `within` (a project is its sessions' working directory,
+/// compared canonical when it still exists; one known only by its folder name under
+/// `projects/` is under no directory), sorted.
+fn projects_within(
+    engine: &Engine,
+    within: &Within,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<String>> {
+    let mut all = indexed_projects(engine, warnings)?;
+    all.retain(|p| within.contains_recorded(Path::new(p)));
+    Ok(all)
+}
+
+/// The projects a request may see: `None` when `within` is empty (all of them).
+fn allowed_projects(
+    engine: &Engine,
+    within: &[PathBuf],
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vec<String>>> {
+    let within = Within::new(within);
+    if within.is_all() {
+        return Ok(None);
+    }
+    projects_within(engine, &within, warnings).map(Some)
+}
+
+/// A list of projects as the JSON array SQL reads with `json_each` (`None` stays NULL).
+fn json_list(list: &Option<Vec<String>>) -> Result<Option<String>> {
+    list.as_ref()
+        .map(|l| serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string())))
+        .transpose()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1129,6 +1196,10 @@ fn matching_projects(
 pub struct ChunkRequest {
     /// The chunk's id, or any unique prefix of it (hex).
     pub id: String,
+    /// Only what is stored for projects under these directories (absent or empty: all):
+    /// a chunk of another project is answered as an unknown id. The MCP server sets it to
+    /// its roots.
+    pub within: Vec<PathBuf>,
 }
 
 /// Another part of the same prompt group.
@@ -1184,14 +1255,14 @@ impl Operation for Chunk {
     const SUMMARY: &'static str = "Show one session chunk in full (by its id from sessions.search, or any unique prefix), with its context messages and the other parts of its prompt group.";
     type Request = ChunkRequest;
     type Response = ChunkResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[];
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::within("/within")];
 
     fn run(engine: &Engine, request: ChunkRequest) -> Result<ChunkResponse> {
-        chunk(engine, &request.id)
+        chunk(engine, &request.id, &request.within)
     }
 }
 
-fn chunk(engine: &Engine, id: &str) -> Result<ChunkResponse> {
+fn chunk(engine: &Engine, id: &str, within: &[PathBuf]) -> Result<ChunkResponse> {
     const OP: &str = Chunk::NAME;
     let prefix = id.trim().to_ascii_lowercase();
     if prefix.is_empty() {
@@ -1204,6 +1275,9 @@ fn chunk(engine: &Engine, id: &str) -> Result<ChunkResponse> {
         ));
     }
     let mut warnings = Vec::new();
+    // Chunks of projects outside `within` are not looked at: neither found nor counted
+    // as making a prefix ambiguous.
+    let allowed = json_list(&allowed_projects(engine, within, &mut warnings)?)?;
     let store = engine.sessions_store();
     let db = |e| Error::db(store.db().path(), e);
     let conn = store.db().read(&mut warnings)?;
@@ -1214,10 +1288,12 @@ fn chunk(engine: &Engine, id: &str) -> Result<ChunkResponse> {
         let mut stmt = conn
             .prepare_cached(
                 "SELECT key, kind, scope, source, time, text, meta, tag FROM chunks \
-                 WHERE key >= ?1 AND key < ?2 ORDER BY key LIMIT 5",
+                 WHERE key >= ?1 AND key < ?2 \
+                   AND (?3 IS NULL OR scope IN (SELECT value FROM json_each(?3))) \
+                 ORDER BY key LIMIT 5",
             )
             .map_err(db)?;
-        stmt.query_map(params![prefix, upper], |r| {
+        stmt.query_map(params![prefix, upper, allowed], |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
@@ -1310,10 +1386,15 @@ fn chunk(engine: &Engine, id: &str) -> Result<ChunkResponse> {
 // sessions.status
 // ---------------------------------------------------------------------------------------
 
-/// Parameters of `sessions.status` (none).
+/// Parameters of `sessions.status`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-pub struct StatusRequest {}
+pub struct StatusRequest {
+    /// Only what is stored for projects under these directories (absent or empty: all):
+    /// sessions, projects and chunks are counted over those; the index size, model and
+    /// last run stay those of the whole index. The MCP server sets it to its roots.
+    pub within: Vec<PathBuf>,
+}
 
 /// Sessions of one project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -1362,36 +1443,56 @@ impl Operation for Status {
     const SUMMARY: &'static str = "Session index statistics: sessions, subagents, projects, chunks by kind, index size, model, last indexed.";
     type Request = StatusRequest;
     type Response = StatusResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[];
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::within("/within")];
 
-    fn run(engine: &Engine, _request: StatusRequest) -> Result<StatusResponse> {
-        status(engine)
+    fn run(engine: &Engine, request: StatusRequest) -> Result<StatusResponse> {
+        status(engine, &request.within)
     }
 }
 
-fn status(engine: &Engine) -> Result<StatusResponse> {
+fn status(engine: &Engine, within: &[PathBuf]) -> Result<StatusResponse> {
     let mut warnings = Vec::new();
+    let allowed = allowed_projects(engine, within, &mut warnings)?;
+    let confined = allowed.is_some();
+    let allowed = json_list(&allowed)?;
     let store = engine.sessions_store();
     let db = |e| Error::db(store.db().path(), e);
-    let stats = store.stats(&mut warnings)?;
+    let mut stats = store.stats(&mut warnings)?;
     let (rows, by_kind): (Vec<(String, bool)>, BTreeMap<String, usize>) = {
         let conn = store.db().read(&mut warnings)?;
         let mut stmt = conn
-            .prepare("SELECT project, parent_session_id IS NOT NULL FROM session_files")
+            .prepare(
+                "SELECT project, parent_session_id IS NOT NULL FROM session_files \
+                 WHERE ?1 IS NULL OR project IN (SELECT value FROM json_each(?1))",
+            )
             .map_err(db)?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map([&allowed], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(db)?
             .collect::<rusqlite::Result<_>>()
             .map_err(db)?;
         let mut stmt = conn
-            .prepare("SELECT kind, count(*) FROM chunks GROUP BY kind")
+            .prepare(
+                "SELECT kind, count(*), sum(embedded = 0) FROM chunks \
+                 WHERE ?1 IS NULL OR scope IN (SELECT value FROM json_each(?1)) GROUP BY kind",
+            )
             .map_err(db)?;
-        let by_kind = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
+        let counts: Vec<(String, usize, usize)> = stmt
+            .query_map([&allowed], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, i64>(1)? as usize,
+                    r.get::<_, i64>(2)? as usize,
+                ))
+            })
             .map_err(db)?
             .collect::<rusqlite::Result<_>>()
             .map_err(db)?;
+        if confined {
+            stats.chunks = counts.iter().map(|c| c.1).sum();
+            stats.pending = counts.iter().map(|c| c.2).sum();
+        }
+        let by_kind = counts.into_iter().map(|(kind, n, _)| (kind, n)).collect();
         (rows, by_kind)
     };
     let mut projects: BTreeMap<String, usize> = BTreeMap::new();

@@ -32,6 +32,8 @@ fn server() -> &'static Server {
             Arc::new(engine),
             ServerOptions {
                 roots: vec![sandbox.project.clone()],
+                tools: vec!["all".into()],
+                ..Default::default()
             },
         )
         .unwrap()

@@ -32,7 +32,7 @@
 //! let home = tempfile::tempdir().unwrap();
 //! let project = tempfile::tempdir().unwrap();
 //! let engine = Arc::new(Engine::open_at(home.path())?);
-//! let server = Server::new(engine, ServerOptions { roots: vec![project.path().into()] })?;
+//! let server = Server::new(engine, ServerOptions { roots: vec![project.path().into()], ..Default::default() })?;
 //! let reply = server
 //!     .handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#)
 //!     .unwrap();
@@ -43,16 +43,25 @@
 //! # }
 //! ```
 
+use std::collections::HashMap;
 use std::io::{BufRead, ErrorKind, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{self, OperationInfo, PathParam};
+
+pub mod budget;
+mod schema;
+mod toolset;
+
+pub use toolset::{CHECKFOR_OPERATION, CHECKFOR_TOOL};
+use toolset::{Freshen, Tool};
 
 /// The protocol versions this server speaks, oldest first.
 pub const PROTOCOL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -75,34 +84,34 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// The name in `serverInfo`.
 pub const SERVER_NAME: &str = "cc-search";
 
-/// The checkfor-compatible tool.
-pub const CHECKFOR_TOOL: &str = "checkfor";
-
-/// The operation `checkfor` runs.
-pub const CHECKFOR_OPERATION: &str = "grep.search";
-
 /// Longest message read: the largest parameters an operation takes, plus room for the
 /// JSON-RPC envelope. A longer line is answered with [`INVALID_REQUEST`] and skipped.
 pub const MAX_MESSAGE_BYTES: usize = ops::MAX_PARAMS_BYTES + (1 << 20);
 
+/// An answer's token budget when neither the call nor the configuration sets one.
+pub const DEFAULT_MAX_TOKENS: usize = 8_000;
+
 /// How to start a [`Server`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ServerOptions {
     /// The directories the tools may read; the first is the project, against which
     /// relative paths resolve and which path parameters default to. Empty: the project
     /// is `$CLAUDE_PROJECT_DIR`, else the current directory. The configured
     /// `[index] roots` are added either way.
     pub roots: Vec<PathBuf>,
-}
-
-/// One tool of `tools/list`.
-struct Tool {
-    name: String,
-    description: String,
-    input_schema: Value,
-    output_schema: Option<Value>,
-    op: &'static OperationInfo,
-    checkfor: bool,
+    /// Which tools `tools/list` offers, as selectors: `default` (the agent's toolset),
+    /// `all` (every operation), a component (`files`, `grep`, `code`, `docs`, `notes`,
+    /// `sessions`, `embed`: all its operations) or one tool or operation name
+    /// (`code_delete_repos`, `code.delete_repos`). Empty: `[mcp] tools` of the
+    /// configuration, else `default`.
+    pub tools: Vec<String>,
+    /// The token budget of an answer when a call gives no `max_tokens` (4 bytes a token).
+    /// `None`: `[mcp] max_tokens` of the configuration, else [`DEFAULT_MAX_TOKENS`].
+    pub max_tokens: Option<usize>,
+    /// Offer `outputSchema` and answer with `structuredContent` too (protocol 2025-06-18
+    /// and later). `None`: `[mcp] structured` of the configuration, else `false`.
+    pub structured: Option<bool>,
 }
 
 /// An MCP server over an [`Engine`]: [`Server::handle`] answers one message,
@@ -114,8 +123,12 @@ pub struct Server {
     engine: Arc<Engine>,
     roots: Vec<PathBuf>,
     tools: Vec<Tool>,
+    max_tokens: usize,
+    structured: bool,
     warnings: Vec<String>,
     version: Mutex<Option<&'static str>>,
+    /// When each index run of [`Freshen`] last ran, by operation and arguments.
+    freshened: Mutex<HashMap<(String, String), Instant>>,
 }
 
 impl std::fmt::Debug for Server {
@@ -186,12 +199,30 @@ impl Server {
                 )),
             }
         }
+        let config = &engine.config().mcp;
+        let selectors = if options.tools.is_empty() {
+            config.tools.clone()
+        } else {
+            options.tools
+        };
+        let tools = toolset::select(&selectors)?;
+        let max_tokens = options
+            .max_tokens
+            .or(config.max_tokens)
+            .unwrap_or(DEFAULT_MAX_TOKENS);
+        if max_tokens == 0 {
+            return Err(Error::invalid("mcp", "`max_tokens` must be at least 1"));
+        }
+        let structured = options.structured.or(config.structured).unwrap_or(false);
         Ok(Server {
             engine,
             roots,
-            tools: tools(),
+            tools,
+            max_tokens,
+            structured,
             warnings,
             version: Mutex::new(None),
+            freshened: Mutex::new(HashMap::new()),
         })
     }
 
@@ -209,6 +240,11 @@ impl Server {
     /// The names of the tools `tools/list` offers, in its order.
     pub fn tool_names(&self) -> Vec<&str> {
         self.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// The token budget of an answer whose call gives no `max_tokens`.
+    pub fn max_tokens(&self) -> usize {
+        self.max_tokens
     }
 
     /// The protocol version agreed by `initialize`, if it happened.
@@ -415,28 +451,47 @@ impl Server {
             "serverInfo": {"name": SERVER_NAME, "version": crate::VERSION},
         });
         if at_least(version, "2025-03-26") {
-            let roots: Vec<String> = self
-                .roots
-                .iter()
-                .map(|r| r.to_string_lossy().into_owned())
-                .collect();
-            result["instructions"] = Value::String(format!(
-                "cc-search: search tools for coding agents ({}). They read only inside {}; \
-                 relative paths resolve against {}.",
-                self.tool_names().join(", "),
-                roots.join(", "),
-                roots.first().map_or(".", String::as_str),
-            ));
+            result["instructions"] = Value::String(self.instructions());
         }
         Ok(result)
     }
 
-    /// Whether results carry `structuredContent` (and tools an `outputSchema`).
+    /// The `instructions` of `initialize`: what each tool is for and when to prefer it
+    /// to the agent's own grep, glob and file reads.
+    pub fn instructions(&self) -> String {
+        let mut text = String::from(
+            "cc-search finds things in this project for fewer tokens than grep and reading whole files: prefer its tools to Grep, Glob and Read when looking for something.",
+        );
+        let mut others = Vec::new();
+        for tool in &self.tools {
+            match tool.agent {
+                Some(agent) => {
+                    text.push_str(&format!("\n- {}: {}", tool.name, agent.brief));
+                }
+                None => others.push(tool.name.as_str()),
+            }
+        }
+        if !others.is_empty() {
+            text.push_str(&format!("\n- also: {}", others.join(", ")));
+        }
+        let roots: Vec<String> = self.roots.iter().map(|r| r.display().to_string()).collect();
+        text.push_str(&format!(
+            "\nIndexes build and refresh themselves. Answers are compact JSON within `max_tokens` (default {}); `truncated` marks a cut answer and `more` says how to get the rest. Paths: only inside {}; relative ones resolve against {}.",
+            self.max_tokens,
+            roots.join(", "),
+            roots.first().map_or(".", String::as_str),
+        ));
+        text
+    }
+
+    /// Whether results carry `structuredContent` (and tools an `outputSchema`): asked for
+    /// when the server started, and the protocol has them.
     fn structured(&self) -> bool {
-        at_least(
-            self.protocol_version().unwrap_or(LATEST_PROTOCOL_VERSION),
-            STRUCTURED_CONTENT_SINCE,
-        )
+        self.structured
+            && at_least(
+                self.protocol_version().unwrap_or(LATEST_PROTOCOL_VERSION),
+                STRUCTURED_CONTENT_SINCE,
+            )
     }
 
     fn list_tools(&self) -> Value {
@@ -492,7 +547,19 @@ impl Server {
         Ok(self.run_tool(tool, arguments))
     }
 
-    fn run_tool(&self, tool: &Tool, arguments: Map<String, Value>) -> Value {
+    fn run_tool(&self, tool: &Tool, mut arguments: Map<String, Value>) -> Value {
+        let budget = match arguments.get("max_tokens") {
+            None | Some(Value::Null) => self.max_tokens,
+            Some(value) => match value.as_u64() {
+                Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+                _ => return tool_error("`max_tokens` must be a positive integer"),
+            },
+        };
+        if tool.native_budget {
+            arguments.insert("max_tokens".into(), json!(budget));
+        } else {
+            arguments.shift_remove("max_tokens");
+        }
         let (request, given_dirs) = if tool.checkfor {
             match checkfor_request(arguments) {
                 Ok(mapped) => mapped,
@@ -505,6 +572,10 @@ impl Server {
             Ok(request) => request,
             Err(message) => return tool_error(message),
         };
+        let mut warnings = Vec::new();
+        if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
+            self.freshen(&freshen, &request, &mut warnings);
+        }
         let params = request.to_string();
         let outcome = catch_unwind(AssertUnwindSafe(|| tool.op.call(&self.engine, &params)));
         let text = match outcome {
@@ -514,39 +585,76 @@ impl Server {
                 return tool_error(format!("internal error: `{}` panicked", tool.op.name));
             }
         };
-        let wants_structured = self.structured() && tool.output_schema.is_some();
-        if given_dirs.is_none() && !wants_structured {
-            return json!({"content": [{"type": "text", "text": text}]});
-        }
-        let mut structured = serde_json::from_str::<Value>(&text).ok();
-        let mut content = Vec::new();
-        match (given_dirs, structured.as_mut()) {
-            (Some(given), Some(response)) => {
-                // checkfor's text is its compact JSON; what it printed on stderr (files
-                // it could not read) follows as a second block.
-                restore_dirs(response, &given);
-                let mut shown = response.clone();
-                let warnings = shown
-                    .as_object_mut()
-                    .and_then(|map| map.shift_remove("warnings"));
-                content.push(json!({"type": "text", "text": shown.to_string()}));
-                if let Some(Value::Array(warnings)) = warnings
-                    && !warnings.is_empty()
-                {
-                    let lines: Vec<String> = warnings
-                        .iter()
-                        .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default()))
-                        .collect();
-                    content.push(json!({"type": "text", "text": lines.join("\n")}));
-                }
+        let mut response = match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(map)) => map,
+            _ => {
+                return tool_error(format!(
+                    "internal error: `{}` answered no object",
+                    tool.op.name
+                ));
             }
-            _ => content.push(json!({"type": "text", "text": text})),
+        };
+        let structured = self.structured() && tool.output_schema.is_some();
+        if !structured {
+            for path in tool.agent.map_or(&[][..], |a| a.omit) {
+                omit(&mut response, path);
+            }
         }
+        if !warnings.is_empty() {
+            if let Some(Value::Array(list)) = response.get_mut("warnings") {
+                list.extend(warnings.into_iter().map(Value::String));
+            } else {
+                response.insert("warnings".into(), json!(warnings));
+            }
+        }
+        if let Some(given) = &given_dirs {
+            restore_dirs(&mut response, given);
+        }
+        // With `structuredContent` the answer carries the result twice: each half gets
+        // half the budget.
+        let limit = budget.saturating_mul(budget::BYTES_PER_TOKEN) / if structured { 2 } else { 1 };
+        let mut response = Value::Object(response);
+        if !structured {
+            compact(&mut response);
+        }
+        let content = fit_answer(&mut response, limit, tool.checkfor, tool.more());
         let mut result = json!({ "content": content });
-        if wants_structured && let Some(structured) = structured.filter(Value::is_object) {
-            result["structuredContent"] = structured;
+        if structured {
+            result["structuredContent"] = response;
         }
         result
+    }
+
+    /// Run `freshen`'s index operation with the fields it copies from `request`, unless it
+    /// ran with the same arguments within its interval. Its failure is a warning: the
+    /// tool still answers from the index as it is.
+    fn freshen(&self, freshen: &Freshen, request: &Value, warnings: &mut Vec<String>) {
+        let mut params = Map::new();
+        for field in freshen.copy {
+            if let Some(value) = request.get(*field).filter(|v| !v.is_null()) {
+                params.insert((*field).to_string(), value.clone());
+            }
+        }
+        let params = Value::Object(params).to_string();
+        let key = (freshen.op.to_string(), params.clone());
+        if let Ok(done) = self.freshened.lock()
+            && let Some(at) = done.get(&key)
+            && at.elapsed() < freshen.every
+        {
+            return;
+        }
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            ops::call(&self.engine, freshen.op, &params)
+        }));
+        match outcome {
+            Ok(Ok(_)) => {
+                if let Ok(mut done) = self.freshened.lock() {
+                    done.insert(key, Instant::now());
+                }
+            }
+            Ok(Err(e)) => warnings.push(format!("the index could not be brought up to date: {e}")),
+            Err(_) => warnings.push(format!("internal error: `{}` panicked", freshen.op)),
+        }
     }
 
     /// The request with each path parameter of `op` resolved inside the roots, or why
@@ -556,9 +664,19 @@ impl Server {
             let field = param.pointer.trim_start_matches('/');
             match request.pointer_mut(param.pointer) {
                 None | Some(Value::Null) => {
-                    if param.defaults_to_project {
+                    if param.defaults_to_roots {
+                        let roots: Vec<&str> =
+                            self.roots.iter().filter_map(|r| r.to_str()).collect();
+                        insert_at(&mut request, param.pointer, json!(roots));
+                    } else if param.defaults_to_project {
                         self.insert_project(&mut request, param);
                     }
+                }
+                // An empty list would mean "everywhere" to the operation.
+                Some(Value::Array(items)) if param.defaults_to_roots && items.is_empty() => {
+                    return Err(format!(
+                        "`{field}`: an empty list; leave it out for every root"
+                    ));
                 }
                 Some(Value::String(path)) => *path = self.confine_path(field, path)?,
                 Some(Value::Array(items)) => {
@@ -584,14 +702,7 @@ impl Server {
         } else {
             json!(project)
         };
-        let (parent, last) = match param.pointer.rfind('/') {
-            Some(i) => (&param.pointer[..i], &param.pointer[i + 1..]),
-            None => return,
-        };
-        let key = last.replace("~1", "/").replace("~0", "~");
-        if let Some(Value::Object(map)) = request.pointer_mut(parent) {
-            map.insert(key, value);
-        }
+        insert_at(request, param.pointer, value);
     }
 
     /// `given` resolved (against the project when relative) and canonicalised, when it
@@ -622,6 +733,18 @@ impl Server {
             .into_os_string()
             .into_string()
             .map_err(|p| format!("`{field}`: {} is not valid UTF-8", Path::new(&p).display()))
+    }
+}
+
+/// Set the field at JSON pointer `pointer` (whose parent object exists) to `value`.
+fn insert_at(request: &mut Value, pointer: &str, value: Value) {
+    let (parent, last) = match pointer.rfind('/') {
+        Some(i) => (&pointer[..i], &pointer[i + 1..]),
+        None => return,
+    };
+    let key = last.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(map)) = request.pointer_mut(parent) {
+        map.insert(key, value);
     }
 }
 
@@ -705,6 +828,11 @@ fn checkfor_request(
             request.insert(flag.into(), Value::Bool(*on));
         }
     }
+    for extra in toolset::checkfor_extras() {
+        if let Some(value) = arguments.get(extra).filter(|v| !v.is_null()) {
+            request.insert(extra.into(), value.clone());
+        }
+    }
     if let Some(context) = arguments.get("context").and_then(Value::as_f64)
         && context >= 1.0
     {
@@ -715,7 +843,7 @@ fn checkfor_request(
 }
 
 /// Put the directories back as the caller wrote them in `directories[i].dir`.
-fn restore_dirs(response: &mut Value, given: &[String]) {
+fn restore_dirs(response: &mut Map<String, Value>, given: &[String]) {
     if let Some(Value::Array(directories)) = response.get_mut("directories")
         && directories.len() == given.len()
     {
@@ -725,6 +853,115 @@ fn restore_dirs(response: &mut Value, given: &[String]) {
             }
         }
     }
+}
+
+/// Remove the field at `path` (`/`-separated keys, `*` for every item of a list).
+fn omit(map: &mut Map<String, Value>, path: &str) {
+    let (key, rest) = match path.split_once('/') {
+        Some((key, rest)) => (key, Some(rest)),
+        None => (path, None),
+    };
+    let Some(rest) = rest else {
+        map.shift_remove(key);
+        return;
+    };
+    let Some(value) = map.get_mut(key) else {
+        return;
+    };
+    let (first, deeper) = rest.split_once('/').unwrap_or((rest, ""));
+    match value {
+        Value::Array(items) if first == "*" && !deeper.is_empty() => {
+            for item in items {
+                if let Value::Object(item) = item {
+                    omit(item, deeper);
+                }
+            }
+        }
+        Value::Object(inner) => omit(inner, rest),
+        _ => {}
+    }
+}
+
+/// An answer as an agent reads it: fields that say nothing (`null`, an empty
+/// `warnings`) left out, and scores to four significant digits.
+fn compact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|key, v| {
+                !(v.is_null() || (key == "warnings" && v.as_array().is_some_and(Vec::is_empty)))
+            });
+            map.values_mut().for_each(compact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        Value::Number(number) if number.is_f64() => {
+            if let Some(x) = number.as_f64()
+                && x != 0.0
+                && x.is_finite()
+            {
+                let digits = 3 - x.abs().log10().floor() as i32;
+                let scale = 10f64.powi(digits.clamp(-300, 300));
+                if let Some(rounded) = serde_json::Number::from_f64((x * scale).round() / scale) {
+                    *number = rounded;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The `content` of an answer: `response` cut to `limit` bytes of text when it is
+/// longer (then `truncated: true` and `more` say so), as compact JSON — for checkfor,
+/// the warnings as a second block of lines as checkfor printed them.
+fn fit_answer(response: &mut Value, limit: usize, checkfor: bool, more: &str) -> Vec<Value> {
+    let render = |response: &Value| -> Vec<String> {
+        if !checkfor {
+            return vec![response.to_string()];
+        }
+        let mut shown = response.clone();
+        let warnings = shown
+            .as_object_mut()
+            .and_then(|map| map.shift_remove("warnings"));
+        let mut texts = vec![shown.to_string()];
+        if let Some(Value::Array(warnings)) = warnings
+            && !warnings.is_empty()
+        {
+            let lines: Vec<String> = warnings
+                .iter()
+                .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default()))
+                .collect();
+            texts.push(lines.join("\n"));
+        }
+        texts
+    };
+    let length = |texts: &[String]| texts.iter().map(String::len).sum::<usize>();
+    let mut texts = render(response);
+    let marked = response.get("truncated") == Some(&Value::Bool(true));
+    if length(&texts) > limit || marked {
+        let marker = json!({"truncated": true, "more": more});
+        let room = budget::size(&marker);
+        let mut target = limit.saturating_sub(room);
+        loop {
+            budget::fit(response, target);
+            if let Value::Object(map) = response {
+                map.insert("truncated".into(), json!(true));
+                map.insert("more".into(), json!(more));
+            }
+            texts = render(response);
+            let total = length(&texts);
+            if total <= limit || target == 0 {
+                break;
+            }
+            // Rendering costs more than JSON (checkfor's warning lines): shrink further.
+            target = target.saturating_sub(total - limit);
+        }
+        if length(&texts) > limit {
+            texts = vec![json!({"truncated": true}).to_string()];
+        }
+    }
+    texts
+        .into_iter()
+        .map(|text| json!({"type": "text", "text": text}))
+        .collect()
 }
 
 fn tool_error(message: impl Into<String>) -> Value {
@@ -788,242 +1025,9 @@ fn read_line<R: BufRead>(
     }
 }
 
-/// The tools: `checkfor` (when `grep.search` exists), then every operation that does not
-/// write the user's settings, in the table's order.
-fn tools() -> Vec<Tool> {
-    let mut tools = Vec::new();
-    if let Ok(op) = ops::find(CHECKFOR_OPERATION) {
-        tools.push(Tool {
-            name: CHECKFOR_TOOL.to_string(),
-            description: CHECKFOR_DESCRIPTION.to_string(),
-            input_schema: checkfor_input_schema(),
-            output_schema: object_schema(op.response_schema()),
-            op,
-            checkfor: true,
-        });
-    }
-    for op in ops::OPERATIONS.iter().filter(|op| !op.writes_user_settings) {
-        let mut input_schema = tool_schema(op.request_schema());
-        if let Value::Object(map) = &mut input_schema
-            && !map.contains_key("type")
-        {
-            map.insert("type".into(), json!("object"));
-        }
-        tools.push(Tool {
-            name: op.name.replace('.', "_"),
-            description: op.summary.to_string(),
-            input_schema,
-            output_schema: object_schema(op.response_schema()),
-            op,
-            checkfor: false,
-        });
-    }
-    tools
-}
-
-/// checkfor's tool description.
-const CHECKFOR_DESCRIPTION: &str = "Search files in directories for a string pattern. Single-depth (non-recursive) scanning with optional extension filtering, case-insensitive search, whole-word matching, and context lines.";
-
-/// checkfor's input schema, key for key in the order checkfor sends it.
-fn checkfor_input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "case_insensitive": {
-                "type": "boolean",
-                "description": "Perform case-insensitive search. Optional, defaults to false.",
-                "default": false
-            },
-            "context": {
-                "type": "integer",
-                "description": "Number of context lines before and after each match. Optional, defaults to 0.",
-                "default": 0
-            },
-            "dir": {
-                "type": "array",
-                "description": "Array of directory paths to search. Can also accept a single string for backwards compatibility. Defaults to current directory if not provided."
-            },
-            "exclude": {
-                "type": "array",
-                "description": "Array of strings to exclude from results. Matches containing any of these strings will be filtered out. Optional."
-            },
-            "ext": {
-                "type": "string",
-                "description": "File extension to filter (e.g., '.go', '.rtf'). Optional."
-            },
-            "hide_filter_stats": {
-                "type": "boolean",
-                "description": "Hide original_matches and filtered_matches from output. Optional, defaults to false.",
-                "default": false
-            },
-            "search": {
-                "type": "string",
-                "description": "String pattern to search for"
-            },
-            "whole_word": {
-                "type": "boolean",
-                "description": "Match whole words only. Optional, defaults to false.",
-                "default": false
-            }
-        },
-        "required": ["search"]
-    })
-}
-
-/// A schemars schema as a tool schema: no `$schema` or `title`, references to `$defs`
-/// inlined (kept as they are when a definition refers to itself).
-fn tool_schema(schema: Value) -> Value {
-    let Value::Object(mut map) = schema else {
-        return json!({"type": "object"});
-    };
-    map.shift_remove("$schema");
-    map.shift_remove("title");
-    if let Some(Value::Object(defs)) = map.get("$defs").cloned() {
-        let mut body = map.clone();
-        body.shift_remove("$defs");
-        let mut inlined = Value::Object(body);
-        if inline_refs(&mut inlined, &defs, &mut Vec::new()).is_ok() {
-            return inlined;
-        }
-    }
-    Value::Object(map)
-}
-
-/// The tool schema of a response, when it describes an object (MCP's `outputSchema`
-/// must).
-fn object_schema(schema: Value) -> Option<Value> {
-    let schema = tool_schema(schema);
-    (schema.get("type") == Some(&json!("object"))).then_some(schema)
-}
-
-/// Keywords that only annotate: a `$ref`'s sibling may override the definition's.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-];
-
-fn inline_refs(
-    value: &mut Value,
-    defs: &Map<String, Value>,
-    stack: &mut Vec<String>,
-) -> std::result::Result<(), ()> {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                let name = reference.strip_prefix("#/$defs/").ok_or(())?.to_string();
-                if stack.contains(&name) {
-                    return Err(());
-                }
-                let mut definition = defs.get(&name).cloned().ok_or(())?;
-                stack.push(name);
-                inline_refs(&mut definition, defs, stack)?;
-                stack.pop();
-                map.shift_remove("$ref");
-                for sibling in map.values_mut() {
-                    inline_refs(sibling, defs, stack)?;
-                }
-                let siblings = std::mem::take(map);
-                let Value::Object(mut merged) = definition else {
-                    return Err(());
-                };
-                let conflict = siblings
-                    .keys()
-                    .any(|k| merged.contains_key(k) && !ANNOTATIONS.contains(&k.as_str()));
-                if conflict {
-                    *map = siblings;
-                    map.insert("allOf".into(), json!([Value::Object(merged)]));
-                } else {
-                    merged.extend(siblings);
-                    *map = merged;
-                }
-                return Ok(());
-            }
-            map.values_mut()
-                .try_for_each(|v| inline_refs(v, defs, stack))
-        }
-        Value::Array(items) => items
-            .iter_mut()
-            .try_for_each(|v| inline_refs(v, defs, stack)),
-        _ => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn references_are_inlined_with_their_annotations() {
-        let schema = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "R",
-            "type": "object",
-            "properties": {
-                "scope": {"$ref": "#/$defs/Scope", "description": "which", "default": "user"},
-                "list": {"type": "array", "items": {"$ref": "#/$defs/Item"}}
-            },
-            "$defs": {
-                "Scope": {"description": "generic", "type": "string", "enum": ["user", "project"]},
-                "Item": {"type": "object", "properties": {"s": {"$ref": "#/$defs/Scope"}}}
-            }
-        });
-        let out = tool_schema(schema);
-        assert_eq!(
-            out,
-            json!({
-                "type": "object",
-                "properties": {
-                    "scope": {"description": "which", "type": "string", "enum": ["user", "project"], "default": "user"},
-                    "list": {"type": "array", "items": {"type": "object", "properties": {
-                        "s": {"description": "generic", "type": "string", "enum": ["user", "project"]}
-                    }}}
-                }
-            })
-        );
-    }
-
-    #[test]
-    fn key_order_is_kept() {
-        let schema = json!({
-            "$schema": "x", "title": "T", "description": "d", "type": "object",
-            "properties": {"b": {"type": "string"}, "a": {"$ref": "#/$defs/A"}},
-            "$defs": {"A": {"type": "integer"}}
-        });
-        assert_eq!(
-            tool_schema(schema).to_string(),
-            r#"{"description":"d","type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}"#
-        );
-    }
-
-    #[test]
-    fn recursive_definitions_keep_their_references() {
-        let schema = json!({
-            "type": "object",
-            "properties": {"node": {"$ref": "#/$defs/Node"}},
-            "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}
-        });
-        let out = tool_schema(schema.clone());
-        assert_eq!(out, schema);
-    }
-
-    #[test]
-    fn conflicting_siblings_become_all_of() {
-        let schema = json!({
-            "type": "object",
-            "properties": {"n": {"$ref": "#/$defs/N", "minimum": 1}},
-            "$defs": {"N": {"type": "integer", "minimum": 0}}
-        });
-        assert_eq!(
-            tool_schema(schema)["properties"]["n"],
-            json!({"minimum": 1, "allOf": [{"type": "integer", "minimum": 0}]})
-        );
-    }
 
     #[test]
     fn lines_are_bounded() {
