@@ -360,6 +360,50 @@ pub unsafe extern "C" fn cc_search_operations(out_json: *mut *mut c_char) -> cc_
     })
 }
 
+/// Start (or restart) the engine's MCP server with options, before `cc_search_mcp_handle`
+/// or `cc_search_mcp_serve_stdio` use it.
+///
+/// `options_json` is NULL (all defaults) or a JSON object with optional `"roots"` (the
+/// directories the tools may read, the first being the project; default
+/// `$CLAUDE_PROJECT_DIR`, else the current directory), `"tools"` (selectors: `"default"`,
+/// `"all"`, a component such as `"code"`, or a tool name; default `[mcp] tools` of the
+/// configuration, else `"default"`), `"max_tokens"` (an answer's token budget when a call
+/// gives none; default 8000) and `"structured"` (offer `outputSchema` and answer with
+/// `structuredContent`; default false). Unknown keys, an unknown tool selector or a root
+/// that is not a directory fail with `CC_SEARCH_ERR_INVALID_REQUEST` or `CC_SEARCH_ERR_IO`
+/// and leave the running session as it was. A new session forgets the protocol version
+/// the previous one agreed.
+///
+/// # Safety
+/// `engine` is a live handle; `options_json` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cc_search_mcp_start(
+    engine: *const cc_search_engine,
+    options_json: *const c_char,
+) -> cc_search_status {
+    // SAFETY: NULL or a live handle per the contract.
+    let handle = unsafe { engine.as_ref() };
+    guard(handle, || {
+        let handle = handle.ok_or_else(|| Failure::null("engine"))?;
+        // SAFETY: per the contract.
+        let text = unsafe { opt_str(options_json, "options_json") }?;
+        let options: ServerOptions = match text.map(str::trim) {
+            None | Some("") | Some("null") => ServerOptions::default(),
+            Some(text) => serde_json::from_str(text).map_err(|e| Failure {
+                status: CC_SEARCH_ERR_INVALID_REQUEST,
+                message: format!("invalid MCP options: {e}"),
+            })?,
+        };
+        let server = Arc::new(Server::new(Arc::clone(&handle.engine), options)?);
+        let mut slot = handle
+            .mcp
+            .lock()
+            .map_err(|_| Failure::from(Error::Internal("MCP server lock poisoned".into())))?;
+        *slot = Some(server);
+        Ok(())
+    })
+}
+
 /// Answer one MCP message (JSON-RPC 2.0, one line of JSON without its newline) as the
 /// engine's MCP server: `initialize`, `ping`, `tools/list`, `tools/call`.
 ///
@@ -370,10 +414,11 @@ pub unsafe extern "C" fn cc_search_operations(out_json: *mut *mut c_char) -> cc_
 /// itself failed (a NULL argument, a message that is not UTF-8, a project directory that
 /// cannot be read).
 ///
-/// The server starts on the first `cc_search_mcp_*` call on `engine` and keeps its
-/// session (the negotiated protocol version) for later calls. Its tools read only inside
-/// the project (`$CLAUDE_PROJECT_DIR`, else the current directory, at that first call)
-/// and the configured `[index] roots`. Calls may come from several threads at once; they
+/// The server starts on the first `cc_search_mcp_*` call on `engine` (with the defaults
+/// of `cc_search_mcp_start` unless that was called) and keeps its session (the
+/// negotiated protocol version) for later calls. Its tools read only inside the project
+/// (`$CLAUDE_PROJECT_DIR`, else the current directory, at that first call) and the
+/// configured `[index] roots`. Calls may come from several threads at once; they
 /// share that session.
 ///
 /// # Safety

@@ -24,6 +24,16 @@ static int reply_has(const char *message, const char *needle) {
     return ok;
 }
 
+/* Whether the reply to `message` is there and does not contain `needle`. */
+static int reply_lacks(const char *message, const char *needle) {
+    char *reply = NULL;
+    cc_search_status status = cc_search_mcp_handle(engine, message, &reply);
+    int ok = status == CC_SEARCH_OK && reply != NULL && strstr(reply, needle) == NULL;
+    if (!ok) fprintf(stderr, "  reply: %s (did not want %s)\n", reply ? reply : "(null)", needle);
+    cc_search_string_free(reply);
+    return ok;
+}
+
 static int open_engine(const char *home) {
     char options[4096];
     snprintf(options, sizeof options, "{\"home\":\"%s\"}", home);
@@ -69,14 +79,33 @@ int main(int argc, char **argv) {
     CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}", "\"name\":\"checkfor\""));
     CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
                     "{\"name\":\"checkfor\",\"arguments\":{\"search\":\"Button\",\"dir\":\"src/components\"}}}",
-                    "\"matches_found\":1"));
+                    "\\\"matches_found\\\":1"));
     CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":"
                     "{\"name\":\"files_suggest\",\"arguments\":{\"query\":\"modal\"}}}",
-                    "\"structuredContent\":{\"paths\":[\"src/components/Modal.tsx\"]"));
+                    "\"text\":\"{\\\"paths\\\":[\\\"src/components/Modal.tsx\\\"]"));
+    /* The default toolset: no index runs, no deletion. */
+    CHECK(reply_lacks("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}", "code_delete_repos"));
     /* Outside the project: refused as a tool error. */
     CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":"
                     "{\"name\":\"checkfor\",\"arguments\":{\"search\":\"root\",\"dir\":\"/\"}}}",
                     "\"isError\":true"));
+
+    /* cc_search_mcp_start: bad options are statuses and keep the running session. */
+    CHECK(cc_search_mcp_start(NULL, NULL) == CC_SEARCH_ERR_NULL_ARGUMENT);
+    CHECK(cc_search_mcp_start(engine, "{\"tools\":[\"nope\"]}") == CC_SEARCH_ERR_INVALID_REQUEST);
+    CHECK(cc_search_mcp_start(engine, "{\"colour\":1}") == CC_SEARCH_ERR_INVALID_REQUEST);
+    CHECK(cc_search_mcp_start(engine, "not json") == CC_SEARCH_ERR_INVALID_REQUEST);
+    CHECK(cc_search_mcp_start(engine, "\xff") == CC_SEARCH_ERR_INVALID_UTF8);
+    CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}", "\"name\":\"checkfor\""));
+    /* Every tool, structured output, a small budget. */
+    CHECK(cc_search_mcp_start(engine, "{\"tools\":[\"all\"],\"structured\":true,\"max_tokens\":500}") == CC_SEARCH_OK);
+    CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"initialize\","
+                    "\"params\":{\"protocolVersion\":\"2025-06-18\"}}",
+                    "\"protocolVersion\":\"2025-06-18\""));
+    CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/list\"}", "code_delete_repos"));
+    CHECK(reply_has("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":"
+                    "{\"name\":\"files_suggest\",\"arguments\":{\"query\":\"modal\"}}}",
+                    "\"structuredContent\":{\"paths\":[\"src/components/Modal.tsx\"]"));
 
     cc_search_engine_free(engine);
     return check_report();
