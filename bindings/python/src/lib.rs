@@ -314,18 +314,25 @@ struct McpServer {
 impl McpServer {
     /// A server whose tools read inside `roots` (the first is the project); `None` or an
     /// empty list: `$CLAUDE_PROJECT_DIR`, else the current directory. The configured
-    /// `[index] roots` are added either way.
+    /// `[index] roots` are added either way. `tools`: selectors (`default`, `all`, a
+    /// component, a tool name; `None`: `[mcp] tools`, else `default`); `max_tokens`: an
+    /// answer's default budget; `structured`: offer `outputSchema`/`structuredContent`.
     #[new]
-    #[pyo3(signature = (engine, roots = None))]
+    #[pyo3(signature = (engine, roots = None, *, tools = None, max_tokens = None, structured = None))]
     fn new(
         py: Python<'_>,
         engine: &Bound<'_, Engine>,
         roots: Option<Vec<PathBuf>>,
+        tools: Option<Vec<String>>,
+        max_tokens: Option<usize>,
+        structured: Option<bool>,
     ) -> PyResult<Self> {
         let engine = engine.get().engine(py)?;
         let options = cc_search::mcp::ServerOptions {
             roots: roots.unwrap_or_default(),
-            ..Default::default()
+            tools: tools.unwrap_or_default(),
+            max_tokens,
+            structured,
         };
         let server = py
             .detach(move || guarded(|| cc_search::mcp::Server::new(engine, options)))
@@ -354,6 +361,12 @@ impl McpServer {
             })
         })
         .map_err(|e| core_error(py, &e))
+    }
+
+    /// The names of the tools `tools/list` offers, in its order.
+    #[getter]
+    fn tools(&self) -> Vec<String> {
+        self.inner.tool_names().into_iter().map(str::to_string).collect()
     }
 
     /// The canonical directories the tools may read, the project first.

@@ -177,6 +177,51 @@ def server(home: Path, tree: Path) -> Iterator[McpProcess]:
             assert process.close() == 0
 
 
+@pytest.fixture
+def full_server(home: Path, tree: Path) -> Iterator[McpProcess]:
+    """Every tool, with structured output."""
+    process = McpProcess(home, "--root", str(tree), "--tools", "all", "--structured")
+    try:
+        yield process
+    finally:
+        if process.proc.poll() is None:
+            assert process.close() == 0
+
+
+#: The default toolset, in `tools/list` order.
+DEFAULT_TOOLS = [
+    "files_suggest",
+    "checkfor",
+    "code_search_symbols",
+    "code_get_symbol_detail",
+    "code_get_references",
+    "code_get_file_symbols",
+    "code_get_overview",
+    "docs_query",
+    "notes_query",
+    "sessions_search",
+    "sessions_chunk",
+]
+
+
+def formats_in(schema: Any) -> list[str]:
+    """Every `format` keyword's value in a schema (property names are not keywords)."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
+                for sub in value.values():
+                    found += formats_in(sub)
+            elif key == "format" and isinstance(value, str):
+                found.append(value)
+            else:
+                found += formats_in(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found += formats_in(item)
+    return found
+
+
 def text_of(result: Any) -> str:
     assert result["content"][0]["type"] == "text", result
     text: str = result["content"][0]["text"]
@@ -264,34 +309,63 @@ def list_tools(server: McpProcess) -> list[dict[str, Any]]:
     return tools
 
 
-def test_tools_list_schemas_are_valid_json_schema(server: McpProcess) -> None:
-    server.initialize("2025-11-25")
-    tools = list_tools(server)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_default_tools_list_is_small_and_valid(server: McpProcess, version: str) -> None:
+    server.initialize(version)
+    reply = server.request("tools/list")
+    size = len(json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode())
+    assert size <= 12_000, size
+    tools = reply["result"]["tools"]
+    assert [tool["name"] for tool in tools] == DEFAULT_TOOLS
+    known = set(jsonschema.Draft202012Validator.FORMAT_CHECKER.checkers)
+    for tool in tools:
+        assert set(tool) == {"name", "description", "inputSchema"}, tool["name"]
+        schema = tool["inputSchema"]
+        jsonschema.Draft202012Validator.check_schema(
+            schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
+        assert not set(formats_in(schema)) - known, (tool["name"], formats_in(schema))
+        assert "max_tokens" in schema["properties"], tool["name"]
+        assert 0 < len(tool["description"]) <= 400, tool["name"]
+    checkfor = next(tool for tool in tools if tool["name"] == "checkfor")
+    # checkfor's own parameters unchanged, in its order; the extras after them.
+    properties = checkfor["inputSchema"]["properties"]
+    assert {k: properties[k] for k in CHECKFOR_SCHEMA["properties"]} == CHECKFOR_SCHEMA["properties"]
+    assert list(properties)[: len(CHECKFOR_SCHEMA["properties"])] == sorted(CHECKFOR_SCHEMA["properties"])
+    assert list(properties)[len(CHECKFOR_SCHEMA["properties"]) :] == ["recursive", "regex", "max_tokens"]
+    assert checkfor["inputSchema"]["required"] == ["search"]
+
+
+def test_every_schema_is_valid_json_schema(full_server: McpProcess) -> None:
+    full_server.initialize("2025-11-25")
+    tools = list_tools(full_server)
     names = [tool["name"] for tool in tools]
-    expected = ["checkfor"] + [
-        op["name"].replace(".", "_")
+    expected = {
+        op["name"].replace(".", "_").replace("grep_search", "checkfor")
         for op in cc_search.operations()
-        if op["name"] != "claude.install"
-    ]
-    assert names == expected
-    assert {"checkfor", "grep_search", "files_refresh", "files_suggest"} <= set(names)
+        if op["name"] not in ("claude.install", "claude.install_mcp")
+    }
+    assert set(names) == expected
+    assert names[: len(DEFAULT_TOOLS)] == DEFAULT_TOOLS
+    known = set(jsonschema.Draft202012Validator.FORMAT_CHECKER.checkers)
     for tool in tools:
         for key in ("inputSchema", "outputSchema"):
             schema = tool[key]
-            jsonschema.Draft202012Validator.check_schema(schema)
+            jsonschema.Draft202012Validator.check_schema(
+                schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+            )
+            assert not set(formats_in(schema)) - known, (tool["name"], key, formats_in(schema))
             assert schema["type"] == "object", (tool["name"], key)
             assert "$ref" not in json.dumps(schema), tool["name"]
         assert tool["description"]
-    assert tools[0]["inputSchema"] == CHECKFOR_SCHEMA
-    # The same order of keys as checkfor sends.
-    assert list(tools[0]["inputSchema"]["properties"]) == sorted(CHECKFOR_SCHEMA["properties"])
 
     # Clients before 2025-06-18 get no outputSchema.
-    server.initialize("2025-03-26")
-    assert all("outputSchema" not in tool for tool in list_tools(server))
+    full_server.initialize("2025-03-26")
+    assert all("outputSchema" not in tool for tool in list_tools(full_server))
 
 
-def test_tools_call_every_tool(server: McpProcess, tree: Path) -> None:
+def test_tools_call_every_tool(full_server: McpProcess, tree: Path) -> None:
+    server = full_server
     server.initialize("2025-11-25")
     tools = {tool["name"]: tool for tool in list_tools(server)}
 
@@ -323,7 +397,7 @@ def test_tools_call_every_tool(server: McpProcess, tree: Path) -> None:
     }
     assert found["directories"][0]["dir"] == str(tree)
 
-    grep = call("grep_search", {"search": "log", "recursive": True, "dir": "."})
+    grep = call("checkfor", {"search": "log", "recursive": True, "dir": "."})
     paths = [f["path"] for f in grep["directories"][0]["files"]]
     assert paths == ["log.txt", "sub/deep.txt"]
 
@@ -354,11 +428,13 @@ def test_checkfor_text_is_compact_json(server: McpProcess) -> None:
     assert first == {"line": 1, "content": "log message", "context_after": ["logger info"]}
 
 
-def test_failing_tool_is_error(server: McpProcess) -> None:
+def test_failing_tool_is_error(full_server: McpProcess) -> None:
+    server = full_server
     server.initialize()
     for tool, arguments, needle in [
         ("files_suggest", {"limit": 99}, "limit"),
-        ("grep_search", {"search": ""}, "search"),
+        ("checkfor", {"search": ""}, "search"),
+        ("checkfor", {"search": "x", "max_tokens": -1}, "max_tokens"),
         ("files_refresh", {"root": "missing"}, "missing"),
         ("checkfor", {"dir": "."}, "search"),
     ]:
@@ -368,8 +444,9 @@ def test_failing_tool_is_error(server: McpProcess) -> None:
 
 
 def test_paths_escaping_the_roots_are_refused(
-    server: McpProcess, tree: Path, tmp_path: Path
+    full_server: McpProcess, tree: Path, tmp_path: Path
 ) -> None:
+    server = full_server
     outside = make_files(tmp_path / "outside", ["secret.txt"], "log secret\n")
     (tree / "escape").symlink_to(outside)
     server.initialize()
@@ -378,7 +455,7 @@ def test_paths_escaping_the_roots_are_refused(
         ("checkfor", {"search": "log", "dir": ["sub/../.."]}),
         ("checkfor", {"search": "log", "dir": [".", str(outside)]}),
         ("checkfor", {"search": "log", "dir": "escape"}),
-        ("grep_search", {"search": "log", "dir": "escape", "recursive": True}),
+        ("checkfor", {"search": "log", "dir": "escape", "recursive": True}),
         ("files_suggest", {"query": "secret", "project_dir": "escape"}),
         ("files_refresh", {"root": "../outside"}),
     ]:
@@ -455,8 +532,10 @@ def test_official_sdk_client(home: Path, tree: Path, tmp_path: Path) -> None:
     assert initialized.server_info.version == cc_search.__version__
     assert initialized.protocol_version in VERSIONS
     names = [tool.name for tool in tools.tools]
-    assert names[0] == "checkfor" and "files_suggest" in names
+    assert names == DEFAULT_TOOLS
     assert called.is_error is False
     found = json.loads(called.content[0].text)
     assert found["directories"][0]["matches_found"] == 2
-    assert called.structured_content == found
+    # The result once: as text, no structured copy unless the server was asked for one.
+    assert called.structured_content is None
+    assert len(called.content) == 1

@@ -49,8 +49,17 @@ class McpServer:
     """An MCP server over an engine (JSON-RPC 2.0, one message a line)."""
 
     def __init__(
-        self, engine: Engine, roots: Sequence[str | os.PathLike[str]] | None = None
+        self,
+        engine: Engine,
+        roots: Sequence[str | os.PathLike[str]] | None = None,
+        *,
+        tools: Sequence[str] | None = None,
+        max_tokens: int | None = None,
+        structured: bool | None = None,
     ) -> None: ...
+    @property
+    def tools(self) -> list[str]:
+        """The names of the tools ``tools/list`` offers, in its order."""
     def handle(self, message: str) -> str | None:
         """The reply to one message, or ``None`` for a notification."""
     def serve_stdio(self) -> None:

@@ -1125,10 +1125,42 @@ def mcp(
             show_default=False,
         ),
     ] = None,
+    tools: Annotated[
+        Optional[List[str]],
+        typer.Option(
+            "--tools",
+            metavar="LIST",
+            help="The tools offered, comma-separated (repeatable): `default` (the agent's "
+            "toolset), `all`, a component (files, grep, code, docs, notes, sessions, embed) "
+            "or a tool name. Default: [mcp] tools of the config, else `default`.",
+            show_default=False,
+        ),
+    ] = None,
+    max_tokens: Annotated[
+        Optional[int],
+        typer.Option(
+            "--max-tokens",
+            metavar="N",
+            min=1,
+            help="An answer's token budget when a call gives none. Default: [mcp] "
+            "max_tokens of the config, else 8000.",
+            show_default=False,
+        ),
+    ] = None,
+    structured: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--structured/--no-structured",
+            help="Also offer outputSchema and answer with structuredContent (protocol "
+            "2025-06-18 on). Default: [mcp] structured of the config, else off.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the MCP server on stdin/stdout (JSON-RPC, one message a line) until stdin
-    ends: checkfor and every cc-search operation as tools. For Claude Code:
-    `claude mcp add cc-search -- cc-search mcp`."""
+    ends. By default it offers the agent's toolset: file names, contents (checkfor),
+    symbols, docs, notes and earlier sessions. For Claude Code:
+    `cc-search install claude --mcp`."""
     import signal
 
     from . import _native
@@ -1138,7 +1170,14 @@ def mcp(
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     given = [os.path.abspath(os.path.expanduser(root)) for root in roots or []]
     with _open(ctx) as engine:
-        server = _native.McpServer(engine._native, given or None)
+        selectors = [t.strip() for item in tools or [] for t in item.split(",") if t.strip()]
+        server = _native.McpServer(
+            engine._native,
+            given or None,
+            tools=selectors or None,
+            max_tokens=max_tokens,
+            structured=structured,
+        )
         _warn_all(server.warnings)
         sys.stdout.flush()
         server.serve_stdio()
