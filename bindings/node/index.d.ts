@@ -776,6 +776,17 @@ export interface McpServeOptions {
    * configured `[index] roots` are added.
    */
   roots?: string[] | null
+  /**
+   * The tools offered, as selectors: `default` (the agent's toolset), `all`, a component
+   * (`files`, `grep`, `code`, `docs`, `notes`, `sessions`, `embed`) or a tool name; a
+   * comma-separated string or a list. Default: `[mcp] tools` of the configuration, else
+   * `default`.
+   */
+  tools?: string | string[] | null
+  /** An answer's token budget when a call gives no `max_tokens` (default 8000). */
+  maxTokens?: number | null
+  /** Also offer `outputSchema` and answer with `structuredContent` (default off). */
+  structured?: boolean | null
   /** Where messages come from: a readable stream (default `process.stdin`). */
   input?: { on(event: string, listener: (...args: any[]) => void): unknown }
   /** Where replies go: a writable stream (default `process.stdout`). */
@@ -783,8 +794,8 @@ export interface McpServeOptions {
 }
 
 /**
- * Open an engine and run an MCP session on stdin and stdout until stdin ends: the
- * `checkfor` tool and every cc-search operation as tools.
+ * Open an engine and run an MCP session on stdin and stdout until stdin ends, offering
+ * the agent's toolset unless `tools` says otherwise.
  */
 export declare function serveMcp(options?: EngineOptions & McpServeOptions): Promise<void>
 
@@ -821,6 +832,15 @@ export declare class Engine {
    * resolves when `input` ends.
    */
   serveMcp(options?: McpServeOptions): Promise<void>
+
+  /**
+   * Start (or restart) this engine's MCP session with these options (`input`/`output`
+   * are not used); {@link Engine.mcpHandle} answers in it. Returns the names of the
+   * tools offered.
+   *
+   * @throws {CcSearchError} `invalid_request` for an unknown tool selector or a bad option.
+   */
+  mcpStart(options?: McpServeOptions): string[]
 
   /**
    * Run an operation by name with parameters as the core names them (snake_case);

@@ -283,14 +283,8 @@ class Engine {
    */
   serveMcp(options) {
     const opts = options === undefined || options === null ? {} : options
-    const roots = opts.roots === undefined ? null : opts.roots
-    if (roots !== null && !(Array.isArray(roots) && roots.every((r) => typeof r === 'string'))) {
-      return Promise.reject(
-        new CcSearchError('invalid request for `mcp`: `roots` must be an array of strings', 'invalid_request'),
-      )
-    }
     try {
-      this.#startMcp(roots)
+      this.mcpStart(opts)
     } catch (err) {
       return Promise.reject(err)
     }
@@ -314,18 +308,49 @@ class Engine {
     })
   }
 
+  /**
+   * Start (or restart) this engine's MCP session, which `mcpHandle` then answers in:
+   * `roots` (the directories the tools may read, the project first; default
+   * `$CLAUDE_PROJECT_DIR`, else the current directory), `tools` (selectors: `default`,
+   * `all`, a component or a tool name; default `[mcp] tools` of the configuration, else
+   * `default`), `maxTokens` (an answer's default budget) and `structured` (offer
+   * `outputSchema` and `structuredContent`). Returns the names of the tools offered.
+   */
+  mcpStart(options) {
+    const opts = options === undefined || options === null ? {} : options
+    const strings = (value) => Array.isArray(value) && value.every((r) => typeof r === 'string')
+    const roots = opts.roots === undefined ? null : opts.roots
+    if (roots !== null && !strings(roots)) {
+      throw new CcSearchError('invalid request for `mcp`: `roots` must be an array of strings', 'invalid_request')
+    }
+    let tools = opts.tools === undefined || opts.tools === null ? null : opts.tools
+    if (typeof tools === 'string') tools = tools.split(',').map((t) => t.trim()).filter(Boolean)
+    if (tools !== null && !strings(tools)) {
+      throw new CcSearchError('invalid request for `mcp`: `tools` must be a string or an array of strings', 'invalid_request')
+    }
+    const maxTokens = opts.maxTokens === undefined ? null : opts.maxTokens
+    if (maxTokens !== null && !(Number.isInteger(maxTokens) && maxTokens >= 1 && maxTokens <= 0xffffffff)) {
+      throw new CcSearchError('invalid request for `mcp`: `maxTokens` must be a positive integer', 'invalid_request')
+    }
+    const structured = opts.structured === undefined ? null : opts.structured
+    if (structured !== null && typeof structured !== 'boolean') {
+      throw new CcSearchError('invalid request for `mcp`: `structured` must be a boolean', 'invalid_request')
+    }
+    return this.#startMcp(roots, tools, maxTokens, structured)
+  }
+
   #mcpStarted = false
 
   // Start the MCP session. The project default is resolved here, from `process.env` as
   // it is now (Bun does not pass later changes on to native code).
-  #startMcp(roots) {
+  #startMcp(roots, tools = null, maxTokens = null, structured = null) {
     let given = roots
     if (given === null || given.length === 0) {
       given = [envPath('CLAUDE_PROJECT_DIR') ?? process.cwd()]
     }
     let warnings
     try {
-      warnings = this.#native.mcpStart(given)
+      warnings = this.#native.mcpStart(given, tools, maxTokens, structured)
     } catch (err) {
       throw wrapError(err)
     }
@@ -333,6 +358,7 @@ class Engine {
     for (const warning of warnings) {
       process.emitWarning(warning, { type: 'CcSearchWarning', code: 'CC_SEARCH_MCP' })
     }
+    return this.#native.mcpTools()
   }
 
   /**

@@ -27,7 +27,9 @@ export declare class Engine {
    * project); `null` or empty: `$CLAUDE_PROJECT_DIR`, else the current directory. The
    * configured `[index] roots` are added. Returns the server's warnings.
    */
-  mcpStart(roots?: Array<string> | undefined | null): Array<string>
+  mcpStart(roots?: Array<string> | undefined | null, tools?: Array<string> | undefined | null, maxTokens?: number | undefined | null, structured?: boolean | undefined | null): Array<string>
+  /** The names of the tools the MCP session offers (empty before it starts). */
+  mcpTools(): Array<string>
   /**
    * Answer one MCP message (a line of JSON-RPC); `null` for a notification. Starts
    * the session with the default roots when `mcpStart` was not called.

@@ -95,14 +95,22 @@ impl Engine {
     /// project); `null` or empty: `$CLAUDE_PROJECT_DIR`, else the current directory. The
     /// configured `[index] roots` are added. Returns the server's warnings.
     #[napi]
-    pub fn mcp_start(&self, roots: Option<Vec<String>>) -> Result<Vec<String>, CodedError> {
+    pub fn mcp_start(
+        &self,
+        roots: Option<Vec<String>>,
+        tools: Option<Vec<String>>,
+        max_tokens: Option<u32>,
+        structured: Option<bool>,
+    ) -> Result<Vec<String>, CodedError> {
         let options = cc_search::mcp::ServerOptions {
             roots: roots
                 .unwrap_or_default()
                 .into_iter()
                 .map(PathBuf::from)
                 .collect(),
-            ..Default::default()
+            tools: tools.unwrap_or_default(),
+            max_tokens: max_tokens.map(|n| n as usize),
+            structured,
         };
         let engine = Arc::clone(&self.inner);
         let server = guarded("mcp", || cc_search::mcp::Server::new(engine, options))?;
@@ -115,6 +123,17 @@ impl Engine {
         Ok(warnings)
     }
 
+    /// The names of the tools the MCP session offers (empty before it starts).
+    #[napi]
+    pub fn mcp_tools(&self) -> Vec<String> {
+        self.mcp
+            .lock()
+            .ok()
+            .and_then(|slot| slot.clone())
+            .map(|server| server.tool_names().into_iter().map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
     /// Answer one MCP message (a line of JSON-RPC); `null` for a notification. Starts
     /// the session with the default roots when `mcpStart` was not called.
     #[napi]
@@ -123,7 +142,7 @@ impl Engine {
         let server = match started {
             Some(server) => server,
             None => {
-                self.mcp_start(None)?;
+                self.mcp_start(None, None, None, None)?;
                 self.mcp
                     .lock()
                     .ok()

@@ -60,6 +60,7 @@ describe('module', () => {
       'limit',
       'project_dir',
       'query',
+      'within',
     ])
     assert.ok('paths' in suggest.response.properties)
     const refresh = ops.find((op) => op.name === 'files.refresh')

@@ -51,9 +51,10 @@ describe('mcpHandle', () => {
 
       const list = JSON.parse(engine.mcpHandle(request(2, 'tools/list')))
       const names = list.result.tools.map((t) => t.name)
-      assert.equal(names[0], 'checkfor')
-      assert.ok(names.includes('files_suggest') && names.includes('grep_search'), names.join())
-      assert.ok(!names.includes('claude_install'))
+      // The agent's toolset: reading tools only, checkfor for grep.
+      assert.ok(names.includes('checkfor') && names.includes('files_suggest'), names.join())
+      assert.ok(!names.some((n) => n.endsWith('_index') || n === 'grep_search' || n.startsWith('claude')), names.join())
+      assert.ok(JSON.stringify(list).length <= 12000)
 
       const call = JSON.parse(
         engine.mcpHandle(request(3, 'tools/call', { name: 'checkfor', arguments: { search: 'log', whole_word: true } })),
@@ -111,8 +112,33 @@ describe('serveMcp', () => {
       replies.map((r) => r.id),
       [1, 2, 3],
     )
-    assert.deepEqual(replies[1].result.structuredContent.paths, ['src/components/Button.tsx'])
+    assert.deepEqual(JSON.parse(replies[1].result.content[0].text).paths, ['src/components/Button.tsx'])
+    assert.equal(replies[1].result.structuredContent, undefined, 'the result once unless asked')
     assert.deepEqual(replies[2].result, {})
+  })
+
+  test('offers the tools, budget and structured output it is started with', async () => {
+    const root = project()
+    const engine = new Engine({ home: tempDir() })
+    const defaults = engine.mcpStart({ roots: [root] })
+    assert.ok(defaults.includes('checkfor') && !defaults.includes('code_delete_repos'), defaults.join())
+    const all = engine.mcpStart({ roots: [root], tools: 'default,code_delete_repos', maxTokens: 50, structured: true })
+    assert.deepEqual(all, [...defaults, 'code_delete_repos'])
+    engine.mcpHandle(request(1, 'initialize', { protocolVersion: '2025-06-18' }))
+    const list = JSON.parse(engine.mcpHandle(request(2, 'tools/list'))).result.tools
+    assert.ok(list.every((t) => t.outputSchema && t.outputSchema.type === 'object'))
+    const call = JSON.parse(
+      engine.mcpHandle(request(3, 'tools/call', { name: 'checkfor', arguments: { search: 'o', recursive: true } })),
+    ).result
+    assert.equal(JSON.parse(call.content[0].text).truncated, true)
+    assert.ok(call.content[0].text.length + JSON.stringify(call.structuredContent).length <= 50 * 4)
+    for (const bad of [{ tools: ['nope'] }, { tools: 3 }, { maxTokens: 0 }, { structured: 'yes' }]) {
+      assert.throws(
+        () => engine.mcpStart({ roots: [root], ...bad }),
+        (err) => err instanceof CcSearchError && err.code === 'invalid_request',
+        JSON.stringify(bad),
+      )
+    }
   })
 
   test('refuses roots that are not an array of strings or do not exist', async () => {
