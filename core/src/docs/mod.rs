@@ -3,17 +3,22 @@
 //!
 //! - [`Index`] (`docs.index`): the project's documentation (`docs/**/*.md` and
 //!   `{apps,packages}/*/docs/**/*.md` unless other globs are given), for the current
-//!   project (the name of the repository root's directory) and git branch.
+//!   project and git branch.
 //! - [`Query`] (`docs.query`): search it, in the current project and branch unless told
 //!   otherwise (`all_branches`, `branch`). A query never indexes.
 //! - [`NotesIndex`] (`notes.index`), [`NotesQuery`] (`notes.query`): session notes
 //!   (`sessions/**/*.md`), each dated by its folder (`…/sessions/YYYY_MM_DD_TOPIC/FILE.md`),
 //!   filtered by date (`after`) and file name (`file`).
 //!
-//! Everything lives in `docs.db` in the data root: the chunk store's tables plus
-//! `doc_files`, one row per indexed file and branch (mtime, size, SHA-256); notes belong
-//! to no branch (their branch is empty), so checking out another branch changes nothing
-//! about them. A run:
+//! A project is its root — the git work tree's root, or the directory itself outside
+//! git — identified by that root's canonical path ([`Project::key`]): two checkouts, or
+//! two projects with the same directory name, are two projects whose sections never mix.
+//! Answers name the project by its directory's name, which is what people read.
+//!
+//! Everything lives in `docs.db` in the data root: the chunk store's tables (each
+//! section's `scope` is its project's key) plus `doc_files`, one row per indexed file,
+//! project root and branch (mtime, size, SHA-256); notes belong to no branch (their
+//! branch is empty), so checking out another branch changes nothing about them. A run:
 //!
 //! 1. takes the advisory lock `docs.lock` ([`lock`]): a second run waits, then reports who
 //!    holds it; the holder refreshes its timestamp while it runs, and locks not refreshed
@@ -50,7 +55,8 @@ pub const DEFAULT_LOCK_WAIT_SECS: u64 = 30;
 /// Largest markdown file indexed.
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
-/// The schema of `docs.db`: the chunk store, then the indexed files.
+/// The schema of `docs.db`: the chunk store, then the indexed files, then (3) projects
+/// keyed by their root's path instead of their directory's name.
 pub const SCHEMA: crate::store::Migrations = &[
     hybrid::SCHEMA_V1,
     r#"
@@ -64,6 +70,28 @@ CREATE TABLE doc_files (
   content_sha256 BLOB NOT NULL,
   indexed_at INTEGER NOT NULL,
   PRIMARY KEY (collection, project, branch, path)
+) STRICT, WITHOUT ROWID;
+"#,
+    // Version 2 keyed projects by their directory's name, so two projects called `app`
+    // shared (and overwrote) one set of sections. Nothing stored says which root a row
+    // came from (paths are relative, the name is all there is), so the rows are dropped:
+    // the next index run of each project rebuilds its sections, with vectors from the
+    // content-addressed cache (`embeddings.db`, untouched), so no text is embedded again.
+    r#"
+DELETE FROM chunk_vectors;
+DELETE FROM chunk_windows;
+DELETE FROM chunks;
+DROP TABLE doc_files;
+CREATE TABLE doc_files (
+  collection TEXT NOT NULL,
+  root TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  path TEXT NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  content_sha256 BLOB NOT NULL,
+  indexed_at INTEGER NOT NULL,
+  PRIMARY KEY (collection, root, branch, path)
 ) STRICT, WITHOUT ROWID;
 "#,
 ];
@@ -94,7 +122,8 @@ impl Collection {
 /// The project a directory belongs to: its git work tree's root (or the directory
 /// itself outside git), that root's directory name, and the checked-out branch — the
 /// branch HEAD names even before its first commit, `detached@<7 hex>` on a detached
-/// HEAD, empty outside git.
+/// HEAD, empty outside git. The index knows a project by its root ([`Project::key`]),
+/// never by its name, which other projects may share.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
     /// The root files are read from.
@@ -126,6 +155,17 @@ impl Project {
             },
         };
         Project { root, name, branch }
+    }
+
+    /// The project's identity in the index: its root's path as text (the root is
+    /// canonical, so every directory of the project, and every symlink to it, gives the
+    /// same key). A root that is not valid UTF-8 is a NUL followed by the hex of its
+    /// bytes, which no path can equal.
+    pub fn key(&self) -> String {
+        match self.root.to_str() {
+            Some(root) => root.to_string(),
+            None => format!("\u{0}{}", hex(self.root.as_os_str().as_encoded_bytes())),
+        }
     }
 }
 
@@ -380,6 +420,7 @@ fn index(
         // so switching branches neither re-chunks them nor leaves copies behind.
         project.branch.clear();
     }
+    let key = project.key();
     let set = glob_set(globs, operation)?;
     let mut warnings = Vec::new();
     let _lock = lock::AdvisoryLock::acquire(
@@ -454,23 +495,18 @@ fn index(
             let mut stmt = tx
                 .prepare(
                     "SELECT path, mtime_ns, size, content_sha256 FROM doc_files \
-                     WHERE collection = ?1 AND project = ?2 AND branch = ?3",
+                     WHERE collection = ?1 AND root = ?2 AND branch = ?3",
                 )
                 .map_err(db)?;
-            stmt.query_map(
-                params![collection.name(), project.name, project.branch],
-                |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))),
-            )
+            stmt.query_map(params![collection.name(), key, project.branch], |r| {
+                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)))
+            })
             .map_err(db)?
             .collect::<rusqlite::Result<_>>()
             .map_err(db)?
         };
         let source_of = |branch: &str, rel: &str| {
-            format!(
-                "{}\u{0}{}\u{0}{branch}\u{0}{rel}",
-                collection.kind(),
-                project.name,
-            )
+            format!("{}\u{0}{}\u{0}{branch}\u{0}{rel}", collection.kind(), key,)
         };
         if collection == Collection::Notes {
             // Notes indexed per branch by an earlier version: dropped, then indexed
@@ -479,11 +515,11 @@ fn index(
                 let mut stmt = tx
                     .prepare(
                         "SELECT branch, path FROM doc_files \
-                         WHERE collection = ?1 AND project = ?2 AND branch <> '' \
+                         WHERE collection = ?1 AND root = ?2 AND branch <> '' \
                          ORDER BY branch, path",
                     )
                     .map_err(db)?;
-                stmt.query_map(params![collection.name(), project.name], |r| {
+                stmt.query_map(params![collection.name(), key], |r| {
                     Ok((r.get(0)?, r.get(1)?))
                 })
                 .map_err(db)?
@@ -494,8 +530,8 @@ fn index(
                 store.delete_source(&tx, &source_of(branch, rel))?;
             }
             tx.execute(
-                "DELETE FROM doc_files WHERE collection = ?1 AND project = ?2 AND branch <> ''",
-                params![collection.name(), project.name],
+                "DELETE FROM doc_files WHERE collection = ?1 AND root = ?2 AND branch <> ''",
+                params![collection.name(), key],
             )
             .map_err(db)?;
         }
@@ -539,10 +575,10 @@ fn index(
                 store.put(&tx, &chunks)?;
                 tx.execute(
                     "UPDATE doc_files SET mtime_ns = ?5, size = ?6 \
-                     WHERE collection = ?1 AND project = ?2 AND branch = ?3 AND path = ?4",
+                     WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
                     params![
                         collection.name(),
-                        project.name,
+                        key,
                         project.branch,
                         file.rel,
                         file.mtime_ns,
@@ -560,11 +596,11 @@ fn index(
             response.sections_written += put.inserted + put.restaled;
             tx.execute(
                 "INSERT OR REPLACE INTO doc_files \
-                 (collection, project, branch, path, mtime_ns, size, content_sha256, indexed_at) \
+                 (collection, root, branch, path, mtime_ns, size, content_sha256, indexed_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     collection.name(),
-                    project.name,
+                    key,
                     project.branch,
                     file.rel,
                     file.mtime_ns,
@@ -582,8 +618,8 @@ fn index(
             response.sections_removed += store.delete_source(&tx, &source_of(rel))?;
             tx.execute(
                 "DELETE FROM doc_files \
-                 WHERE collection = ?1 AND project = ?2 AND branch = ?3 AND path = ?4",
-                params![collection.name(), project.name, project.branch, rel],
+                 WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
+                params![collection.name(), key, project.branch, rel],
             )
             .map_err(db)?;
             response.removed += 1;
@@ -631,6 +667,7 @@ fn file_chunks(
     meta.insert("mtime".into(), mtime.into());
     meta.insert("indexed_at".into(), now.into());
     let branch = project.branch.as_str();
+    let project_key = project.key();
     // A title can repeat even after the `##n` suffixes (`## A`, `## A`, `## A##1` gives
     // `A`, `A##1`, `A##1`): the key then counts the repeats, so no section replaces
     // another. Keys of other sections stay as they were.
@@ -651,7 +688,7 @@ fn file_chunks(
                 format!(
                     "{}\u{0}{}\u{0}{branch}\u{0}{}\u{0}{}{suffix}",
                     collection.kind(),
-                    project.name,
+                    project_key,
                     file.rel,
                     section.title
                 )
@@ -662,11 +699,11 @@ fn file_chunks(
                 source: format!(
                     "{}\u{0}{}\u{0}{}\u{0}{}",
                     collection.kind(),
-                    project.name,
+                    project_key,
                     project.branch,
                     file.rel
                 ),
-                scope: project.name.clone(),
+                scope: project_key.clone(),
                 kind: collection.kind().to_string(),
                 tag: tag.clone(),
                 time,
@@ -791,7 +828,7 @@ impl Operation for Query {
             (None, false) => Some(project.branch.clone()),
         };
         let filter = Filter {
-            scopes: Some(vec![project.name.clone()]),
+            scopes: Some(vec![project.key()]),
             kinds: Some(vec![Collection::Docs.kind().into()]),
             tags: branch.clone().map(|b| vec![b]),
             ..Filter::default()
@@ -835,7 +872,7 @@ impl Operation for NotesQuery {
             })?),
         };
         let filter = Filter {
-            scopes: Some(vec![project.name.clone()]),
+            scopes: Some(vec![project.key()]),
             kinds: Some(vec![Collection::Notes.kind().into()]),
             tags: request
                 .file
@@ -886,11 +923,12 @@ fn query(
     }
     let mut warnings = Vec::new();
     let store = engine.docs_store();
+    let key = project.key();
     let indexed: Option<i64> = {
         let conn = store.db().read(&mut warnings)?;
         conn.query_row(
-            "SELECT 1 FROM doc_files WHERE collection = ?1 AND project = ?2 LIMIT 1",
-            params![collection.name(), project.name],
+            "SELECT 1 FROM doc_files WHERE collection = ?1 AND root = ?2 LIMIT 1",
+            params![collection.name(), key],
             |r| r.get(0),
         )
         .optional()
@@ -909,10 +947,10 @@ fn query(
             let mut stmt = conn
                 .prepare(
                     "SELECT DISTINCT branch FROM doc_files \
-                     WHERE collection = ?1 AND project = ?2 ORDER BY branch",
+                     WHERE collection = ?1 AND root = ?2 ORDER BY branch",
                 )
                 .map_err(|e| Error::db(store.db().path(), e))?;
-            stmt.query_map(params![collection.name(), project.name], |r| r.get(0))
+            stmt.query_map(params![collection.name(), key], |r| r.get(0))
                 .map_err(|e| Error::db(store.db().path(), e))?
                 .collect::<rusqlite::Result<_>>()
                 .map_err(|e| Error::db(store.db().path(), e))?
@@ -986,7 +1024,8 @@ fn query(
             file,
             section: hit.title,
             content: hit.text,
-            project: hit.scope,
+            // Every hit is of this project (the search is confined to its key).
+            project: project.name.clone(),
             branch: branch_of_hit,
             also_on: Vec::new(),
             mtime: meta.get("mtime").and_then(|v| v.as_i64()).unwrap_or(0),
