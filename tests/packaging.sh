@@ -174,10 +174,12 @@ node_package() {
     package/package.json package/index.js package/index.mjs package/index.d.ts \
     package/native.js package/native.d.ts "package/$addon" \
     package/hooks/file-suggestion.sh package/hooks/file-suggestion.js \
-    package/hooks/session-start.sh package/hooks/session-start.js package/hooks/runtime.sh
+    package/hooks/session-start.sh package/hooks/session-start.js package/hooks/runtime.sh \
+    package/bin/cc-search.js
   for hook in file-suggestion.sh session-start.sh; do
     grep -q "^-rwx.* package/hooks/$hook\$" <<<"$listing" || fail "hooks/$hook is not executable in the tarball"
   done
+  grep -q "^-rwx.* package/bin/cc-search.js\$" <<<"$listing" || fail "bin/cc-search.js is not executable in the tarball"
 
   # An application of its own (npm would otherwise install into the nearest parent
   # directory that has a package.json or node_modules).
@@ -187,6 +189,14 @@ node_package() {
   local installed=$work/app/node_modules/cc-search
   [ -f "$installed/$addon" ] || fail "npm install did not bring $addon"
   record "npm package.json (installed)" "$("$json" -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' "$installed/package.json")"
+  # The package's command, as `npx` finds it in the application, and what it registers
+  # for the project (into a throwaway HOME and project).
+  record "npx cc-search --version" "$(cd "$work/app" && npx --no-install cc-search --version | sed 's/^cc-search //')"
+  (cd "$work/app" && HOME=$work/npx-home npx --no-install cc-search install claude --mcp --project --json >/dev/null)
+  expect "npx cc-search install claude --mcp --project" \
+    "$("$json" -c 'import json, sys; print(json.load(open(sys.argv[1]))["mcpServers"]["cc-search"])' "$work/app/.mcp.json")" \
+    "{'type': 'stdio', 'command': 'npx', 'args': ['--no-install', 'cc-search', 'mcp'], 'env': {}}"
+  rm "$work/app/.mcp.json"
 
   local cjs esm
   cjs=$(

@@ -149,6 +149,7 @@ impl std::fmt::Debug for OperationInfo {
 /// Every operation, in name order.
 pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::claude::Install>(),
+    OperationInfo::of::<crate::claude::InstallMcp>(),
     OperationInfo::of::<crate::code::DeleteRepos>(),
     OperationInfo::of::<crate::code::GetDependencies>(),
     OperationInfo::of::<crate::code::GetFileSymbols>(),

@@ -18,6 +18,8 @@ use serde_json::{Value, json};
 
 mod common;
 
+use common::listing;
+
 const FS: &str = "/opt/cc-search/hooks/file-suggestion.sh";
 const SS: &str = "/opt/cc-search/hooks/session-start.sh";
 const PY_FS: &str = "/home/u/.venv/bin/cc-search hook file-suggestion";
@@ -225,16 +227,6 @@ impl Fixture {
         })
         .unwrap()
     }
-}
-
-/// The names in a directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn parse(text: &str) -> Value {

@@ -111,14 +111,20 @@ fn every_path_parameter_of_every_tool_is_confined_to_the_roots() {
     let tools = f.server.tool_names();
     let mut checked = 0;
     for op in OPERATIONS {
-        let tool = op.name.replace('.', "_");
+        // grep.search is the tool checkfor (with checkfor's parameters and the extras).
+        let tool = op.name.replace('.', "_").replace("grep_search", "checkfor");
         if !tools.contains(&tool.as_str()) {
             assert!(op.writes_user_settings, "{} is not a tool", op.name);
             continue;
         }
         for param in op.path_params {
             for escape in &escapes {
-                let mut arguments = json!({});
+                // checkfor refuses a call without `search` before looking at paths.
+                let mut arguments = if tool == "checkfor" {
+                    json!({"search": "secret"})
+                } else {
+                    json!({})
+                };
                 let value = if param.many {
                     json!([escape])
                 } else {
@@ -150,7 +156,7 @@ fn every_path_parameter_of_every_tool_is_confined_to_the_roots() {
         ("code_index_repository", json!({"path": "."})),
         ("code_update_files", json!({"files": ["inner/lib.rs"]})),
         ("docs_index", json!({"project_dir": "inner/.."})),
-        ("grep_search", json!({"search": "inside", "dir": "inner"})),
+        ("checkfor", json!({"search": "inside", "dir": "inner"})),
     ] {
         let result = f.call(tool, &arguments);
         assert_ne!(result["isError"], true, "{tool} {arguments}: {result}");
@@ -178,7 +184,7 @@ fn tools_without_path_arguments_read_only_inside_the_project() {
             json!({"query": "secret outside", "mode": "keyword"}),
         ),
         (
-            "grep_search",
+            "checkfor",
             json!({"search": "secret_outside", "recursive": true}),
         ),
         (

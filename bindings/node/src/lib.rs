@@ -130,7 +130,13 @@ impl Engine {
             .lock()
             .ok()
             .and_then(|slot| slot.clone())
-            .map(|server| server.tool_names().into_iter().map(str::to_string).collect())
+            .map(|server| {
+                server
+                    .tool_names()
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

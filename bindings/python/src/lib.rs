@@ -366,7 +366,11 @@ impl McpServer {
     /// The names of the tools `tools/list` offers, in its order.
     #[getter]
     fn tools(&self) -> Vec<String> {
-        self.inner.tool_names().into_iter().map(str::to_string).collect()
+        self.inner
+            .tool_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     }
 
     /// The canonical directories the tools may read, the project first.

@@ -40,17 +40,19 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, Copy)]
 pub struct Install;
 
-/// Which settings file [`Install`] edits.
+/// Which file [`Install`] and [`super::InstallMcp`] edit.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
-    /// The user's `settings.json` in Claude Code's configuration directory
-    /// ([`super::config_dir`]).
+    /// The user's own: `settings.json` in Claude Code's configuration directory
+    /// ([`super::config_dir`]) for `claude.install`, Claude Code's state file
+    /// ([`super::user_state_file`], `~/.claude.json`) for `claude.install_mcp`.
     #[default]
     User,
-    /// The project's `.claude/settings.json`.
+    /// The project's: `.claude/settings.json` for `claude.install`, `.mcp.json` (shared
+    /// with everyone who works on it) for `claude.install_mcp`.
     Project,
 }
 
@@ -160,59 +162,40 @@ pub fn install(request: InstallRequest) -> Result<InstallResponse> {
     let name = <Install as crate::ops::Operation>::NAME;
     let commands = Commands::of(&request, name)?;
     let settings_path = settings_path(&request, name)?;
-    let target = settings::write_target(&settings_path)?;
-    // A few rounds in case another program (Claude Code itself) writes the file meanwhile.
-    for _ in 0..5 {
-        let current = settings::read(&target, name)?;
-        let mut root = current.root.clone();
+    let options = settings::WriteOptions {
+        backup: true,
+        new_file_mode: None,
+    };
+    let updated = settings::update(&settings_path, name, options, |target, root| {
         let mut changes = Vec::new();
         let mut warnings = Vec::new();
         let edited = if request.uninstall {
-            remove(&mut root, &commands, &mut changes, &mut warnings);
+            remove(root, &commands, &mut changes, &mut warnings);
             Ok(())
         } else {
-            add(&mut root, &commands, &mut changes, &mut warnings)
+            add(root, &commands, &mut changes, &mut warnings)
         };
-        if let Err(message) = edited {
-            return Err(Error::invalid(
+        match edited {
+            Ok(()) => Ok(((changes, warnings), settings::Save::Write)),
+            Err(message) => Err(Error::invalid(
                 name,
                 format!(
                     "{}: {message}; fix it first (the file was left untouched)",
                     target.display()
                 ),
-            ));
+            )),
         }
-        if root == current.root {
-            return Ok(InstallResponse {
-                settings_path: settings_path.display().to_string(),
-                changed: false,
-                backup: None,
-                changes: Vec::new(),
-                warnings,
-            });
-        }
-        let bytes = settings::render(&root, &current.layout)?;
-        if let Some(backup) = settings::replace(&target, current.original.as_deref(), &bytes)? {
-            if target != settings_path {
-                warnings.push(format!(
-                    "{} is a symbolic link; its target {} was updated",
-                    settings_path.display(),
-                    target.display()
-                ));
-            }
-            return Ok(InstallResponse {
-                settings_path: settings_path.display().to_string(),
-                changed: true,
-                backup: backup.map(|b| b.display().to_string()),
-                changes,
-                warnings,
-            });
-        }
-    }
-    Err(Error::io(
-        &target,
-        std::io::Error::other("the file kept changing while it was being updated; try again"),
-    ))
+    })?;
+    let link_warning = updated.link_warning(&settings_path);
+    let (changes, mut warnings) = updated.outcome;
+    warnings.extend(link_warning);
+    Ok(InstallResponse {
+        settings_path: settings_path.display().to_string(),
+        changed: updated.changed,
+        backup: updated.backup.map(|b| b.display().to_string()),
+        changes: if updated.changed { changes } else { Vec::new() },
+        warnings,
+    })
 }
 
 /// The commands of a request, checked.
@@ -259,41 +242,14 @@ impl Commands {
 
 /// The settings file a request is about.
 fn settings_path(request: &InstallRequest, operation: &str) -> Result<PathBuf> {
-    match request.scope {
-        Scope::User => {
-            if request.project_dir.is_some() {
-                return Err(Error::invalid(
-                    operation,
-                    "`project_dir` is only for scope `project`",
-                ));
-            }
-            let dir = super::checked_config_dir().ok_or_else(|| {
-                Error::invalid(
-                    operation,
-                    "neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find the user settings",
-                )
-            })?;
-            Ok(dir.join("settings.json"))
-        }
-        Scope::Project => Ok(project_root(request.project_dir.clone(), operation)?
-            .join(".claude")
-            .join("settings.json")),
-    }
-}
-
-/// The project: given, else `$CLAUDE_PROJECT_DIR`, else the current directory; canonical.
-fn project_root(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
-    if given.as_ref().is_some_and(|d| d.as_os_str().is_empty()) {
-        return Err(Error::invalid(operation, "`project_dir` is empty"));
-    }
-    let canonical = crate::engine::project_dir(given, operation)?;
-    if !canonical.is_dir() {
-        return Err(Error::invalid(
-            operation,
-            format!("project {} is not a directory", canonical.display()),
-        ));
-    }
-    Ok(canonical)
+    super::scoped_file(
+        request.scope,
+        request.project_dir.as_ref(),
+        operation,
+        || super::checked_config_dir().map(|dir| dir.join("settings.json")),
+        "the user settings",
+        &[".claude", "settings.json"],
+    )
 }
 
 fn command_of(value: &Value) -> Option<&str> {

@@ -8,9 +8,13 @@
 //! - [`Install`] (`claude.install`): put cc-search's `fileSuggestion` command and
 //!   `SessionStart` hook into a `settings.json`, or take them out again, preserving
 //!   everything else in the file.
+//! - [`InstallMcp`] (`claude.install_mcp`): register cc-search's MCP server with Claude
+//!   Code (`mcpServers` of `~/.claude.json` or of the project's `.mcp.json`), or take it
+//!   out again, the way `claude mcp add` / `claude mcp remove` do.
 
 pub mod activity;
 mod install;
+mod mcp_install;
 mod settings;
 
 use std::collections::HashSet;
@@ -20,6 +24,10 @@ use serde_json::Value;
 
 pub use install::{
     CommandKind, Install, InstallRequest, InstallResponse, Scope, is_cc_search_command,
+};
+pub use mcp_install::{
+    InstallMcp, InstallMcpRequest, InstallMcpResponse, is_cc_search_mcp_command,
+    is_cc_search_mcp_server,
 };
 
 /// Claude Code's configuration directory: `$CLAUDE_CONFIG_DIR` when set (made absolute),
@@ -35,6 +43,75 @@ pub(crate) fn checked_config_dir() -> Option<PathBuf> {
         return Some(std::path::absolute(&dir).unwrap_or(dir));
     }
     crate::engine::home_dir().map(|home| home.join(".claude"))
+}
+
+/// Claude Code's own state file, which holds the user's MCP servers (`mcpServers`) among
+/// much else, where Claude Code looks for it: `.config.json` in [`config_dir`] when that
+/// (legacy) file exists, else `.claude.json` in `$CLAUDE_CONFIG_DIR` when set, else in
+/// `$HOME`. `None` when neither variable is set. (A Claude Code started with
+/// `CLAUDE_CODE_CUSTOM_OAUTH_URL` uses `.claude-custom-oauth.json` instead; not followed.)
+pub fn user_state_file() -> Option<PathBuf> {
+    let legacy = checked_config_dir()?.join(".config.json");
+    if legacy.is_file() {
+        return Some(legacy);
+    }
+    let dir = match crate::engine::env_path("CLAUDE_CONFIG_DIR") {
+        Some(dir) => std::path::absolute(&dir).unwrap_or(dir),
+        None => crate::engine::home_dir()?,
+    };
+    Some(dir.join(".claude.json"))
+}
+
+/// The file a `claude.*` installer edits in `scope`: `user_file` (`None` when neither
+/// `$CLAUDE_CONFIG_DIR` nor `$HOME` says where it is: an error naming `what`), or the
+/// path `in_project` (its components) below the project ([`project_root`] of
+/// `project_dir`).
+fn scoped_file(
+    scope: Scope,
+    project_dir: Option<&PathBuf>,
+    operation: &str,
+    user_file: impl FnOnce() -> Option<PathBuf>,
+    what: &str,
+    in_project: &[&str],
+) -> crate::error::Result<PathBuf> {
+    use crate::error::Error;
+    match scope {
+        Scope::User => {
+            if project_dir.is_some() {
+                return Err(Error::invalid(
+                    operation,
+                    "`project_dir` is only for scope `project`",
+                ));
+            }
+            user_file().ok_or_else(|| {
+                Error::invalid(
+                    operation,
+                    format!("neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find {what}"),
+                )
+            })
+        }
+        Scope::Project => {
+            let root = project_root(project_dir.cloned(), operation)?;
+            Ok(in_project.iter().fold(root, |path, part| path.join(part)))
+        }
+    }
+}
+
+/// The project of a `claude.*` request: `given`, else `$CLAUDE_PROJECT_DIR`, else the
+/// current directory; canonical, and a directory.
+fn project_root(given: Option<PathBuf>, operation: &str) -> crate::error::Result<PathBuf> {
+    use crate::error::Error;
+    if given.as_ref().is_some_and(|d| d.as_os_str().is_empty()) {
+        return Err(Error::invalid(operation, "`project_dir` is empty"));
+    }
+    let canonical = crate::engine::project_dir(given, operation)?;
+    if !canonical.is_dir() {
+        return Err(Error::invalid(
+            operation,
+            format!("project {} is not a directory", canonical.display()),
+        ));
+    }
+    Ok(canonical)
 }
 
 /// The settings files of a project that can list additional directories, in the order

@@ -1,5 +1,6 @@
-//! Reading and rewriting a Claude Code `settings.json` without losing anything: key order
-//! and layout kept, a backup of the previous file, an atomic replacement.
+//! Reading and rewriting Claude Code's JSON files (`settings.json`, `.claude.json`,
+//! `.mcp.json`) without losing anything: key order and layout kept, an optional backup of
+//! the previous file, an atomic replacement.
 
 use std::fs;
 use std::io::Write;
@@ -174,6 +175,92 @@ pub(crate) fn read(file: &Path, operation: &str) -> Result<Settings> {
     })
 }
 
+/// What an edit given to [`update`] wants done with the file once it has changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Save {
+    /// Write the edited object.
+    Write,
+    /// Delete the file (what is left of it is not worth keeping).
+    Delete,
+}
+
+/// What [`update`] did.
+#[derive(Debug)]
+pub(crate) struct Updated<T> {
+    /// What the edit returned (of the round that was saved).
+    pub(crate) outcome: T,
+    /// Whether the file was written or deleted. `false`: the edit changed nothing.
+    pub(crate) changed: bool,
+    /// The backup of the previous file, when one was taken.
+    pub(crate) backup: Option<PathBuf>,
+    /// The file written: the addressed path, or the target of a symbolic link there.
+    pub(crate) target: PathBuf,
+}
+
+impl<T> Updated<T> {
+    /// A warning for people when `path` was a symbolic link whose target was written.
+    pub(crate) fn link_warning(&self, path: &Path) -> Option<String> {
+        (self.changed && self.target != path).then(|| {
+            format!(
+                "{} is a symbolic link; its target {} was updated",
+                path.display(),
+                self.target.display()
+            )
+        })
+    }
+}
+
+/// Read the JSON object in `path` (a missing or empty file is `{}`), let `edit` change
+/// it, and save the result when it differs: written atomically ([`replace`]) in the
+/// file's own layout, or deleted when `edit` says [`Save::Delete`]. A symbolic link at
+/// `path` is followed ([`write_target`]). An `Err` from `edit` leaves the file untouched.
+/// When another program writes the file meanwhile (Claude Code itself), the edit runs
+/// again on the new content, a few times at most.
+pub(crate) fn update<T>(
+    path: &Path,
+    operation: &str,
+    options: WriteOptions,
+    mut edit: impl FnMut(&Path, &mut Map<String, Value>) -> Result<(T, Save)>,
+) -> Result<Updated<T>> {
+    let target = write_target(path)?;
+    for _ in 0..5 {
+        let current = read(&target, operation)?;
+        let mut root = current.root.clone();
+        let (outcome, save) = edit(&target, &mut root)?;
+        let mut updated = Updated {
+            outcome,
+            changed: false,
+            backup: None,
+            target: target.clone(),
+        };
+        if root == current.root {
+            return Ok(updated);
+        }
+        updated.changed = true;
+        match (save, &current.original) {
+            (Save::Delete, Some(original)) => {
+                if remove(&target, original)? {
+                    return Ok(updated);
+                }
+            }
+            (Save::Delete, None) => return Ok(updated),
+            (Save::Write, _) => {
+                let bytes = render(&root, &current.layout)?;
+                if let Some(backup) =
+                    replace(&target, current.original.as_deref(), &bytes, options)?
+                {
+                    updated.backup = backup;
+                    return Ok(updated);
+                }
+            }
+        }
+    }
+    Err(Error::io(
+        &target,
+        std::io::Error::other("the file kept changing while it was being updated; try again"),
+    ))
+}
+
 /// `root` as file bytes in `layout`.
 pub(crate) fn render(root: &Map<String, Value>, layout: &Layout) -> Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -208,20 +295,33 @@ pub(crate) fn render(root: &Map<String, Value>, layout: &Layout) -> Result<Vec<u
 
 static UNIQUE: AtomicU64 = AtomicU64::new(0);
 
-/// Replace `file` with `bytes` atomically, keeping a backup of `original` first.
+/// How [`replace`] writes a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WriteOptions {
+    /// Copy the previous content to `<name>.bak-<unix-seconds>` beside the file first.
+    pub(crate) backup: bool,
+    /// The permission bits (Unix) of a file that did not exist before; `None`: the
+    /// process's default. An existing file always keeps its own.
+    pub(crate) new_file_mode: Option<u32>,
+}
+
+/// Replace `file` with `bytes` atomically, keeping a backup of `original` first when
+/// `options` ask for one.
 ///
 /// The new content goes to a temporary file in the same directory (created with the
-/// permissions of the file it replaces), is flushed to disk, and renamed over `file`;
-/// the directory is synced after. Just before the rename the file is read again: when it
-/// no longer holds `original` (another program wrote it meanwhile), nothing is replaced
-/// and `Ok(None)` says to start over. Missing parent directories are created.
+/// permissions of the file it replaces, or `options.new_file_mode` for a new file), is
+/// flushed to disk, and renamed over `file`; the directory is synced after. Just before
+/// the rename the file is read again: when it no longer holds `original` (another program
+/// wrote it meanwhile), nothing is replaced and `Ok(None)` says to start over. Missing
+/// parent directories are created.
 ///
 /// Returns `Some(backup)`, the backup's path (`None` inside when there was no previous
-/// file).
+/// file or no backup was asked for).
 pub(crate) fn replace(
     file: &Path,
     original: Option<&[u8]>,
     bytes: &[u8],
+    options: WriteOptions,
 ) -> Result<Option<Option<PathBuf>>> {
     let dir = match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -230,7 +330,7 @@ pub(crate) fn replace(
     crate::store::create_dir_all(&dir)?;
     let permissions = match fs::metadata(file) {
         Ok(meta) => Some(meta.permissions()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => new_file_permissions(options),
         Err(e) => return Err(Error::io(file, e)),
     };
     let name = file_name(file);
@@ -253,8 +353,10 @@ pub(crate) fn replace(
             return Ok(None);
         }
         let backup = match original {
-            Some(previous) => Some(write_backup(&dir, &name, previous, permissions.as_ref())?),
-            None => None,
+            Some(previous) if options.backup => {
+                Some(write_backup(&dir, &name, previous, permissions.as_ref())?)
+            }
+            _ => None,
         };
         fs::rename(path, file).map_err(|e| Error::io(file, e))?;
         sync_dir(&dir);
@@ -264,6 +366,40 @@ pub(crate) fn replace(
         let _ = fs::remove_file(&temp.0);
     }
     result
+}
+
+/// The permissions [`WriteOptions::new_file_mode`] asks for.
+fn new_file_permissions(options: WriteOptions) -> Option<fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        options.new_file_mode.map(fs::Permissions::from_mode)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = options;
+        None
+    }
+}
+
+/// Delete `file` if it still holds `original`: `Ok(false)` when another program changed
+/// it meanwhile (start over), `Ok(true)` when it is gone. The directory is synced after.
+pub(crate) fn remove(file: &Path, original: &[u8]) -> Result<bool> {
+    match fs::read(file) {
+        Ok(now) if now == original => {}
+        Ok(_) => return Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(file, e)),
+    }
+    match fs::remove_file(file) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(file, e)),
+    }
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        sync_dir(dir);
+    }
+    Ok(true)
 }
 
 /// Copy the previous bytes to `<name>.bak-<unix-seconds>` (`-2`, `-3`, … appended when

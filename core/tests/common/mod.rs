@@ -12,6 +12,16 @@ pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
     fs::write(path, content).unwrap();
 }
 
+/// The names in a directory, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Run `git -C dir args…` with author and committer dates at Unix time `at` and no user
 /// or system configuration; fail the test when git fails.
 pub fn git_at(dir: &Path, args: &[&str], at: i64) {

@@ -1,0 +1,342 @@
+'use strict'
+
+// The package's `cc-search` command (bin/cc-search.js), run as a real process by the
+// runtime running the tests (Node or Bun): `install claude --mcp` in both scopes
+// (idempotent, exact uninstall, another program's server refused), the installed
+// commands started as Claude Code starts them, `install claude` for the hooks, `mcp`,
+// and usage errors. HOME, CLAUDE_CONFIG_DIR and CC_SEARCH_HOME always point at temporary
+// directories: the user's own ~/.claude.json is never read or written.
+
+const { describe, test, after } = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const { VERSION } = require('cc-search')
+const { tempDir, makeProject, removeAll } = require('./helpers.js')
+
+after(removeAll)
+
+const PACKAGE_DIR = path.resolve(__dirname, '..')
+const BIN = path.join(PACKAGE_DIR, 'bin', 'cc-search.js')
+const HOOKS = path.join(PACKAGE_DIR, 'hooks')
+const TIMEOUT_MS = 60_000
+
+/** `mcpServers` entry as `claude mcp add` writes it. */
+function server(command, ...args) {
+  return { type: 'stdio', command, args, env: {} }
+}
+
+/** JSON as the core writes a new file: two spaces and a final newline. */
+function asWritten(value) {
+  return `${JSON.stringify(value, null, 2)}\n`
+}
+
+/** A user: a temporary HOME and data root; `env` for the command. */
+function user(extra = {}) {
+  const home = tempDir('cc-search-user-')
+  const env = { ...process.env, HOME: home, CC_SEARCH_HOME: path.join(home, 'data'), ...extra }
+  for (const name of ['CLAUDE_CONFIG_DIR', 'CLAUDE_PROJECT_DIR']) {
+    if (!(name in extra)) delete env[name]
+  }
+  return { home, state: path.join(home, '.claude.json'), env }
+}
+
+/** Run the bin with this runtime. */
+function cli(args, { env, cwd, input } = {}) {
+  const child = spawnSync(process.execPath, [BIN, ...args], {
+    env,
+    cwd,
+    input,
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+  })
+  if (child.error) throw child.error
+  return child
+}
+
+function ok(child) {
+  assert.equal(child.status, 0, `exit ${child.status}\nstdout: ${child.stdout}\nstderr: ${child.stderr}`)
+  assert.equal(child.stderr, '')
+  return child.stdout
+}
+
+function mode(file) {
+  return fs.statSync(file).mode & 0o777
+}
+
+function noBackups(dir) {
+  const names = fs.readdirSync(dir)
+  assert.deepEqual(
+    names.filter((n) => n.includes('.bak') || n.endsWith('.tmp')),
+    [],
+    names.join(', '),
+  )
+}
+
+function request(id, method, params) {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params })
+}
+
+/** Start `command args…` as Claude Code starts an MCP server and say hello. */
+function initialize(command, args, { cwd, env }) {
+  const input = `${request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} })}\n`
+  const child = spawnSync(command, args, { cwd, env, input, encoding: 'utf8', timeout: TIMEOUT_MS })
+  if (child.error) throw child.error
+  assert.equal(child.status, 0, child.stderr)
+  const reply = JSON.parse(child.stdout.trim().split('\n')[0])
+  assert.equal(reply.id, 1)
+  return reply.result
+}
+
+describe('install claude --mcp --user', () => {
+  test('registers this runtime and this script, idempotently, and uninstalls exactly', () => {
+    const u = user()
+    const line = `${process.execPath} ${BIN} mcp`
+    assert.equal(
+      ok(cli(['install', 'claude', '--mcp'], { env: u.env })),
+      `Installed cc-search's MCP server in ${u.state}\n  MCP server \`cc-search\` added: \`${line}\`\n`,
+    )
+    assert.equal(
+      fs.readFileSync(u.state, 'utf8'),
+      asWritten({ mcpServers: { 'cc-search': server(process.execPath, BIN, 'mcp') } }),
+    )
+    assert.equal(mode(u.state), 0o600)
+    assert.ok(!fs.existsSync(path.join(u.home, '.claude')), '--mcp installs no hooks')
+
+    const before = fs.statSync(u.state)
+    for (const args of [['--mcp'], ['--mcp', '--user']]) {
+      assert.equal(
+        ok(cli(['install', 'claude', ...args], { env: u.env })),
+        `${u.state}: cc-search's MCP server is already installed; nothing changed\n`,
+      )
+    }
+    assert.equal(fs.statSync(u.state).mtimeMs, before.mtimeMs)
+
+    // The command as Claude Code runs it starts the server.
+    const entry = JSON.parse(fs.readFileSync(u.state, 'utf8')).mcpServers['cc-search']
+    const result = initialize(entry.command, entry.args, { cwd: makeProject({ 'a.txt': 'a' }), env: u.env })
+    assert.equal(result.serverInfo.name, 'cc-search')
+    assert.equal(result.serverInfo.version, VERSION)
+
+    assert.equal(
+      ok(cli(['install', 'claude', '--mcp', '--uninstall'], { env: u.env })),
+      `Removed cc-search's MCP server from ${u.state}\n  MCP server \`cc-search\` removed (\`${line}\`)\n`,
+    )
+    assert.deepEqual(JSON.parse(fs.readFileSync(u.state, 'utf8')), { mcpServers: {} })
+    assert.equal(
+      ok(cli(['install', 'claude', '--mcp', '--uninstall'], { env: u.env })),
+      `${u.state}: cc-search's MCP server is not installed there; nothing changed\n`,
+    )
+    noBackups(u.home)
+  })
+
+  test('keeps everything else in ~/.claude.json and carries --home', () => {
+    const u = user()
+    const existing = {
+      numStartups: 2,
+      projects: { '/work/app': { hasTrustDialogAccepted: true } },
+      mcpServers: { github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' } },
+      userID: 'abc',
+    }
+    const original = JSON.stringify(existing, null, 2) // as Claude Code writes it
+    fs.writeFileSync(u.state, original, { mode: 0o600 })
+    const data = path.join(u.home, 'other-data')
+    ok(cli(['--home', data, 'install', 'claude', '--mcp', '--json'], { env: u.env }))
+    const expected = JSON.parse(original)
+    expected.mcpServers['cc-search'] = server(process.execPath, BIN, '--home', data, 'mcp')
+    assert.equal(fs.readFileSync(u.state, 'utf8'), JSON.stringify(expected, null, 2))
+    assert.equal(mode(u.state), 0o600)
+
+    const out = JSON.parse(ok(cli(['install', 'claude', '--mcp', '--uninstall', '--json'], { env: u.env })))
+    assert.equal(out.changed, true)
+    assert.equal(fs.readFileSync(u.state, 'utf8'), original)
+    noBackups(u.home)
+  })
+
+  test('follows CLAUDE_CONFIG_DIR', () => {
+    const config = path.join(tempDir(), 'claude-config')
+    const u = user({ CLAUDE_CONFIG_DIR: config })
+    const out = JSON.parse(ok(cli(['install', 'claude', '--mcp', '--json'], { env: u.env })))
+    assert.deepEqual(out, {
+      path: path.join(config, '.claude.json'),
+      changed: true,
+      changes: [`MCP server \`cc-search\` added: \`${process.execPath} ${BIN} mcp\``],
+      warnings: [],
+    })
+    assert.ok(!fs.existsSync(u.state))
+  })
+})
+
+describe('install claude --mcp --project', () => {
+  test('writes a portable .mcp.json, idempotently, and deletes it on uninstall', () => {
+    const u = user()
+    const project = makeProject({ 'README.md': '# p\n' })
+    const mcpJson = path.join(project, '.mcp.json')
+    const out = ok(cli(['install', 'claude', '--mcp', '--project-dir', project], { env: u.env }))
+    assert.ok(
+      out.startsWith(
+        `Installed cc-search's MCP server in ${mcpJson}\n  MCP server \`cc-search\` added: \`npx --no-install cc-search mcp\`\n`,
+      ),
+      out,
+    )
+    assert.equal(
+      fs.readFileSync(mcpJson, 'utf8'),
+      asWritten({ mcpServers: { 'cc-search': server('npx', '--no-install', 'cc-search', 'mcp') } }),
+    )
+    assert.ok(!fs.existsSync(u.state), "the user's state is not touched")
+
+    // --project alone: $CLAUDE_PROJECT_DIR, else the current directory.
+    const elsewhere = tempDir()
+    for (const [cwd, env] of [
+      [project, u.env],
+      [elsewhere, { ...u.env, CLAUDE_PROJECT_DIR: project }],
+    ]) {
+      assert.equal(
+        ok(cli(['install', 'claude', '--mcp', '--project'], { env, cwd })),
+        `${mcpJson}: cc-search's MCP server is already installed; nothing changed\n`,
+      )
+    }
+    assert.ok(!fs.existsSync(path.join(elsewhere, '.mcp.json')))
+
+    // What a teammate's Claude Code starts after `npm install` (a linked package: the
+    // node_modules layout npm makes for it).
+    fs.mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true })
+    fs.symlinkSync(PACKAGE_DIR, path.join(project, 'node_modules', 'cc-search'))
+    fs.symlinkSync('../cc-search/bin/cc-search.js', path.join(project, 'node_modules', '.bin', 'cc-search'))
+    const result = initialize('npx', ['--no-install', 'cc-search', 'mcp'], { cwd: project, env: u.env })
+    assert.equal(result.serverInfo.name, 'cc-search')
+    fs.rmSync(path.join(project, 'node_modules'), { recursive: true })
+
+    assert.equal(
+      ok(cli(['install', 'claude', '--mcp', '--project', '--uninstall'], { env: u.env, cwd: project })),
+      `Removed cc-search's MCP server from ${mcpJson}\n` +
+        '  MCP server `cc-search` removed (`npx --no-install cc-search mcp`)\n' +
+        '  .mcp.json removed: nothing else was in it\n',
+    )
+    assert.deepEqual(fs.readdirSync(project), ['README.md'])
+  })
+
+  test('keeps other servers and refuses to replace another program’s', () => {
+    const u = user()
+    const project = makeProject({})
+    const mcpJson = path.join(project, '.mcp.json')
+    const original = JSON.stringify({ mcpServers: { db: server('db-mcp', '--read-only') } }, null, 2)
+    fs.writeFileSync(mcpJson, original, { mode: 0o640 })
+    fs.chmodSync(mcpJson, 0o640)
+    ok(cli(['install', 'claude', '--mcp', '--project'], { env: u.env, cwd: project }))
+    assert.deepEqual(JSON.parse(fs.readFileSync(mcpJson, 'utf8')).mcpServers, {
+      db: server('db-mcp', '--read-only'),
+      'cc-search': server('npx', '--no-install', 'cc-search', 'mcp'),
+    })
+    ok(cli(['install', 'claude', '--mcp', '--project', '--uninstall'], { env: u.env, cwd: project }))
+    assert.equal(fs.readFileSync(mcpJson, 'utf8'), original)
+    assert.equal(mode(mcpJson), 0o640)
+    noBackups(project)
+
+    const foreign = JSON.stringify({ mcpServers: { 'cc-search': server('another-server') } })
+    fs.writeFileSync(mcpJson, foreign)
+    const refused = cli(['install', 'claude', '--mcp', '--project'], { env: u.env, cwd: project })
+    assert.equal(refused.status, 1)
+    assert.equal(refused.stdout, '')
+    assert.ok(refused.stderr.startsWith('cc-search: error: invalid request for `claude.install_mcp`'), refused.stderr)
+    assert.match(refused.stderr, /not cc-search's/)
+    assert.equal(fs.readFileSync(mcpJson, 'utf8'), foreign)
+  })
+})
+
+describe('install claude (hooks)', () => {
+  test("puts this package's hook scripts into settings.json and takes them out", () => {
+    const config = path.join(tempDir(), 'claude-config')
+    const u = user({ CLAUDE_CONFIG_DIR: config })
+    const settings = path.join(config, 'settings.json')
+    const out = ok(cli(['install', 'claude'], { env: u.env }))
+    assert.ok(out.startsWith(`Installed cc-search in ${settings}\n`), out)
+    const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
+    assert.deepEqual(written.fileSuggestion, { type: 'command', command: path.join(HOOKS, 'file-suggestion.sh') })
+    assert.equal(written.hooks.SessionStart[0].hooks[0].command, path.join(HOOKS, 'session-start.sh'))
+    assert.ok(!fs.existsSync(path.join(config, '.claude.json')), 'no MCP server without --mcp')
+    ok(cli(['install', 'claude', '--uninstall'], { env: u.env }))
+    assert.deepEqual(JSON.parse(fs.readFileSync(settings, 'utf8')), {})
+  })
+})
+
+describe('cc-search mcp', () => {
+  test('serves MCP on stdio inside --root', () => {
+    const u = user()
+    const root = makeProject({ 'src/components/Button.tsx': 'x\n' })
+    const input = [
+      request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      request(2, 'tools/call', { name: 'files_suggest', arguments: { query: 'button' } }),
+    ].join('\n')
+    const child = cli(['mcp', '--root', root], { env: u.env, cwd: tempDir(), input: `${input}\n` })
+    assert.equal(child.status, 0, child.stderr)
+    const replies = child.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    assert.deepEqual(
+      replies.map((r) => r.id),
+      [1, 2],
+    )
+    assert.match(replies[1].result.content[0].text, /src\/components\/Button\.tsx/)
+  })
+})
+
+describe('cc-search mcp options', () => {
+  // Each option reaches serveMcp only when given; the server's own defaults otherwise.
+  function session(args) {
+    const u = user()
+    const root = makeProject({ 'a.txt': 'a\n' })
+    const input = [
+      request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+      request(2, 'tools/list'),
+    ].join('\n')
+    const child = cli(['mcp', '--root', root, ...args], { env: u.env, input: `${input}\n` })
+    assert.equal(child.status, 0, child.stderr)
+    const [init, list] = child.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    return { instructions: init.result.instructions || '', tools: list.result.tools }
+  }
+
+  test('--tools, --structured and --max-tokens are passed on', () => {
+    const plain = session([])
+    const names = plain.tools.map((t) => t.name)
+    assert.ok(!names.includes('code_delete_repos'), names.join())
+    assert.ok(!plain.tools.some((t) => t.outputSchema))
+
+    const all = session(['--tools', 'all']).tools.map((t) => t.name)
+    assert.ok(all.includes('code_delete_repos'), all.join())
+    assert.ok(!all.includes('claude_install_mcp'), 'installers are never tools')
+
+    const some = session(['--tools', ' files , grep ', '--structured', '--max-tokens', '7'])
+    const chosen = some.tools.map((t) => t.name)
+    assert.ok(chosen.includes('files_suggest') && !chosen.includes('code_search_symbols'), chosen.join())
+    assert.ok(some.tools.some((t) => t.outputSchema))
+    assert.match(some.instructions, /default 7\b/)
+  })
+})
+
+describe('usage', () => {
+  test('help, version and usage errors', () => {
+    const u = user()
+    const help = cli(['--help'], { env: u.env })
+    assert.equal(help.status, 0)
+    assert.match(help.stdout, /install claude --mcp/)
+    assert.equal(ok(cli(['--version'], { env: u.env })), `cc-search ${VERSION}\n`)
+    for (const args of [
+      [],
+      ['bogus'],
+      ['install'],
+      ['install', 'claude', '--mcp', '--user', '--project'],
+      ['install', 'claude', '--tools', 'x'],
+      ['install', 'claude', '--project-dir'],
+      ['install', 'claude', '--mcp=yes'],
+      ['mcp', '--max-tokens', '0'],
+      ['-x'],
+    ]) {
+      const child = cli(args, { env: u.env })
+      assert.equal(child.status, 2, `${args.join(' ')}: ${child.stderr}`)
+      assert.ok(!child.stderr.includes('    at '), child.stderr)
+    }
+    assert.ok(!fs.existsSync(u.state))
+  })
+})
