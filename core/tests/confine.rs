@@ -571,3 +571,95 @@ fn suggest_within_a_directory_of_the_project_keeps_to_it() {
         );
     }
 }
+
+// ──────────────────────────────── through the MCP server ────────────────────────────────
+
+/// A server rooted at `work` fills `within` itself: with every tool offered, nothing
+/// stored for `workshop/beta` is listed, found, shown or deleted, though the same engine
+/// holds it.
+#[test]
+fn an_mcp_server_answers_only_for_its_roots() {
+    use cc_search::mcp::{Server, ServerOptions};
+    let w = world();
+    let (home, engine) = engine();
+    for repo in [&w.alpha, &w.beta] {
+        call(&engine, "code.index_repository", json!({"path": s(repo)}));
+    }
+    let transcripts = w.work.join("transcripts");
+    for (session, cwd, who) in [
+        ("aaaaaaaa-0000-4000-8000-000000000001", &w.alpha, "alpha"),
+        ("bbbbbbbb-0000-4000-8000-000000000002", &w.beta, "beta"),
+    ] {
+        write(
+            &transcripts.join(format!("-{who}")),
+            &format!("{session}.jsonl"),
+            transcript(
+                session,
+                cwd,
+                NOW - 86_400,
+                &[&format!("zeppelin plan of {who}")],
+            ),
+        );
+    }
+    call(
+        &engine,
+        "sessions.index",
+        json!({"projects_dir": s(&transcripts)}),
+    );
+    let beta_chunk = session_search(&engine, json!({"project": "workshop"}))["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let server = Server::new(
+        std::sync::Arc::new(engine),
+        ServerOptions {
+            roots: vec![w.work.clone()],
+            tools: vec!["all".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let tool = |name: &str, arguments: Value| -> (bool, String) {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        let result = &reply["result"];
+        (
+            result["isError"] == true,
+            result["content"][0]["text"].as_str().unwrap().to_string(),
+        )
+    };
+    let beta = s(&w.beta);
+
+    let (error, text) = tool("code_list_repos", json!({}));
+    assert!(
+        !error && text.contains(&s(&w.alpha)) && !text.contains(&beta),
+        "{text}"
+    );
+
+    let (error, text) = tool(
+        "sessions_search",
+        json!({"query": "zeppelin", "mode": "keyword", "now": NOW, "projects_dir": "transcripts"}),
+    );
+    assert!(!error && text.contains("zeppelin plan of alpha"), "{text}");
+    assert!(!text.contains("beta"), "{text}");
+    let (error, text) = tool("sessions_chunk", json!({"id": beta_chunk}));
+    assert!(error && !text.contains("zeppelin plan of beta"), "{text}");
+    let (error, text) = tool("sessions_status", json!({}));
+    assert!(!error && !text.contains(&beta), "{text}");
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["sessions"], 1, "{text}");
+
+    let (error, text) = tool("files_suggest", json!({"query": format!("@{beta}:notes")}));
+    assert!(!error && !text.contains("notes.md"), "{text}");
+
+    // Asking for the outside one by name is refused; `all` deletes only what is inside.
+    let (error, text) = tool("code_delete_repos", json!({"paths": [beta]}));
+    assert!(error && text.contains("outside"), "{text}");
+    let (error, text) = tool("code_list_repos", json!({"within": [beta]}));
+    assert!(error && text.contains("outside"), "{text}");
+    let (error, text) = tool("code_delete_repos", json!({"all": true}));
+    assert!(!error && !text.contains(&beta), "{text}");
+    assert!(cc_search::code::db_path(home.path(), &w.beta).exists());
+}
