@@ -291,7 +291,13 @@ def test_operations_describe_themselves() -> None:
     table = {op["name"]: op for op in cc_search.operations()}
     suggest = table["files.suggest"]
     assert suggest["summary"]
-    assert set(suggest["request"]["properties"]) == {"query", "project_dir", "limit", "budget_ms"}
+    assert set(suggest["request"]["properties"]) == {
+        "query",
+        "project_dir",
+        "limit",
+        "budget_ms",
+        "within",
+    }
     assert set(suggest["response"]["properties"]) == {"paths", "warnings"}
     assert set(table["files.refresh"]["request"]["properties"]) == {
         "root",
