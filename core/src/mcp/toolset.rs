@@ -197,7 +197,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "sessions.search",
-        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns chunk ids with excerpts; sessions_chunk shows one whole.",
+        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns chunk ids with their text; sessions_chunk shows one with the messages around it.",
         brief: "what was said, done or decided in earlier sessions",
         params: &[
             ("query", "What to look for."),
@@ -220,6 +220,9 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             "results/*/session_path",
             "results/*/time",
             "results/*/matched_by",
+            // The messages around each hit were half of every answer, and hits of one
+            // prompt group repeat them: sessions_chunk shows them for the hit that matters.
+            "results/*/messages",
         ],
     },
     AgentTool {
