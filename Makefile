@@ -179,6 +179,8 @@ bench: setup-python setup-node
 	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep
 	cd $(NODE_DIR) && node bench/hooks-bench.js
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
+	$(VENV)/bin/python bindings/python/bench/mcp_tools_list.py
+	$(VENV)/bin/python bindings/python/bench/mcp_tokens.py
 	# Embedding throughput against sentence-transformers (its own venv: torch is large).
 	[ -x $(ROOT)/.venv-st/bin/python ] || { python3 -m venv $(ROOT)/.venv-st && \
 	  $(ROOT)/.venv-st/bin/pip install --quiet sentence-transformers; }
