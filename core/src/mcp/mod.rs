@@ -11,13 +11,16 @@
 //!   `true` and whose text says why.
 //! - Batches (JSON arrays of messages, JSON-RPC 2.0 and MCP 2025-03-26) are answered with
 //!   an array of the replies, notifications left out.
-//! - The tools come from [`crate::ops::OPERATIONS`]: each operation is a tool named after
-//!   it with `.` turned into `_` (`files.suggest` → `files_suggest`), described by its
-//!   summary, with its request's JSON Schema as `inputSchema` (references inlined).
-//!   Operations that write the user's settings are left out. `checkfor` is offered
-//!   beside them with the input schema of the checkfor MCP server, running `grep.search`.
-//! - From protocol 2025-06-18 on, tools also carry an `outputSchema` and results a
-//!   `structuredContent` object beside the JSON text.
+//! - The tools come from [`crate::ops::OPERATIONS`]: by default the agent's toolset
+//!   (eleven reading tools, `toolset`), on request any other operation; each is named
+//!   after its operation with `.` turned into `_` (`files.suggest` → `files_suggest`),
+//!   except `grep.search`, which is `checkfor` with the checkfor server's input schema
+//!   plus `recursive`, `regex` and `max_tokens`. Operations that write the user's
+//!   settings are never tools.
+//! - Every answer is compact JSON within a token budget (`max_tokens`, [`budget`]); a cut
+//!   one says `truncated` and `more`. Asked for ([`ServerOptions::structured`]), tools
+//!   also carry an `outputSchema` and results a `structuredContent` object from protocol
+//!   2025-06-18 on.
 //! - Tools read only inside the server's roots: every path parameter an operation
 //!   declares ([`crate::ops::Operation::PATH_PARAMS`]) is resolved (relative paths
 //!   against the project, the first root), canonicalised, and refused with `isError` when
@@ -555,7 +558,11 @@ impl Server {
                 _ => return tool_error("`max_tokens` must be a positive integer"),
             },
         };
-        if tool.native_budget {
+        // grep cuts context lines before lines and lines before matches, and keeps its
+        // counts true: better than cutting its JSON. The code operations' own budgets drop
+        // a whole class when its members do not fit, so every other tool gets the generic
+        // cut of `fit_answer`.
+        if tool.checkfor {
             arguments.insert("max_tokens".into(), json!(budget));
         } else {
             arguments.shift_remove("max_tokens");
@@ -576,14 +583,9 @@ impl Server {
         if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
             self.freshen(&freshen, &request, &mut warnings);
         }
-        let params = request.to_string();
-        let outcome = catch_unwind(AssertUnwindSafe(|| tool.op.call(&self.engine, &params)));
-        let text = match outcome {
-            Ok(Ok(text)) => text,
-            Ok(Err(e)) => return tool_error(e.to_string()),
-            Err(_) => {
-                return tool_error(format!("internal error: `{}` panicked", tool.op.name));
-            }
+        let text = match call_guarded(&self.engine, tool.op.name, &request.to_string()) {
+            Ok(text) => text,
+            Err(message) => return tool_error(message),
         };
         let mut response = match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(map)) => map,
@@ -595,11 +597,6 @@ impl Server {
             }
         };
         let structured = self.structured() && tool.output_schema.is_some();
-        if !structured {
-            for path in tool.agent.map_or(&[][..], |a| a.omit) {
-                omit(&mut response, path);
-            }
-        }
         if !warnings.is_empty() {
             if let Some(Value::Array(list)) = response.get_mut("warnings") {
                 list.extend(warnings.into_iter().map(Value::String));
@@ -613,6 +610,11 @@ impl Server {
         // With `structuredContent` the answer carries the result twice: each half gets
         // half the budget.
         let limit = budget.saturating_mul(budget::BYTES_PER_TOKEN) / if structured { 2 } else { 1 };
+        if !structured {
+            for path in tool.agent.map_or(&[][..], |a| a.omit) {
+                omit(&mut response, path);
+            }
+        }
         let mut response = Value::Object(response);
         if !structured {
             compact(&mut response);
@@ -643,17 +645,15 @@ impl Server {
         {
             return;
         }
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            ops::call(&self.engine, freshen.op, &params)
-        }));
-        match outcome {
-            Ok(Ok(_)) => {
+        match call_guarded(&self.engine, freshen.op, &params) {
+            Ok(_) => {
                 if let Ok(mut done) = self.freshened.lock() {
                     done.insert(key, Instant::now());
                 }
             }
-            Ok(Err(e)) => warnings.push(format!("the index could not be brought up to date: {e}")),
-            Err(_) => warnings.push(format!("internal error: `{}` panicked", freshen.op)),
+            Err(message) => warnings.push(format!(
+                "the index could not be brought up to date: {message}"
+            )),
         }
     }
 
@@ -733,6 +733,15 @@ impl Server {
             .into_os_string()
             .into_string()
             .map_err(|p| format!("`{field}`: {} is not valid UTF-8", Path::new(&p).display()))
+    }
+}
+
+/// Run operation `name`, a panic caught: its JSON answer, or what went wrong.
+fn call_guarded(engine: &Engine, name: &str, params: &str) -> std::result::Result<String, String> {
+    match catch_unwind(AssertUnwindSafe(|| ops::call(engine, name, params))) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("internal error: `{name}` panicked")),
     }
 }
 

@@ -264,8 +264,6 @@ pub(crate) struct Tool {
     pub output_schema: Option<Value>,
     pub op: &'static OperationInfo,
     pub checkfor: bool,
-    /// The operation budgets its own answer (`max_tokens` is one of its parameters).
-    pub native_budget: bool,
     /// The default toolset's entry, when it has one.
     pub agent: Option<&'static AgentTool>,
 }
@@ -365,10 +363,6 @@ fn tool(op: &'static OperationInfo) -> Tool {
     let agent = AGENT_TOOLS.iter().find(|t| t.op == op.name);
     let full = tool_schema(op.request_schema());
     let checkfor = op.name == CHECKFOR_OPERATION;
-    // grep cuts context lines before lines and lines before matches, and keeps its
-    // counts true: better than cutting its JSON. The code operations' own budgets drop a
-    // whole class when its members do not fit, so they get the generic cut.
-    let native_budget = checkfor;
     let input_schema = if checkfor {
         checkfor_input_schema()
     } else {
@@ -384,7 +378,6 @@ fn tool(op: &'static OperationInfo) -> Tool {
         output_schema: object_schema(op.response_schema()),
         op,
         checkfor,
-        native_budget,
         agent,
     }
 }
@@ -546,19 +539,16 @@ mod tests {
             let op = ops::find(agent.op).unwrap();
             assert!(!op.writes_user_settings, "{}", agent.op);
             let schema = tool_schema(op.request_schema());
-            for (name, _) in agent.params.iter().chain(
-                agent
-                    .required
-                    .iter()
-                    .filter(|_| agent.op != CHECKFOR_OPERATION)
-                    .map(|r| {
-                        agent
-                            .params
-                            .iter()
-                            .find(|(p, _)| p == r)
-                            .expect("a required parameter is shown")
-                    }),
-            ) {
+            if agent.op != CHECKFOR_OPERATION {
+                for required in agent.required {
+                    assert!(
+                        agent.params.iter().any(|(p, _)| p == required),
+                        "{}: required {required} is not shown",
+                        agent.op
+                    );
+                }
+            }
+            for (name, _) in agent.params {
                 let property = schema
                     .pointer(&format!("/properties/{name}"))
                     .unwrap_or_else(|| panic!("{} has no parameter {name}", agent.op));
