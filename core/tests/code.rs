@@ -9,7 +9,7 @@ use cc_search::code::*;
 use serde_json::{Value, json};
 
 mod common;
-use common::{git_at, write};
+use common::{call, call_err, git_at, write};
 
 fn dump_syms(out: &mut Vec<String>, syms: &[ExtractedSymbol], depth: usize) {
     for s in syms {
@@ -549,17 +549,6 @@ fn engine() -> (tempfile::TempDir, Engine) {
     let home = tempfile::tempdir().unwrap();
     let engine = Engine::open_at(home.path()).unwrap();
     (home, engine)
-}
-
-fn call(engine: &Engine, op: &str, params: Value) -> Value {
-    let out = engine
-        .call(op, &params.to_string())
-        .unwrap_or_else(|e| panic!("{op}: {e}"));
-    serde_json::from_str(&out).unwrap()
-}
-
-fn call_err(engine: &Engine, op: &str, params: Value) -> cc_search::Error {
-    engine.call(op, &params.to_string()).unwrap_err()
 }
 
 fn p(dir: &Path) -> String {

@@ -10,7 +10,7 @@ use cc_search::code::*;
 use serde_json::{Value, json};
 
 mod common;
-use common::write;
+use common::{call, write};
 
 fn refs_text(refs: &[ExtractedRef]) -> String {
     refs.iter()
@@ -293,13 +293,6 @@ fn c_header_with_a_conditional_extern_c_block() {
 }
 
 // ───────────────────────── through code.index_repository ─────────────────────────
-
-fn call(engine: &Engine, op: &str, params: Value) -> Value {
-    let out = engine
-        .call(op, &params.to_string())
-        .unwrap_or_else(|e| panic!("{op}: {e}"));
-    serde_json::from_str(&out).unwrap()
-}
 
 fn names(v: &Value, key: &str) -> Vec<String> {
     v[key]

@@ -9,14 +9,7 @@ use cc_search::code::db_path;
 use serde_json::{Value, json};
 
 mod common;
-use common::write;
-
-fn call(engine: &Engine, op: &str, params: Value) -> Value {
-    let out = engine
-        .call(op, &params.to_string())
-        .unwrap_or_else(|e| panic!("{op}: {e}"));
-    serde_json::from_str(&out).unwrap()
-}
+use common::{call, write};
 
 fn canonical(dir: &Path) -> String {
     std::fs::canonicalize(dir)

@@ -7,21 +7,14 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use cc_search::Engine;
-use serde_json::{Value, json};
+use serde_json::json;
 
 mod common;
-use common::{git_at, write};
+use common::{call, git_at, write};
 
 /// Held by every test here: one of them changes the process environment that every walk
 /// reads.
 static ENV: Mutex<()> = Mutex::new(());
-
-fn call(engine: &Engine, op: &str, params: Value) -> Value {
-    let out = engine
-        .call(op, &params.to_string())
-        .unwrap_or_else(|e| panic!("{op}: {e}"));
-    serde_json::from_str(&out).unwrap()
-}
 
 fn canonical(dir: &Path) -> String {
     std::fs::canonicalize(dir)

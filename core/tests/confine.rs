@@ -11,7 +11,7 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 mod common;
-use common::{commit_all, git_at, write};
+use common::{call, call_err, commit_all, git_at, write};
 
 /// Fixed "now" of the session searches: 2026-03-01T00:00:00Z.
 const NOW: i64 = 1_772_323_200;
@@ -54,17 +54,6 @@ fn world() -> World {
 
 fn s(path: &Path) -> String {
     path.to_str().unwrap().to_string()
-}
-
-fn call(engine: &Engine, op: &str, params: Value) -> Value {
-    let out = engine
-        .call(op, &params.to_string())
-        .unwrap_or_else(|e| panic!("{op}: {e}"));
-    serde_json::from_str(&out).unwrap()
-}
-
-fn call_err(engine: &Engine, op: &str, params: Value) -> cc_search::Error {
-    engine.call(op, &params.to_string()).unwrap_err()
 }
 
 /// An engine in a fresh home that searches sessions by keyword only.

@@ -151,3 +151,21 @@ pub fn keyword_only(home: &Path) {
         "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
     );
 }
+
+/// Run operation `op` with `params` and return its JSON answer; fail the test (naming the
+/// operation) when it fails.
+pub fn call(engine: &cc_search::Engine, op: &str, params: serde_json::Value) -> serde_json::Value {
+    let out = engine
+        .call(op, &params.to_string())
+        .unwrap_or_else(|e| panic!("{op}: {e}"));
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Run operation `op` with `params`, which must fail, and return the error.
+pub fn call_err(
+    engine: &cc_search::Engine,
+    op: &str,
+    params: serde_json::Value,
+) -> cc_search::Error {
+    engine.call(op, &params.to_string()).unwrap_err()
+}
