@@ -24,15 +24,15 @@ import argparse
 import json
 import os
 import platform
-import select
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from mcp_client import LineClient
 
 ROOT = Path(__file__).resolve().parents[3]
 WORDS = ["button", "modal", "table", "user", "index", "config", "server", "client", "utils"]
@@ -70,39 +70,13 @@ def make_tree(root: Path) -> None:
         (pkg / f"file{i}.go").write_text("\n".join(lines) + "\n")
 
 
-class Client:
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=cwd
-        )
-        self.buffer = b""
-        self.next_id = 0
-
+class Client(LineClient):
     def call(self, method: str, params: Any) -> Any:
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-        self.proc.stdin.flush()
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
-            ready, _, _ = select.select([fd], [], [], 60)
-            if not ready:
-                raise SystemExit("no reply within 60 s")
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                raise SystemExit("the server exited")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        reply = json.loads(line)
-        if "error" in reply or reply["result"].get("isError"):
+        """The reply, parsed; exit when the tool failed."""
+        reply = json.loads(self.request(method, params))
+        if reply["result"].get("isError"):
             raise SystemExit(f"{method} failed: {reply}")
         return reply
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -42,7 +42,6 @@ import json
 import os
 import platform
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -50,6 +49,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+from mcp_client import LineClient
 
 ROOT = Path(__file__).resolve().parents[3]
 PROTOCOL = "2025-11-25"
@@ -300,43 +301,11 @@ QUESTIONS = [
 # --- the MCP side -----------------------------------------------------------------------
 
 
-class Server:
-    """`cc-search mcp` as a child process, one JSON message a line each way."""
+class Server(LineClient):
+    """`cc-search mcp` as a child process (answers may take an index run: an hour's wait)."""
 
     def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=cwd
-        )
-        self.buffer = b""
-        self.next_id = 0
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params: Any = None) -> bytes:
-        """The reply line, raw."""
-        self.next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
-            ready, _, _ = select.select([fd], [], [], 3600)
-            if not ready:
-                raise SystemExit(f"{method}: no reply within an hour")
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                raise SystemExit(f"{method}: the server exited")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        reply = json.loads(line)
-        if "error" in reply:
-            raise SystemExit(f"{method} failed: {reply['error']}")
-        return line
+        super().__init__(argv, env, cwd, timeout=3600)
 
     def call(self, tool: str, arguments: dict[str, Any]) -> list[str]:
         """The text blocks of a tool's answer."""
@@ -346,10 +315,6 @@ class Server:
             raise SystemExit(f"{tool} {arguments}: {result}")
         return [c["text"] for c in result["content"] if c.get("type") == "text"]
 
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=120)
 
 
 @dataclass
