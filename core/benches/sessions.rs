@@ -128,7 +128,7 @@ fn generate(projects: &Path, n: usize, docs: &[cranfield::Doc], queries: &[Strin
             let mut v = json!({
                 "parentUuid": parent, "isSidechain": false, "userType": "external",
                 "cwd": cwd, "sessionId": session, "version": "2.0.5", "gitBranch": "main",
-                "type": kind, "uuid": uuid, "timestamp": sessions::iso8601(time),
+                "type": kind, "uuid": uuid, "timestamp": cc_search::time::format_rfc3339(time),
             });
             for (key, value) in extra.as_object().unwrap() {
                 v[key] = value.clone();

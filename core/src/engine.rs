@@ -1,14 +1,23 @@
-//! The [`Engine`]: where data lives, the configuration, and open databases.
+//! The [`Engine`]: where data lives, the configuration, the databases opened so far and
+//! the embedding model — a context that knows no component.
+//!
+//! Each component declares its databases ([`DatabaseFile`], or a path and a schema for
+//! per-repository files) and asks the engine for them; the operations themselves are
+//! listed above the components, in [`crate::registry`], which also gives the engine its
+//! [`Engine::run`] and [`Engine::call`].
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
+use crate::embed::{Cache, Embedder, MiniLm};
+use crate::env::{absolute, env_path, xdg_dir};
 use crate::error::{Error, Result};
-use crate::ops;
-use crate::store::Database;
+use crate::store::{Database, Migrations};
 
 /// How to open an [`Engine`]. Every field is optional; the defaults come from the
 /// environment (see [`Engine::open`]).
@@ -22,11 +31,22 @@ pub struct EngineOptions {
     pub config_path: Option<PathBuf>,
 }
 
+/// A database file in the data root, as the component that owns it declares it.
+#[derive(Debug, Clone, Copy)]
+pub struct DatabaseFile {
+    /// File name in the data root (`files.db`).
+    pub name: &'static str,
+    /// Its schema, as migrations.
+    pub migrations: Migrations,
+    /// Bytes of the file read through a memory map (0: none).
+    pub mmap_bytes: i64,
+}
+
 /// The entry point of cc-search: one per data root, shared freely between threads.
 ///
 /// An engine owns the configuration and the database connections. Operations are run
 /// with [`Engine::run`] (typed) or [`Engine::call`] (JSON, by name), both through the
-/// operation table in [`crate::ops`].
+/// operation table in [`crate::registry`].
 ///
 /// Thread safety: `Engine` is `Send + Sync`; calls from many threads are safe and run in
 /// parallel. Readers use a pool of connections and never wait for an index run (WAL);
@@ -36,16 +56,14 @@ pub struct Engine {
     config_path: PathBuf,
     config: Config,
     warnings: Vec<String>,
-    files_db: Database,
-    embedding_cache: crate::embed::Cache,
-    docs_store: crate::hybrid::ChunkStore,
-    sessions_store: crate::hybrid::ChunkStore,
-    /// The code indexes opened so far, one [`Database`] per file, so index runs on one
-    /// repository queue on one writer lock. Dropped with the engine: closing an engine
-    /// closes every database it opened.
-    code_dbs: Mutex<std::collections::HashMap<PathBuf, Arc<Database>>>,
-    embedder: Mutex<Option<Arc<dyn crate::embed::Embedder>>>,
-    model_missing_noted: std::sync::atomic::AtomicBool,
+    embedding_cache: Cache,
+    /// The databases opened so far, one [`Database`] per file, so that every call on
+    /// this engine shares its connections and index runs on one file queue on one
+    /// writer lock. Dropped with the engine: closing an engine closes every database it
+    /// opened.
+    databases: Mutex<HashMap<PathBuf, Arc<Database>>>,
+    embedder: Mutex<Option<Arc<dyn Embedder>>>,
+    model_missing_noted: AtomicBool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -97,16 +115,10 @@ impl Engine {
             tracing::warn!("{warning}");
         }
         Ok(Engine {
-            files_db: Database::new(home.join("files.db"), crate::files::SCHEMA),
-            embedding_cache: crate::embed::Cache::new(home.join("embeddings.db")),
-            docs_store: crate::hybrid::ChunkStore::new(home.join("docs.db"), crate::docs::SCHEMA),
-            sessions_store: crate::hybrid::ChunkStore::new(
-                home.join("sessions.db"),
-                crate::sessions::SCHEMA,
-            ),
-            code_dbs: Mutex::new(std::collections::HashMap::new()),
+            embedding_cache: Cache::new(home.join("embeddings.db")),
+            databases: Mutex::new(HashMap::new()),
             embedder: Mutex::new(None),
-            model_missing_noted: std::sync::atomic::AtomicBool::new(false),
+            model_missing_noted: AtomicBool::new(false),
             home,
             config_path,
             config,
@@ -143,71 +155,42 @@ impl Engine {
         &self.warnings
     }
 
-    /// Run a typed operation.
-    pub fn run<O: ops::Operation>(&self, request: O::Request) -> Result<O::Response> {
-        O::run(self, request)
+    /// The database `file` of the data root (opened, migrated, or rebuilt if corrupt,
+    /// on first use), shared by every call on this engine.
+    pub fn database(&self, file: &DatabaseFile) -> Result<Arc<Database>> {
+        self.database_with(&self.home.join(file.name), || {
+            Database::new(self.home.join(file.name), file.migrations).with_mmap(file.mmap_bytes)
+        })
     }
 
-    /// Run the operation named `name` with JSON parameters, returning JSON.
-    ///
-    /// Empty or `null` parameters mean "all defaults". This is the one entry point of
-    /// the C ABI, Python, Node and the MCP server.
-    pub fn call(&self, name: &str, params_json: &str) -> Result<String> {
-        ops::call(self, name, params_json)
+    /// The database in file `path` with schema `migrations` (a per-repository code
+    /// index), shared by every call on this engine.
+    pub fn database_at(&self, path: &Path, migrations: Migrations) -> Result<Arc<Database>> {
+        self.database_with(path, || Database::new(path.to_path_buf(), migrations))
     }
 
-    /// [`Engine::call`], with `progress` receiving the operation's progress on this
-    /// thread as it goes (see [`crate::progress`]).
-    pub fn call_with_progress(
-        &self,
-        name: &str,
-        params_json: &str,
-        progress: impl Fn(&crate::progress::Progress<'_>) + 'static,
-    ) -> Result<String> {
-        crate::progress::watch(progress, || self.call(name, params_json))
-    }
-
-    /// The file index database (opened, migrated, or rebuilt if corrupt, on first use).
-    pub(crate) fn files_db(&self) -> &Database {
-        &self.files_db
-    }
-
-    /// Where the file index lives.
-    pub fn files_db_path(&self) -> &Path {
-        self.files_db.path()
-    }
-
-    /// The docs and notes index (`docs.db` in the data root).
-    pub(crate) fn docs_store(&self) -> &crate::hybrid::ChunkStore {
-        &self.docs_store
-    }
-
-    /// The session transcript index (`sessions.db` in the data root).
-    pub(crate) fn sessions_store(&self) -> &crate::hybrid::ChunkStore {
-        &self.sessions_store
-    }
-
-    /// The code index in file `path` (`code/<hash>.db` below the data root), shared by
-    /// every call on this engine.
-    pub(crate) fn code_db(&self, path: &Path) -> Result<Arc<Database>> {
-        let mut dbs = self
-            .code_dbs
+    fn database_with(&self, path: &Path, new: impl FnOnce() -> Database) -> Result<Arc<Database>> {
+        let mut databases = self
+            .databases
             .lock()
-            .map_err(|_| Error::Internal("code database registry poisoned".into()))?;
-        Ok(Arc::clone(dbs.entry(path.to_path_buf()).or_insert_with(
-            || Arc::new(Database::new(path.to_path_buf(), crate::code::SCHEMA)),
-        )))
+            .map_err(|_| Error::Internal("database registry poisoned".into()))?;
+        if let Some(db) = databases.get(path) {
+            return Ok(Arc::clone(db));
+        }
+        let db = Arc::new(new());
+        databases.insert(path.to_path_buf(), Arc::clone(&db));
+        Ok(db)
     }
 
-    /// Close the code index in file `path` on this engine (before the file is deleted).
-    pub(crate) fn forget_code_db(&self, path: &Path) {
-        if let Ok(mut dbs) = self.code_dbs.lock() {
-            dbs.remove(path);
+    /// Close the database in file `path` on this engine (before the file is deleted).
+    pub fn forget_database(&self, path: &Path) {
+        if let Ok(mut databases) = self.databases.lock() {
+            databases.remove(path);
         }
     }
 
     /// The vector cache (`embeddings.db` in the data root), shared by every index.
-    pub fn embedding_cache(&self) -> &crate::embed::Cache {
+    pub fn embedding_cache(&self) -> &Cache {
         &self.embedding_cache
     }
 
@@ -215,7 +198,7 @@ impl Engine {
     /// [`crate::embed::resolve_model_dir`] finds it (the configuration's
     /// `[embed] model_dir` first). A failure is returned, not remembered: the next call
     /// looks again.
-    pub fn embedder(&self) -> Result<Arc<dyn crate::embed::Embedder>> {
+    pub fn embedder(&self) -> Result<Arc<dyn Embedder>> {
         let mut slot = self
             .embedder
             .lock()
@@ -224,8 +207,7 @@ impl Engine {
             return Ok(Arc::clone(embedder));
         }
         let location = crate::embed::resolve_model_dir(self.config.embed.model_dir.as_deref())?;
-        let embedder: Arc<dyn crate::embed::Embedder> =
-            Arc::new(crate::embed::MiniLm::load(&location.dir)?);
+        let embedder: Arc<dyn Embedder> = Arc::new(MiniLm::load(&location.dir)?);
         *slot = Some(Arc::clone(&embedder));
         Ok(embedder)
     }
@@ -233,13 +215,11 @@ impl Engine {
     /// True the first time it is called on this engine, false after: searches that fall
     /// back to keyword-only for want of a model say so once, not on every query.
     pub(crate) fn note_model_missing(&self) -> bool {
-        !self
-            .model_missing_noted
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
+        !self.model_missing_noted.swap(true, Ordering::Relaxed)
     }
 
     /// Use `embedder` for this engine's embeddings instead of loading the model.
-    pub fn set_embedder(&self, embedder: Arc<dyn crate::embed::Embedder>) -> Result<()> {
+    pub fn set_embedder(&self, embedder: Arc<dyn Embedder>) -> Result<()> {
         let mut slot = self
             .embedder
             .lock()
@@ -247,47 +227,6 @@ impl Engine {
         *slot = Some(embedder);
         Ok(())
     }
-}
-
-/// The project directory an operation works on: `given`, else `$CLAUDE_PROJECT_DIR`, else
-/// the current directory; canonical.
-pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
-    let dir = match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
-        Some(dir) => dir,
-        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
-    };
-    if dir.as_os_str().is_empty() {
-        return Err(Error::invalid(operation, "directory is empty"));
-    }
-    std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))
-}
-
-/// A path from environment variable `name`, when it is set and not empty.
-pub(crate) fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-}
-
-fn xdg_dir(var: &str, fallback: &str) -> Result<PathBuf> {
-    if let Some(dir) = env_path(var).filter(|p| p.is_absolute()) {
-        return Ok(dir);
-    }
-    home_dir().map(|home| home.join(fallback)).ok_or_else(|| {
-        Error::invalid(
-            "open",
-            format!("neither ${var} nor $HOME is set; set CC_SEARCH_HOME"),
-        )
-    })
-}
-
-/// The user's home directory, from `$HOME`.
-pub fn home_dir() -> Option<PathBuf> {
-    env_path("HOME")
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The directories of a request's `within` field: what an operation answers about stored

@@ -42,7 +42,7 @@
 //!
 //! # fn main() -> cc_search::Result<()> {
 //! if let Some(repo) = Repo::discover(Path::new(".")) {
-//!     let now = git::unix_now();
+//!     let now = cc_search::time::unix_now();
 //!     let history = repo.history(&HistoryWindow::recent(now))?;
 //!     for (path, activity) in &history.files {
 //!         let score = git::recency(activity.last_commit, now);
@@ -64,7 +64,6 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use git2::{ErrorCode, Oid, Repository, Status, StatusOptions, Tree};
 
@@ -106,14 +105,6 @@ const REDIRECTING_ENV: &[&str] = &[
     "GIT_CEILING_DIRECTORIES",
     "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 ];
-
-/// The current time in unix seconds (0 if the clock is before 1970).
-pub fn unix_now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
 
 /// Recency score of a file last committed at `last_commit` (unix seconds), seen at `now`:
 /// `exp(-days / 14)` with `days = max(0, now - last_commit) / 86400`.
@@ -193,7 +184,7 @@ impl HistoryWindow {
 impl Default for HistoryWindow {
     /// [`HistoryWindow::recent`] as of now.
     fn default() -> Self {
-        HistoryWindow::recent(unix_now())
+        HistoryWindow::recent(crate::time::unix_now())
     }
 }
 

@@ -361,7 +361,7 @@ impl Plan {
         }
         let dirs = if request.dir.is_empty() {
             vec![
-                crate::engine::env_path("CLAUDE_PROJECT_DIR")
+                crate::env::env_path("CLAUDE_PROJECT_DIR")
                     .map_or_else(|| ".".to_string(), |p| p.to_string_lossy().into_owned()),
             ]
         } else {

@@ -29,12 +29,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use crate::embed::{Cache, Embedder, text_hash};
-use crate::engine::Engine;
+use crate::engine::{DatabaseFile, Engine};
 use crate::error::{Error, Result};
 use crate::rank::{self, RankedList, Recency};
 use crate::store::{Database, Migrations};
@@ -48,7 +49,7 @@ const MAX_KNN: usize = 4096;
 /// How much of a store's file searches read through a memory map: SQLite's own ceiling
 /// (`SQLITE_MAX_MMAP_SIZE`, just under 2 GiB), about 1.3 million windows' vectors at
 /// 1.5 KiB each; pages beyond it are read as usual.
-const MMAP_BYTES: i64 = 0x7fff_0000;
+pub const MMAP_BYTES: i64 = 0x7fff_0000;
 
 /// Chunks embedded per transaction by [`ChunkStore::embed_pending`].
 const EMBED_BATCH: usize = 64;
@@ -279,7 +280,7 @@ pub struct Hit {
 /// A chunk store in one SQLite file: chunks, FTS, windows and vectors.
 #[derive(Debug)]
 pub struct ChunkStore {
-    db: Database,
+    db: Arc<Database>,
 }
 
 impl ChunkStore {
@@ -287,9 +288,15 @@ impl ChunkStore {
     /// [`SCHEMA_V1`]; [`SCHEMA`] when the database holds nothing else).
     pub fn new(path: PathBuf, migrations: Migrations) -> ChunkStore {
         ChunkStore {
-            // A KNN reads every vector (brute force): through a memory map, not `pread`.
-            db: Database::new(path, migrations).with_mmap(MMAP_BYTES),
+            db: Arc::new(Database::new(path, migrations).with_mmap(MMAP_BYTES)),
         }
+    }
+
+    /// The store in the engine's database `file` (declare it with [`MMAP_BYTES`]).
+    pub fn of(engine: &Engine, file: &DatabaseFile) -> Result<ChunkStore> {
+        Ok(ChunkStore {
+            db: engine.database(file)?,
+        })
     }
 
     /// The database, for the component's own tables.

@@ -4,7 +4,7 @@
 //! contents, code symbols, markdown docs and notes, and Claude Code session transcripts —
 //! indexed into SQLite and queried in-process, offline.
 //!
-//! Everything is reached through an [`Engine`] and the operation table ([`ops`]): each
+//! Everything is reached through an [`Engine`] and the operation table ([`registry`], of [`ops::Operation`]s): each
 //! operation is a request type, a response type and a function. The C ABI, Python and
 //! Node bindings call the same table by name with JSON.
 //!
@@ -48,25 +48,31 @@ pub mod code;
 pub mod config;
 pub mod docs;
 pub mod embed;
+pub mod embedding;
 pub mod engine;
+pub mod env;
 pub mod error;
 pub mod files;
 pub mod git;
 pub mod grep;
+pub mod hash;
 pub mod hybrid;
 pub mod mcp;
 pub mod ops;
 pub mod progress;
 pub mod rank;
+pub mod registry;
 pub mod sessions;
 pub mod store;
 pub mod text;
+pub mod time;
 pub mod walk;
 
 pub use config::Config;
 pub use engine::{Engine, EngineOptions};
 pub use error::{ERROR_CODES, Error, Result};
-pub use ops::{OPERATIONS, Operation, OperationInfo};
+pub use ops::{Operation, OperationInfo};
+pub use registry::OPERATIONS;
 
 /// The version of this library (`MAJOR.MINOR.PATCH`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,9 +1,8 @@
-//! The operation table: every operation cc-search offers, in one place.
+//! What an operation is: a name, a serde request type, a serde response type and a
+//! function over `&Engine` — the [`Operation`] trait, which every component implements —
+//! and [`OperationInfo`], the same with the types erased to JSON.
 //!
-//! An operation is a name, a serde request type, a serde response type and a function
-//! over `&Engine` — the [`Operation`] trait. [`OPERATIONS`] lists them all; the C ABI,
-//! the Python and Node bindings (through [`call`]) and later the MCP server and the
-//! generated docs read this table, so an operation added here reaches every surface.
+//! The list of every operation is [`crate::registry`], above the components it lists.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -146,59 +145,13 @@ impl std::fmt::Debug for OperationInfo {
     }
 }
 
-/// Every operation, in name order.
-pub static OPERATIONS: &[OperationInfo] = &[
-    OperationInfo::of::<crate::claude::Install>(),
-    OperationInfo::of::<crate::claude::InstallMcp>(),
-    OperationInfo::of::<crate::code::DeleteRepos>(),
-    OperationInfo::of::<crate::code::GetDependencies>(),
-    OperationInfo::of::<crate::code::GetFileSymbols>(),
-    OperationInfo::of::<crate::code::GetOverview>(),
-    OperationInfo::of::<crate::code::GetReferences>(),
-    OperationInfo::of::<crate::code::GetSymbolDetail>(),
-    OperationInfo::of::<crate::code::IndexRepository>(),
-    OperationInfo::of::<crate::code::IndexStatus>(),
-    OperationInfo::of::<crate::code::ListRepos>(),
-    OperationInfo::of::<crate::code::SearchSymbols>(),
-    OperationInfo::of::<crate::code::UpdateFiles>(),
-    OperationInfo::of::<crate::docs::Index>(),
-    OperationInfo::of::<crate::docs::Query>(),
-    OperationInfo::of::<crate::embed::Text>(),
-    OperationInfo::of::<crate::files::Refresh>(),
-    OperationInfo::of::<crate::files::Suggest>(),
-    OperationInfo::of::<crate::grep::Search>(),
-    OperationInfo::of::<crate::docs::NotesIndex>(),
-    OperationInfo::of::<crate::docs::NotesQuery>(),
-    OperationInfo::of::<crate::sessions::Chunk>(),
-    OperationInfo::of::<crate::sessions::Index>(),
-    OperationInfo::of::<crate::sessions::Search>(),
-    OperationInfo::of::<crate::sessions::Status>(),
-];
-
-/// Find an operation by name.
-pub fn find(name: &str) -> Result<&'static OperationInfo> {
-    OPERATIONS
-        .iter()
-        .find(|op| op.name == name)
-        .ok_or_else(|| Error::UnknownOperation {
-            name: name.chars().take(200).collect(),
-            known: OPERATIONS
-                .iter()
-                .map(|op| op.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
-
-/// Run the operation `name` with JSON parameters; see [`Engine::call`].
-pub fn call(engine: &Engine, name: &str, params_json: &str) -> Result<String> {
-    find(name)?.call(engine, params_json)
-}
-
 /// Largest JSON parameter text accepted (64 MiB).
 pub const MAX_PARAMS_BYTES: usize = 64 << 20;
 
-fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String> {
+/// Run operation `O` with JSON parameters, returning JSON: the text must be a JSON object
+/// (empty or `null` means all defaults), unknown fields are refused, and every failure
+/// to read it is an [`Error::InvalidRequest`] naming the operation.
+pub fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String> {
     if params_json.len() > MAX_PARAMS_BYTES {
         return Err(Error::invalid(
             O::NAME,
@@ -235,22 +188,4 @@ fn call_json<O: Operation>(engine: &Engine, params_json: &str) -> Result<String>
 
 fn schema<T: schemars::JsonSchema>() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(T)).unwrap_or(serde_json::Value::Null)
-}
-
-/// A JSON list of the operations: `[{"name", "summary", "request", "response"}]` with
-/// JSON Schemas, for surfaces that describe themselves (C, MCP `tools/list`, docs).
-pub fn describe() -> serde_json::Value {
-    serde_json::Value::Array(
-        OPERATIONS
-            .iter()
-            .map(|op| {
-                serde_json::json!({
-                    "name": op.name,
-                    "summary": op.summary,
-                    "request": op.request_schema(),
-                    "response": op.response_schema(),
-                })
-            })
-            .collect(),
-    )
 }

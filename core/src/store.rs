@@ -258,7 +258,7 @@ pub fn is_corruption(e: &rusqlite::Error) -> bool {
 }
 
 fn move_aside(path: &Path) -> Result<PathBuf> {
-    let stamp = crate::git::unix_now();
+    let stamp = crate::time::unix_now();
     let aside = PathBuf::from(format!("{}.corrupt-{stamp}", path.display()));
     std::fs::rename(path, &aside).map_err(|e| Error::io(path, e))?;
     for suffix in ["-wal", "-shm"] {

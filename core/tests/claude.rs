@@ -667,7 +667,7 @@ fn requests_are_checked() {
 
 #[test]
 fn the_operation_is_in_the_table() {
-    let op = cc_search::ops::find("claude.install").unwrap();
+    let op = cc_search::registry::find("claude.install").unwrap();
     let schema = op.request_schema().to_string();
     for field in [
         "scope",

@@ -560,7 +560,7 @@ fn requests_are_checked() {
 
 #[test]
 fn the_operation_is_in_the_table_and_not_an_mcp_tool() {
-    let op = cc_search::ops::find("claude.install_mcp").unwrap();
+    let op = cc_search::registry::find("claude.install_mcp").unwrap();
     assert!(op.writes_user_settings);
     let schema = op.request_schema().to_string();
     for field in [

@@ -187,7 +187,7 @@ fn transcript(session: &str, cwd: &Path, start: i64, prompts: &[&str]) -> Vec<u8
     let mut parent: Option<String> = None;
     for (i, prompt) in prompts.iter().enumerate() {
         let time = start + i as i64 * 3600;
-        let stamp = |t: i64| cc_search::sessions::iso8601(t);
+        let stamp = |t: i64| cc_search::time::format_rfc3339(t);
         let user = format!("{session}-u{i}");
         let reply = format!("{session}-a{i}");
         for line in [

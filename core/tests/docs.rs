@@ -482,7 +482,7 @@ fn a_second_index_run_waits_for_the_lock_or_reports_who_holds_it() {
             docs::lock::hostname()
         )
     };
-    std::fs::write(&lock, info(holder.id(), cc_search::git::unix_now())).unwrap();
+    std::fs::write(&lock, info(holder.id(), cc_search::time::unix_now())).unwrap();
     let err = engine
         .run::<docs::Index>(IndexRequest {
             project_dir: Some(dir.path().into()),

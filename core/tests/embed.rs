@@ -327,7 +327,7 @@ fn embed_text_operation_returns_vectors_and_reuses_the_cache() {
         let err = engine.call("embed.text", bad).unwrap_err();
         assert_eq!(err.code(), "invalid_request", "{bad}: {err}");
     }
-    let too_many = serde_json::json!({ "texts": vec![""; embed::MAX_TEXTS + 1] });
+    let too_many = serde_json::json!({ "texts": vec![""; cc_search::embedding::MAX_TEXTS + 1] });
     let err = engine
         .call("embed.text", &too_many.to_string())
         .unwrap_err();
@@ -336,7 +336,7 @@ fn embed_text_operation_returns_vectors_and_reuses_the_cache() {
 
 #[test]
 fn embed_text_is_in_the_operation_table_without_paths() {
-    let op = cc_search::ops::find("embed.text").unwrap();
+    let op = cc_search::registry::find("embed.text").unwrap();
     assert!(op.path_params.is_empty());
     assert!(!op.writes_user_settings);
     let schema = op.request_schema();

@@ -645,7 +645,7 @@ fn invalid_requests_are_refused_with_a_clear_message() {
 
 #[test]
 fn the_operation_is_in_the_table_with_checkfor_parameters() {
-    let op = cc_search::ops::find("grep.search").unwrap();
+    let op = cc_search::registry::find("grep.search").unwrap();
     let schema = op.request_schema();
     let properties = schema["properties"].as_object().unwrap();
     for name in [

@@ -353,7 +353,7 @@ pub unsafe extern "C" fn cc_search_operations(out_json: *mut *mut c_char) -> cc_
         if out_json.is_null() {
             return Err(Failure::null("out_json"));
         }
-        let json = cc_search::ops::describe().to_string();
+        let json = cc_search::registry::describe().to_string();
         // SAFETY: checked non-NULL above.
         unsafe { give(out_json, json) };
         Ok(())

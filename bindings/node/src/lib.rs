@@ -234,7 +234,7 @@ pub fn version() -> String {
 #[napi]
 pub fn operations() -> Result<String, CodedError> {
     Ok(guarded("operations", || {
-        Ok(cc_search::ops::describe().to_string())
+        Ok(cc_search::registry::describe().to_string())
     })?)
 }
 

@@ -396,7 +396,7 @@ fn version() -> &'static str {
 /// last two JSON Schemas.
 #[pyfunction]
 fn operations() -> String {
-    cc_search::ops::describe().to_string()
+    cc_search::registry::describe().to_string()
 }
 
 /// Every error code an exception's `code` can hold.

@@ -184,7 +184,7 @@ pub struct Scan {
 /// Never fails: a missing `projects/` folder gives an empty scan, and unreadable folders,
 /// files and lines become warnings. `~` in mentions is expanded from `$HOME`.
 pub fn scan(config_dir: &Path, project: &Path, cursors: &BTreeMap<PathBuf, Cursor>) -> Scan {
-    let home = crate::engine::home_dir();
+    let home = crate::env::home_dir();
     scan_with(
         config_dir,
         project,
@@ -386,92 +386,6 @@ fn mtime_ns(meta: &fs::Metadata) -> i64 {
         Err(before) => -i128::try_from(before.duration().as_nanos()).unwrap_or(i128::MAX),
     };
     i64::try_from(nanos).unwrap_or(if nanos < 0 { i64::MIN } else { i64::MAX })
-}
-
-/// `2025-10-08T02:43:40.849Z` (RFC 3339: `T`, `t` or a space between date and time,
-/// optional fraction, `Z` or `±HH:MM`; no zone means UTC) in unix seconds.
-fn parse_timestamp(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    let num = |from: usize, to: usize| -> Option<i64> {
-        let digits = b.get(from..to)?;
-        let mut n = 0i64;
-        for &d in digits {
-            if !d.is_ascii_digit() {
-                return None;
-            }
-            n = n * 10 + i64::from(d - b'0');
-        }
-        Some(n)
-    };
-    let sep = |at: usize, c: u8| b.get(at) == Some(&c);
-    let year = num(0, 4)?;
-    let month = num(5, 7)?;
-    let day = num(8, 10)?;
-    let hour = num(11, 13)?;
-    let minute = num(14, 16)?;
-    let second = num(17, 19)?;
-    let separated = sep(4, b'-')
-        && sep(7, b'-')
-        && matches!(b.get(10), Some(b'T' | b't' | b' '))
-        && sep(13, b':')
-        && sep(16, b':');
-    if !separated {
-        return None;
-    }
-    if !(1..=12).contains(&month)
-        || day < 1
-        || day > days_in_month(year, month)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
-        return None;
-    }
-    let mut rest = &b[19..];
-    if let Some(fraction) = rest.strip_prefix(b".") {
-        let digits = fraction.iter().take_while(|d| d.is_ascii_digit()).count();
-        if digits == 0 {
-            return None;
-        }
-        rest = &fraction[digits..];
-    }
-    let offset = match rest {
-        [] | [b'Z' | b'z'] => 0,
-        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] | [sign @ (b'+' | b'-'), h1, h2, m1, m2] => {
-            let two = |a: u8, b: u8| -> Option<i64> {
-                (a.is_ascii_digit() && b.is_ascii_digit())
-                    .then(|| i64::from(a - b'0') * 10 + i64::from(b - b'0'))
-            };
-            let (h, m) = (two(*h1, *h2)?, two(*m1, *m2)?);
-            if h > 23 || m > 59 {
-                return None;
-            }
-            let seconds = h * 3600 + m * 60;
-            if *sign == b'+' { seconds } else { -seconds }
-        }
-        _ => return None,
-    };
-    Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset)
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = (month + 9) % 12;
-    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 /// Whether a line may hold an access, before any parsing: a `tool_use` of one of the file
@@ -1012,7 +926,10 @@ impl Scanner<'_> {
 
 /// The record's `timestamp` in unix seconds; `None` (counted) when missing or invalid.
 fn record_time(record: &Record<'_>, offset: u64, skipped: &mut Skipped) -> Option<i64> {
-    let at = record.timestamp.get().and_then(parse_timestamp);
+    let at = record
+        .timestamp
+        .get()
+        .and_then(crate::time::parse_timestamp);
     if at.is_none() {
         skipped.add(offset, || match record.timestamp.get() {
             Some(text) => format!(
@@ -1280,42 +1197,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_are_rfc_3339_in_unix_seconds() {
-        assert_eq!(parse_timestamp("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(
-            parse_timestamp("2025-10-08T02:43:40.849Z"),
-            Some(1_759_891_420)
-        );
-        assert_eq!(parse_timestamp("2025-10-08T02:43:40Z"), Some(1_759_891_420));
-        assert_eq!(parse_timestamp("2025-10-08 02:43:40"), Some(1_759_891_420));
-        assert_eq!(
-            parse_timestamp("2025-10-08T04:43:40+02:00"),
-            Some(1_759_891_420)
-        );
-        assert_eq!(
-            parse_timestamp("2025-10-07T21:43:40.5-0500"),
-            Some(1_759_891_420)
-        );
-        assert_eq!(parse_timestamp("2024-02-29T00:00:00Z"), Some(1_709_164_800));
-        assert_eq!(parse_timestamp("1969-12-31T23:59:59Z"), Some(-1));
-        assert_eq!(parse_timestamp("2000-03-01T00:00:00Z"), Some(951_868_800));
-        for bad in [
-            "",
-            "2025-10-08",
-            "2025-13-01T00:00:00Z",
-            "2025-02-29T00:00:00Z",
-            "2025-10-08T24:00:00Z",
-            "2025-10-08T02:43:40.Z",
-            "2025-10-08T02:43:40+2:00",
-            "2025-10-08T02:43:40Zjunk",
-            "２０２５-10-08T02:43:40Z",
-            "1759891420",
-        ] {
-            assert_eq!(parse_timestamp(bad), None, "{bad:?}");
-        }
-    }
 
     #[test]
     fn folder_names_encode_like_claude_code() {

@@ -39,10 +39,10 @@ pub fn config_dir() -> PathBuf {
 
 /// [`config_dir`], or `None` when neither `$CLAUDE_CONFIG_DIR` nor `$HOME` says where it is.
 pub(crate) fn checked_config_dir() -> Option<PathBuf> {
-    if let Some(dir) = crate::engine::env_path("CLAUDE_CONFIG_DIR") {
+    if let Some(dir) = crate::env::env_path("CLAUDE_CONFIG_DIR") {
         return Some(std::path::absolute(&dir).unwrap_or(dir));
     }
-    crate::engine::home_dir().map(|home| home.join(".claude"))
+    crate::env::home_dir().map(|home| home.join(".claude"))
 }
 
 /// Claude Code's own state file, which holds the user's MCP servers (`mcpServers`) among
@@ -55,9 +55,9 @@ pub fn user_state_file() -> Option<PathBuf> {
     if legacy.is_file() {
         return Some(legacy);
     }
-    let dir = match crate::engine::env_path("CLAUDE_CONFIG_DIR") {
+    let dir = match crate::env::env_path("CLAUDE_CONFIG_DIR") {
         Some(dir) => std::path::absolute(&dir).unwrap_or(dir),
-        None => crate::engine::home_dir()?,
+        None => crate::env::home_dir()?,
     };
     Some(dir.join(".claude.json"))
 }
@@ -104,7 +104,7 @@ fn project_root(given: Option<PathBuf>, operation: &str) -> crate::error::Result
     if given.as_ref().is_some_and(|d| d.as_os_str().is_empty()) {
         return Err(Error::invalid(operation, "`project_dir` is empty"));
     }
-    let canonical = crate::engine::project_dir(given, operation)?;
+    let canonical = crate::env::project_dir(given, operation)?;
     if !canonical.is_dir() {
         return Err(Error::invalid(
             operation,
@@ -229,7 +229,7 @@ fn listed_directories(file: &Path, warnings: &mut Vec<String>) -> Vec<String> {
 /// An entry of `additionalDirectories` as a canonical existing directory.
 fn resolve_directory(root: &Path, entry: &str) -> Result<PathBuf, String> {
     let path = if entry == "~" || entry.starts_with("~/") {
-        let home = crate::engine::home_dir().ok_or("$HOME is not set to expand `~`")?;
+        let home = crate::env::home_dir().ok_or("$HOME is not set to expand `~`")?;
         match entry.strip_prefix("~/") {
             Some(rest) => home.join(rest),
             None => home,

@@ -410,7 +410,7 @@ fn write_backup(
     previous: &[u8],
     permissions: Option<&fs::Permissions>,
 ) -> Result<PathBuf> {
-    let seconds = crate::git::unix_now();
+    let seconds = crate::time::unix_now();
     let stem = format!("{name}.bak-{seconds}");
     let mut attempt = 1u32;
     loop {

@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::store::Migrations;
@@ -139,8 +138,8 @@ pub const SCHEMA_VERSION: usize = 4;
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.
 pub fn db_path(home: &Path, root: &Path) -> PathBuf {
-    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let digest = crate::hash::sha256(root.as_os_str().as_encoded_bytes());
+    let hex = crate::hash::hex(&digest[..8]);
     home.join("code").join(format!("{hex}.db"))
 }
 

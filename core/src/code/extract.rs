@@ -3,7 +3,6 @@
 
 use tree_sitter::{Node, Parser};
 
-use super::lang::LanguageExtractor;
 use super::text::collapse_whitespace;
 use super::{RefKind, SymbolKind};
 
@@ -56,6 +55,35 @@ pub struct ExtractedFile {
     /// The modules the file imports, as written (`./user`, `os.path`, `crate::a::b`):
     /// reference resolution prefers symbols of the files these name.
     pub imports: Vec<String>,
+}
+
+/// What a language contributes to the index: its grammar, and which nodes are
+/// definitions and references. The tree walk, storage, search and output are shared
+/// ([`extract_source`]), so a new language is one implementation of this trait
+/// added to [`super::extractors`].
+pub trait LanguageExtractor: Send + Sync {
+    /// Language name as stored (`rust`, `typescript`, …).
+    fn name(&self) -> &'static str;
+    /// File extensions it handles, without the dot, lowercase.
+    fn extensions(&self) -> &'static [&'static str];
+    /// The tree-sitter grammar for files with this extension.
+    fn grammar(&self, extension: &str) -> tree_sitter::Language;
+    /// The definition `node` is, if it is one.
+    fn definition(&self, node: Node, cx: &Context) -> Option<Definition>;
+    /// Record the references `node` makes (`Context::add_ref`, `Context::add_import`);
+    /// returns whether the walk should look at its children.
+    fn references(&self, node: Node, cx: &mut Context) -> bool;
+    /// The doc comment of the definition at `node`, when [`LanguageExtractor::definition`]
+    /// left it to this: the comments right above it by default.
+    fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
+        cx.preceding_comments(node, &["comment", "line_comment", "block_comment"], &[])
+    }
+    /// A byte range inside `node` holding source of this same language that the grammar
+    /// leaves unparsed (a macro body): it is parsed on its own, and its definitions
+    /// are kept when it parses without errors. None by default.
+    fn embedded(&self, _node: Node, _cx: &Context) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// A definition recognised by a [`LanguageExtractor`].

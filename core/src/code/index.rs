@@ -82,7 +82,7 @@ enum Outcome {
 }
 
 fn now() -> i64 {
-    crate::git::unix_now()
+    crate::time::unix_now()
 }
 
 /// The path of `path` relative to `root`, `/`-separated; `None` outside it or not UTF-8.

@@ -39,7 +39,7 @@ fn open_repo(
     op: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Repo> {
-    let root = crate::engine::project_dir(path, op)?;
+    let root = crate::env::project_dir(path, op)?;
     if !root.is_dir() {
         return Err(Error::invalid(
             op,
@@ -47,7 +47,7 @@ fn open_repo(
         ));
     }
     let db_path = db::db_path(engine.home(), &root);
-    let database = engine.code_db(&db_path)?;
+    let database = engine.database_at(&db_path, db::SCHEMA)?;
     let config = ProjectConfig::load(&root, warnings);
     Ok(Repo {
         root,
@@ -1425,7 +1425,7 @@ fn summary_of(
     path: &Path,
     warnings: &mut Vec<String>,
 ) -> Result<Option<RepoSummary>> {
-    let database = engine.code_db(path)?;
+    let database = engine.database_at(path, db::SCHEMA)?;
     let conn = database.read(warnings)?;
     let e = dberr(path);
     let Some(root) = db::meta(&conn, "repo_root").map_err(&e)? else {
@@ -1512,7 +1512,7 @@ pub struct DeleteReposResponse {
 }
 
 fn remove_db(engine: &Engine, path: &Path) -> Result<()> {
-    engine.forget_code_db(path);
+    engine.forget_database(path);
     for suffix in ["", "-wal", "-shm", "-writer"] {
         let file = PathBuf::from(format!("{}{suffix}", path.display()));
         match std::fs::remove_file(&file) {

@@ -178,7 +178,7 @@ fn describe(d: Duration) -> String {
 fn why_stale(found: &Found, stale_after: Duration, host: &str) -> Option<String> {
     let limit = describe(stale_after);
     match &found.holder {
-        Some(h) if crate::git::unix_now() - h.timestamp > stale_after.as_secs() as i64 => {
+        Some(h) if crate::time::unix_now() - h.timestamp > stale_after.as_secs() as i64 => {
             Some(format!("older than {limit}"))
         }
         Some(h) if h.hostname == host && process_is_gone(h.pid) => {
@@ -200,7 +200,7 @@ fn refresh(path: &Path, current: &Mutex<LockInfo>) -> Result<bool> {
         return Ok(false);
     }
     let next = LockInfo {
-        timestamp: crate::git::unix_now(),
+        timestamp: crate::time::unix_now(),
         ..info.clone()
     };
     write_atomically(path, &next)?;
@@ -271,7 +271,7 @@ impl AdvisoryLock {
                     let info = LockInfo {
                         pid: std::process::id(),
                         hostname: host.clone(),
-                        timestamp: crate::git::unix_now(),
+                        timestamp: crate::time::unix_now(),
                     };
                     // Replaces a stale lock in the same step: nobody else can judge or
                     // take it while we hold the guard.
@@ -406,7 +406,7 @@ mod tests {
             &LockInfo {
                 pid: std::process::id(),
                 hostname: "elsewhere".into(),
-                timestamp: crate::git::unix_now() - 301,
+                timestamp: crate::time::unix_now() - 301,
             },
         );
         let mut w = Vec::new();
@@ -418,7 +418,7 @@ mod tests {
             &LockInfo {
                 pid: 4_194_305,
                 hostname: hostname(),
-                timestamp: crate::git::unix_now(),
+                timestamp: crate::time::unix_now(),
             },
         );
         let mut w = Vec::new();
@@ -430,7 +430,7 @@ mod tests {
             &LockInfo {
                 pid: 1,
                 hostname: "another-host".into(),
-                timestamp: crate::git::unix_now(),
+                timestamp: crate::time::unix_now(),
             },
         );
         assert!(AdvisoryLock::acquire(&path, Duration::from_millis(60), &mut Vec::new()).is_err());
@@ -486,7 +486,7 @@ mod tests {
                 &LockInfo {
                     pid: 1,
                     hostname: "elsewhere".into(),
-                    timestamp: crate::git::unix_now() - 1_000 - round,
+                    timestamp: crate::time::unix_now() - 1_000 - round,
                 },
             );
             let barrier = std::sync::Barrier::new(6);

@@ -43,8 +43,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::hash::{hex, sha256};
 use crate::hybrid::{self, Filter, Mode, NewChunk, Search};
 use crate::ops::{Operation, PathParam};
+use crate::time::parse_date;
 
 /// The default documentation globs, relative to the project root.
 pub const DEFAULT_DOC_GLOBS: [&str; 2] = ["docs/**/*.md", "{apps,packages}/*/docs/**/*.md"];
@@ -54,6 +56,18 @@ pub const NOTES_GLOB: &str = "sessions/**/*.md";
 pub const DEFAULT_LOCK_WAIT_SECS: u64 = 30;
 /// Largest markdown file indexed.
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The docs and notes index: `docs.db` in the data root.
+pub const DOCS_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile {
+    name: "docs.db",
+    migrations: SCHEMA,
+    mmap_bytes: hybrid::MMAP_BYTES,
+};
+
+/// The docs and notes index of the engine (`docs.db` in the data root).
+fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
+    hybrid::ChunkStore::of(engine, &DOCS_DB)
+}
 
 /// The schema of `docs.db`: the chunk store, then the indexed files, then (3) projects
 /// keyed by their root's path instead of their directory's name.
@@ -328,15 +342,6 @@ struct Found {
     size: i64,
 }
 
-fn sha256(bytes: &[u8]) -> Vec<u8> {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes).to_vec()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A session note's folder date (`YYYY_MM_DD_…` or `YYYY-MM-DD…` right under a
 /// `sessions` directory) and that folder's path relative to the project root.
 fn note_session(rel: &str) -> Option<(String, i64, String)> {
@@ -352,59 +357,6 @@ fn note_session(rel: &str) -> Option<(String, i64, String)> {
     Some((date, time, parts[..at + 2].join("/")))
 }
 
-/// `YYYY-MM-DD` as Unix seconds at 00:00 UTC; an error says why `date` is not one
-/// (a wrong shape, or a day the month does not have: `2026-02-31`).
-pub fn parse_date(date: &str) -> std::result::Result<i64, String> {
-    let b = date.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) {
-        return Err(format!("{date:?} is not a date as YYYY-MM-DD"));
-    }
-    if !digits(5..7) || !digits(8..10) {
-        return Err(format!("{date:?} is not a date as YYYY-MM-DD"));
-    }
-    let num = |s: &str| s.parse::<i64>().unwrap_or(0);
-    let (y, m, d) = (num(&date[..4]), num(&date[5..7]), num(&date[8..10]));
-    if !(1..=12).contains(&m) {
-        return Err(format!("{date:?} is not a date: there is no month {m}"));
-    }
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = match m {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    if !(1..=days).contains(&d) {
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        return Err(format!(
-            "{date:?} is not a date: {} {y} has {days} days",
-            MONTHS[(m - 1) as usize]
-        ));
-    }
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Ok((era * 146_097 + doe - 719_468) * 86_400)
-}
-
 fn index(
     engine: &Engine,
     collection: Collection,
@@ -413,7 +365,7 @@ fn index(
     lock_wait_secs: Option<u64>,
     operation: &str,
 ) -> Result<IndexResponse> {
-    let dir = crate::engine::project_dir(project_dir, operation)?;
+    let dir = crate::env::project_dir(project_dir, operation)?;
     let mut project = Project::of(&dir);
     if collection == Collection::Notes {
         // Session notes are not versioned with the code: one set whatever the branch,
@@ -477,7 +429,7 @@ fn index(
             .cloned(),
     );
 
-    let store = engine.docs_store();
+    let store = &store(engine)?;
     let db_path = store.db().path().to_path_buf();
     let db = |e| Error::db(&db_path, e);
     let mut response = IndexResponse {
@@ -487,7 +439,7 @@ fn index(
         files: found.len(),
         ..Default::default()
     };
-    let now = crate::git::unix_now();
+    let now = crate::time::unix_now();
     {
         let mut conn = store.db().write(&mut warnings)?;
         let tx = conn.transaction().map_err(db)?;
@@ -820,7 +772,7 @@ impl Operation for Query {
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
 
     fn run(engine: &Engine, request: QueryRequest) -> Result<QueryResponse> {
-        let dir = crate::engine::project_dir(request.project_dir.clone(), Self::NAME)?;
+        let dir = crate::env::project_dir(request.project_dir.clone(), Self::NAME)?;
         let project = Project::of(&dir);
         let branch = match (&request.branch, request.all_branches) {
             (_, true) => None,
@@ -860,7 +812,7 @@ impl Operation for NotesQuery {
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
 
     fn run(engine: &Engine, request: NotesQueryRequest) -> Result<QueryResponse> {
-        let dir = crate::engine::project_dir(request.project_dir.clone(), Self::NAME)?;
+        let dir = crate::env::project_dir(request.project_dir.clone(), Self::NAME)?;
         let project = Project::of(&dir);
         let since = match request.after.as_deref().filter(|a| !a.is_empty()) {
             None => None,
@@ -922,7 +874,7 @@ fn query(
         ));
     }
     let mut warnings = Vec::new();
-    let store = engine.docs_store();
+    let store = &store(engine)?;
     let key = project.key();
     let indexed: Option<i64> = {
         let conn = store.db().read(&mut warnings)?;

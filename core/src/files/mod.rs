@@ -48,6 +48,20 @@ END;
 /// [`fts_triggers!`] as a constant, for re-creating the triggers after a bulk write.
 pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
 
+/// The file index: `files.db` in the data root.
+pub const FILES_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile {
+    name: "files.db",
+    migrations: SCHEMA,
+    mmap_bytes: 0,
+};
+
+impl crate::engine::Engine {
+    /// Where the file index lives.
+    pub fn files_db_path(&self) -> std::path::PathBuf {
+        self.home().join(FILES_DB.name)
+    }
+}
+
 /// The file index schema (spec "Database Schema"), as migrations.
 ///
 /// `files_meta` holds one row per file; `files_fts` is an external-content FTS5 index

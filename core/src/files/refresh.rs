@@ -88,18 +88,19 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         return Err(Error::invalid(OP, "max_files must be at least 1"));
     }
     let mut warnings = Vec::new();
-    let db_path = engine.files_db_path();
+    let files_db = engine.database(&super::FILES_DB)?;
+    let db_path = files_db.path();
     // The root asked for, else the project: its sessions' transcripts are read too.
     let explicit = request.root.is_some();
-    let project = crate::engine::project_dir(request.root.or(request.project_dir), OP)?;
+    let project = crate::env::project_dir(request.root.or(request.project_dir), OP)?;
     let project_key = utf8(&project)?.to_string();
-    let started_at = crate::git::unix_now();
+    let started_at = crate::time::unix_now();
     let started_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
         .unwrap_or(0);
     let (indexed_roots, heads, cursors, stored) = {
-        let conn = engine.files_db().read(&mut warnings)?;
+        let conn = files_db.read(&mut warnings)?;
         let read = || -> rusqlite::Result<_> {
             Ok((
                 watched_roots(&conn)?,
@@ -114,7 +115,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         .claude_dir
         .clone()
         .unwrap_or_else(crate::claude::config_dir);
-    let now = request.now.unwrap_or_else(crate::git::unix_now);
+    let now = request.now.unwrap_or_else(crate::time::unix_now);
 
     // What to refresh: the root asked for, or the session's roots.
     let mut roots: Vec<(PathBuf, String)> = vec![(project.clone(), project_key.clone())];
@@ -176,7 +177,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     // The last walk of each root, where this refresh may build on it instead of walking.
     let mut priors: Vec<Option<Prior>> = plans.iter().map(|_| None).collect();
     if !request.full {
-        let conn = engine.files_db().read(&mut warnings)?;
+        let conn = files_db.read(&mut warnings)?;
         for (plan, slot) in plans.iter().zip(&mut priors) {
             *slot = prior(&conn, plan, stored.get(&plan.root_str), started_at)
                 .map_err(|e| Error::db(db_path, e))?;
@@ -250,7 +251,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         }
     }
 
-    let mut conn = engine.files_db().write(&mut warnings)?;
+    let mut conn = files_db.write(&mut warnings)?;
     let mut summaries = Vec::new();
     let mut write = |conn: &mut Connection, warnings: &mut Vec<String>| -> rusqlite::Result<()> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -629,7 +630,7 @@ fn write_root(
         write_list(tx, root)?;
     }
     write_dirs(tx, root, dirs)?;
-    let now = crate::git::unix_now();
+    let now = crate::time::unix_now();
     // A truncated walk cannot be built on: which files it kept depends on all of them.
     let key = (!found.truncated()).then_some(plan.walk_key.as_str());
     let full = matches!(found, Found::Full(_));

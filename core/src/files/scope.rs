@@ -215,7 +215,7 @@ fn namespace_globs(name: &str, globs: &[String], warnings: &mut Vec<String>) -> 
 
 /// `~` and `~/…` expanded from `$HOME`.
 pub(crate) fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix('~'), crate::engine::home_dir()) {
+    match (path.strip_prefix('~'), crate::env::home_dir()) {
         (Some(""), Some(home)) => home,
         (Some(rest), Some(home)) if rest.starts_with('/') => home.join(&rest[1..]),
         _ => PathBuf::from(path),

@@ -31,7 +31,8 @@ use super::query::{self, ParsedQuery};
 use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, char_mask, rank};
 use super::scope::{Filter, Scope};
 use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse, scope_bounds};
-use crate::engine::{Engine, home_dir};
+use crate::engine::Engine;
+use crate::env::home_dir;
 use crate::error::{Error, Result};
 use crate::text::{fts5_query, truncate_utf8};
 
@@ -88,7 +89,7 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
             ));
         }
     };
-    let project = crate::engine::project_dir(request.project_dir, OP)?;
+    let project = crate::env::project_dir(request.project_dir, OP)?;
     let config = engine.config();
     let mut warnings = Vec::new();
     let typed = truncate_utf8(&request.query, crate::text::MAX_QUERY_BYTES);
@@ -280,10 +281,8 @@ impl Search<'_> {
         if remaining.is_zero() {
             return Err(SearchError::Timeout);
         }
-        let mut conn = self
-            .engine
-            .files_db()
-            .read_with_patience(remaining, self.warnings)?;
+        let files_db = self.engine.database(&super::FILES_DB)?;
+        let mut conn = files_db.read_with_patience(remaining, self.warnings)?;
         // Any statement still running past the deadline is interrupted.
         // A lock held elsewhere is waited for only as long as the budget lasts; the pool
         // takes both settings off the connection when it comes back.
@@ -331,10 +330,8 @@ impl Search<'_> {
     fn ensure_indexed(&mut self) -> std::result::Result<bool, SearchError> {
         let remaining = self.deadline.saturating_duration_since(Instant::now());
         let roots = {
-            let conn = self
-                .engine
-                .files_db()
-                .read_with_patience(remaining, self.warnings)?;
+            let files_db = self.engine.database(&super::FILES_DB)?;
+            let conn = files_db.read_with_patience(remaining, self.warnings)?;
             super::refresh::watched_roots_with_depth(&conn)?
         };
         let config = self.engine.config();
@@ -700,7 +697,7 @@ impl Search<'_> {
         has_query: bool,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
-        let now = crate::git::unix_now();
+        let now = crate::time::unix_now();
         let slice = (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE)
             .min(FRESH_MAX_TIME);
         let stop = Instant::now() + slice;

@@ -11,7 +11,7 @@
 //!   `true` and whose text says why.
 //! - Batches (JSON arrays of messages, JSON-RPC 2.0 and MCP 2025-03-26) are answered with
 //!   an array of the replies, notifications left out.
-//! - The tools come from [`crate::ops::OPERATIONS`]: by default the agent's toolset
+//! - The tools come from [`crate::registry::OPERATIONS`]: by default the agent's toolset
 //!   (eleven reading tools, `toolset`), on request any other operation; each is named
 //!   after its operation with `.` turned into `_` (`files.suggest` → `files_suggest`),
 //!   except `grep.search`, which is `checkfor` with the checkfor server's input schema
@@ -58,6 +58,7 @@ use serde_json::{Map, Value, json};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{self, OperationInfo, PathParam};
+use crate::registry;
 
 pub mod budget;
 mod schema;
@@ -167,7 +168,7 @@ impl Server {
         let mut roots: Vec<PathBuf> = Vec::new();
         let mut warnings = Vec::new();
         let given = if options.roots.is_empty() {
-            vec![crate::engine::project_dir(None, "mcp")?]
+            vec![crate::env::project_dir(None, "mcp")?]
         } else {
             options.roots
         };
@@ -738,7 +739,7 @@ impl Server {
 
 /// Run operation `name`, a panic caught: its JSON answer, or what went wrong.
 fn call_guarded(engine: &Engine, name: &str, params: &str) -> std::result::Result<String, String> {
-    match catch_unwind(AssertUnwindSafe(|| ops::call(engine, name, params))) {
+    match catch_unwind(AssertUnwindSafe(|| registry::call(engine, name, params))) {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("internal error: `{name}` panicked")),
@@ -990,7 +991,7 @@ fn at_least(version: &str, minimum: &str) -> bool {
 }
 
 fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix('~'), crate::engine::home_dir()) {
+    match (path.strip_prefix('~'), crate::env::home_dir()) {
         (Some(""), Some(home)) => home,
         (Some(rest), Some(home)) if rest.starts_with('/') => home.join(&rest[1..]),
         _ => PathBuf::from(path),

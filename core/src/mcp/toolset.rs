@@ -13,7 +13,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
-use crate::ops::{self, OperationInfo};
+use crate::ops::OperationInfo;
+use crate::registry;
 
 use super::schema::{object_schema, tool_schema};
 
@@ -289,7 +290,7 @@ pub(crate) fn tool_name(op: &str) -> String {
 /// toolset's first, then the others in the operation table's order. Empty: the default
 /// toolset. An unknown selector is an `invalid_request` error listing the known ones.
 pub(crate) fn select(selectors: &[String]) -> Result<Vec<Tool>> {
-    let offered: Vec<&'static OperationInfo> = ops::OPERATIONS
+    let offered: Vec<&'static OperationInfo> = registry::OPERATIONS
         .iter()
         .filter(|op| !op.writes_user_settings)
         .collect();
@@ -536,7 +537,7 @@ mod tests {
     #[test]
     fn every_agent_tool_names_a_real_operation_and_real_parameters() {
         for agent in AGENT_TOOLS {
-            let op = ops::find(agent.op).unwrap();
+            let op = registry::find(agent.op).unwrap();
             assert!(!op.writes_user_settings, "{}", agent.op);
             let schema = tool_schema(op.request_schema());
             if agent.op != CHECKFOR_OPERATION {
@@ -559,7 +560,7 @@ mod tests {
                 );
             }
             if let Some(freshen) = agent.freshen {
-                let index = ops::find(freshen.op).unwrap();
+                let index = registry::find(freshen.op).unwrap();
                 let index_schema = tool_schema(index.request_schema());
                 for field in freshen.copy {
                     assert!(

@@ -74,9 +74,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
+use crate::hash::sha256_hex;
 use crate::hybrid::{self, Filter, Mode, NewChunk};
 use crate::ops::{Operation, PathParam};
 use crate::rank::Recency;
+use crate::time::{format_rfc3339, parse_date, parse_timestamp};
 use parser::{Group, Opener, Parsed, PartKind, Role};
 
 /// Score factor of `user` chunks (prompts).
@@ -118,6 +120,18 @@ pub fn kind_weights() -> BTreeMap<String, f64> {
     .collect()
 }
 
+/// The session transcript index: `sessions.db` in the data root.
+pub const SESSIONS_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile {
+    name: "sessions.db",
+    migrations: SCHEMA,
+    mmap_bytes: hybrid::MMAP_BYTES,
+};
+
+/// The session transcript index of the engine (`sessions.db` in the data root).
+fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
+    hybrid::ChunkStore::of(engine, &SESSIONS_DB)
+}
+
 /// The schema of `sessions.db`: the chunk store, the transcripts, and run metadata.
 pub const SCHEMA: crate::store::Migrations = &[
     hybrid::SCHEMA_V1,
@@ -143,14 +157,6 @@ CREATE TABLE session_meta (
 ) STRICT;
 "#,
 ];
-
-fn sha256_hex(text: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// The projects folder: `given`, else `$CLAUDE_CONFIG_DIR/projects` (`~/.claude/projects`).
 fn projects_dir(given: Option<PathBuf>) -> PathBuf {
@@ -320,7 +326,7 @@ struct Known {
 }
 
 fn known_files(engine: &Engine, warnings: &mut Vec<String>) -> Result<BTreeMap<PathBuf, Known>> {
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let db = |e| Error::db(store.db().path(), e);
     let conn = store.db().read(warnings)?;
     let mut stmt = conn
@@ -458,10 +464,10 @@ fn index(engine: &Engine, given_dir: Option<PathBuf>, force: bool) -> Result<Ind
     }
     response.unchanged = plans.iter().filter(|p| matches!(p, Plan::Skip)).count();
 
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let db_path = store.db().path().to_path_buf();
     let db = |e| Error::db(&db_path, e);
-    let now = crate::git::unix_now();
+    let now = crate::time::unix_now();
     {
         let mut conn = store.db().write(&mut warnings)?;
         let tx = conn.transaction().map_err(db)?;
@@ -659,28 +665,6 @@ fn context_of(group: &Group) -> Vec<ContextMessage> {
     all
 }
 
-/// Unix seconds as RFC 3339 in UTC, to the second (`2026-01-10T14:32:00Z`).
-pub fn iso8601(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// The chunks of a parsed range of a transcript.
 fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
     let mut out = Vec::new();
@@ -692,7 +676,7 @@ fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
                 info.session_id, group.stream, group.start
             ),
         };
-        let tag = sha256_hex(&identity)[..16].to_string();
+        let tag = sha256_hex(identity.as_bytes())[..16].to_string();
         let time = group.time().or(info.first_time).unwrap_or(0);
         let mut texts: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for message in &group.messages {
@@ -727,7 +711,7 @@ fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
             },
             "message_ids": message_ids,
             "content_types": content_types,
-            "timestamp": iso8601(time),
+            "timestamp": format_rfc3339(time),
             "messages": context_of(group),
         })
         .to_string();
@@ -736,7 +720,7 @@ fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
                 continue;
             };
             out.push(NewChunk {
-                key: sha256_hex(&format!("{identity}\u{0}{kind}")),
+                key: sha256_hex(format!("{identity}\u{0}{kind}").as_bytes()),
                 source: info.path.clone(),
                 scope: info.project.clone(),
                 kind: kind.to_string(),
@@ -761,16 +745,16 @@ fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
             "opener": "title",
             "message_ids": Vec::<String>::new(),
             "content_types": ["summary"],
-            "timestamp": iso8601(time),
+            "timestamp": format_rfc3339(time),
             "messages": [ContextMessage { role: "summary".into(), content: parser::cut(&title.text, CONTEXT_CHARS) }],
         })
         .to_string();
         out.push(NewChunk {
-            key: sha256_hex(&format!("{identity}\u{0}summary")),
+            key: sha256_hex(format!("{identity}\u{0}summary").as_bytes()),
             source: info.path.clone(),
             scope: info.project.clone(),
             kind: "summary".into(),
-            tag: sha256_hex(&identity)[..16].to_string(),
+            tag: sha256_hex(identity.as_bytes())[..16].to_string(),
             time,
             title: String::new(),
             text: title.text.clone(),
@@ -804,7 +788,7 @@ pub fn parse_since(since: &Since, now: i64) -> std::result::Result<i64, String> 
     if let Ok(secs) = text.parse::<i64>() {
         return Ok(secs);
     }
-    if let Some(time) = parser::parse_timestamp(text) {
+    if let Some(time) = parse_date(text).ok().or_else(|| parse_timestamp(text)) {
         return Ok(time);
     }
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
@@ -831,7 +815,7 @@ pub fn parse_since(since: &Since, now: i64) -> std::result::Result<i64, String> 
             .map(|back| now.saturating_sub(back))
             .ok_or_else(|| format!("{text:?}: too far back"));
     }
-    parser::parse_timestamp(text).ok_or_else(|| {
+    parse_timestamp(text).ok_or_else(|| {
         format!("{text:?} is not a time: use 2h, 1w, 30d, 2026-01-01 or Unix seconds")
     })
 }
@@ -957,7 +941,7 @@ fn closest_note(text: &str) -> String {
 }
 
 fn meta_value(engine: &Engine, key: &str, warnings: &mut Vec<String>) -> Result<Option<String>> {
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let conn = store.db().read(warnings)?;
     conn.query_row(
         "SELECT value FROM session_meta WHERE key = ?1",
@@ -992,7 +976,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             kinds.push(kind);
         }
     }
-    let now = request.now.unwrap_or_else(crate::git::unix_now);
+    let now = request.now.unwrap_or_else(crate::time::unix_now);
     let since = request
         .since
         .as_ref()
@@ -1063,7 +1047,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         }),
         ..hybrid::Search::default()
     };
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let mut hits = store.search(&search, vector.as_deref(), &mut warnings)?;
     if hits.is_empty() && request.mode != Mode::Vector {
         // Nothing matched the words: the closest chunks by meaning, when the model is
@@ -1106,7 +1090,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             session_id: get("session_id").unwrap_or_default(),
             parent_session_id: get("parent_session_id"),
             session_path: PathBuf::from(hit.source),
-            timestamp: iso8601(hit.time),
+            timestamp: format_rfc3339(hit.time),
             time: hit.time,
             age: age(hit.time, now),
             matched_window: hit
@@ -1129,7 +1113,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
 
 /// Every indexed project, sorted.
 fn indexed_projects(engine: &Engine, warnings: &mut Vec<String>) -> Result<Vec<String>> {
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let db = |e| Error::db(store.db().path(), e);
     let conn = store.db().read(warnings)?;
     let mut stmt = conn
@@ -1278,7 +1262,7 @@ fn chunk(engine: &Engine, id: &str, within: &[PathBuf]) -> Result<ChunkResponse>
     // Chunks of projects outside `within` are not looked at: neither found nor counted
     // as making a prefix ambiguous.
     let allowed = json_list(&allowed_projects(engine, within, &mut warnings)?)?;
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let db = |e| Error::db(store.db().path(), e);
     let conn = store.db().read(&mut warnings)?;
     // Keys are lowercase hex: every key with this prefix sorts in [prefix, prefix + 'g').
@@ -1366,7 +1350,7 @@ fn chunk(engine: &Engine, id: &str, within: &[PathBuf]) -> Result<ChunkResponse>
         session_id: get("session_id").unwrap_or_default(),
         parent_session_id: get("parent_session_id"),
         session_path: PathBuf::from(source),
-        timestamp: iso8601(time),
+        timestamp: format_rfc3339(time),
         time,
         content: text,
         messages: meta
@@ -1455,7 +1439,7 @@ fn status(engine: &Engine, within: &[PathBuf]) -> Result<StatusResponse> {
     let allowed = allowed_projects(engine, within, &mut warnings)?;
     let confined = allowed.is_some();
     let allowed = json_list(&allowed)?;
-    let store = engine.sessions_store();
+    let store = &store(engine)?;
     let db = |e| Error::db(store.db().path(), e);
     let mut stats = store.stats(&mut warnings)?;
     let (rows, by_kind): (Vec<(String, bool)>, BTreeMap<String, usize>) = {
@@ -1518,7 +1502,7 @@ fn status(engine: &Engine, within: &[PathBuf]) -> Result<StatusResponse> {
     };
     let last_indexed = meta_value(engine, "last_indexed", &mut warnings)?
         .and_then(|v| v.parse::<i64>().ok())
-        .map(iso8601);
+        .map(format_rfc3339);
     let projects_dir = meta_value(engine, "projects_dir", &mut warnings)?.map(PathBuf::from);
     Ok(StatusResponse {
         db_path: path.to_path_buf(),
@@ -1571,8 +1555,6 @@ mod tests {
         assert_eq!(age(0, 3 * 86_400), "3 days ago");
         assert_eq!(age(0, 3600), "1 hour ago");
         assert_eq!(age(0, 21 * 86_400), "3 weeks ago");
-        assert_eq!(iso8601(1_767_225_600), "2026-01-01T00:00:00Z");
-        assert_eq!(iso8601(951_782_400 + 3661), "2000-02-29T01:01:01Z");
     }
 
     #[test]

@@ -267,7 +267,7 @@ impl Parser<'_> {
             self.skip("duplicate uuid");
             return;
         }
-        let time = str_of(record, "timestamp").and_then(parse_timestamp);
+        let time = str_of(record, "timestamp").and_then(crate::time::parse_timestamp);
         if kind == "user" {
             if record.get("isMeta").and_then(Value::as_bool) == Some(true) {
                 self.skip("user:isMeta");
@@ -524,50 +524,6 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// An RFC 3339 timestamp (`2025-09-19T17:34:29.123Z`, `…+02:00`) as Unix seconds.
-pub fn parse_timestamp(text: &str) -> Option<i64> {
-    let text = text.trim();
-    let date = crate::docs::parse_date(text.get(..10)?).ok()?;
-    let rest = text.get(10..)?;
-    if rest.is_empty() {
-        return Some(date);
-    }
-    let rest = rest.strip_prefix(['T', 't', ' '])?;
-    let num = |s: Option<&str>| -> Option<i64> {
-        let s = s?;
-        (s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
-    let (h, m, s) = (
-        num(rest.get(0..2))?,
-        num(rest.get(3..5))?,
-        num(rest.get(6..8))?,
-    );
-    if rest.get(2..3) != Some(":") || rest.get(5..6) != Some(":") || h > 23 || m > 59 || s > 60 {
-        return None;
-    }
-    let mut zone = rest.get(8..)?;
-    if let Some(frac) = zone.strip_prefix('.') {
-        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
-        zone = &frac[digits..];
-    }
-    let offset = match zone {
-        "" | "Z" | "z" => 0,
-        _ => {
-            let sign = match zone.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let zh = num(zone.get(1..3))?;
-            let zm = num(zone.get(zone.len().checked_sub(2)?..))?;
-            sign * (zh * 3600 + zm * 60)
-        }
-    };
-    Some(date + h * 3600 + m * 60 + s - offset)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,18 +545,6 @@ mod tests {
     fn assistant(uuid: &str, id: &str, block: Value) -> Value {
         serde_json::json!({"type": "assistant", "uuid": uuid, "timestamp": "2026-01-02T03:04:06Z",
             "message": {"id": id, "role": "assistant", "content": [block]}})
-    }
-
-    #[test]
-    fn timestamps_parse() {
-        assert_eq!(parse_timestamp("2026-01-01T00:00:00Z"), Some(1_767_225_600));
-        assert_eq!(
-            parse_timestamp("2026-01-01T01:00:00.123+01:00"),
-            Some(1_767_225_600)
-        );
-        assert_eq!(parse_timestamp("2026-01-01"), Some(1_767_225_600));
-        assert_eq!(parse_timestamp("yesterday"), None);
-        assert_eq!(parse_timestamp("2026-01-01T25:00:00Z"), None);
     }
 
     #[test]

@@ -1,0 +1,49 @@
+//! What the environment says: paths from variables, the user's home, the project
+//! directory, the XDG base directories.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// A path from environment variable `name`, when it is set and not empty.
+pub fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The user's home directory, from `$HOME`.
+pub fn home_dir() -> Option<PathBuf> {
+    env_path("HOME")
+}
+
+/// `$var` when it is an absolute path, else `fallback` below the home directory.
+pub(crate) fn xdg_dir(var: &str, fallback: &str) -> Result<PathBuf> {
+    if let Some(dir) = env_path(var).filter(|p| p.is_absolute()) {
+        return Ok(dir);
+    }
+    home_dir().map(|home| home.join(fallback)).ok_or_else(|| {
+        Error::invalid(
+            "open",
+            format!("neither ${var} nor $HOME is set; set CC_SEARCH_HOME"),
+        )
+    })
+}
+
+/// `path` made absolute against the current directory (as given if that fails).
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The project directory an operation works on: `given`, else `$CLAUDE_PROJECT_DIR`, else
+/// the current directory; canonical.
+pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
+    let dir = match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
+        Some(dir) => dir,
+        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(Error::invalid(operation, "directory is empty"));
+    }
+    std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))
+}

@@ -1,0 +1,105 @@
+//! The operation table: every operation cc-search offers, in one place, and the
+//! [`Engine`]'s entry points that run them.
+//!
+//! This module sits above the components it lists (the engine and [`crate::ops`] know
+//! none of them). The C ABI, the Python and Node bindings (through [`Engine::call`]), the
+//! MCP server and the generated bindings and docs read this table, so an operation added
+//! here reaches every surface.
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{Operation, OperationInfo};
+use crate::progress::{self, Progress};
+
+/// Every operation, in name order.
+pub static OPERATIONS: &[OperationInfo] = &[
+    OperationInfo::of::<crate::claude::Install>(),
+    OperationInfo::of::<crate::claude::InstallMcp>(),
+    OperationInfo::of::<crate::code::DeleteRepos>(),
+    OperationInfo::of::<crate::code::GetDependencies>(),
+    OperationInfo::of::<crate::code::GetFileSymbols>(),
+    OperationInfo::of::<crate::code::GetOverview>(),
+    OperationInfo::of::<crate::code::GetReferences>(),
+    OperationInfo::of::<crate::code::GetSymbolDetail>(),
+    OperationInfo::of::<crate::code::IndexRepository>(),
+    OperationInfo::of::<crate::code::IndexStatus>(),
+    OperationInfo::of::<crate::code::ListRepos>(),
+    OperationInfo::of::<crate::code::SearchSymbols>(),
+    OperationInfo::of::<crate::code::UpdateFiles>(),
+    OperationInfo::of::<crate::docs::Index>(),
+    OperationInfo::of::<crate::docs::Query>(),
+    OperationInfo::of::<crate::embedding::Text>(),
+    OperationInfo::of::<crate::files::Refresh>(),
+    OperationInfo::of::<crate::files::Suggest>(),
+    OperationInfo::of::<crate::grep::Search>(),
+    OperationInfo::of::<crate::docs::NotesIndex>(),
+    OperationInfo::of::<crate::docs::NotesQuery>(),
+    OperationInfo::of::<crate::sessions::Chunk>(),
+    OperationInfo::of::<crate::sessions::Index>(),
+    OperationInfo::of::<crate::sessions::Search>(),
+    OperationInfo::of::<crate::sessions::Status>(),
+];
+
+/// Find an operation by name.
+pub fn find(name: &str) -> Result<&'static OperationInfo> {
+    OPERATIONS
+        .iter()
+        .find(|op| op.name == name)
+        .ok_or_else(|| Error::UnknownOperation {
+            name: name.chars().take(200).collect(),
+            known: OPERATIONS
+                .iter()
+                .map(|op| op.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Run the operation `name` with JSON parameters; see [`Engine::call`].
+pub fn call(engine: &Engine, name: &str, params_json: &str) -> Result<String> {
+    find(name)?.call(engine, params_json)
+}
+
+/// A JSON list of the operations: `[{"name", "summary", "request", "response"}]` with
+/// JSON Schemas, for surfaces that describe themselves (C, MCP `tools/list`, docs).
+pub fn describe() -> serde_json::Value {
+    serde_json::Value::Array(
+        OPERATIONS
+            .iter()
+            .map(|op| {
+                serde_json::json!({
+                    "name": op.name,
+                    "summary": op.summary,
+                    "request": op.request_schema(),
+                    "response": op.response_schema(),
+                })
+            })
+            .collect(),
+    )
+}
+
+impl Engine {
+    /// Run a typed operation.
+    pub fn run<O: Operation>(&self, request: O::Request) -> Result<O::Response> {
+        O::run(self, request)
+    }
+
+    /// Run the operation named `name` with JSON parameters, returning JSON.
+    ///
+    /// Empty or `null` parameters mean "all defaults". This is the one entry point of
+    /// the C ABI, Python, Node and the MCP server.
+    pub fn call(&self, name: &str, params_json: &str) -> Result<String> {
+        call(self, name, params_json)
+    }
+
+    /// [`Engine::call`], with `progress` receiving the operation's progress on this
+    /// thread as it goes (see [`crate::progress`]).
+    pub fn call_with_progress(
+        &self,
+        name: &str,
+        params_json: &str,
+        progress: impl Fn(&Progress<'_>) + 'static,
+    ) -> Result<String> {
+        progress::watch(progress, || self.call(name, params_json))
+    }
+}
