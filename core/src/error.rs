@@ -54,16 +54,72 @@ pub enum Error {
     Internal(String),
 }
 
-impl Error {
-    /// A stable, machine-readable code for this error, the same on every surface.
-    pub fn code(&self) -> &'static str {
+/// The kind of an [`Error`], as every surface tells it apart: a C status, a Python
+/// exception class, a Node `err.code`. Not `non_exhaustive` on purpose: each surface
+/// matches it exhaustively, so a new code fails to compile there until it is mapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorCode {
+    /// [`Error::InvalidRequest`].
+    InvalidRequest,
+    /// [`Error::UnknownOperation`].
+    UnknownOperation,
+    /// [`Error::Io`].
+    Io,
+    /// [`Error::Database`].
+    Database,
+    /// [`Error::Internal`], and a panic caught at a boundary.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in a fixed order.
+    pub const ALL: [ErrorCode; 5] = [
+        ErrorCode::InvalidRequest,
+        ErrorCode::UnknownOperation,
+        ErrorCode::Io,
+        ErrorCode::Database,
+        ErrorCode::Internal,
+    ];
+
+    /// The stable string form (`invalid_request`, …), the same on every surface.
+    pub const fn as_str(self) -> &'static str {
         match self {
-            Error::InvalidRequest { .. } => "invalid_request",
-            Error::UnknownOperation { .. } => "unknown_operation",
-            Error::Io { .. } => "io",
-            Error::Database { .. } => "database",
-            Error::Internal(_) => "internal",
+            ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::UnknownOperation => "unknown_operation",
+            ErrorCode::Io => "io",
+            ErrorCode::Database => "database",
+            ErrorCode::Internal => "internal",
         }
+    }
+
+    /// The code whose string form is `text`.
+    pub fn parse(text: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Error {
+    /// The kind of this error ([`ErrorCode`]), for surfaces that map it.
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            Error::InvalidRequest { .. } => ErrorCode::InvalidRequest,
+            Error::UnknownOperation { .. } => ErrorCode::UnknownOperation,
+            Error::Io { .. } => ErrorCode::Io,
+            Error::Database { .. } => ErrorCode::Database,
+            Error::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// A stable, machine-readable code for this error, the same on every surface
+    /// ([`ErrorCode::as_str`] of [`Error::error_code`]).
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
     }
 
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
@@ -90,9 +146,33 @@ impl Error {
 
 /// Every error code [`Error::code`] can return, for surfaces that enumerate them.
 pub const ERROR_CODES: &[&str] = &[
-    "invalid_request",
-    "unknown_operation",
-    "io",
-    "database",
-    "internal",
+    ErrorCode::ALL[0].as_str(),
+    ErrorCode::ALL[1].as_str(),
+    ErrorCode::ALL[2].as_str(),
+    ErrorCode::ALL[3].as_str(),
+    ErrorCode::ALL[4].as_str(),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_listed_once_and_round_trips() {
+        // A new variant makes this match fail to compile until it has a place in ALL.
+        let position = |code: ErrorCode| match code {
+            ErrorCode::InvalidRequest => 0,
+            ErrorCode::UnknownOperation => 1,
+            ErrorCode::Io => 2,
+            ErrorCode::Database => 3,
+            ErrorCode::Internal => 4,
+        };
+        for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
+            assert_eq!(position(code), i);
+            assert_eq!(ERROR_CODES[i], code.as_str());
+            assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
+        }
+        assert_eq!(ERROR_CODES.len(), ErrorCode::ALL.len());
+        assert_eq!(ErrorCode::parse("nope"), None);
+    }
+}

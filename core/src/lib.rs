@@ -66,11 +66,12 @@ pub mod sessions;
 pub mod store;
 pub mod text;
 pub mod time;
+pub mod transcripts;
 pub mod walk;
 
 pub use config::Config;
 pub use engine::{Engine, EngineOptions};
-pub use error::{ERROR_CODES, Error, Result};
+pub use error::{ERROR_CODES, Error, ErrorCode, Result};
 pub use ops::{Operation, OperationInfo};
 pub use registry::OPERATIONS;
 

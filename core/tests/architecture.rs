@@ -25,7 +25,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "machinery",
-        &["walk", "git", "config", "store", "embed", "rank"],
+        &[
+            "walk",
+            "git",
+            "config",
+            "store",
+            "embed",
+            "rank",
+            "transcripts",
+        ],
     ),
     ("engine", &["engine"]),
     ("ops", &["ops"]),

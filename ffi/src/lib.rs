@@ -15,7 +15,7 @@ use std::ptr;
 use std::sync::{Arc, Mutex};
 
 use cc_search::mcp::{Server, ServerOptions};
-use cc_search::{Engine, EngineOptions, Error};
+use cc_search::{Engine, EngineOptions, Error, ErrorCode};
 
 /// Major version of the library (from Cargo.toml; a test checks they agree).
 pub const CC_SEARCH_VERSION_MAJOR: u32 = 0;
@@ -92,12 +92,12 @@ struct Failure {
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
-        let status = match e.code() {
-            "invalid_request" => CC_SEARCH_ERR_INVALID_REQUEST,
-            "unknown_operation" => CC_SEARCH_ERR_UNKNOWN_OPERATION,
-            "io" => CC_SEARCH_ERR_IO,
-            "database" => CC_SEARCH_ERR_DATABASE,
-            _ => CC_SEARCH_ERR_INTERNAL,
+        let status = match e.error_code() {
+            ErrorCode::InvalidRequest => CC_SEARCH_ERR_INVALID_REQUEST,
+            ErrorCode::UnknownOperation => CC_SEARCH_ERR_UNKNOWN_OPERATION,
+            ErrorCode::Io => CC_SEARCH_ERR_IO,
+            ErrorCode::Database => CC_SEARCH_ERR_DATABASE,
+            ErrorCode::Internal => CC_SEARCH_ERR_INTERNAL,
         };
         Failure {
             status,

@@ -19,20 +19,22 @@ use napi::bindgen_prelude::{AsyncTask, JsError};
 use napi::{Env, Task};
 use napi_derive::napi;
 
+use cc_search::ErrorCode;
+
 /// An error for JavaScript whose `code` is the core's error code.
 type CodedError = napi::Error<String>;
 
 /// A failure from the core, kept as plain data so it can cross threads.
 #[derive(Debug, Clone)]
 pub struct Failure {
-    code: &'static str,
+    code: ErrorCode,
     message: String,
 }
 
 impl From<cc_search::Error> for Failure {
     fn from(error: cc_search::Error) -> Self {
         Failure {
-            code: error.code(),
+            code: error.error_code(),
             message: error.to_string(),
         }
     }
@@ -40,7 +42,7 @@ impl From<cc_search::Error> for Failure {
 
 impl From<Failure> for CodedError {
     fn from(failure: Failure) -> Self {
-        napi::Error::new(failure.code.to_string(), failure.message)
+        napi::Error::new(failure.code.as_str().to_string(), failure.message)
     }
 }
 
@@ -55,7 +57,7 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> cc_search::Result<T>) -> Result<T,
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
             Err(Failure {
-                code: "internal",
+                code: ErrorCode::Internal,
                 message: format!("internal error: {what} panicked: {detail}"),
             })
         }
@@ -116,7 +118,7 @@ impl Engine {
         let server = guarded("mcp", || cc_search::mcp::Server::new(engine, options))?;
         let warnings = server.warnings().to_vec();
         let mut slot = self.mcp.lock().map_err(|_| Failure {
-            code: "internal",
+            code: ErrorCode::Internal,
             message: "internal error: MCP lock poisoned".to_string(),
         })?;
         *slot = Some(Arc::new(server));
@@ -154,7 +156,7 @@ impl Engine {
                     .ok()
                     .and_then(|slot| slot.clone())
                     .ok_or_else(|| Failure {
-                        code: "internal",
+                        code: ErrorCode::Internal,
                         message: "internal error: MCP server missing".to_string(),
                     })?
             }

@@ -23,49 +23,45 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
+use cc_search::ErrorCode;
+
 /// The module the exception classes say they belong to: the package re-exports them,
 /// so tracebacks and `repr` show `cc_search.InvalidRequestError`.
 const EXCEPTIONS_MODULE: &str = "cc_search";
 
-/// One exception class per core error code: (code, class name, built-in base, doc).
-const ERROR_CLASSES: &[(&str, &str, Option<&str>, &str)] = &[
-    (
-        "invalid_request",
-        "InvalidRequestError",
-        Some("ValueError"),
-        "The request was malformed: invalid JSON, a missing or mistyped field, or a value \
-         out of range.",
-    ),
-    (
-        "unknown_operation",
-        "UnknownOperationError",
-        Some("ValueError"),
-        "No operation has this name.",
-    ),
-    (
-        "io",
-        "IoError",
-        Some("OSError"),
-        "A filesystem operation failed (a missing directory, a permission denied).",
-    ),
-    (
-        "database",
-        "DatabaseError",
-        None,
-        "A SQLite operation failed.",
-    ),
-    (
-        "internal",
-        "InternalError",
-        Some("RuntimeError"),
-        "A bug or an impossible state in cc-search; the message says which.",
-    ),
-];
+/// The exception class of each core error code: (class name, built-in base, doc). An
+/// exhaustive match: a new code does not compile until it has a class.
+fn error_class(code: ErrorCode) -> (&'static str, Option<&'static str>, &'static str) {
+    match code {
+        ErrorCode::InvalidRequest => (
+            "InvalidRequestError",
+            Some("ValueError"),
+            "The request was malformed: invalid JSON, a missing or mistyped field, or a value \
+             out of range.",
+        ),
+        ErrorCode::UnknownOperation => (
+            "UnknownOperationError",
+            Some("ValueError"),
+            "No operation has this name.",
+        ),
+        ErrorCode::Io => (
+            "IoError",
+            Some("OSError"),
+            "A filesystem operation failed (a missing directory, a permission denied).",
+        ),
+        ErrorCode::Database => ("DatabaseError", None, "A SQLite operation failed."),
+        ErrorCode::Internal => (
+            "InternalError",
+            Some("RuntimeError"),
+            "A bug or an impossible state in cc-search; the message says which.",
+        ),
+    }
+}
 
 /// The exception classes, created once per process.
 struct ErrorClasses {
     base: Py<PyType>,
-    by_code: Vec<(&'static str, Py<PyType>)>,
+    by_code: Vec<(ErrorCode, Py<PyType>)>,
 }
 
 static ERROR_TYPES: PyOnceLock<ErrorClasses> = PyOnceLock::new();
@@ -95,22 +91,22 @@ fn error_classes(py: Python<'_>) -> PyResult<&ErrorClasses> {
              (see `cc_search.error_codes()`); `str(error)` is the message.",
             None,
         )?;
-        let mut by_code = Vec::with_capacity(ERROR_CLASSES.len());
-        for &(code, name, builtin, doc) in ERROR_CLASSES {
+        let mut by_code = Vec::with_capacity(ErrorCode::ALL.len());
+        for code in ErrorCode::ALL {
+            let (name, builtin, doc) = error_class(code);
             let mut bases = vec![base.bind(py).clone()];
             if let Some(builtin) = builtin {
                 bases.push(builtins.getattr(builtin)?.cast_into::<PyType>()?);
             }
-            let class = new_class(name, PyTuple::new(py, bases)?, doc, Some(code))?;
+            let class = new_class(name, PyTuple::new(py, bases)?, doc, Some(code.as_str()))?;
             by_code.push((code, class));
         }
         Ok(ErrorClasses { base, by_code })
     })
 }
 
-/// Build the Python exception of `code` with `message`; an unknown code (a newer core)
-/// falls back to the base class, still carrying the code.
-fn error(py: Python<'_>, code: &str, message: &str) -> PyErr {
+/// Build the Python exception of `code` with `message`.
+fn error(py: Python<'_>, code: ErrorCode, message: &str) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let classes = error_classes(py)?;
         let class = classes
@@ -119,14 +115,14 @@ fn error(py: Python<'_>, code: &str, message: &str) -> PyErr {
             .find(|(c, _)| *c == code)
             .map_or(&classes.base, |(_, class)| class);
         let instance = class.bind(py).call1((message,))?;
-        instance.setattr("code", code)?;
+        instance.setattr("code", code.as_str())?;
         Ok(PyErr::from_value(instance))
     };
     build().unwrap_or_else(|e| e)
 }
 
 fn core_error(py: Python<'_>, e: &cc_search::Error) -> PyErr {
-    error(py, e.code(), &e.to_string())
+    error(py, e.error_code(), &e.to_string())
 }
 
 /// Run `f`, turning a panic into an `internal` error.
@@ -146,7 +142,7 @@ fn utf8(py: Python<'_>, value: &Bound<'_, PyString>, what: &str) -> PyResult<Str
     value.to_cow().map(|s| s.into_owned()).map_err(|e| {
         error(
             py,
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             &format!("{what} is not valid UTF-8: {e}"),
         )
     })
@@ -157,7 +153,7 @@ fn non_empty(py: Python<'_>, path: Option<PathBuf>, what: &str) -> PyResult<Opti
     match path {
         Some(p) if p.as_os_str().is_empty() => Err(error(
             py,
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             &format!("{what} is an empty path"),
         )),
         other => Ok(other),
@@ -182,10 +178,10 @@ impl Engine {
         let guard = self
             .inner
             .read()
-            .map_err(|_| error(py, "internal", "engine lock poisoned"))?;
+            .map_err(|_| error(py, ErrorCode::Internal, "engine lock poisoned"))?;
         guard
             .clone()
-            .ok_or_else(|| error(py, "invalid_request", "the engine is closed"))
+            .ok_or_else(|| error(py, ErrorCode::InvalidRequest, "the engine is closed"))
     }
 }
 
@@ -260,7 +256,7 @@ impl Engine {
         let taken = self
             .inner
             .write()
-            .map_err(|_| error(py, "internal", "engine lock poisoned"))?
+            .map_err(|_| error(py, ErrorCode::Internal, "engine lock poisoned"))?
             .take();
         // Dropping closes SQLite connections: do it without the GIL.
         py.detach(move || drop(taken));
@@ -416,12 +412,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let classes = error_classes(py)?;
     m.add("Error", classes.base.clone_ref(py))?;
     for (code, class) in &classes.by_code {
-        let name = ERROR_CLASSES
-            .iter()
-            .find(|(c, ..)| c == code)
-            .map(|(_, name, ..)| *name)
-            .unwrap_or("Error");
-        m.add(name, class.clone_ref(py))?;
+        m.add(error_class(*code).0, class.clone_ref(py))?;
     }
     m.add("__version__", cc_search::VERSION)?;
     Ok(())

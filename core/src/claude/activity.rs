@@ -70,18 +70,13 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::transcripts::{self, encode_folder_name, folder_may_hold};
+
 /// Lines longer than this are skipped (and counted) without being kept in memory.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
 
-/// Claude Code cuts project folder names longer than this and appends a hash.
-const FOLDER_NAME_MAX: usize = 200;
-
 /// At most this many `@` mentions are looked up per prompt (a pasted log can hold many).
 const MAX_MENTIONS_PER_PROMPT: usize = 64;
-
-/// How deep below a project folder transcripts are looked for
-/// (`<session>/subagents/workflows/<id>/agent-*.jsonl` is four levels down).
-const MAX_FOLDER_DEPTH: usize = 6;
 
 /// How Claude Code used a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -257,106 +252,25 @@ impl Root {
     }
 }
 
-/// Claude Code's folder name for a working directory: each UTF-16 code unit that is not an
-/// ASCII letter or digit becomes `-` (names over 200 characters are then cut and given a
-/// hash, which this does not add).
-fn encode_folder_name(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else {
-            for _ in 0..c.len_utf16() {
-                out.push('-');
-            }
-        }
-    }
-    out
-}
-
-/// Whether the folder `name` may hold sessions whose cwd is the directory encoded as
-/// `encoded` or a directory inside it.
-fn folder_may_hold(name: &[u8], encoded: &[u8]) -> bool {
-    if name.len() > FOLDER_NAME_MAX {
-        // Cut at 200 characters, then `-<hash>`: compare the kept part only.
-        let kept = &name[..FOLDER_NAME_MAX];
-        if encoded.len() >= FOLDER_NAME_MAX {
-            return encoded[..FOLDER_NAME_MAX] == *kept;
-        }
-        return kept.starts_with(encoded) && kept[encoded.len()] == b'-';
-    }
-    name == encoded || (name.starts_with(encoded) && name.get(encoded.len()) == Some(&b'-'))
-}
-
-/// The transcripts (`*.jsonl`) in the project folders under `<config_dir>/projects` that
-/// may hold the project's sessions, sorted.
+/// The transcripts in the project folders under `<config_dir>/projects` that may hold the
+/// project's sessions, sorted.
 fn transcripts(config_dir: &Path, root: &Root, warnings: &mut Vec<String>) -> Vec<PathBuf> {
     let projects = config_dir.join("projects");
-    let entries = match fs::read_dir(&projects) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Vec::new(),
+    let encodings = root.encodings();
+    let may_hold = |name: &str| {
+        encodings
+            .iter()
+            .any(|e| folder_may_hold(name.as_bytes(), e.as_bytes()))
+    };
+    match transcripts::discover(&projects, &may_hold, warnings) {
+        Ok(found) => found.into_iter().map(|t| t.path).collect(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
         Err(e) => {
             warnings.push(format!(
                 "{}: cannot be listed ({e}); no session transcripts read",
                 projects.display()
             ));
-            return Vec::new();
-        }
-    };
-    let encodings = root.encodings();
-    let mut folders = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let bytes = name.as_encoded_bytes();
-        if !encodings
-            .iter()
-            .any(|e| folder_may_hold(bytes, e.as_bytes()))
-        {
-            continue;
-        }
-        // A folder may be a symbolic link to one elsewhere; follow it at this level only.
-        let path = entry.path();
-        if fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-            folders.push(path);
-        }
-    }
-    let mut files = Vec::new();
-    for folder in folders {
-        collect_jsonl(&folder, 0, &mut files, warnings);
-    }
-    files.sort();
-    files.dedup();
-    files
-}
-
-/// The `*.jsonl` files in `dir` and below it (symbolic links to files followed, to
-/// directories not).
-fn collect_jsonl(dir: &Path, depth: usize, files: &mut Vec<PathBuf>, warnings: &mut Vec<String>) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
-        Err(e) => {
-            warnings.push(format!(
-                "{}: cannot be listed ({e}); skipped",
-                dir.display()
-            ));
-            return;
-        }
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            if depth < MAX_FOLDER_DEPTH {
-                collect_jsonl(&path, depth + 1, files, warnings);
-            }
-        } else if path.extension().is_some_and(|e| e == "jsonl")
-            && (kind.is_file() || fs::metadata(&path).is_ok_and(|m| m.is_file()))
-        {
-            files.push(path);
+            Vec::new()
         }
     }
 }
@@ -1197,35 +1111,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn folder_names_encode_like_claude_code() {
-        assert_eq!(
-            encode_folder_name(Path::new("/home/u/my_proj.v2")),
-            "-home-u-my-proj-v2"
-        );
-        // One dash per UTF-16 code unit: é is one, an emoji two.
-        assert_eq!(encode_folder_name(Path::new("/p/é🎉x")), "-p----x");
-    }
-
-    #[test]
-    fn folders_of_the_project_and_of_directories_inside_it_match() {
-        let e = b"-home-u-proj";
-        assert!(folder_may_hold(b"-home-u-proj", e));
-        assert!(folder_may_hold(b"-home-u-proj-src", e));
-        assert!(!folder_may_hold(b"-home-u-projects", e));
-        assert!(!folder_may_hold(b"-home-u", e));
-        assert!(!folder_may_hold(b"-home-u-other", e));
-
-        let long_project = format!("-{}", "a".repeat(250));
-        let cut = format!("{}-1x2y3z", &long_project[..FOLDER_NAME_MAX]);
-        assert!(folder_may_hold(cut.as_bytes(), long_project.as_bytes()));
-        let short = format!("-{}", "b".repeat(150));
-        let deep = format!("{short}-{}", "c".repeat(100));
-        let deep_cut = format!("{}-abc", &deep[..FOLDER_NAME_MAX]);
-        assert!(folder_may_hold(deep_cut.as_bytes(), short.as_bytes()));
-        assert!(!folder_may_hold(deep_cut.as_bytes(), b"-bbb"));
-    }
 
     #[test]
     fn normalize_is_lexical() {

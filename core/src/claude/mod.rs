@@ -30,20 +30,8 @@ pub use mcp_install::{
     is_cc_search_mcp_server,
 };
 
-/// Claude Code's configuration directory: `$CLAUDE_CONFIG_DIR` when set (made absolute),
-/// else `~/.claude` (from `$HOME`). With neither variable set the result is the relative
-/// path `.claude`.
-pub fn config_dir() -> PathBuf {
-    checked_config_dir().unwrap_or_else(|| PathBuf::from(".claude"))
-}
-
-/// [`config_dir`], or `None` when neither `$CLAUDE_CONFIG_DIR` nor `$HOME` says where it is.
-pub(crate) fn checked_config_dir() -> Option<PathBuf> {
-    if let Some(dir) = crate::env::env_path("CLAUDE_CONFIG_DIR") {
-        return Some(std::path::absolute(&dir).unwrap_or(dir));
-    }
-    crate::env::home_dir().map(|home| home.join(".claude"))
-}
+pub(crate) use crate::transcripts::checked_config_dir;
+pub use crate::transcripts::config_dir;
 
 /// Claude Code's own state file, which holds the user's MCP servers (`mcpServers`) among
 /// much else, where Claude Code looks for it: `.config.json` in [`config_dir`] when that
