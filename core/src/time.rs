@@ -22,6 +22,22 @@ pub fn unix_now_ns() -> i64 {
         .unwrap_or(0)
 }
 
+/// A file's modification time in Unix nanoseconds: negative before 1970, 0 when the
+/// system does not say.
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    let Ok(time) = meta.modified() else { return 0 };
+    let nanos = match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i128::try_from(after.as_nanos()).unwrap_or(i128::MAX),
+        Err(before) => -i128::try_from(before.duration().as_nanos()).unwrap_or(i128::MAX),
+    };
+    i64::try_from(nanos).unwrap_or(if nanos < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// A file's modification time in whole Unix seconds (rounded down), as [`mtime_ns`].
+pub fn mtime_secs(meta: &std::fs::Metadata) -> i64 {
+    mtime_ns(meta).div_euclid(1_000_000_000)
+}
+
 /// Days from 1970-01-01 to a date.
 pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let year = if month <= 2 { year - 1 } else { year };

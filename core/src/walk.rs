@@ -20,7 +20,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::UNIX_EPOCH;
 
 use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
@@ -518,22 +517,14 @@ fn walked(path: PathBuf, meta: &std::fs::Metadata) -> WalkedFile {
     }
 }
 
-/// Modification time in nanoseconds since the Unix epoch (0 when unknown).
+/// Modification time in nanoseconds since the Unix epoch ([`crate::time::mtime_ns`]).
 pub fn mtime_ns_of(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+    crate::time::mtime_ns(meta)
 }
 
-/// Modification time in whole seconds since the Unix epoch (0 when unknown).
+/// Modification time in whole seconds since the Unix epoch ([`crate::time::mtime_secs`]).
 pub fn mtime_of(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    crate::time::mtime_secs(meta)
 }
 
 fn push(warnings: &Mutex<Vec<String>>, message: String) {

@@ -167,24 +167,8 @@ fn encoded(dir: &Path) -> String {
 }
 
 fn rfc3339(t: i64) -> String {
-    // Days from civil, inverted (Howard Hinnant), for a fixed-format UTC timestamp.
-    let days = t.div_euclid(DAY);
-    let secs = t.rem_euclid(DAY);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.000Z",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
+    // Claude Code writes milliseconds.
+    cc_search::time::format_rfc3339(t).replace('Z', ".000Z")
 }
 
 #[test]

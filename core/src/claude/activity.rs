@@ -64,12 +64,12 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 use std::path::{Component, Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::time::mtime_ns;
 use crate::transcripts::{self, encode_folder_name, folder_may_hold};
 
 /// Lines longer than this are skipped (and counted) without being kept in memory.
@@ -290,16 +290,6 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// A modification time in nanoseconds since the unix epoch (negative before it).
-fn mtime_ns(meta: &fs::Metadata) -> i64 {
-    let Ok(time) = meta.modified() else { return 0 };
-    let nanos = match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i128::try_from(after.as_nanos()).unwrap_or(i128::MAX),
-        Err(before) => -i128::try_from(before.duration().as_nanos()).unwrap_or(i128::MAX),
-    };
-    i64::try_from(nanos).unwrap_or(if nanos < 0 { i64::MIN } else { i64::MAX })
 }
 
 /// Whether a line may hold an access, before any parsing: a `tool_use` of one of the file

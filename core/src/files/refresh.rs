@@ -95,10 +95,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let project = crate::env::project_dir(request.root.or(request.project_dir), OP)?;
     let project_key = utf8(&project)?.to_string();
     let started_at = crate::time::unix_now();
-    let started_ns = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-        .unwrap_or(0);
+    let started_ns = crate::time::unix_now_ns();
     let (indexed_roots, heads, cursors, stored) = {
         let conn = files_db.read(&mut warnings)?;
         let read = || -> rusqlite::Result<_> {
