@@ -6,7 +6,7 @@
 //! | --- | --- |
 //! | `user`, content a string or text blocks, not `isMeta`/`isCompactSummary` | a real prompt: opens a new group |
 //! | `user` with `isCompactSummary` | a compaction summary: opens a group, part kind `summary` |
-//! | `user` with `tool_result` blocks (or `<local-command-stdout>` text) | tool output of the open group |
+//! | `user` with `tool_result` blocks, or command output text (`<local-command-stdout>`, `<bash-stdout>`, …: [`crate::transcripts::generated`]) | tool output of the open group |
 //! | `user` with `isMeta` | skipped (injected caveats and command context) |
 //! | `assistant` | text, thinking and tool calls of the open group; lines sharing `message.id` re-joined |
 //! | `summary` (`summary` + `leafUuid`) | a session title: its own `summary` chunk |
@@ -449,7 +449,7 @@ fn user_parts(content: Option<&Value>, compact: bool) -> (Vec<Part>, bool) {
             false,
         );
     }
-    if text.starts_with("<local-command-stdout>") || text.starts_with("<local-command-stderr>") {
+    if crate::transcripts::generated(text) == Some(crate::transcripts::Generated::CommandOutput) {
         return (
             vec![Part {
                 kind: PartKind::ToolResult,
@@ -595,6 +595,23 @@ mod tests {
         assert_eq!(parsed.cwd.as_deref(), Some("/p"));
         assert_eq!(parsed.end, bytes.len() as u64);
         assert_eq!(parsed.open[""], parsed.groups[1].start);
+    }
+
+    #[test]
+    fn command_output_typed_by_claude_code_is_tool_output_not_a_prompt() {
+        for output in [
+            "<local-command-stdout>built</local-command-stdout>",
+            "<bash-stdout>total 0</bash-stdout><bash-stderr></bash-stderr>",
+        ] {
+            let bytes = lines(&[
+                user("u1", "run the tests".into()),
+                user("u2", output.into()),
+            ]);
+            let parsed = parse(&bytes, 0, &BTreeMap::new());
+            assert_eq!(parsed.groups.len(), 1, "{output}");
+            let parts = &parsed.groups[0].messages[1].parts;
+            assert_eq!(parts[0].kind, PartKind::ToolResult, "{output}");
+        }
     }
 
     #[test]
