@@ -14,7 +14,7 @@ CBINDGEN_VERSION := 0.29.4
 CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench header setup setup-python setup-node python node install \
+.PHONY: demo test bench header bindings setup setup-python setup-node python node install \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
         test-packaging clean-demo fuzz fuzz-quick fuzz-build
 
@@ -61,6 +61,12 @@ node: setup-node
 
 header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
+
+# The bindings' typed layers, generated from the operation table: Python's
+# cc_search/_operations.py, Node's generated block of index.js and operations.d.ts. `make test-rust`
+# (cargo test) fails while the committed files differ from what this writes.
+bindings:
+	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test bindings_generated -- --nocapture
 
 # The C library: include/cc_search.h, lib/libcc_search.so, lib/libcc_search.a and
 # lib/pkgconfig/cc_search.pc under PREFIX (DESTDIR stages it elsewhere). A release build;

@@ -101,7 +101,8 @@ python_wheel() {
     fail "wheel name ${wheel##*/} is not cc_search-$version-cp39-abi3-*linux*_x86_64.whl"
   record "python wheel file name" "$(sed 's/^cc_search-\([^-]*\)-.*/\1/' <<<"${wheel##*/}")"
   expect_contains "the wheel" "$("$json" -c 'import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep="\n")' "$wheel")" \
-    cc_search/__init__.py cc_search/cli.py cc_search/_native.abi3.so cc_search/_native.pyi \
+    cc_search/__init__.py cc_search/_operations.py cc_search/cli.py \
+    cc_search/_native.abi3.so cc_search/_native.pyi \
     cc_search/py.typed "cc_search-$version.dist-info/entry_points.txt"
   "$python" -m venv "$work/venv-wheel"
   "$work/venv-wheel/bin/pip" install --quiet "$wheel"
@@ -172,6 +173,7 @@ node_package() {
   listing=$(tar tvzf "$tarball" | awk '{print $1, $NF}')
   expect_contains "the npm tarball" "$(awk '{print $2}' <<<"$listing")" \
     package/package.json package/index.js package/index.mjs package/index.d.ts \
+    package/operations.d.ts \
     package/native.js package/native.d.ts "package/$addon" \
     package/hooks/file-suggestion.sh package/hooks/file-suggestion.js \
     package/hooks/session-start.sh package/hooks/session-start.js package/hooks/runtime.sh \
