@@ -11,8 +11,12 @@
 //! - [`InstallMcp`] (`claude.install_mcp`): register cc-search's MCP server with Claude
 //!   Code (`mcpServers` of `~/.claude.json` or of the project's `.mcp.json`), or take it
 //!   out again, the way `claude mcp add` / `claude mcp remove` do.
+//! - [`hook`]: the protocol of the `fileSuggestion` command and the `SessionStart` hook
+//!   cc-search installs (stdin in, stdout out, whether a background refresh is due), for
+//!   every runtime that runs them.
 
 pub mod activity;
+pub mod hook;
 mod install;
 mod mcp_install;
 mod settings;
