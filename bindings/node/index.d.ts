@@ -126,12 +126,47 @@ export declare function serveMcp(options?: EngineOptions & McpServeOptions): Pro
  *
  * @throws {CcSearchError} `invalid_request` for bad options.
  */
+/** The Claude Code hooks {@link Engine.hook} answers. */
+export type HookName = 'file-suggestion' | 'session-start'
+
+/** What a Claude Code hook answers ({@link Engine.hook}). */
+export interface HookAnswer {
+  /** The hook's whole stdout: empty, or lines each ending in a newline. */
+  stdout: string
+  /** Lines for stderr once stdout is written (one line each, no prefix). */
+  warnings: string[]
+  /** Why the hook could not do its work (one line); stdout is then empty. */
+  error?: string | null
+  /** A refresh of the project's session roots to start now, detached, its output
+   * appended to `log` (already rotated). */
+  refresh?: { projectDir: string; log: string } | null
+}
+
+/** Most bytes of a hook's stdin read; the rest is ignored. */
+export declare const HOOK_INPUT_LIMIT: number
+
+/**
+ * Whether the bytes of a hook's stdin read so far hold one complete JSON object, so
+ * that reading may stop.
+ */
+export declare function hookInputComplete(input: Uint8Array): boolean
+
 export declare class Engine {
   constructor(options?: EngineOptions)
   /** The data root in use (absolute). */
   readonly home: string
   /** Warnings from opening the engine (an invalid configuration file, for instance). */
   readonly warnings: string[]
+
+  /**
+   * Answer the Claude Code hook `name` for the bytes of its stdin, as the scripts in
+   * `hooks/` do (the protocol is the core's: the limits, the input's JSON, the log and
+   * its rotation). Never throws for the hook's own failures: they are `error`.
+   *
+   * @throws {CcSearchError} `invalid_request` for an unknown hook or input that is not
+   *   a Uint8Array.
+   */
+  hook(name: HookName, input: Uint8Array, options?: { projectDir?: string }): HookAnswer
 
   /**
    * Answer one MCP message (a line of JSON-RPC 2.0) as this engine's MCP server: the

@@ -227,6 +227,27 @@ class Engine {
   }
 
   /**
+   * Answer the Claude Code hook `name` ('file-suggestion' or 'session-start') for the
+   * bytes of its stdin (a Uint8Array or Buffer), as the scripts in hooks/ do: returns
+   * `{stdout, warnings, error, refresh}` — what to write to stdout, the lines for
+   * stderr, why the hook failed (stdout is then empty), and `{projectDir, log}` when a
+   * refresh is to be started in the background. The protocol (the limits, the input's
+   * JSON, the log and its rotation) is the core's. Options: `projectDir` (default
+   * `$CLAUDE_PROJECT_DIR`, else the current directory).
+   */
+  hook(name, input, options) {
+    if (!(input instanceof Uint8Array)) {
+      throw new CcSearchError(`hook input must be a Uint8Array or Buffer, got ${describeType(input)}`, 'invalid_request')
+    }
+    const { project_dir: projectDir } = snakeCaseKeys('hook', options)
+    try {
+      return this.#native.hook(String(name), input, projectDir ?? envPath('CLAUDE_PROJECT_DIR'))
+    } catch (err) {
+      throw wrapError(err)
+    }
+  }
+
+  /**
    * Answer one MCP message (a line of JSON-RPC 2.0) as this engine's MCP server:
    * returns the reply (one line of JSON), or `null` for a notification. The session
    * starts with the first call; its tools read inside the project
@@ -596,6 +617,17 @@ class Engine {
   // ── end of the generated methods ──
 }
 
+/** Most bytes of a hook's stdin read; the rest is ignored (see `Engine#hook`). */
+const HOOK_INPUT_LIMIT = native.HOOK_INPUT_LIMIT
+
+/**
+ * Whether the bytes of a hook's stdin read so far (a Uint8Array or Buffer) hold one
+ * complete JSON object, so that reading may stop (see `Engine#hook`).
+ */
+function hookInputComplete(input) {
+  return native.hookInputComplete(input)
+}
+
 /** The version of cc-search (`MAJOR.MINOR.PATCH`). */
 function version() {
   return VERSION
@@ -629,4 +661,6 @@ module.exports = {
   version,
   operations,
   serveMcp,
+  HOOK_INPUT_LIMIT,
+  hookInputComplete,
 }

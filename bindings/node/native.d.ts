@@ -42,6 +42,13 @@ export declare class Engine {
   call(op: string, paramsJson: string): string
   /** Like `call`, on the libuv thread pool; resolves to the JSON response. */
   callAsync(op: string, paramsJson: string): Promise<string>
+  /**
+   * Answer the Claude Code hook `name` (`file-suggestion`, `session-start`) for the
+   * bytes of its stdin, as the core's `files::hook::run` does. The hook's own
+   * failures are in `error`; only an unknown `name` throws (`invalid_request`).
+   * `projectDir` defaults to `$CLAUDE_PROJECT_DIR`, else the current directory.
+   */
+  hook(name: string, input: Uint8Array, projectDir?: string | undefined | null): HookAnswer
   /** Warnings from opening the engine (an invalid configuration file, for instance). */
   warnings(): Array<string>
   /** The data root. */
@@ -50,6 +57,35 @@ export declare class Engine {
 
 /** Every error code an error thrown by this module can carry. */
 export declare function errorCodes(): Array<string>
+
+/** Most bytes of a hook's stdin read; the rest is ignored. */
+export declare const HOOK_INPUT_LIMIT: number
+
+/** What a Claude Code hook answers (`Engine#hook`). */
+export interface HookAnswer {
+  /** The hook's whole stdout (empty, or lines each ending in a newline). */
+  stdout: string
+  /** Lines for stderr, after stdout is written (one line each, no prefix). */
+  warnings: Array<string>
+  /** Why the hook could not do its work (one line); stdout is then empty. */
+  error?: string
+  /** A refresh to start now in a detached background process. */
+  refresh?: HookRefresh
+}
+
+/**
+ * Whether the bytes of a hook's stdin read so far hold one complete JSON object, so
+ * reading may stop.
+ */
+export declare function hookInputComplete(input: Uint8Array): boolean
+
+/** A refresh of a project's session roots a hook asks for. */
+export interface HookRefresh {
+  /** The project, absolute. */
+  projectDir: string
+  /** The log to append the refresh's output to (already rotated). */
+  log: string
+}
 
 /**
  * The operation table as JSON: `[{name, summary, request, response}]`, with JSON

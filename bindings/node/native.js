@@ -837,5 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
 module.exports.errorCodes = nativeBinding.errorCodes
+module.exports.HOOK_INPUT_LIMIT = nativeBinding.HOOK_INPUT_LIMIT
+module.exports.hookInputComplete = nativeBinding.hookInputComplete
 module.exports.operations = nativeBinding.operations
 module.exports.version = nativeBinding.version

@@ -1,5 +1,5 @@
 //! Embedding throughput and model load time: cc-search's all-MiniLM-L6-v2 (its own BERT
-//! forward pass, `core/src/embed/bert.rs`) against sentence-transformers (torch) on the
+//! forward pass, `core/src/embed/bert/`) against sentence-transformers (torch) on the
 //! same machine, in the same run, and — with `--features candle-baseline` — against the
 //! candle 0.11 `BertModel` pipeline cc-search used before. Run with
 //! `cargo bench -p cc-search --bench embed [--features candle-baseline]` (add

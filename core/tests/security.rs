@@ -332,14 +332,14 @@ const AUDITED_SQL_PLACEHOLDERS: &[&str] = &[
     "SYMBOL_COLUMNS",
     "BULK_CACHE_KIB",
     "BULK_FTS_HASH",
-    // code/index.rs: a table name, given as a literal by every caller ("files",
+    // code/index/: a table name, given as a literal by every caller ("files",
     // "symbols", "refs").
     "table",
-    // code/index.rs: the integer `PRAGMA cache_size` returned, set back after a bulk run.
+    // code/index/: the integer `PRAGMA cache_size` returned, set back after a bulk run.
     "before",
-    // code/index.rs: an index name from the constant DEFERRED_INDEXES.
+    // code/index/: an index name from the constant DEFERRED_INDEXES.
     "name",
-    // code/index.rs: `(?, ?, ?, ?, ?, ?)` repeated, the parameters of a many-row insert.
+    // code/index/: `(?, ?, ?, ?, ?, ?)` repeated, the parameters of a many-row insert.
     "values",
 ];
 

@@ -11,11 +11,11 @@
 // written so far), puts one line on stderr, and exits 0. Warnings (an index built on
 // the fly, a recovered database, an invalid configuration) go to stderr, one a line.
 //
-// Start-up is kept to the minimum: stdin is read before anything else is loaded, and
-// the only modules loaded are the cc-search package and stdin.js (the standard streams,
-// without node:fs under Bun).
+// Start-up is kept to the minimum: the only modules loaded are the cc-search package
+// (whose addon makes sense of the input and answers in one call) and stdin.js (the
+// standard streams, without node:fs under Bun).
 
-const { readInput, write, parseObject } = require('./stdin.js')
+const { readInput, write } = require('./stdin.js')
 
 /** Lines for stderr, written at the end (one write, whatever happened). */
 const notes = []
@@ -24,35 +24,32 @@ function note(message) {
   notes.push(`cc-search: ${String(message).replace(/\s*\n\s*/g, ' ')}\n`)
 }
 
-/** The query of the picker's input; anything unusable is the empty query. */
-function queryOf(text) {
-  if (text.trim() === '') return ''
-  const input = parseObject(text)
-  return input !== undefined && typeof input.query === 'string' ? input.query : ''
-}
-
-
+// What the input means, what to print and which warnings to show are the core's
+// (files::hook); this script reads, writes and reports.
 async function main() {
-  const query = queryOf(await readInput())
+  const input = await readInput()
   let engine
-  let response
+  let answer
   try {
     const { Engine } = require('../index.js')
-    // The runtime would print the engine's warnings over two lines; they are shown
-    // below, one line each, with the response's.
+    // The runtime would print the engine's warnings over two lines; the answer has
+    // them, shown below one line each.
     process.removeAllListeners('warning')
     engine = new Engine()
-    const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd()
-    response = engine.filesSuggest(query, { projectDir })
+    answer = engine.hook('file-suggestion', input)
   } catch (err) {
     const where = engine ? ` (data root ${engine.home})` : ''
     note(`file suggestion failed${where}: ${err && err.message ? err.message : err}`)
     return
   }
-  for (const warning of [...engine.warnings, ...response.warnings]) note(warning)
-  if (response.paths.length === 0) return
+  if (answer.error) {
+    note(`file suggestion failed (data root ${engine.home}): ${answer.error}`)
+    return
+  }
+  for (const warning of answer.warnings) note(warning)
+  if (answer.stdout === '') return
   try {
-    await write(1, response.paths.join('\n') + '\n')
+    await write(1, answer.stdout)
   } catch (err) {
     // EPIPE: the picker stopped listening. Anything else is worth one line.
     if (!(err && err.code === 'EPIPE')) note(`file suggestion: cannot write the result: ${err.message}`)

@@ -10,18 +10,15 @@
 //                                logging each step
 //
 // The log is <data root>/logs/session-start.log (the data root is $CC_SEARCH_HOME, else
-// the engine's default); over 1 MiB it is moved to session-start.log.1 first. The hook
-// never fails the session: it exits 0 and leaves stdout empty (Claude Code adds a
-// SessionStart hook's stdout to the conversation); a failure to start the refresh is one
-// line on stderr.
+// the engine's default); over 1 MiB it is moved to session-start.log.1 first. The core
+// decides the project, the log and its rotation, and that a refresh is due
+// (files::hook); this script starts it. The hook never fails the session: it exits 0
+// and leaves stdout empty (Claude Code adds a SessionStart hook's stdout to the
+// conversation); a failure to start the refresh is one line on stderr.
 
 const fs = require('node:fs')
-const path = require('node:path')
 
 const { readInput } = require('./stdin.js')
-
-/** The log moves aside when it grows past this. */
-const MAX_LOG_BYTES = 1 << 20
 
 function oneLine(message) {
   return String(message).replace(/\s*\n\s*/g, ' ')
@@ -45,39 +42,31 @@ function note(message) {
   }
 }
 
-/** Open the log for appending, moving a log over MAX_LOG_BYTES aside first. */
-function openLog(home) {
-  const dir = path.join(home, 'logs')
-  fs.mkdirSync(dir, { recursive: true })
-  const file = path.join(dir, 'session-start.log')
-  try {
-    if (fs.statSync(file).size > MAX_LOG_BYTES) fs.renameSync(file, `${file}.1`)
-  } catch (err) {
-    if (!(err && err.code === 'ENOENT')) throw err
-  }
-  return { file, fd: fs.openSync(file, 'a') }
-}
-
 async function hook() {
-  // Read to its end (so Claude Code's write never fails) and dropped.
-  await readInput()
+  // Read (so Claude Code's write never fails) and handed to the core, which ignores it.
+  const input = await readInput()
   let home
   try {
     const { Engine } = require('../index.js')
     // Warnings of the engine (an invalid configuration) are the worker's to log.
     process.removeAllListeners('warning')
-    home = new Engine().home
-    const project = process.env.CLAUDE_PROJECT_DIR || process.cwd()
-    const log = openLog(home)
+    const engine = new Engine()
+    home = engine.home
+    // The core decides: the project, the log (rotated) and whether a refresh is due.
+    const answer = engine.hook('session-start', input)
+    if (answer.error) throw new Error(answer.error)
+    if (!answer.refresh) return
+    const { projectDir, log } = answer.refresh
+    const fd = fs.openSync(log, 'a')
     const { spawn } = require('node:child_process')
-    const worker = spawn(process.execPath, [__filename, '--worker', project], {
+    const worker = spawn(process.execPath, [__filename, '--worker', projectDir], {
       detached: true,
-      stdio: ['ignore', log.fd, log.fd],
+      stdio: ['ignore', fd, fd],
       env: process.env,
     })
     worker.on('error', (err) => note(`session start: cannot start the index refresh: ${errorText(err)}`))
     worker.unref()
-    fs.closeSync(log.fd)
+    fs.closeSync(fd)
   } catch (err) {
     const where = home ? ` (data root ${home})` : ''
     note(`session start: cannot start the index refresh${where}: ${errorText(err)}`)

@@ -3,55 +3,57 @@
 // The standard streams of the hook scripts. Under Bun they go through Bun's own file API:
 // node:fs costs Bun ~3 ms to initialise, `process.stdout`/`process.stderr` ~8 ms — more
 // than a whole picker query. Under Node, through node:fs.
+//
+// How much is read and when the input is complete are the core's (files::hook, through
+// the addon: HOOK_INPUT_LIMIT, hookInputComplete); only the reading is done here. The
+// addon is loaded by the first read, so that a package that cannot load it fails there,
+// inside the hook's own error handling.
 
-/** Most bytes of stdin read; a hook's input is a few hundred at most. */
-const MAX_INPUT = 1 << 20
-
-/** `text` as a JSON object, or undefined. */
-function parseObject(text) {
-  try {
-    const value = JSON.parse(text)
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
-  } catch {
-    return undefined
-  }
+function core() {
+  return require('../index.js')
 }
 
-/** Whether the bytes read so far end in what may close a JSON object (`}` or a newline). */
-function mayBeComplete(chunk) {
-  const last = chunk[chunk.length - 1]
-  return last === 0x7d /* } */ || last === 0x0a /* \n */
+/** `chunks` (Uint8Arrays of `size` bytes in all) as one Uint8Array, without Buffer. */
+function joined(chunks, size) {
+  if (chunks.length === 1) return chunks[0]
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.length
+  }
+  return all
 }
 
 /**
  * The standard streams through Bun's file API.
  *
- * readInput: the text on stdin, read until end of input, until it holds one complete
+ * readInput: the bytes on stdin, read until end of input, until they hold one complete
  * JSON object (so a writer that keeps its end open cannot stall the picker), or until
- * MAX_INPUT. A descriptor that cannot be read is empty input. A terminal is not looked
- * for (a stat costs Bun 1 ms): the hooks' .sh scripts never hand one over, they
+ * HOOK_INPUT_LIMIT. A descriptor that cannot be read is empty input. A terminal is not
+ * looked for (a stat costs Bun 1 ms): the hooks' .sh scripts never hand one over, they
  * give /dev/null instead.
  */
 const bunIo = {
   async readInput() {
-    const decoder = new TextDecoder()
-    let text = ''
+    const { HOOK_INPUT_LIMIT, hookInputComplete } = core()
+    const chunks = []
     let size = 0
     let reader
     try {
       reader = Bun.stdin.stream().getReader()
-      while (size < MAX_INPUT) {
+      while (size < HOOK_INPUT_LIMIT) {
         const { done, value } = await reader.read()
         if (done) break
+        chunks.push(value)
         size += value.length
-        text += decoder.decode(value, { stream: true })
-        if (mayBeComplete(value) && parseObject(text) !== undefined) break
+        if (hookInputComplete(joined(chunks, size))) break
       }
     } catch {
       // A descriptor that cannot be read: what was read so far.
     }
     if (reader) reader.cancel().catch(() => {})
-    return text + decoder.decode()
+    return joined(chunks, size)
   },
   async write(fd, text) {
     await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text)
@@ -71,15 +73,16 @@ function nodeIo() {
   return {
     // See bunIo.readInput. (fstat rather than `tty.isatty`: loading node:tty is slow.)
     async readInput() {
+      const { HOOK_INPUT_LIMIT, hookInputComplete } = core()
       try {
-        if (fs.fstatSync(0).isCharacterDevice()) return ''
+        if (fs.fstatSync(0).isCharacterDevice()) return Buffer.alloc(0)
       } catch {
-        return ''
+        return Buffer.alloc(0)
       }
       const chunks = []
       let size = 0
       const buffer = Buffer.alloc(64 * 1024)
-      while (size < MAX_INPUT) {
+      while (size < HOOK_INPUT_LIMIT) {
         let n
         try {
           n = fs.readSync(0, buffer, 0, buffer.length, null)
@@ -94,12 +97,10 @@ function nodeIo() {
         if (n === 0) break
         chunks.push(Buffer.from(buffer.subarray(0, n)))
         size += n
-        if (mayBeComplete(buffer.subarray(0, n))) {
-          const text = Buffer.concat(chunks).toString('utf8')
-          if (parseObject(text) !== undefined) return text
-        }
+        const input = Buffer.concat(chunks)
+        if (hookInputComplete(input)) return input
       }
-      return Buffer.concat(chunks).toString('utf8')
+      return Buffer.concat(chunks)
     },
     async write(fd, text) {
       const bytes = Buffer.from(text, 'utf8')
@@ -122,9 +123,8 @@ function nodeIo() {
 const io = typeof Bun !== 'undefined' && typeof Bun.stdin?.stream === 'function' ? bunIo : nodeIo()
 
 module.exports = {
-  /** See bunIo.readInput: stdin's text, up to one complete JSON object. */
+  /** See bunIo.readInput: stdin's bytes (a Uint8Array), up to one complete JSON object. */
   readInput: () => io.readInput(),
   /** Write all of `text` to descriptor 1 or 2. */
   write: (fd, text) => io.write(fd, text),
-  parseObject,
 }

@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use napi::bindgen_prelude::{AsyncTask, JsError};
+use napi::bindgen_prelude::{AsyncTask, JsError, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
 
@@ -182,6 +182,32 @@ impl Engine {
         })
     }
 
+    /// Answer the Claude Code hook `name` (`file-suggestion`, `session-start`) for the
+    /// bytes of its stdin, as the core's `files::hook::run` does. The hook's own
+    /// failures are in `error`; only an unknown `name` throws (`invalid_request`).
+    /// `projectDir` defaults to `$CLAUDE_PROJECT_DIR`, else the current directory.
+    #[napi]
+    pub fn hook(
+        &self,
+        name: String,
+        input: Uint8Array,
+        project_dir: Option<String>,
+    ) -> Result<HookAnswer, CodedError> {
+        use cc_search::files::hook;
+        let which = hook::Hook::from_name(&name).map_err(Failure::from)?;
+        let project_dir = project_dir.filter(|d| !d.is_empty()).map(PathBuf::from);
+        let answer = hook::run(&self.inner, which, &input, project_dir.as_deref());
+        Ok(HookAnswer {
+            stdout: answer.stdout,
+            warnings: answer.warnings,
+            error: answer.error,
+            refresh: answer.refresh.map(|refresh| HookRefresh {
+                project_dir: refresh.project_dir.to_string_lossy().into_owned(),
+                log: refresh.log.to_string_lossy().into_owned(),
+            }),
+        })
+    }
+
     /// Warnings from opening the engine (an invalid configuration file, for instance).
     #[napi]
     pub fn warnings(&self) -> Vec<String> {
@@ -194,6 +220,39 @@ impl Engine {
         self.inner.home().to_string_lossy().into_owned()
     }
 }
+
+/// What a Claude Code hook answers (`Engine#hook`).
+#[napi(object)]
+pub struct HookAnswer {
+    /// The hook's whole stdout (empty, or lines each ending in a newline).
+    pub stdout: String,
+    /// Lines for stderr, after stdout is written (one line each, no prefix).
+    pub warnings: Vec<String>,
+    /// Why the hook could not do its work (one line); stdout is then empty.
+    pub error: Option<String>,
+    /// A refresh to start now in a detached background process.
+    pub refresh: Option<HookRefresh>,
+}
+
+/// A refresh of a project's session roots a hook asks for.
+#[napi(object)]
+pub struct HookRefresh {
+    /// The project, absolute.
+    pub project_dir: String,
+    /// The log to append the refresh's output to (already rotated).
+    pub log: String,
+}
+
+/// Whether the bytes of a hook's stdin read so far hold one complete JSON object, so
+/// reading may stop.
+#[napi]
+pub fn hook_input_complete(input: Uint8Array) -> bool {
+    cc_search::files::hook::input_complete(&input)
+}
+
+/// Most bytes of a hook's stdin read; the rest is ignored.
+#[napi]
+pub const HOOK_INPUT_LIMIT: u32 = cc_search::files::hook::MAX_INPUT as u32;
 
 /// One `callAsync`: runs the operation on the libuv pool, then settles the promise.
 pub struct CallTask {

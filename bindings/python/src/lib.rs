@@ -287,6 +287,41 @@ impl Engine {
         self.config_path.clone()
     }
 
+    /// Answer the Claude Code hook `name` (`file-suggestion`, `session-start`) for the
+    /// bytes of its stdin, as `cc_search::files::hook::run` does (the GIL released):
+    /// `{"stdout": str, "warnings": [str], "error": str | None, "refresh": None |
+    /// {"project_dir": str, "log": str}}`. The hook's own failures are in `error`; an
+    /// unknown `name` raises `InvalidRequestError`. `project_dir` defaults to
+    /// `$CLAUDE_PROJECT_DIR`, else the current directory.
+    #[pyo3(signature = (name, input, project_dir = None))]
+    fn hook<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        input: &[u8],
+        project_dir: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        use cc_search::files::hook;
+        let which = hook::Hook::from_name(name).map_err(|e| core_error(py, &e))?;
+        let project_dir = non_empty(py, project_dir, "project_dir")?;
+        let engine = self.engine(py)?;
+        let answer = py.detach(|| hook::run(&engine, which, input, project_dir.as_deref()));
+        let out = PyDict::new(py);
+        out.set_item("stdout", answer.stdout)?;
+        out.set_item("warnings", answer.warnings)?;
+        out.set_item("error", answer.error)?;
+        match answer.refresh {
+            Some(refresh) => {
+                let item = PyDict::new(py);
+                item.set_item("project_dir", refresh.project_dir.into_os_string())?;
+                item.set_item("log", refresh.log.into_os_string())?;
+                out.set_item("refresh", item)?;
+            }
+            None => out.set_item("refresh", py.None())?,
+        }
+        Ok(out)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Engine(home={:?}{})",
@@ -395,6 +430,13 @@ fn operations() -> String {
     cc_search::registry::describe().to_string()
 }
 
+/// Whether the bytes of a hook's stdin read so far hold one complete JSON object, so
+/// reading may stop (`cc_search::files::hook::input_complete`).
+#[pyfunction]
+fn hook_input_complete(input: &[u8]) -> bool {
+    cc_search::files::hook::input_complete(input)
+}
+
 /// Every error code an exception's `code` can hold.
 #[pyfunction]
 fn error_codes() -> Vec<&'static str> {
@@ -409,6 +451,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(hook_input_complete, m)?)?;
+    m.add("HOOK_INPUT_LIMIT", cc_search::files::hook::MAX_INPUT)?;
     let classes = error_classes(py)?;
     m.add("Error", classes.base.clone_ref(py))?;
     for (code, class) in &classes.by_code {

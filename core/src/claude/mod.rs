@@ -11,6 +11,8 @@
 //! - [`InstallMcp`] (`claude.install_mcp`): register cc-search's MCP server with Claude
 //!   Code (`mcpServers` of `~/.claude.json` or of the project's `.mcp.json`), or take it
 //!   out again, the way `claude mcp add` / `claude mcp remove` do.
+//!
+//! The protocol of the hooks it installs is [`crate::files::hook`]'s.
 
 pub mod activity;
 mod install;

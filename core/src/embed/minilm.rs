@@ -26,7 +26,7 @@ pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safe
 /// model.
 ///
 /// Texts are sorted by length and run in batches of 32, without padding (see
-/// `bert.rs`); results come back in input order. The work is spread over rayon's
+/// `bert/`); results come back in input order. The work is spread over rayon's
 /// threads (`RAYON_NUM_THREADS` sets their number). The kernels are picked at run time
 /// for the CPU (AVX-512, else AVX2+FMA, else portable; `$CC_SEARCH_EMBED_ISA` = `avx2` or
 /// `base` forces a lesser one). A text's vector is bit-identical whatever batch it is

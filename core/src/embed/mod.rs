@@ -2,7 +2,7 @@
 //! makes sure the same text is never embedded twice.
 //!
 //! - [`Embedder`]: texts in, L2-normalised vectors out, in input order.
-//! - [`MiniLm`]: all-MiniLM-L6-v2 on our own BERT forward pass (`bert.rs`: packed
+//! - [`MiniLm`]: all-MiniLM-L6-v2 on our own BERT forward pass (`bert/`: packed
 //!   weights, AVX-512/AVX2 kernels chosen at run time, no padding), equal to
 //!   sentence-transformers' vectors (cosine ≥ 0.999, elements within ~4e-7; the fixture
 //!   in `tests/fixtures/embed/` checks it).

@@ -4,6 +4,7 @@
 //! up to date incrementally; [`Suggest`] (`files.suggest`) answers a picker query with at
 //! most 15 paths, relative to the project root.
 
+pub mod hook;
 mod list;
 pub mod query;
 mod rank;

@@ -111,7 +111,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let claude_dir = request
         .claude_dir
         .clone()
-        .unwrap_or_else(crate::claude::config_dir);
+        .unwrap_or_else(crate::transcripts::config_dir);
     let now = request.now.unwrap_or_else(crate::time::unix_now);
 
     // What to refresh: the root asked for, or the session's roots.

@@ -2,9 +2,34 @@
 
 import os
 from collections.abc import Callable, Sequence
-from typing import final
+from typing import TypedDict, final
 
 __version__: str
+
+HOOK_INPUT_LIMIT: int
+"""Most bytes of a Claude Code hook's stdin read; the rest is ignored."""
+
+class HookRefresh(TypedDict):
+    """A refresh of the project's session roots to start now, detached."""
+
+    project_dir: str
+    """The project, absolute."""
+    log: str
+    """The log to append the refresh's output to (already rotated)."""
+
+class HookAnswer(TypedDict):
+    """What a Claude Code hook answers (:meth:`Engine.hook`)."""
+
+    stdout: str
+    """The hook's whole stdout: empty, or lines each ending in a newline."""
+    warnings: list[str]
+    """Lines for stderr once stdout is written (one line each, no prefix)."""
+    error: str | None
+    """Why the hook could not do its work (one line); stdout is then empty."""
+    refresh: HookRefresh | None
+
+def hook_input_complete(input: bytes) -> bool:
+    """Whether the bytes of a hook's stdin read so far hold one complete JSON object."""
 
 def version() -> str:
     """The version of the cc-search core (``MAJOR.MINOR.PATCH``)."""
@@ -33,6 +58,14 @@ class Engine:
         """Run operation ``op`` with JSON parameters (``""`` for the defaults); return
         its JSON result. ``progress(stage, done, total)`` is called as the operation
         reports progress."""
+    def hook(
+        self,
+        name: str,
+        input: bytes,
+        project_dir: str | os.PathLike[str] | None = None,
+    ) -> HookAnswer:
+        """Answer a Claude Code hook for the bytes of its stdin (the core's protocol);
+        its failures are in ``error``."""
     def close(self) -> None:
         """Release the databases; later calls raise ``InvalidRequestError``."""
     @property

@@ -7,23 +7,36 @@ with status 1; a usage error exits with status 2.
 # No `from __future__ import annotations` here: typer reads the parameters'
 # annotations at run time, and older typer releases (the ones Python 3.9 gets) only
 # understand real annotation objects.
-import contextlib
 import json
 import os
-import shlex
-import shutil
-import subprocess
 import sys
-import time
-import warnings
 from pathlib import Path
-from typing import Annotated, Any, Callable, List, Literal, NoReturn, Optional, Tuple
+from typing import Annotated, Any, List, Literal, Optional
 
 import typer
 
-from . import CcSearchWarning, Engine, Error
-
-PROG = "cc-search"
+from . import Error
+from ._cli_common import (
+    PROG,
+    _fail,
+    _open,
+    _Options,
+    _print_json,
+    _report,
+    _warn_all,
+)
+from ._cli_hooks import hook_file_suggestion, hook_session_start
+from ._cli_install import install_claude
+from ._cli_print import (
+    _code_print,
+    _print_chunk,
+    _print_docs_results,
+    _print_index,
+    _print_session_results,
+    _print_sessions_index,
+    _print_sessions_status,
+    _progress_bar,
+)
 
 
 class _App(typer.Typer):
@@ -85,60 +98,6 @@ notes_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(notes_app, name="notes")
-
-
-class _Options:
-    def __init__(self, home: Optional[str], config: Optional[str]) -> None:
-        self.home = home
-        self.config = config
-
-
-def _report(kind: str, message: str) -> None:
-    """One line on stderr: ``cc-search: error: ...``, coloured on a terminal."""
-    message = " ".join(message.split("\n"))
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.markup import escape
-
-        style = "bold red" if kind == "error" else "yellow"
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"{PROG}: [{style}]{kind}:[/] {escape(message)}"
-        )
-    else:
-        sys.stderr.write(f"{PROG}: {kind}: {message}\n")
-        sys.stderr.flush()
-
-
-def _fail(message: str) -> NoReturn:
-    """Report an error as one line on stderr and exit with status 1."""
-    _report("error", message)
-    raise typer.Exit(1)
-
-
-def _warn_all(messages: List[str]) -> None:
-    for message in messages:
-        _report("warning", message)
-
-
-def _open(ctx: typer.Context) -> Engine:
-    engine, messages = _open_quietly(ctx)
-    _warn_all(messages)
-    return engine
-
-
-def _open_quietly(ctx: typer.Context) -> Tuple[Engine, List[str]]:
-    """The engine, and the warnings of opening it (not shown)."""
-    options = ctx.find_object(_Options)
-    home = options.home if options else None
-    config = options.config if options else None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", CcSearchWarning)
-        engine = Engine(home, config)
-    return engine, [str(w.message) for w in caught]
-
-
-def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
 
 
 def _version(value: bool) -> None:
@@ -431,13 +390,6 @@ _MaxTokensOption = Annotated[
 ]
 
 
-def _code_print(result: Any) -> None:
-    """Warnings on stderr, the compact JSON on one line."""
-    if isinstance(result, dict):
-        _warn_all(result.pop("warnings", []))
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-
 @code_app.command("index")
 def code_index(
     ctx: typer.Context,
@@ -562,8 +514,6 @@ def code_delete(
 
 # ── docs and notes ──
 
-_RULE = "─" * 49
-_SNIPPET_CHARS = 400
 
 _ProjectDirOption = Annotated[
     Optional[Path],
@@ -594,103 +544,6 @@ _ModeOption = Annotated[
         help="hybrid (keyword + semantic; keyword-only without a model), keyword or vector.",
     ),
 ]
-
-
-def _colour() -> bool:
-    """Colour only on a terminal, and never with NO_COLOR set."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-
-
-def _cut(text: str, limit: int) -> Tuple[str, int]:
-    """``text`` cut at a word boundary near ``limit`` characters, and how many are left."""
-    if len(text) <= limit:
-        return text, 0
-    cut = text.rfind(" ", 0, limit)
-    cut = cut if cut > limit // 2 else limit
-    return text[:cut].rstrip(), len(text) - cut
-
-
-def _snippet(content: str) -> Tuple[str, int]:
-    """The first lines of a section below its heading, and how many characters are left."""
-    lines = content.split("\n")
-    if lines and lines[0].lstrip().startswith("#"):
-        lines = lines[1:]
-    return _cut("\n".join(lines).strip(), _SNIPPET_CHARS)
-
-
-class _Printer:
-    """Lines on stdout, styled with rich markup when colour is on (see `_colour`)."""
-
-    def __init__(self) -> None:
-        self.colour = _colour()
-        if self.colour:
-            from rich.console import Console
-
-            self._console = Console(highlight=False, soft_wrap=True)
-
-    def styled(self, text: str, style: str) -> str:
-        if not self.colour:
-            return text
-        from rich.markup import escape
-
-        return f"[{style}]{escape(text)}[/]"
-
-    def out(self, line: str = "") -> None:
-        if self.colour:
-            self._console.print(line)
-        else:
-            sys.stdout.write(line + "\n")
-
-    def footer(self, count: int, millis: int) -> None:
-        """The rule and ``Found N results in X.XXs``."""
-        self.out(_RULE)
-        noun = "result" if count == 1 else "results"
-        self.out(f"Found {count} {noun} in {millis / 1000:.2f}s")
-
-
-def _print_docs_results(result: Any, notes: bool) -> None:
-    """Results the way `cc-search search` shows sessions: rank, where, score, snippet."""
-    hits = result["results"]
-    top = hits[0]["score"] if hits and hits[0]["score"] > 0 else 1.0
-    p = _Printer()
-    for hit in hits:
-        where = hit["project"]
-        if notes:
-            if hit.get("session_date"):
-                where += f" | {hit['session_date']}"
-        elif hit["branch"]:
-            where += " @ " + ", ".join([hit["branch"], *hit["also_on"]])
-        percent = round(100 * hit["score"] / top)
-        p.out(
-            p.styled(f"[{hit['rank']}]", "bold cyan") + " " + p.styled(hit["file"], "green")
-            + " § " + p.styled(hit["section"], "bold") + " | Project: " + p.styled(where, "green")
-            + " | " + p.styled(f"{percent}%", "dim")
-        )
-        p.out()
-        text, more = _snippet(hit["content"])
-        for line in text.split("\n"):
-            p.out("  " + p.styled(line, "default"))
-        if more:
-            p.out("  " + p.styled(f"[truncated - {more} more chars]", "dim"))
-        p.out()
-    if not hits:
-        p.out("No results.")
-        p.out()
-    p.footer(len(hits), result["search_time_ms"])
-
-
-def _print_index(result: Any, what: str) -> None:
-    _warn_all(result["warnings"])
-    branch = f" @ {result['branch']}" if result["branch"] else ""
-    sys.stdout.write(
-        f"{what}: {result['project']}{branch}: {result['files']} files "
-        f"({result['indexed']} indexed, {result['unchanged']} unchanged, "
-        f"{result['touched']} touched, {result['removed']} removed), "
-        f"{result['sections_written']} sections written, {result['sections_removed']} removed, "
-        f"{result['embedded']} embedded"
-        + (f", {result['pending_vectors']} waiting for the model" if result["pending_vectors"] else "")
-        + "\n"
-    )
 
 
 @docs_app.command("index")
@@ -803,119 +656,6 @@ def notes_query(
 
 # ── sessions: Claude Code transcripts (spec: `search`, `chunk`, `index`, `status`) ──
 
-#: Characters of each context message shown before `[truncated - N more chars]`.
-_MESSAGE_CHARS = 300
-_ROLE_LABELS = {
-    "user": ("You:", "cyan"),
-    "assistant": ("Claude:", "green"),
-    "summary": ("Summary:", "magenta"),
-}
-#: Hits whose text is not among their context messages get it shown under this label.
-_KIND_LABELS = {"tool": "Tool:", "thinking": "Thinking:"}
-_STAGES = {"parse": "Parsing transcripts", "embed": "Embedding chunks"}
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr, redrawn in place; only on a terminal.
-
-    Drawn with a carriage return, never hiding the cursor, so an interrupted run leaves
-    the terminal as it was."""
-
-    WIDTH = 30
-
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-        self._drawn = False
-        self._last = (0.0, "", -1)
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        # At most ~20 redraws a second, but always the last step of a stage.
-        if (stage, done) != self._last[1:] and (done >= total or now - self._last[0] >= 0.05):
-            self._last = (now, stage, done)
-            filled = self.WIDTH * done // total if total else self.WIDTH
-            percent = 100 * done // total if total else 100
-            label = _STAGES.get(stage, stage)
-            bar = "█" * filled + "░" * (self.WIDTH - filled)
-            sys.stderr.write(f"\r{label:<20} {bar} {done}/{total} {percent:3d}%\x1b[K")
-            sys.stderr.flush()
-            self._drawn = True
-
-    def callback(self) -> Optional["_ProgressBar"]:
-        return self if self.enabled else None
-
-    def clear(self) -> None:
-        if self._drawn:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self._drawn = False
-
-
-@contextlib.contextmanager
-def _progress_bar() -> Any:
-    """A progress bar for the duration of the block. Ctrl-C ends the process at once:
-    the core cannot be interrupted between its reports, and its writes are transactions,
-    so what was committed stays and the next run picks up the rest."""
-    import signal
-
-    bar = _ProgressBar()
-    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
-    try:
-        yield bar.callback()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        bar.clear()
-
-
-def _project_name(project: str) -> str:
-    """The last component of a project path (`/home/me/src/myapp` → `myapp`)."""
-    trimmed = project.rstrip("/\\")
-    return os.path.basename(trimmed) or project
-
-
-def _print_message(p: _Printer, label: str, style: str, content: str) -> None:
-    text, more = _cut(" ".join(content.split()) if "\n" not in content else content.strip(),
-                      _MESSAGE_CHARS)
-    lines = [line.rstrip() for line in text.split("\n")]
-    p.out("  " + p.styled(label, style) + " " + p.styled(lines[0], "default"))
-    for previous, line in zip(lines, lines[1:]):
-        if line or previous:  # one blank line at most
-            p.out(("  " + p.styled(line, "default")) if line else "")
-    if more:
-        p.out("  " + p.styled(f"[truncated - {more} more chars]", "dim"))
-    p.out()
-
-
-def _print_session_results(result: Any) -> None:
-    """Spec §6: rank, project, age and score; the context; the chunk command; the footer."""
-    hits = result["results"]
-    top = hits[0]["score"] if hits and hits[0]["score"] > 0 else 1.0
-    p = _Printer()
-    if result.get("note"):
-        p.out(p.styled(result["note"], "yellow"))
-        p.out()
-    for hit in hits:
-        percent = round(100 * hit["score"] / top)
-        p.out(
-            p.styled(f"[{hit['rank']}]", "bold cyan") + " Project: "
-            + p.styled(_project_name(hit["project"]), "green") + " | "
-            + p.styled(hit["age"], "dim") + " | " + p.styled(f"{percent}%", "dim")
-        )
-        p.out()
-        for message in hit["messages"]:
-            label, style = _ROLE_LABELS.get(message["role"], (message["role"] + ":", "bold"))
-            _print_message(p, label, style, message["content"])
-        if hit["kind"] in _KIND_LABELS:
-            _print_message(
-                p, _KIND_LABELS[hit["kind"]], "yellow", hit["matched_window"] or hit["content"]
-            )
-        p.out("  " + p.styled(f"→ {PROG} chunk {hit['id']}", "dim"))
-        p.out()
-    if not hits:
-        p.out("No results.")
-        p.out()
-    p.footer(len(hits), result["search_time_ms"])
-
 
 def _split_types(values: Optional[List[str]]) -> Optional[List[str]]:
     """`-t user -t tool` and `-t user,tool` alike."""
@@ -991,32 +731,7 @@ def sessions_chunk(
     if json_output:
         _print_json(result)
         return
-    p = _Printer()
-    p.out(
-        p.styled(result["id"], "bold cyan") + " " + p.styled(result["kind"], "bold")
-        + " | Project: " + p.styled(_project_name(result["project"]), "green") + " | "
-        + p.styled(result["timestamp"], "dim")
-    )
-    p.out(p.styled(f"Session: {result['session_id']}  ({result['session_path']})", "dim"))
-    p.out()
-    for line in result["content"].split("\n"):
-        p.out(p.styled(line, "default"))
-    others = [part for part in result["group"] if part["id"] != result["id"]]
-    if others:
-        p.out()
-        p.out(p.styled("Same prompt:", "dim"))
-        for part in others:
-            p.out(p.styled(f"  {part['kind']:<9} {part['chars']:>7} chars  → {PROG} chunk "
-                           f"{part['id']}", "dim"))
-
-
-def _size(n: int) -> str:
-    value = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{n} B"  # pragma: no cover
+    _print_chunk(result)
 
 
 @app.command("index")
@@ -1032,16 +747,7 @@ def sessions_index(
     if json_output:
         _print_json(result)
         return
-    subagents = f" and {result['subagents']} subagent transcripts" if result["subagents"] else ""
-    sys.stdout.write(
-        f"Indexed {result['sessions']} sessions{subagents} from {result['projects_dir']}: "
-        f"{result['parsed']} parsed, {result['grown']} grown, {result['unchanged']} unchanged, "
-        f"{result['removed']} removed; {result['chunks']} chunks "
-        f"({result['chunks_written']} written, {result['chunks_removed']} removed), "
-        f"{result['embedded']} embedded"
-        + (f", {result['pending_vectors']} waiting for the model" if result["pending_vectors"] else "")
-        + "\n"
-    )
+    _print_sessions_index(result)
 
 
 @app.command("status")
@@ -1053,24 +759,7 @@ def sessions_status(ctx: typer.Context, json_output: _JsonOption = False) -> Non
     if json_output:
         _print_json(result)
         return
-    p = _Printer()
-
-    def row(name: str, value: str) -> None:
-        p.out(p.styled(f"{name + ':':<14}", "bold") + value)
-
-    kinds = ", ".join(f"{kind} {n}" for kind, n in result["chunks_by_kind"].items() if n)
-    subagents = f" (+ {result['subagents']} subagent transcripts)" if result["subagents"] else ""
-    row("Sessions", f"{result['sessions']}{subagents}")
-    row("Chunks", f"{result['chunks']}" + (f" ({kinds})" if kinds else ""))
-    row("Projects", str(len(result["projects"])))
-    for project in result["projects"]:
-        p.out(f"  {project['sessions']:>6}  " + p.styled(project["project"], "green"))
-    row("Index", f"{result['db_path']} ({_size(result['index_bytes'])})")
-    pending = result["pending_vectors"]
-    row("Model", result["model"] + (f" ({pending} chunks waiting for vectors)" if pending else ""))
-    row("Last indexed", result["last_indexed"] or "never")
-    if result["projects_dir"]:
-        row("Transcripts", result["projects_dir"])
+    _print_sessions_status(result)
 
 
 @app.command("ops")
@@ -1183,359 +872,8 @@ def mcp(
         server.serve_stdio()
 
 
-# --- install claude ---------------------------------------------------------------------
+# --- install claude, hook file-suggestion, hook session-start ---------------------------
 
-#: The hook scripts of the npm package, looked for in `--hooks-dir`.
-HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
-
-
-def _self_argv(ctx: typer.Context) -> List[str]:
-    """The command line that runs this cc-search again from anywhere: the absolute path
-    of this entry point (else the one beside this interpreter, else ``python -m
-    cc_search``), with the ``--home`` and ``--config`` given to this run, made absolute."""
-    argv: List[str] = []
-    argv0 = sys.argv[0] if sys.argv else ""
-    if os.path.basename(argv0).startswith(PROG):
-        found = argv0 if os.sep in argv0 else shutil.which(argv0)
-        if found and os.path.isfile(found):
-            argv = [os.path.abspath(found)]
-    if not argv:
-        beside = shutil.which(PROG, path=os.path.dirname(sys.executable))
-        if beside:
-            argv = [os.path.abspath(beside)]
-        else:
-            argv = [os.path.abspath(sys.executable), "-m", "cc_search"]
-    options = ctx.find_object(_Options)
-    if options is not None and options.home:
-        argv += ["--home", os.path.abspath(os.path.expanduser(options.home))]
-    if options is not None and options.config:
-        argv += ["--config", os.path.abspath(os.path.expanduser(options.config))]
-    return argv
-
-
-def _shell_command(argv: List[str]) -> str:
-    return " ".join(shlex.quote(arg) for arg in argv)
-
-
-def _hook_scripts(hooks_dir: str) -> List[str]:
-    """The hook scripts in `hooks_dir` as shell commands; an error when one is missing."""
-    directory = os.path.abspath(os.path.expanduser(hooks_dir))
-    commands = []
-    for name in HOOK_SCRIPTS:
-        script = os.path.join(directory, name)
-        if not os.path.isfile(script):
-            _fail(f"--hooks-dir: there is no {name} in {directory}")
-        if not os.access(script, os.X_OK):
-            _fail(f"--hooks-dir: {script} is not executable")
-        commands.append(shlex.quote(script))
-    return commands
-
-
-@install_app.command("claude")
-def install_claude(
-    ctx: typer.Context,
-    user: Annotated[
-        bool,
-        typer.Option(
-            "--user",
-            help="Edit the user settings: $CLAUDE_CONFIG_DIR/settings.json "
-            "(~/.claude/settings.json); with --mcp, ~/.claude.json. The default.",
-        ),
-    ] = False,
-    project: Annotated[
-        bool,
-        typer.Option(
-            "--project",
-            help="Edit the project's .claude/settings.json; with --mcp, its .mcp.json.",
-        ),
-    ] = False,
-    project_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--project-dir",
-            metavar="D",
-            help="The project (implies --project); defaults to $CLAUDE_PROJECT_DIR, "
-            "else the current directory.",
-            show_default=False,
-        ),
-    ] = None,
-    hooks_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--hooks-dir",
-            metavar="DIR",
-            help="Use DIR/file-suggestion.sh and DIR/session-start.sh (the npm package's "
-            "Bun hooks) instead of this CLI's `hook` commands.",
-            show_default=False,
-        ),
-    ] = None,
-    mcp: Annotated[
-        bool,
-        typer.Option(
-            "--mcp",
-            help="Register cc-search's MCP server instead (only that, not the hooks): in "
-            "~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json) as this cc-search's absolute "
-            "path, or with --project in the project's .mcp.json as `cc-search mcp`.",
-        ),
-    ] = False,
-    uninstall: Annotated[
-        bool,
-        typer.Option("--uninstall", help="Remove what an install added, and only that."),
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
-) -> None:
-    """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
-    that refreshes the index (idempotent; the previous settings file is backed up). With
-    --mcp, register cc-search's MCP server with Claude Code instead, as `claude mcp add`
-    does."""
-    if user and (project or project_dir is not None):
-        raise typer.BadParameter(
-            "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
-        )
-    if mcp:
-        if hooks_dir is not None:
-            raise typer.BadParameter(
-                "--hooks-dir is for the hooks, not for --mcp", param_hint="'--hooks-dir'"
-            )
-        in_project = project or project_dir is not None
-        _install_claude_mcp(ctx, in_project, project_dir, uninstall, as_json)
-        return
-    if hooks_dir is not None:
-        file_suggestion, session_start = _hook_scripts(hooks_dir)
-    else:
-        argv = _self_argv(ctx)
-        file_suggestion = _shell_command([*argv, "hook", "file-suggestion"])
-        session_start = _shell_command([*argv, "hook", "session-start"])
-    params: dict[str, Any] = {
-        "scope": "project" if project or project_dir is not None else "user",
-        "file_suggestion_command": file_suggestion,
-        "session_start_command": session_start,
-        "uninstall": uninstall,
-    }
-    if project_dir is not None:
-        params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
-
-    def backup(result: Any) -> List[str]:
-        if result["backup"]:
-            return [f"Backup of the previous file: {result['backup']}"]
-        return ["There was no previous file, so no backup."]
-
-    _install(ctx, "claude.install", params, as_json, "cc-search", "settings_path", backup)
-
-
-#: The command a project's .mcp.json runs: whatever `cc-search` is on each teammate's PATH.
-PROJECT_MCP_ARGV = [PROG, "mcp"]
-
-
-def _install_claude_mcp(
-    ctx: typer.Context, project: bool, project_dir: Optional[str], uninstall: bool, as_json: bool
-) -> None:
-    """`install claude --mcp`: the `claude.install_mcp` operation with this CLI's command."""
-    options = ctx.find_object(_Options)
-    if project and options is not None and (options.home or options.config):
-        _report(
-            "warning",
-            "--home and --config are not written into .mcp.json (it is shared); the server "
-            "uses $CC_SEARCH_HOME or the default data root",
-        )
-    argv = PROJECT_MCP_ARGV if project else [*_self_argv(ctx), "mcp"]
-    params: dict[str, Any] = {
-        "scope": "project" if project else "user",
-        "command": argv[0],
-        "args": argv[1:],
-        "uninstall": uninstall,
-    }
-    if project_dir is not None:
-        params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
-
-    def approval(result: Any) -> List[str]:
-        if not project or uninstall:
-            return []
-        return [
-            "Commit .mcp.json to share it; Claude Code asks each person to approve its "
-            "servers once (`claude mcp list` shows it as pending until then)."
-        ]
-
-    _install(ctx, "claude.install_mcp", params, as_json, "cc-search's MCP server", "path", approval)
-
-
-def _install(
-    ctx: typer.Context,
-    op: str,
-    params: dict[str, Any],
-    as_json: bool,
-    what: str,
-    path_key: str,
-    tail: Callable[[Any], List[str]],
-) -> None:
-    """Run an installer operation and print what it did: the JSON result, or a line on
-    the file, one per change, and `tail(result)`'s lines after a change."""
-    uninstall = params["uninstall"]
-    with _open(ctx) as engine:
-        result = engine.call(op, params)
-    if as_json:
-        _print_json(result)
-        return
-    _warn_all(result["warnings"])
-    path = result[path_key]
-    if not result["changed"]:
-        state = "not installed there" if uninstall else "already installed"
-        sys.stdout.write(f"{path}: {what} is {state}; nothing changed\n")
-        return
-    done = f"Removed {what} from" if uninstall else f"Installed {what} in"
-    lines = [f"{done} {path}"]
-    lines += [f"  {change}" for change in result["changes"]]
-    lines += tail(result)
-    sys.stdout.write("\n".join(lines) + "\n")
-
-
-# --- hook file-suggestion, hook session-start --------------------------------------------
-
-#: Most bytes of hook input read; the rest is ignored.
-HOOK_INPUT_LIMIT = 1 << 20
-#: Longest wait for the hook input to end, in seconds.
-HOOK_INPUT_TIMEOUT = 2.0
-#: The session-start log moves to ``session-start.log.1`` when it grows past this.
-MAX_LOG_BYTES = 1 << 20
-
-
-def _read_hook_input() -> bytes:
-    """The hook's JSON from stdin: nothing when stdin is closed or a terminal; at most
-    HOOK_INPUT_LIMIT bytes, and no longer than HOOK_INPUT_TIMEOUT if the writer never
-    closes the pipe."""
-    stream = sys.stdin
-    if stream is None:
-        return b""
-    try:
-        fd = stream.fileno()
-        if os.isatty(fd):
-            return b""
-    except (OSError, ValueError):
-        return b""
-    try:
-        import select
-    except ImportError:  # pragma: no cover - every supported platform has it
-        select = None  # type: ignore[assignment]
-    chunks: List[bytes] = []
-    size = 0
-    deadline = time.monotonic() + HOOK_INPUT_TIMEOUT
-    while size < HOOK_INPUT_LIMIT:
-        if select is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            try:
-                ready, _, _ = select.select([fd], [], [], remaining)
-            except (OSError, ValueError):
-                ready = [fd]
-            if not ready:
-                break
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)[:HOOK_INPUT_LIMIT]
-
-
-def _hook_query(data: bytes) -> str:
-    """The ``query`` of the hook input; ``""`` for anything else (no input, not JSON, not
-    an object, no string ``query``)."""
-    try:
-        value = json.loads(data.decode("utf-8", "replace")) if data.strip() else None
-    except ValueError:
-        return ""
-    query = value.get("query") if isinstance(value, dict) else None
-    if not isinstance(query, str):
-        return ""
-    # A lone surrogate (from a `\ud800` escape) cannot reach the core: it becomes U+FFFD.
-    return query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-
-
-def _hook_failed(hook: str, error: BaseException) -> None:
-    # A hook must not fail, not even on a closed stderr.
-    with contextlib.suppress(Exception):
-        _report("error", f"hook {hook}: {error}")
-
-
-@hook_app.command("file-suggestion")
-def hook_file_suggestion(ctx: typer.Context) -> None:
-    """Claude Code's fileSuggestion command: reads {"query": "..."} on stdin and prints up
-    to 15 paths of the project ($CLAUDE_PROJECT_DIR, else the current directory), one a
-    line. Never fails: on an error stdout stays empty, stderr says why, the status is 0."""
-    try:
-        query = _hook_query(_read_hook_input())
-        engine, opening = _open_quietly(ctx)
-        with engine:
-            result = engine.files_suggest(query, limit=15)
-        output = "".join(f"{path}\n" for path in result["paths"][:15])
-    except Exception as e:
-        _hook_failed("file-suggestion", e)
-        return
-    try:
-        sys.stdout.write(output)
-        sys.stdout.flush()
-    except OSError as e:  # the picker went away
-        _hook_failed("file-suggestion", e)
-        _silence_stdout()
-        return
-    _warn_all([*opening, *result["warnings"]])
-
-
-def _silence_stdout() -> None:
-    """After a failed write, keep the interpreter's final flush of stdout quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-def _open_log(home: Path) -> Any:
-    """``<home>/logs/session-start.log`` for appending; over MAX_LOG_BYTES it moves to
-    ``session-start.log.1`` first."""
-    logs = home / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    log = logs / "session-start.log"
-    try:
-        if log.stat().st_size > MAX_LOG_BYTES:
-            os.replace(log, logs / "session-start.log.1")
-    except FileNotFoundError:
-        pass
-    return open(log, "ab")
-
-
-@hook_app.command("session-start")
-def hook_session_start(ctx: typer.Context) -> None:
-    """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project's session
-    ($CLAUDE_PROJECT_DIR, else the current directory) in the background, logging to
-    <data root>/logs/session-start.log, and returns at once. Reads and ignores the hook's
-    JSON on stdin; prints nothing on stdout; the status is always 0."""
-    try:
-        _read_hook_input()
-        project = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        project = os.path.abspath(project)
-        # Warnings of opening the engine (an invalid configuration) are the refresh's to log.
-        engine, _ = _open_quietly(ctx)
-        with engine:
-            home = engine.home
-        # Without a DIR the refresh covers the session: the project, the configured
-        # roots and the project's additional directories.
-        argv = [*_self_argv(ctx), "files", "refresh", "--project-dir", project]
-        with _open_log(home) as log:
-            stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-            log.write(f"{stamp} session-start: {_shell_command(argv)}\n".encode())
-            log.flush()
-            subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                close_fds=True,
-                start_new_session=True,
-            )
-    except Exception as e:
-        _hook_failed("session-start", e)
+install_app.command("claude")(install_claude)
+hook_app.command("file-suggestion")(hook_file_suggestion)
+hook_app.command("session-start")(hook_session_start)

@@ -1,5 +1,7 @@
 //! Unit tests of the BERT kernels and forward pass against plain f64 references.
 
+use std::collections::HashMap;
+
 use super::*;
 
 /// erf in f64: the Maclaurin series below 3, the continued fraction of erfc above.

@@ -1,0 +1,197 @@
+"""``cc-search install claude``: Claude Code's picker and hooks (or, with ``--mcp``,
+cc-search's MCP server) put into its settings by the core's installer operations."""
+
+# No `from __future__ import annotations`: typer reads the parameters' annotations at
+# run time (see cli.py).
+import os
+import shlex
+import sys
+from typing import Annotated, Any, Callable, List, Optional
+
+import typer
+
+from ._cli_common import (
+    PROG,
+    _fail,
+    _open,
+    _Options,
+    _print_json,
+    _report,
+    _self_argv,
+    _shell_command,
+    _warn_all,
+)
+
+#: The hook scripts of the npm package, looked for in `--hooks-dir`.
+HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
+
+
+def _hook_scripts(hooks_dir: str) -> List[str]:
+    """The hook scripts in `hooks_dir` as shell commands; an error when one is missing."""
+    directory = os.path.abspath(os.path.expanduser(hooks_dir))
+    commands = []
+    for name in HOOK_SCRIPTS:
+        script = os.path.join(directory, name)
+        if not os.path.isfile(script):
+            _fail(f"--hooks-dir: there is no {name} in {directory}")
+        if not os.access(script, os.X_OK):
+            _fail(f"--hooks-dir: {script} is not executable")
+        commands.append(shlex.quote(script))
+    return commands
+
+
+def install_claude(
+    ctx: typer.Context,
+    user: Annotated[
+        bool,
+        typer.Option(
+            "--user",
+            help="Edit the user settings: $CLAUDE_CONFIG_DIR/settings.json "
+            "(~/.claude/settings.json); with --mcp, ~/.claude.json. The default.",
+        ),
+    ] = False,
+    project: Annotated[
+        bool,
+        typer.Option(
+            "--project",
+            help="Edit the project's .claude/settings.json; with --mcp, its .mcp.json.",
+        ),
+    ] = False,
+    project_dir: Annotated[
+        Optional[str],
+        typer.Option(
+            "--project-dir",
+            metavar="D",
+            help="The project (implies --project); defaults to $CLAUDE_PROJECT_DIR, "
+            "else the current directory.",
+            show_default=False,
+        ),
+    ] = None,
+    hooks_dir: Annotated[
+        Optional[str],
+        typer.Option(
+            "--hooks-dir",
+            metavar="DIR",
+            help="Use DIR/file-suggestion.sh and DIR/session-start.sh (the npm package's "
+            "Bun hooks) instead of this CLI's `hook` commands.",
+            show_default=False,
+        ),
+    ] = None,
+    mcp: Annotated[
+        bool,
+        typer.Option(
+            "--mcp",
+            help="Register cc-search's MCP server instead (only that, not the hooks): in "
+            "~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json) as this cc-search's absolute "
+            "path, or with --project in the project's .mcp.json as `cc-search mcp`.",
+        ),
+    ] = False,
+    uninstall: Annotated[
+        bool,
+        typer.Option("--uninstall", help="Remove what an install added, and only that."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+) -> None:
+    """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
+    that refreshes the index (idempotent; the previous settings file is backed up). With
+    --mcp, register cc-search's MCP server with Claude Code instead, as `claude mcp add`
+    does."""
+    if user and (project or project_dir is not None):
+        raise typer.BadParameter(
+            "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
+        )
+    if mcp:
+        if hooks_dir is not None:
+            raise typer.BadParameter(
+                "--hooks-dir is for the hooks, not for --mcp", param_hint="'--hooks-dir'"
+            )
+        in_project = project or project_dir is not None
+        _install_claude_mcp(ctx, in_project, project_dir, uninstall, as_json)
+        return
+    if hooks_dir is not None:
+        file_suggestion, session_start = _hook_scripts(hooks_dir)
+    else:
+        argv = _self_argv(ctx)
+        file_suggestion = _shell_command([*argv, "hook", "file-suggestion"])
+        session_start = _shell_command([*argv, "hook", "session-start"])
+    params: dict[str, Any] = {
+        "scope": "project" if project or project_dir is not None else "user",
+        "file_suggestion_command": file_suggestion,
+        "session_start_command": session_start,
+        "uninstall": uninstall,
+    }
+    if project_dir is not None:
+        params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
+
+    def backup(result: Any) -> List[str]:
+        if result["backup"]:
+            return [f"Backup of the previous file: {result['backup']}"]
+        return ["There was no previous file, so no backup."]
+
+    _install(ctx, "claude.install", params, as_json, "cc-search", "settings_path", backup)
+
+
+#: The command a project's .mcp.json runs: whatever `cc-search` is on each teammate's PATH.
+PROJECT_MCP_ARGV = [PROG, "mcp"]
+
+
+def _install_claude_mcp(
+    ctx: typer.Context, project: bool, project_dir: Optional[str], uninstall: bool, as_json: bool
+) -> None:
+    """`install claude --mcp`: the `claude.install_mcp` operation with this CLI's command."""
+    options = ctx.find_object(_Options)
+    if project and options is not None and (options.home or options.config):
+        _report(
+            "warning",
+            "--home and --config are not written into .mcp.json (it is shared); the server "
+            "uses $CC_SEARCH_HOME or the default data root",
+        )
+    argv = PROJECT_MCP_ARGV if project else [*_self_argv(ctx), "mcp"]
+    params: dict[str, Any] = {
+        "scope": "project" if project else "user",
+        "command": argv[0],
+        "args": argv[1:],
+        "uninstall": uninstall,
+    }
+    if project_dir is not None:
+        params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
+
+    def approval(result: Any) -> List[str]:
+        if not project or uninstall:
+            return []
+        return [
+            "Commit .mcp.json to share it; Claude Code asks each person to approve its "
+            "servers once (`claude mcp list` shows it as pending until then)."
+        ]
+
+    _install(ctx, "claude.install_mcp", params, as_json, "cc-search's MCP server", "path", approval)
+
+
+def _install(
+    ctx: typer.Context,
+    op: str,
+    params: dict[str, Any],
+    as_json: bool,
+    what: str,
+    path_key: str,
+    tail: Callable[[Any], List[str]],
+) -> None:
+    """Run an installer operation and print what it did: the JSON result, or a line on
+    the file, one per change, and `tail(result)`'s lines after a change."""
+    uninstall = params["uninstall"]
+    with _open(ctx) as engine:
+        result = engine.call(op, params)
+    if as_json:
+        _print_json(result)
+        return
+    _warn_all(result["warnings"])
+    path = result[path_key]
+    if not result["changed"]:
+        state = "not installed there" if uninstall else "already installed"
+        sys.stdout.write(f"{path}: {what} is {state}; nothing changed\n")
+        return
+    done = f"Removed {what} from" if uninstall else f"Installed {what} in"
+    lines = [f"{done} {path}"]
+    lines += [f"  {change}" for change in result["changes"]]
+    lines += tail(result)
+    sys.stdout.write("\n".join(lines) + "\n")

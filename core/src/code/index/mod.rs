@@ -1,0 +1,118 @@
+//! Indexing: choose files, parse the changed ones on every core, write from one thread in
+//! one transaction, resolve references.
+//!
+//! By concern:
+//!
+//! - `plan`: which files a run parses ([`index_repository`] walks and compares with what
+//!   is stored, [`update_files`] takes the files it is given);
+//! - `parse`: reading, hashing and parsing one file on a worker thread;
+//! - `write`: the run's one transaction, writing each parsed file in job order;
+//! - `identity`: a changed file's symbols as stored before, so a symbol that keeps its
+//!   identity keeps its row and id;
+//! - `resolve`: linking references to symbols after an incremental run;
+//! - `cold`: a run into an empty index, which links its references in memory and
+//!   inserts them already linked.
+
+mod cold;
+mod identity;
+mod parse;
+mod plan;
+mod resolve;
+mod write;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use rusqlite::Connection;
+
+use super::extract::ExtractedFile;
+use super::lang::LanguageExtractor;
+
+use cold::Cold;
+pub(crate) use plan::{index_repository, update_files};
+
+/// What an index run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RunStats {
+    pub files: usize,
+    pub new: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub deleted: usize,
+    pub skipped: usize,
+    pub symbols: u64,
+    pub refs: u64,
+    pub bytes_parsed: u64,
+    pub warnings: Vec<String>,
+}
+
+struct Job {
+    rel: String,
+    path: PathBuf,
+    lang: &'static dyn LanguageExtractor,
+    ext: String,
+    known: Option<(i64, String)>,
+}
+
+enum Outcome {
+    /// Same content as indexed: only mtime and size move.
+    Same {
+        mtime: i64,
+        size: i64,
+    },
+    Parsed {
+        hash: String,
+        mtime: i64,
+        size: i64,
+        file: ExtractedFile,
+        /// Every symbol's `name_tokens`, in depth-first order (computed on the worker).
+        tokens: Vec<String>,
+        bytes: u64,
+    },
+    Skipped(String),
+}
+
+fn now() -> i64 {
+    crate::time::unix_now()
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Rows added (or, negative, removed) by a run, so totals need no full count.
+#[derive(Default)]
+struct Delta {
+    symbols: i64,
+    refs: i64,
+}
+
+/// The names a run defined anew or removed: references to them may now resolve
+/// differently.
+#[derive(Default)]
+struct Touched {
+    /// Whether to collect them at all (not in a cold run, which resolves everything).
+    track: bool,
+    /// Names of symbols inserted into the index: a new definition can be a better target
+    /// for references already resolved elsewhere.
+    added: HashSet<String>,
+    /// Names of symbols removed: references to them were unlinked (`ON DELETE SET NULL`).
+    removed: HashSet<String>,
+}
+
+struct Writer<'c, 't> {
+    conn: &'c Connection,
+    delta: Delta,
+    touched: &'t mut Touched,
+    /// Whether the FTS insert trigger is off for this run (see [`write_run`]).
+    bulk_fts: bool,
+    /// With `bulk_fts`: files new in this run, and symbols inserted into known files.
+    new_files: Vec<i64>,
+    inserted: Vec<i64>,
+    /// In a cold run: what linking the references needs, gathered while writing.
+    cold: Option<Cold>,
+}
+
+/// Why a file over the size limit is not indexed.
+fn too_large(rel: &str, size: u64, max_size: u64) -> String {
+    format!("{rel}: {size} bytes, over the {max_size} byte limit, skipped")
+}
