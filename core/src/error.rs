@@ -144,6 +144,16 @@ impl Error {
     }
 }
 
+/// What a caught panic says: its message when it carried one (as `panic!` with a string
+/// does), else "unknown panic". For the boundaries that turn a panic into an error.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
 /// Every error code [`Error::code`] can return, for surfaces that enumerate them.
 pub const ERROR_CODES: &[&str] = &[
     ErrorCode::ALL[0].as_str(),

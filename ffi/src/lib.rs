@@ -130,11 +130,7 @@ fn guard(
     f: impl FnOnce() -> Result<(), Failure>,
 ) -> cc_search_status {
     let outcome = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-        let detail = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
+        let detail = cc_search::error::panic_message(panic.as_ref());
         Err(Failure {
             status: CC_SEARCH_ERR_PANIC,
             message: format!("panic inside cc-search: {detail}"),

@@ -51,11 +51,7 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> cc_search::Result<T>) -> Result<T,
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result.map_err(Failure::from),
         Err(payload) => {
-            let detail = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
+            let detail = cc_search::error::panic_message(payload.as_ref());
             Err(Failure {
                 code: ErrorCode::Internal,
                 message: format!("internal error: {what} panicked: {detail}"),

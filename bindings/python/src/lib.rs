@@ -128,11 +128,7 @@ fn core_error(py: Python<'_>, e: &cc_search::Error) -> PyErr {
 /// Run `f`, turning a panic into an `internal` error.
 fn guarded<T>(f: impl FnOnce() -> cc_search::Result<T>) -> cc_search::Result<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown cause".to_string());
+        let what = cc_search::error::panic_message(payload.as_ref());
         Err(cc_search::Error::Internal(format!("panic: {what}")))
     })
 }

@@ -144,11 +144,7 @@ pub fn run(engine: &Engine, hook: Hook, input: &[u8], project_dir: Option<&Path>
         Ok(Ok(answer)) => answer,
         Ok(Err(e)) => failed(e.to_string()),
         Err(payload) => {
-            let detail = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
+            let detail = crate::error::panic_message(payload.as_ref());
             failed(format!(
                 "internal error: hook {} panicked: {detail}",
                 hook.name()
