@@ -63,7 +63,7 @@ header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
 
 # The bindings' typed layers, generated from the operation table: Python's
-# cc_search/_operations.py, Node's generated block of index.js and operations.d.ts. `make test-rust`
+# cc_search/_operations.py and _types.py, Node's generated block of index.js and operations.d.ts. `make test-rust`
 # (cargo test) fails while the committed files differ from what this writes.
 bindings:
 	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test bindings_generated -- --nocapture

@@ -101,7 +101,7 @@ python_wheel() {
     fail "wheel name ${wheel##*/} is not cc_search-$version-cp39-abi3-*linux*_x86_64.whl"
   record "python wheel file name" "$(sed 's/^cc_search-\([^-]*\)-.*/\1/' <<<"${wheel##*/}")"
   expect_contains "the wheel" "$("$json" -c 'import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep="\n")' "$wheel")" \
-    cc_search/__init__.py cc_search/_operations.py cc_search/cli.py \
+    cc_search/__init__.py cc_search/_operations.py cc_search/_types.py cc_search/cli.py \
     cc_search/_native.abi3.so cc_search/_native.pyi \
     cc_search/py.typed "cc_search-$version.dist-info/entry_points.txt"
   "$python" -m venv "$work/venv-wheel"

@@ -1,5 +1,5 @@
 //! The bindings' typed layers are what the operation table gives: Python's
-//! `cc_search/_operations.py` (TypedDicts and the `Engine` methods), Node's `operations.d.ts`
+//! `cc_search/_types.py` (TypedDicts) and `_operations.py` (the `Engine` methods), Node's `operations.d.ts`
 //! and the methods of `class Engine` in `index.js`. Each is generated here (`bindgen/`) and
 //! compared with the committed file; `CC_SEARCH_BLESS=1` (what `make bindings` runs)
 //! rewrites them.

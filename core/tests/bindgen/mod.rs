@@ -1,5 +1,5 @@
 //! The bindings' typed layers, generated from the operation table (`cc_search::OPERATIONS`):
-//! Python's `cc_search/_operations.py`, Node's `operations.d.ts` and the methods of
+//! Python's `cc_search/_types.py` and `_operations.py`, Node's `operations.d.ts` and the methods of
 //! `class Engine` in `index.js` (between two marker lines: the package's entry point stays
 //! one file, which the hooks load on every keystroke). `tests/bindings_generated.rs`
 //! compares them with the committed files (and rewrites them with `CC_SEARCH_BLESS=1`,
@@ -24,6 +24,11 @@ pub struct Output {
 pub fn generate() -> Vec<Output> {
     let api = model::Api::build();
     vec![
+        Output {
+            path: "bindings/python/python/cc_search/_types.py",
+            between: None,
+            text: python::render_types(&api),
+        },
         Output {
             path: "bindings/python/python/cc_search/_operations.py",
             between: None,

@@ -1,6 +1,6 @@
-//! `bindings/python/python/cc_search/_operations.py`: a TypedDict per request and response
-//! type, and `EngineOperations`, the mixin of `cc_search.Engine` with a method per
-//! operation.
+//! `bindings/python/python/cc_search/_types.py`, a TypedDict per request and response
+//! type, and `_operations.py`, `EngineOperations`: the mixin of `cc_search.Engine` with a
+//! method per operation.
 
 use std::fmt::Write;
 
@@ -13,14 +13,13 @@ use super::text::{flow, flow_with, one_line, rst, wrap};
 /// Longest line (ruff's `line-length`).
 const WIDTH: usize = 100;
 
-pub fn render(api: &Api) -> String {
+/// `_types.py`: the TypedDicts and aliases, loaded only when a type is used at run time
+/// (`cc_search.<Name>` through the package's `__getattr__`); type checkers read them
+/// directly.
+pub fn render_types(api: &Api) -> String {
     let mut out = String::new();
-    out.push_str(HEADER);
-    let mut names: Vec<&str> = api.defs.iter().map(|d| d.name.as_str()).collect();
-    names.extend(["EngineOperations", "ProgressCallback", "StrPath"]);
-    names.sort_unstable();
     out.push_str("__all__ = [\n");
-    for name in names {
+    for name in type_names(api) {
         writeln!(out, "    \"{name}\",").unwrap();
     }
     out.push_str("]\n\n");
@@ -32,7 +31,7 @@ pub fn render(api: &Api) -> String {
         .methods
         .iter()
         .filter(|m| m.progress)
-        .map(|m| format!(":meth:`~EngineOperations.{}`", m.py_name))
+        .map(|m| format!(":meth:`~cc_search.Engine.{}`", m.py_name))
         .collect();
     let doc = format!(
         "Called as ``progress(stage, done, total)`` on the calling thread while an operation \
@@ -51,29 +50,81 @@ pub fn render(api: &Api) -> String {
         out.push_str("\n\n");
         render_def(&mut out, def);
     }
+    let any = out.contains("Any]") || out.contains("[Any") || out.contains(": Any");
+    TYPES_HEADER.replace("{typing}", if any { "Any, " } else { "" }) + &out
+}
 
-    out.push_str(MIXIN);
+/// `_operations.py`: `EngineOperations`, the methods. It names the types only in
+/// annotations and casts (strings), so importing it does not load `_types.py`.
+pub fn render(api: &Api) -> String {
+    let mut methods = String::new();
+    methods.push_str(MIXIN);
     for method in &api.methods {
-        out.push('\n');
-        render_method(&mut out, api, method);
+        methods.push('\n');
+        render_method(&mut methods, api, method);
     }
-    out.push_str(HELPERS);
+    methods.push_str(HELPERS);
+    let used = |name: &str| {
+        methods.match_indices(name).any(|(at, _)| {
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !word(methods[..at].chars().next_back())
+                && !word(methods[at + name.len()..].chars().next())
+        })
+    };
+    let mut out = String::new();
+    out.push_str(HEADER);
+    out.push_str("if TYPE_CHECKING:\n    from ._types import (\n");
+    for name in type_names(api).into_iter().filter(|n| used(n)) {
+        writeln!(out, "        {name},").unwrap();
+    }
+    out.push_str("    )\n\n");
+    out.push_str("__all__ = [\"TYPE_NAMES\", \"EngineOperations\"]\n\n");
+    out.push_str("#: The names `_types.py` defines (its ``__all__``), known without loading it.\n");
+    out.push_str("TYPE_NAMES = (\n");
+    for name in type_names(api) {
+        writeln!(out, "    \"{name}\",").unwrap();
+    }
+    out.push_str(")\n");
+    out.push_str(&methods);
     out
 }
 
-const HEADER: &str = r#""""Typed methods and types of every cc-search operation.
+/// Every name `_types.py` defines, sorted.
+fn type_names(api: &Api) -> Vec<&str> {
+    let mut names: Vec<&str> = api.defs.iter().map(|d| d.name.as_str()).collect();
+    names.extend(["ProgressCallback", "StrPath"]);
+    names.sort_unstable();
+    names
+}
+
+const HEADER: &str = r#""""Typed methods of every cc-search operation.
 
 Generated from the operation table (``cc_search.OPERATIONS`` in the core, the JSON Schemas
 :func:`cc_search.operations` returns) by ``make bindings``: do not edit. The drift test
 ``cargo test -p cc-search --test bindings_generated`` fails when this file is not what the
-table gives. :class:`cc_search.Engine` inherits :class:`EngineOperations`.
+table gives. :class:`cc_search.Engine` inherits :class:`EngineOperations`; the types are in
+``_types.py``, loaded only when one is used at run time.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypedDict, Union, cast
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+"#;
+
+const TYPES_HEADER: &str = r#""""The request and result types of every cc-search operation, as TypedDicts.
+
+Generated from the operation table by ``make bindings`` (with ``_operations.py``): do not
+edit. Reach them as ``cc_search.<Name>``: the package loads this module on first use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import {typing}Literal, TypedDict, Union
 
 "#;
 
@@ -502,7 +553,7 @@ fn render_method(out: &mut String, api: &Api, method: &Method) {
     let call = format!("self.call(\"{}\", params{progress})", method.op);
     let ret = match &method.returns {
         Some(field) => format!("return cast(\"{returns}\", {call}[\"{}\"])", field.key),
-        None => format!("return cast({returns}, {call})"),
+        None => format!("return cast(\"{returns}\", {call})"),
     };
     if ret.len() + 8 <= WIDTH {
         writeln!(out, "        {ret}").unwrap();
@@ -512,7 +563,7 @@ fn render_method(out: &mut String, api: &Api, method: &Method) {
                 format!("\"{returns}\""),
                 format!("{call}[\"{}\"]", field.key),
             ),
-            None => (returns.clone(), call),
+            None => (format!("\"{returns}\""), call),
         };
         writeln!(
             out,

@@ -11,7 +11,7 @@ Open an :class:`Engine` on a data root, index a project, ask for paths::
 
 Every operation of the core is a typed method of :class:`Engine` (generated from the
 core's operation table into :mod:`cc_search._operations`, with a TypedDict for each
-request and result) and is also reachable by name with :meth:`Engine.call`. Errors
+request and result in :mod:`cc_search._types`, loaded on first use) and is also reachable by name with :meth:`Engine.call`. Errors
 raise :class:`Error` subclasses whose ``code`` is the same on every surface of
 cc-search. The GIL is released while the core works, so one engine can serve many
 threads.
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from . import _native, _operations
+from . import _native
 from ._native import (
     DatabaseError,
     Error,
@@ -36,34 +36,35 @@ from ._native import (
     IoError,
     UnknownOperationError,
 )
-from ._operations import *  # noqa: F403 (the generated types, listed in its __all__)
-from ._operations import (
-    CodeDeleteResponse,
-    CodeDependenciesResponse,
-    CodeFileSymbolsResponse,
-    CodeIndexResponse,
-    CodeOverviewResponse,
-    CodeReferencesResponse,
-    CodeSearchResponse,
-    CodeStatusResponse,
-    CodeSymbolDetailResponse,
-    DocsIndexResponse,
-    DocsQueryResponse,
-    EmbedResponse,
-    EngineOperations,
-    FilesRefreshResponse,
-    FilesSuggestResponse,
-    GrepResponse,
-    ProgressCallback,
-    SessionsChunkResponse,
-    SessionsIndexResponse,
-    SessionsSearchResponse,
-    SessionsStatusResponse,
-    StrPath,
-)
+from ._operations import TYPE_NAMES, EngineOperations
 
 if TYPE_CHECKING:
     from types import TracebackType
+
+    from ._types import *  # noqa: F403 (the generated types, listed in its __all__)
+    from ._types import (
+        CodeDeleteResponse,
+        CodeDependenciesResponse,
+        CodeFileSymbolsResponse,
+        CodeIndexResponse,
+        CodeOverviewResponse,
+        CodeReferencesResponse,
+        CodeSearchResponse,
+        CodeStatusResponse,
+        CodeSymbolDetailResponse,
+        DocsIndexResponse,
+        DocsQueryResponse,
+        EmbedResponse,
+        FilesRefreshResponse,
+        FilesSuggestResponse,
+        GrepResponse,
+        ProgressCallback,
+        SessionsChunkResponse,
+        SessionsIndexResponse,
+        SessionsSearchResponse,
+        SessionsStatusResponse,
+        StrPath,
+    )
 
 
 __all__ = [
@@ -100,30 +101,70 @@ __all__ = [
     "operations",
     "version",
 ]
-__all__ += _operations.__all__
+__all__ += ["EngineOperations", *TYPE_NAMES]
 
 __version__: str = _native.version()
 
 # The result types' names from before they were generated, kept for compatibility.
-RefreshResult = FilesRefreshResponse
-SuggestResult = FilesSuggestResponse
-GrepResult = GrepResponse
-EmbedResult = EmbedResponse
-DocsIndexResult = DocsIndexResponse
-DocsQueryResult = DocsQueryResponse
-SessionsIndexResult = SessionsIndexResponse
-SessionsSearchResult = SessionsSearchResponse
-SessionsChunk = SessionsChunkResponse
-SessionsStatus = SessionsStatusResponse
-CodeIndexResult = CodeIndexResponse
-CodeStatus = CodeStatusResponse
-CodeOverview = CodeOverviewResponse
-CodeFileSymbols = CodeFileSymbolsResponse
-CodeSearchResult = CodeSearchResponse
-CodeSymbolDetail = CodeSymbolDetailResponse
-CodeReferences = CodeReferencesResponse
-CodeDependencies = CodeDependenciesResponse
-CodeDeleteResult = CodeDeleteResponse
+_OLD_NAMES = {
+    "RefreshResult": "FilesRefreshResponse",
+    "SuggestResult": "FilesSuggestResponse",
+    "GrepResult": "GrepResponse",
+    "EmbedResult": "EmbedResponse",
+    "DocsIndexResult": "DocsIndexResponse",
+    "DocsQueryResult": "DocsQueryResponse",
+    "SessionsIndexResult": "SessionsIndexResponse",
+    "SessionsSearchResult": "SessionsSearchResponse",
+    "SessionsChunk": "SessionsChunkResponse",
+    "SessionsStatus": "SessionsStatusResponse",
+    "CodeIndexResult": "CodeIndexResponse",
+    "CodeStatus": "CodeStatusResponse",
+    "CodeOverview": "CodeOverviewResponse",
+    "CodeFileSymbols": "CodeFileSymbolsResponse",
+    "CodeSearchResult": "CodeSearchResponse",
+    "CodeSymbolDetail": "CodeSymbolDetailResponse",
+    "CodeReferences": "CodeReferencesResponse",
+    "CodeDependencies": "CodeDependenciesResponse",
+    "CodeDeleteResult": "CodeDeleteResponse",
+}
+
+if TYPE_CHECKING:
+    RefreshResult = FilesRefreshResponse
+    SuggestResult = FilesSuggestResponse
+    GrepResult = GrepResponse
+    EmbedResult = EmbedResponse
+    DocsIndexResult = DocsIndexResponse
+    DocsQueryResult = DocsQueryResponse
+    SessionsIndexResult = SessionsIndexResponse
+    SessionsSearchResult = SessionsSearchResponse
+    SessionsChunk = SessionsChunkResponse
+    SessionsStatus = SessionsStatusResponse
+    CodeIndexResult = CodeIndexResponse
+    CodeStatus = CodeStatusResponse
+    CodeOverview = CodeOverviewResponse
+    CodeFileSymbols = CodeFileSymbolsResponse
+    CodeSearchResult = CodeSearchResponse
+    CodeSymbolDetail = CodeSymbolDetailResponse
+    CodeReferences = CodeReferencesResponse
+    CodeDependencies = CodeDependenciesResponse
+    CodeDeleteResult = CodeDeleteResponse
+
+
+def __getattr__(name: str) -> Any:
+    """The generated types (``cc_search.FilesSuggestResponse``, ...), loaded on first use:
+    importing the package (and its CLI, which the picker's hook starts on every keystroke)
+    does not build them."""
+    if name in TYPE_NAMES or name in _OLD_NAMES:
+        from . import _types
+
+        value = getattr(_types, _OLD_NAMES.get(name, name))
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *TYPE_NAMES, *_OLD_NAMES})
 
 
 def _offer_packaged_model() -> None:
