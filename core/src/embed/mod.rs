@@ -11,7 +11,8 @@
 //!   downloaded.
 //! - [`Cache`]: `embeddings.db` in the data root, one table keyed by (model id, SHA-256
 //!   of the text), shared by every index of the engine's data root.
-//! - [`Text`] (`embed.text`): the operation every surface calls.
+//! - [`crate::embedding::Text`] (`embed.text`): the operation every surface calls, a
+//!   component above this module.
 
 mod bert;
 mod minilm;
