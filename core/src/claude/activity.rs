@@ -70,7 +70,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::time::mtime_ns;
-use crate::transcripts::{self, encode_folder_name, folder_may_hold};
+use crate::transcripts::{self, Transcript, encode_folder_name, folder_may_hold};
 
 /// Lines longer than this are skipped (and counted) without being kept in memory.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
@@ -199,11 +199,11 @@ fn scan_with(
 ) -> Scan {
     let mut scanner = Scanner::new(project, home);
     scanner.max_line = max_line;
-    let files = transcripts(config_dir, &scanner.root, &mut scanner.warnings);
+    let found = transcripts(config_dir, &scanner.root, &mut scanner.warnings);
     let mut out = BTreeMap::new();
-    for file in files {
-        if let Some(cursor) = scanner.transcript(&file, cursors.get(&file)) {
-            out.insert(file, cursor);
+    for transcript in found {
+        if let Some(cursor) = scanner.transcript(&transcript, cursors.get(&transcript.path)) {
+            out.insert(transcript.path, cursor);
         }
     }
     let mut accesses = scanner.accesses;
@@ -254,7 +254,7 @@ impl Root {
 
 /// The transcripts in the project folders under `<config_dir>/projects` that may hold the
 /// project's sessions, sorted.
-fn transcripts(config_dir: &Path, root: &Root, warnings: &mut Vec<String>) -> Vec<PathBuf> {
+fn transcripts(config_dir: &Path, root: &Root, warnings: &mut Vec<String>) -> Vec<Transcript> {
     let projects = config_dir.join("projects");
     let encodings = root.encodings();
     let may_hold = |name: &str| {
@@ -263,7 +263,7 @@ fn transcripts(config_dir: &Path, root: &Root, warnings: &mut Vec<String>) -> Ve
             .any(|e| folder_may_hold(name.as_bytes(), e.as_bytes()))
     };
     match transcripts::discover(&projects, &may_hold, warnings) {
-        Ok(found) => found.into_iter().map(|t| t.path).collect(),
+        Ok(found) => found,
         Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
         Err(e) => {
             warnings.push(format!(
@@ -469,21 +469,14 @@ impl<'h> Scanner<'h> {
     }
 
     /// Reads one transcript from its cursor on; returns the new cursor, or `None` when the
-    /// transcript is gone (or could not be read and had no cursor).
-    fn transcript(&mut self, path: &Path, cursor: Option<&Cursor>) -> Option<Cursor> {
+    /// transcript is gone (or could not be read and had no cursor). One whose size and
+    /// modification time as found are the cursor's is not opened.
+    fn transcript(&mut self, transcript: &Transcript, cursor: Option<&Cursor>) -> Option<Cursor> {
+        let path = transcript.path.as_path();
         let shown = path.display();
-        let meta = match fs::metadata(path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                self.warnings
-                    .push(format!("{shown}: cannot be read ({e}); skipped"));
-                return cursor.copied();
-            }
-        };
         if let Some(c) = cursor
-            && c.size == meta.len()
-            && c.mtime_ns == mtime_ns(&meta)
+            && c.size == transcript.size
+            && c.mtime_ns == transcript.mtime_ns
         {
             return Some(*c);
         }
