@@ -35,13 +35,18 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The project directory an operation works on: `given`, else `$CLAUDE_PROJECT_DIR`, else
-/// the current directory; canonical.
+/// The project directory as named: `given`, else `$CLAUDE_PROJECT_DIR`, else the current
+/// directory.
+pub(crate) fn project_dir_as_named(given: Option<PathBuf>) -> Result<PathBuf> {
+    match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
+        Some(dir) => Ok(dir),
+        None => std::env::current_dir().map_err(|e| Error::io(".", e)),
+    }
+}
+
+/// The project directory an operation works on ([`project_dir_as_named`]), canonical.
 pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> Result<PathBuf> {
-    let dir = match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
-        Some(dir) => dir,
-        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
-    };
+    let dir = project_dir_as_named(given)?;
     if dir.as_os_str().is_empty() {
         return Err(Error::invalid(operation, "directory is empty"));
     }

@@ -198,13 +198,7 @@ fn file_suggestion(engine: &Engine, input: &[u8], project_dir: Option<&Path>) ->
 }
 
 fn session_start(engine: &Engine, project_dir: Option<&Path>) -> Result<Answer> {
-    let project = match project_dir.map(Path::to_path_buf) {
-        Some(dir) => dir,
-        None => match crate::env::env_path("CLAUDE_PROJECT_DIR") {
-            Some(dir) => dir,
-            None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
-        },
-    };
+    let project = crate::env::project_dir_as_named(project_dir.map(Path::to_path_buf))?;
     let project_dir = std::path::absolute(&project).map_err(|e| Error::io(&project, e))?;
     let log = open_log(engine.home())?;
     Ok(Answer {
