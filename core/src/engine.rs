@@ -158,8 +158,9 @@ impl Engine {
     /// The database `file` of the data root (opened, migrated, or rebuilt if corrupt,
     /// on first use), shared by every call on this engine.
     pub fn database(&self, file: &DatabaseFile) -> Result<Arc<Database>> {
-        self.database_with(&self.home.join(file.name), || {
-            Database::new(self.home.join(file.name), file.migrations).with_mmap(file.mmap_bytes)
+        let path = self.home.join(file.name);
+        self.database_with(&path, || {
+            Database::new(path.clone(), file.migrations).with_mmap(file.mmap_bytes)
         })
     }
 

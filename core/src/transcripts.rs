@@ -142,7 +142,7 @@ fn push(
             .is_some_and(|s| s.to_string_lossy().starts_with("agent-"));
     out.push(Transcript {
         size: meta.len(),
-        mtime_ns: crate::walk::mtime_ns_of(&meta),
+        mtime_ns: crate::time::mtime_ns(&meta),
         path,
         folder: folder.to_string(),
         subagent,

@@ -156,7 +156,7 @@ fn walk_within(
             };
             if !entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
                 let mtime = if options.metadata {
-                    entry.metadata().map(|m| mtime_ns_of(&m))
+                    entry.metadata().map(|m| crate::time::mtime_ns(&m))
                 } else {
                     Ok(0)
                 };
@@ -276,7 +276,7 @@ pub fn rewalk(root: &Path, options: &WalkOptions, known_dirs: &[(PathBuf, i64)])
         }
         match std::fs::symlink_metadata(dir) {
             Ok(meta) if meta.is_dir() => {
-                let now = mtime_ns_of(&meta);
+                let now = crate::time::mtime_ns(&meta);
                 if now != *mtime {
                     changed.push(dir.clone());
                 }
@@ -372,7 +372,7 @@ pub fn entries_below(dir: &Path, depth: usize, excludes: &[String], limit: usize
             let meta = e.metadata().ok()?;
             Some(Entry {
                 is_dir: meta.is_dir(),
-                mtime: mtime_of(&meta),
+                mtime: crate::time::mtime_secs(&meta),
                 path: e.into_path(),
             })
         })
@@ -462,7 +462,7 @@ fn ordered_first_files(
     for entry in builder.build().flatten() {
         if !entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
             if let Ok(meta) = entry.metadata() {
-                dirs.push((entry.path().to_path_buf(), mtime_ns_of(&meta)));
+                dirs.push((entry.path().to_path_buf(), crate::time::mtime_ns(&meta)));
             }
             continue;
         }
@@ -512,19 +512,9 @@ fn check_symlink(link: &Path, allowed: &[PathBuf], warnings: &Mutex<Vec<String>>
 fn walked(path: PathBuf, meta: &std::fs::Metadata) -> WalkedFile {
     WalkedFile {
         path,
-        mtime: mtime_of(meta),
+        mtime: crate::time::mtime_secs(meta),
         size: meta.len(),
     }
-}
-
-/// Modification time in nanoseconds since the Unix epoch ([`crate::time::mtime_ns`]).
-pub fn mtime_ns_of(meta: &std::fs::Metadata) -> i64 {
-    crate::time::mtime_ns(meta)
-}
-
-/// Modification time in whole seconds since the Unix epoch ([`crate::time::mtime_secs`]).
-pub fn mtime_of(meta: &std::fs::Metadata) -> i64 {
-    crate::time::mtime_secs(meta)
 }
 
 fn push(warnings: &Mutex<Vec<String>>, message: String) {

@@ -415,7 +415,7 @@ fn index(
             Ok(meta) => found.push(Found {
                 abs: file.path.clone(),
                 rel,
-                mtime_ns: crate::walk::mtime_ns_of(&meta),
+                mtime_ns: crate::time::mtime_ns(&meta),
                 size: meta.len() as i64,
             }),
             Err(e) => warnings.push(format!("{rel}: {e}")),

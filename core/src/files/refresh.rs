@@ -419,7 +419,7 @@ fn complete_changes(plan: &Plan, found: Found, activity: &[GitActivity]) -> Opti
             continue;
         }
         match std::fs::symlink_metadata(path) {
-            Ok(meta) if crate::walk::mtime_ns_of(&meta) < since => {}
+            Ok(meta) if crate::time::mtime_ns(&meta) < since => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && *path == exclude_file => {}
             _ => return None,
         }
@@ -431,7 +431,7 @@ fn complete_changes(plan: &Plan, found: Found, activity: &[GitActivity]) -> Opti
         {
             restat.push(WalkedFile {
                 path: path.clone(),
-                mtime: crate::walk::mtime_of(&meta),
+                mtime: crate::time::mtime_secs(&meta),
                 size: meta.len(),
             });
         }

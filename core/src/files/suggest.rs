@@ -735,7 +735,7 @@ impl Search<'_> {
             let Ok(meta) = std::fs::metadata(&dir) else {
                 continue;
             };
-            let mtime = crate::walk::mtime_ns_of(&meta);
+            let mtime = crate::time::mtime_ns(&meta);
             if mtime == indexed_mtime || now - mtime / 1_000_000_000 > FRESH_WINDOW {
                 continue;
             }
@@ -873,7 +873,7 @@ impl Search<'_> {
                     0
                 } else {
                     std::fs::metadata(&path)
-                        .map(|m| crate::walk::mtime_of(&m))
+                        .map(|m| crate::time::mtime_secs(&m))
                         .unwrap_or(0)
                 };
                 found.insert(

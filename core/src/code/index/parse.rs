@@ -15,7 +15,7 @@ pub(super) fn process(job: &Job, max_size: u64) -> Outcome {
         Err(e) => return Outcome::Skipped(format!("{}: cannot read: {e}", job.rel)),
     };
     let meta = std::fs::metadata(&job.path).ok();
-    let mtime = meta.as_ref().map_or(0, crate::walk::mtime_of);
+    let mtime = meta.as_ref().map_or(0, crate::time::mtime_secs);
     let size = bytes.len() as i64;
     if bytes.len() as u64 > max_size {
         return Outcome::Skipped(too_large(&job.rel, bytes.len() as u64, max_size));
