@@ -51,8 +51,12 @@ $(CBINDGEN):
 
 ## ---- builds --------------------------------------------------------------------------
 
-# The Python package with its native module, installed editable into .venv.
+# The Python package with its native module, installed editable into .venv, and the
+# native hook program (bindings/hook) installed beside the `cc-search` command as the
+# wheel's script.
+PY_HOOK_DIR := bindings/python/cc_search._native.data/scripts
 python: setup-python
+	bindings/hook/ship.sh $(PY_HOOK_DIR)
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
 
 # The Node addon (debug) next to index.js.
@@ -69,18 +73,19 @@ bindings:
 	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test bindings_generated -- --nocapture
 
 # The C library: include/cc_search.h, lib/libcc_search.so, lib/libcc_search.a and
-# lib/pkgconfig/cc_search.pc under PREFIX (DESTDIR stages it elsewhere). A release build;
+# lib/pkgconfig/cc_search.pc, and the native hook program bin/cc-search-hook, under PREFIX (DESTDIR stages it elsewhere). A release build;
 # PROFILE=dev installs the debug build the tests use. Libs.private: what the static library
 # needs from the system besides libc and libgcc_s, which the C compiler links anyway.
 PREFIX ?= /usr/local
 PROFILE ?= release
 install:
-	cargo build --quiet -p cc-search-ffi --lib --profile $(PROFILE)
+	cargo build --quiet -p cc-search-ffi -p cc-search-hook --profile $(PROFILE)
 	target="$${CARGO_TARGET_DIR:-$(ROOT)/target}/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))"; \
 	version=$$(cargo pkgid -p cc-search-ffi | sed 's/.*[#@]//'); \
 	prefix="$(abspath $(PREFIX))"; dest="$(DESTDIR)$$prefix"; \
-	install -d "$$dest/include" "$$dest/lib/pkgconfig"; \
+	install -d "$$dest/include" "$$dest/lib/pkgconfig" "$$dest/bin"; \
 	install -m 644 include/cc_search.h "$$dest/include/cc_search.h"; \
+	install -m 755 "$$target/cc-search-hook" "$$dest/bin/cc-search-hook"; \
 	install -m 755 "$$target/libcc_search.so" "$$dest/lib/libcc_search.so"; \
 	install -m 644 "$$target/libcc_search.a" "$$dest/lib/libcc_search.a"; \
 	printf '%s\n' "prefix=$$prefix" 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
@@ -178,8 +183,9 @@ fuzz-quick: fuzz-build
 # in-process and whole-process latencies, ranking quality (replaying tokio's releases from
 # crates.io), and the Claude Code hook against a spec-faithful Bun + bun:sqlite client.
 bench: setup-python setup-node
+	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
-	cd $(NODE_DIR) && npx napi build --platform --release --js native.js --dts native.d.ts
+	cd $(NODE_DIR) && npm run --silent build:release
 	cargo bench -p cc-search --bench bench
 	cargo bench -p cc-search --bench ranking
 	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep

@@ -74,13 +74,23 @@ pub fn days_in_month(year: i64, month: i64) -> i64 {
 
 /// Unix seconds as RFC 3339 in UTC, to the second (`2026-01-10T14:32:00Z`).
 pub fn format_rfc3339(secs: i64) -> String {
+    let mut text = format_rfc3339_millis(secs.saturating_mul(1000));
+    text.replace_range(text.len() - 5..text.len() - 1, "");
+    text
+}
+
+/// Unix milliseconds as RFC 3339 in UTC, to the millisecond (`2026-01-10T14:32:00.250Z`),
+/// as JavaScript's `Date#toISOString` writes it.
+pub fn format_rfc3339_millis(millis: i64) -> String {
+    let secs = millis.div_euclid(1000);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
         rem / 3600,
         rem % 3600 / 60,
-        rem % 60
+        rem % 60,
+        millis.rem_euclid(1000)
     )
 }
 
@@ -198,6 +208,11 @@ mod tests {
         assert_eq!(format_rfc3339(1_767_225_600), "2026-01-01T00:00:00Z");
         assert_eq!(format_rfc3339(-1), "1969-12-31T23:59:59Z");
         assert_eq!(format_rfc3339(951_782_400 + 3661), "2000-02-29T01:01:01Z");
+        assert_eq!(
+            format_rfc3339_millis(1_767_225_600_250),
+            "2026-01-01T00:00:00.250Z"
+        );
+        assert_eq!(format_rfc3339_millis(-1), "1969-12-31T23:59:59.999Z");
         for secs in [0, 951_782_400, 1_767_225_600, 1_767_312_245] {
             assert_eq!(parse_timestamp(&format_rfc3339(secs)), Some(secs));
         }

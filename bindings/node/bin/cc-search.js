@@ -23,9 +23,12 @@ Commands:
       --project: in the project's .mcp.json, as \`npx --no-install cc-search mcp\`, which
         works for everyone who ran \`npm install\` there (commit the file).
       Idempotent; --uninstall removes exactly that server.
-  install claude [--user | --project | --project-dir DIR] [--uninstall] [--json]
-      Without --mcp: this package's hooks (hooks/file-suggestion.sh for the @ picker,
-      hooks/session-start.sh) in Claude Code's settings.json, with a backup.
+  install claude [--user | --project | --project-dir DIR] [--hook-program FILE]
+                 [--uninstall] [--json]
+      Without --mcp: this package's hooks in Claude Code's settings.json (the @ picker's
+      fileSuggestion command and a SessionStart hook), with a backup. They run the
+      native program hooks/cc-search-hook (or FILE); where it cannot run, the Bun
+      scripts hooks/file-suggestion.sh and hooks/session-start.sh, with a warning.
   mcp [--root DIR]... [--tools LIST] [--max-tokens N] [--structured]
       Run the MCP server on stdin/stdout until stdin ends. --root: a directory the tools
       may read (repeatable; the first is the project; default $CLAUDE_PROJECT_DIR, else
@@ -46,7 +49,11 @@ class UsageError extends Error {}
 
 const GLOBAL_VALUES = ['home', 'config']
 const COMMANDS = {
-  'install claude': { flags: ['user', 'project', 'mcp', 'uninstall', 'json'], values: ['project-dir'], many: [] },
+  'install claude': {
+    flags: ['user', 'project', 'mcp', 'uninstall', 'json'],
+    values: ['project-dir', 'hook-program'],
+    many: [],
+  },
   mcp: { flags: ['structured'], values: ['tools', 'max-tokens'], many: ['root'] },
 }
 
@@ -150,15 +157,43 @@ function openEngine(options) {
   })
 }
 
-/** The command line that runs this cc-search again from anywhere, with --home/--config. */
-function selfArgv(options) {
-  const argv = [process.execPath, path.resolve(__filename)]
+/** The --home and --config given to this run, made absolute. */
+function globalOptions(options) {
+  const argv = []
   if (options.home !== undefined) argv.push('--home', absolute(options.home))
   if (options.config !== undefined) argv.push('--config', absolute(options.config))
   return argv
 }
 
+/** The command line that runs this cc-search again from anywhere, with --home/--config. */
+function selfArgv(options) {
+  return [process.execPath, path.resolve(__filename), ...globalOptions(options)]
+}
+
 // --- install claude --------------------------------------------------------------------
+
+/** The native hook program this package ships in hooks/. */
+const NATIVE_HOOK = 'cc-search-hook'
+
+/**
+ * The native hook program to write, checked by running it: `given`, else this package's
+ * hooks/cc-search-hook. Returns `{ program }` (absolute), or `{ why }` it cannot be used.
+ */
+function nativeHook(given) {
+  const program = given === undefined ? path.resolve(__dirname, '..', 'hooks', NATIVE_HOOK) : absolute(given)
+  if (given === undefined && !require('node:fs').existsSync(program)) {
+    return { why: `the native hook program ${program} is not in this package` }
+  }
+  const { spawnSync } = require('node:child_process')
+  const run = spawnSync(program, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] })
+  const expected = `${NATIVE_HOOK} ${require('..').VERSION}`
+  if (run.error) return { why: `the native hook program ${program} cannot run here (${run.error.message})` }
+  if (run.status !== 0 || run.stdout.trim() !== expected) {
+    const said = (run.stdout.trim() || run.stderr.trim() || `status ${run.status ?? run.signal}`).split('\n')[0].slice(0, 100)
+    return { why: `${program} --version said ${JSON.stringify(said)}, not ${JSON.stringify(expected)}` }
+  }
+  return { program }
+}
 
 /** What a project's .mcp.json runs: the cc-search its own `npm install` brought. */
 const PROJECT_MCP_ARGV = ['npx', '--no-install', PROG, 'mcp']
@@ -169,7 +204,9 @@ function installClaude(options) {
   const params = { scope: project ? 'project' : 'user', uninstall: Boolean(options.uninstall) }
   if (options['project-dir'] !== undefined) params.project_dir = absolute(options['project-dir'])
   else if (project && process.env.CLAUDE_PROJECT_DIR) params.project_dir = process.env.CLAUDE_PROJECT_DIR
+  let runs = ''
   if (options.mcp) {
+    if (options['hook-program'] !== undefined) throw new UsageError('--hook-program is for the hooks, not for --mcp')
     if (project && (options.home !== undefined || options.config !== undefined)) {
       report(
         'warning',
@@ -179,9 +216,22 @@ function installClaude(options) {
     const argv = project ? PROJECT_MCP_ARGV : [...selfArgv(options), 'mcp']
     Object.assign(params, { command: argv[0], args: argv.slice(1) })
   } else {
-    const hooks = path.resolve(__dirname, '..', 'hooks')
-    params.file_suggestion_command = shellQuote(path.join(hooks, 'file-suggestion.sh'))
-    params.session_start_command = shellQuote(path.join(hooks, 'session-start.sh'))
+    // An uninstall removes whichever cc-search hooks are there: nothing to check.
+    const native = params.uninstall ? { why: '' } : nativeHook(options['hook-program'])
+    if (native.program) {
+      const argv = [native.program, ...globalOptions(options)]
+      params.file_suggestion_command = [...argv, 'file-suggestion'].map(shellQuote).join(' ')
+      params.session_start_command = [...argv, 'session-start'].map(shellQuote).join(' ')
+      runs = `the native hook program ${native.program}`
+    } else {
+      if (native.why) {
+        report('warning', `${native.why}; writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker`)
+      }
+      const hooks = path.resolve(__dirname, '..', 'hooks')
+      params.file_suggestion_command = shellQuote(path.join(hooks, 'file-suggestion.sh'))
+      params.session_start_command = shellQuote(path.join(hooks, 'session-start.sh'))
+      runs = 'the Bun hook scripts'
+    }
   }
   const result = openEngine(options).call(options.mcp ? 'claude.install_mcp' : 'claude.install', params)
   if (options.json) {
@@ -204,6 +254,7 @@ function installClaude(options) {
     )
   }
   if (!options.mcp) {
+    if (!params.uninstall) lines.push(`The hooks run ${runs}.`)
     lines.push(result.backup ? `Backup of the previous file: ${result.backup}` : 'There was no previous file, so no backup.')
   }
   process.stdout.write(`${lines.join('\n')}\n`)

@@ -36,6 +36,14 @@ def cli_path() -> str:
     return found
 
 
+def native_hook_path() -> str:
+    """The native hook program (`cc-search-hook`) installed beside the entry point."""
+    found = shutil.which("cc-search-hook", path=os.path.dirname(sys.executable))
+    if found is None:
+        pytest.fail("cc-search-hook is not installed beside cc-search (run `make python`)")
+    return found
+
+
 def run_cli(
     *args: str,
     home: Path,

@@ -1,5 +1,7 @@
-"""`cc-search hook file-suggestion` and `cc-search hook session-start`, as Claude Code
-runs them: the installed entry point in a subprocess, real JSON (or nothing) on stdin."""
+"""The hooks as Claude Code runs them, under both programs the wheel installs:
+`cc-search hook file-suggestion|session-start` (Python) and the native
+`cc-search-hook file-suggestion|session-start`. A subprocess each, real JSON (or
+nothing) on stdin; both must behave the same."""
 
 from __future__ import annotations
 
@@ -11,7 +13,55 @@ from pathlib import Path
 
 import pytest
 
-from support import cli_path, make_files, run_cli, set_mtime
+from support import cli_path, make_files, native_hook_path, run_cli, set_mtime
+
+
+class Runtime:
+    """One program that answers the hooks, and what its refresh writes to the log."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def argv(self, hook: str) -> list[str]:
+        if self.name == "native":
+            return [native_hook_path(), hook]
+        return [cli_path(), "hook", hook]
+
+    def started(self, project: Path) -> str:
+        """How the log's first line of a session start ends."""
+        refresh = "refresh" if self.name == "native" else "files refresh"
+        return f"{refresh} --project-dir {project}"
+
+    def indexed(self, root: Path, files: int, added: int) -> str:
+        """The log's report of one root refreshed."""
+        real = os.path.realpath(root)
+        if self.name == "native":
+            return f"indexed {real}: {files} files ({added} added, "
+        return f"{real}: {files} files indexed; {added} added, "
+
+    def run(
+        self,
+        hook: str,
+        home: Path,
+        stdin: str | bytes | None = None,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            self.argv(hook),
+            cwd=cwd,
+            env={**os.environ, "CC_SEARCH_HOME": str(home), **(env or {})},
+            input=stdin,
+            capture_output=True,
+            text=not isinstance(stdin, bytes),
+            timeout=60,
+        )
+
+
+@pytest.fixture(params=["python", "native"])
+def runtime(request: pytest.FixtureRequest) -> Runtime:
+    return Runtime(request.param)
+
 
 #: Twenty files with distinct modification times.
 FILES = [f"src/file{i:02}.ts" for i in range(20)]
@@ -44,36 +94,42 @@ def top_files(home: Path, project: Path) -> str:
 
 
 def suggest_hook(
-    home: Path, project: Path, stdin: str | None, **kwargs: object
+    runtime: Runtime, home: Path, project: Path, stdin: str | bytes | None
 ) -> subprocess.CompletedProcess[str]:
-    return run_cli(
-        "hook",
-        "file-suggestion",
-        home=home,
-        stdin=stdin,
-        env={"CLAUDE_PROJECT_DIR": str(project)},
-        **kwargs,  # type: ignore[arg-type]
+    return runtime.run(
+        "file-suggestion", home, stdin=stdin, env={"CLAUDE_PROJECT_DIR": str(project)}
     )
 
 
-def test_file_suggestion_answers_the_query_on_stdin(home: Path, app: Path) -> None:
-    proc = suggest_hook(home, app, '{"query": "butt"}')
+def test_file_suggestion_answers_the_query_on_stdin(
+    runtime: Runtime, home: Path, app: Path
+) -> None:
+    proc = suggest_hook(runtime, home, app, '{"query": "butt"}')
     assert (proc.returncode, proc.stdout) == (0, "src/components/Button.tsx\n"), proc
-    proc = suggest_hook(home, app, json.dumps({"query": "readme", "session_id": "abc"}))
+    proc = suggest_hook(runtime, home, app, json.dumps({"query": "readme", "session_id": "abc"}))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "README.md\n", "")
-    proc = suggest_hook(home, app, '{"query": "nothing-matches-this"}')
+    proc = suggest_hook(runtime, home, app, '{"query": "nothing-matches-this"}')
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
 def test_file_suggestion_without_the_variable_uses_the_current_directory(
-    home: Path, app: Path
+    runtime: Runtime, home: Path, app: Path
 ) -> None:
-    proc = run_cli("hook", "file-suggestion", home=home, cwd=app, stdin='{"query": "readme"}')
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    proc = subprocess.run(
+        runtime.argv("file-suggestion"),
+        cwd=app,
+        env={**env, "CC_SEARCH_HOME": str(home)},
+        input='{"query": "readme"}',
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (proc.returncode, proc.stdout) == (0, "README.md\n"), proc
 
 
-def test_file_suggestion_prints_at_most_15_paths(home: Path, app: Path) -> None:
-    proc = suggest_hook(home, app, '{"query": "file"}')
+def test_file_suggestion_prints_at_most_15_paths(runtime: Runtime, home: Path, app: Path) -> None:
+    proc = suggest_hook(runtime, home, app, '{"query": "file"}')
     assert proc.returncode == 0
     lines = proc.stdout.splitlines()
     assert len(lines) == 15
@@ -97,19 +153,19 @@ def test_file_suggestion_prints_at_most_15_paths(home: Path, app: Path) -> None:
     ],
 )
 def test_file_suggestion_without_a_usable_query_lists_the_top_files(
-    home: Path, app: Path, stdin: str
+    runtime: Runtime, home: Path, app: Path, stdin: str
 ) -> None:
-    proc = suggest_hook(home, app, stdin)
+    proc = suggest_hook(runtime, home, app, stdin)
     assert (proc.returncode, proc.stdout) == (0, top_files(home, app)), proc
 
 
-def test_file_suggestion_with_no_stdin(home: Path, app: Path) -> None:
+def test_file_suggestion_with_no_stdin(runtime: Runtime, home: Path, app: Path) -> None:
     top = top_files(home, app)
     env = {**os.environ, "CC_SEARCH_HOME": str(home), "CLAUDE_PROJECT_DIR": str(app)}
     for stdin in (subprocess.DEVNULL, None):
         # DEVNULL: an empty stdin. None plus closing descriptor 0 in the child: no stdin.
         proc = subprocess.run(
-            [cli_path(), "hook", "file-suggestion"],
+            runtime.argv("file-suggestion"),
             stdin=stdin,
             env=env,
             capture_output=True,
@@ -120,29 +176,56 @@ def test_file_suggestion_with_no_stdin(home: Path, app: Path) -> None:
         assert (proc.returncode, proc.stdout) == (0, top), proc
 
 
-def test_file_suggestion_odd_text_never_breaks_the_picker(home: Path, app: Path) -> None:
+def test_file_suggestion_odd_text_never_breaks_the_picker(
+    runtime: Runtime, home: Path, app: Path
+) -> None:
+    top_files(home, app)  # indexed, so that no run warns about indexing on the fly
     for query in ["\ud800", "\x00", '"', "NEAR(", "@@", "é" * 10_000, "src/comp\n"]:
-        proc = suggest_hook(home, app, json.dumps({"query": query}))
-        assert proc.returncode == 0, (query, proc)
-        assert "Traceback" not in proc.stderr
-    proc = suggest_hook(home, app, '{"query": "\\ud800butt"}')
-    assert proc.returncode == 0
-    invalid_utf8 = subprocess.run(
-        [cli_path(), "hook", "file-suggestion"],
-        input=b'{"query": "\xff\xfebutt"}',
+        proc = suggest_hook(runtime, home, app, json.dumps({"query": query}))
+        assert (proc.returncode, proc.stderr) == (0, ""), (query, proc)
+    proc = suggest_hook(runtime, home, app, '{"query": "\\ud800butt"}')
+    assert (proc.returncode, proc.stdout) == (0, "src/components/Button.tsx\n"), proc
+    invalid_utf8 = suggest_hook(runtime, home, app, b'{"query": "\xff\xfebutt"}')
+    assert (invalid_utf8.returncode, invalid_utf8.stderr) == (0, b"")
+    assert invalid_utf8.stdout == b"src/components/Button.tsx\n"
+
+
+def test_file_suggestion_answers_before_the_input_ends(
+    runtime: Runtime, home: Path, app: Path
+) -> None:
+    # A writer that keeps its end of the pipe open: the answer comes as soon as one
+    # complete JSON object has arrived, not after the 2 s a hook waits for more input.
+    top_files(home, app)
+    proc = subprocess.Popen(
+        runtime.argv("file-suggestion"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         env={**os.environ, "CC_SEARCH_HOME": str(home), "CLAUDE_PROJECT_DIR": str(app)},
-        capture_output=True,
-        timeout=60,
     )
-    assert invalid_utf8.returncode == 0
-    assert b"Traceback" not in invalid_utf8.stderr
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(b'{"query": ')
+        proc.stdin.flush()
+        time.sleep(0.5)
+        completed = time.monotonic()
+        proc.stdin.write(b'"butt"}')
+        proc.stdin.flush()
+        out = proc.stdout.read()  # to the end: the hook exits, stdin still open
+        elapsed = time.monotonic() - completed
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        proc.stdin.close()
+        proc.stdout.close()
+    assert out == b"src/components/Button.tsx\n"
+    assert elapsed < 1.2, elapsed
 
 
 def test_file_suggestion_errors_print_nothing_and_exit_0(
-    home: Path, app: Path, tmp_path: Path
+    runtime: Runtime, home: Path, app: Path, tmp_path: Path
 ) -> None:
     missing = tmp_path / "missing"
-    proc = suggest_hook(home, missing, '{"query": "x"}')
+    proc = suggest_hook(runtime, home, missing, '{"query": "x"}')
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr.startswith("cc-search: error: hook file-suggestion: ")
     assert str(missing) in proc.stderr
@@ -151,7 +234,7 @@ def test_file_suggestion_errors_print_nothing_and_exit_0(
     # A data root that cannot be a directory: the index cannot open.
     blocked = tmp_path / "blocked"
     blocked.write_text("")
-    proc = suggest_hook(blocked, app, '{"query": "butt"}')
+    proc = suggest_hook(runtime, blocked, app, '{"query": "butt"}')
     assert (proc.returncode, proc.stdout) == (0, ""), proc
     assert proc.stderr.startswith("cc-search: error: hook file-suggestion: ")
     assert proc.stderr.count("\n") == 1
@@ -184,40 +267,36 @@ HOOK_INPUT = json.dumps(
 )
 
 
-def test_session_start_refreshes_in_the_background(home: Path, app: Path) -> None:
+def test_session_start_refreshes_in_the_background(
+    runtime: Runtime, home: Path, app: Path
+) -> None:
     started = time.monotonic()
-    proc = run_cli(
-        "hook",
-        "session-start",
-        home=home,
-        stdin=HOOK_INPUT,
-        env={"CLAUDE_PROJECT_DIR": str(app)},
-    )
+    proc = runtime.run("session-start", home, stdin=HOOK_INPUT, env={"CLAUDE_PROJECT_DIR": str(app)})
     elapsed = time.monotonic() - started
     # Nothing on stdout: Claude Code would add it to the conversation.
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), proc
     assert elapsed < 10, elapsed
 
-    done = f"{os.path.realpath(app)}: 22 files indexed; 22 added"
+    done = runtime.indexed(app, 22, 22)
     wait_for(lambda: done in log_text(home))
     first = log_text(home).splitlines()[0]
     assert " session-start: " in first
-    assert first.endswith(f"files refresh --project-dir {app}")
+    assert first.endswith(runtime.started(app)), first
 
     # The index is there: a query finds it without indexing on the fly.
     found = run_cli("files", "suggest", "butt", "--json", home=home, cwd=app)
     assert json.loads(found.stdout) == {"paths": ["src/components/Button.tsx"], "warnings": []}
 
     # A second session start appends to the same log.
-    again = run_cli("hook", "session-start", home=home, stdin="", cwd=app)
+    again = runtime.run("session-start", home, stdin="", cwd=app)
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
-    wait_for(lambda: "22 files indexed; 0 added, 0 updated, 0 removed" in log_text(home))
+    wait_for(lambda: runtime.indexed(app, 22, 0) in log_text(home))
     assert log_text(home).count(" session-start: ") == 2
 
 
-def test_session_start_with_no_stdin(home: Path, app: Path) -> None:
+def test_session_start_with_no_stdin(runtime: Runtime, home: Path, app: Path) -> None:
     proc = subprocess.run(
-        [cli_path(), "hook", "session-start"],
+        runtime.argv("session-start"),
         stdin=subprocess.DEVNULL,
         env={**os.environ, "CC_SEARCH_HOME": str(home), "CLAUDE_PROJECT_DIR": str(app)},
         capture_output=True,
@@ -225,25 +304,23 @@ def test_session_start_with_no_stdin(home: Path, app: Path) -> None:
         timeout=60,
     )
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-    wait_for(lambda: "22 files indexed" in log_text(home))
+    wait_for(lambda: runtime.indexed(app, 22, 22) in log_text(home))
 
 
-def test_session_start_failures_are_logged_or_one_line(home: Path, tmp_path: Path) -> None:
+def test_session_start_failures_are_logged_or_one_line(
+    runtime: Runtime, home: Path, tmp_path: Path
+) -> None:
     # The refresh itself fails in the background: the log says why, the hook succeeded.
     missing = tmp_path / "missing"
-    proc = run_cli(
-        "hook", "session-start", home=home, stdin="{}", env={"CLAUDE_PROJECT_DIR": str(missing)}
-    )
+    proc = runtime.run("session-start", home, stdin="{}", env={"CLAUDE_PROJECT_DIR": str(missing)})
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     wait_for(lambda: "No such file or directory" in log_text(home))
-    assert f"cc-search: error: {missing}" in log_text(home)
+    assert f"{missing}: No such file or directory" in log_text(home)
 
     # The hook cannot even start it (no place for the log): one line, status 0.
     blocked = tmp_path / "blocked"
     blocked.write_text("")
-    proc = run_cli(
-        "hook", "session-start", home=blocked, stdin="{}", env={"CLAUDE_PROJECT_DIR": str(tmp_path)}
-    )
+    proc = runtime.run("session-start", blocked, stdin="{}", env={"CLAUDE_PROJECT_DIR": str(tmp_path)})
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr.startswith("cc-search: error: hook session-start: ")
     assert proc.stderr.count("\n") == 1

@@ -138,7 +138,10 @@ impl CommandKind {
 ///   package and of the file-picker spec's layout; or
 /// - its last two words are `hook file-suggestion` (`hook session-start`) and it mentions
 ///   `cc-search` or `cc_search`: the Python CLI's commands
-///   (`/…/bin/cc-search hook file-suggestion`, `python -m cc_search hook …`).
+///   (`/…/bin/cc-search hook file-suggestion`, `python -m cc_search hook …`); or
+/// - its last word is `file-suggestion` (`session-start`) and a word before it names the
+///   native hook program, `cc-search-hook`, as a whole file name
+///   (`/…/bin/cc-search-hook --home /d file-suggestion`).
 pub fn is_cc_search_command(kind: CommandKind, command: &str) -> bool {
     let command = command.trim().trim_end_matches(['\'', '"']).trim_end();
     if let Some(before) = command.strip_suffix(kind.script()) {
@@ -151,11 +154,25 @@ pub fn is_cc_search_command(kind: CommandKind, command: &str) -> bool {
         }
     }
     let words: Vec<&str> = command.split_whitespace().collect();
-    words.len() >= 3
-        && words[words.len() - 1] == kind.verb()
-        && words[words.len() - 2] == "hook"
-        && (command.contains("cc-search") || command.contains("cc_search"))
+    let Some((&last, before)) = words.split_last() else {
+        return false;
+    };
+    if last != kind.verb() {
+        return false;
+    }
+    let by_cli = before.len() >= 2
+        && before[before.len() - 1] == "hook"
+        && (command.contains("cc-search") || command.contains("cc_search"));
+    let by_program = before.iter().any(|word| {
+        let word = word.trim_matches(['\'', '"']);
+        word.rsplit(['/', '\\']).next() == Some(NATIVE_HOOK)
+    });
+    by_cli || by_program
 }
+
+/// The file name of the native hook program (`bindings/hook`), which the Python wheel,
+/// the npm package and `make install` ship.
+pub const NATIVE_HOOK: &str = "cc-search-hook";
 
 /// Run `claude.install`; see [`Install`].
 pub fn install(request: InstallRequest) -> Result<InstallResponse> {
@@ -465,6 +482,15 @@ mod tests {
             ),
             (SessionStart, "/opt/cc-search/hooks/session-start.sh"),
             (SessionStart, "cc-search hook session-start"),
+            (
+                FileSuggestion,
+                "/home/u/.venv/bin/cc-search-hook file-suggestion",
+            ),
+            (
+                SessionStart,
+                "'/x y/cc-search-hook' --home '/d e' --config /c session-start",
+            ),
+            (FileSuggestion, "cc-search-hook file-suggestion"),
         ] {
             assert!(is_cc_search_command(kind, command), "{command}");
         }
@@ -478,6 +504,12 @@ mod tests {
             (SessionStart, "/opt/cc-search/hooks/file-suggestion.sh"),
             (SessionStart, "echo session-start.sh is here"),
             (SessionStart, ""),
+            (SessionStart, "/x/cc-search-hook file-suggestion"),
+            (FileSuggestion, "/x/not-cc-search-hook file-suggestion"),
+            (
+                FileSuggestion,
+                "/x/cc-search-hook file-suggestion --verbose",
+            ),
         ] {
             assert!(!is_cc_search_command(kind, command), "{command}");
         }

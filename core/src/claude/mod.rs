@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use install::{
-    CommandKind, Install, InstallRequest, InstallResponse, Scope, is_cc_search_command,
+    CommandKind, Install, InstallRequest, InstallResponse, NATIVE_HOOK, Scope, is_cc_search_command,
 };
 pub use mcp_install::{
     InstallMcp, InstallMcpRequest, InstallMcpResponse, is_cc_search_mcp_command,

@@ -72,28 +72,36 @@ def _print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
 
 
-def _self_argv(ctx: typer.Context) -> List[str]:
-    """The command line that runs this cc-search again from anywhere: the absolute path
-    of this entry point (else the one beside this interpreter, else ``python -m
-    cc_search``), with the ``--home`` and ``--config`` given to this run, made absolute."""
-    argv: List[str] = []
+def _entry_point() -> Optional[str]:
+    """The absolute path of this `cc-search` entry point: the one this process was started
+    as, else the one beside this interpreter; None when there is neither."""
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0).startswith(PROG):
         found = argv0 if os.sep in argv0 else shutil.which(argv0)
         if found and os.path.isfile(found):
-            argv = [os.path.abspath(found)]
-    if not argv:
-        beside = shutil.which(PROG, path=os.path.dirname(sys.executable))
-        if beside:
-            argv = [os.path.abspath(beside)]
-        else:
-            argv = [os.path.abspath(sys.executable), "-m", "cc_search"]
+            return os.path.abspath(found)
+    beside = shutil.which(PROG, path=os.path.dirname(sys.executable))
+    return os.path.abspath(beside) if beside else None
+
+
+def _global_options(ctx: typer.Context) -> List[str]:
+    """The ``--home`` and ``--config`` given to this run, made absolute."""
+    argv: List[str] = []
     options = ctx.find_object(_Options)
     if options is not None and options.home:
         argv += ["--home", os.path.abspath(os.path.expanduser(options.home))]
     if options is not None and options.config:
         argv += ["--config", os.path.abspath(os.path.expanduser(options.config))]
     return argv
+
+
+def _self_argv(ctx: typer.Context) -> List[str]:
+    """The command line that runs this cc-search again from anywhere: the absolute path
+    of this entry point (else ``python -m cc_search``), with the ``--home`` and
+    ``--config`` given to this run, made absolute."""
+    entry = _entry_point()
+    argv = [entry] if entry else [os.path.abspath(sys.executable), "-m", "cc_search"]
+    return argv + _global_options(ctx)
 
 
 def _shell_command(argv: List[str]) -> str:

@@ -5,14 +5,18 @@ cc-search's MCP server) put into its settings by the core's installer operations
 # run time (see cli.py).
 import os
 import shlex
+import subprocess
 import sys
-from typing import Annotated, Any, Callable, List, Optional
+import sysconfig
+from typing import Annotated, Any, Callable, List, Optional, Tuple
 
 import typer
 
 from ._cli_common import (
     PROG,
+    _entry_point,
     _fail,
+    _global_options,
     _open,
     _Options,
     _print_json,
@@ -21,6 +25,9 @@ from ._cli_common import (
     _shell_command,
     _warn_all,
 )
+
+#: The native hook program the wheel installs beside the `cc-search` command.
+NATIVE_HOOK = "cc-search-hook"
 
 #: The hook scripts of the npm package, looked for in `--hooks-dir`.
 HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
@@ -38,6 +45,41 @@ def _hook_scripts(hooks_dir: str) -> List[str]:
             _fail(f"--hooks-dir: {script} is not executable")
         commands.append(shlex.quote(script))
     return commands
+
+
+def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
+    """The native hook program to write, checked by running it: `given`, else the one
+    installed beside this `cc-search` (or in this environment's scripts). Returns its
+    absolute path, or None and why it cannot be used."""
+    from . import __version__
+
+    if given is not None:
+        candidates = [os.path.abspath(os.path.expanduser(given))]
+    else:
+        dirs = [os.path.dirname(p) for p in (_entry_point(), sys.executable) if p]
+        dirs.insert(1, sysconfig.get_path("scripts"))
+        candidates = [os.path.join(d, NATIVE_HOOK) for d in dict.fromkeys(dirs)]
+        found = [c for c in candidates if os.path.isfile(c)]
+        if not found:
+            return None, f"the native hook program ({NATIVE_HOOK}) is not installed with this cc-search"
+        candidates = found[:1]
+    program = candidates[0]
+    try:
+        proc = subprocess.run(
+            [program, "--version"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, f"the native hook program {program} cannot run here ({e})"
+    expected = f"{NATIVE_HOOK} {__version__}"
+    if proc.returncode != 0 or proc.stdout.strip() != expected:
+        said = (proc.stdout.strip() or proc.stderr.strip() or f"status {proc.returncode}")
+        said = said.splitlines()[0][:100]
+        return None, f"{program} --version said {said!r}, not {expected!r}"
+    return program, ""
 
 
 def install_claude(
@@ -73,7 +115,18 @@ def install_claude(
             "--hooks-dir",
             metavar="DIR",
             help="Use DIR/file-suggestion.sh and DIR/session-start.sh (the npm package's "
-            "Bun hooks) instead of this CLI's `hook` commands.",
+            "Bun hooks) instead of the native hook program.",
+            show_default=False,
+        ),
+    ] = None,
+    hook_program: Annotated[
+        Optional[str],
+        typer.Option(
+            "--hook-program",
+            metavar="FILE",
+            help="The native hook program to use (default: the cc-search-hook installed "
+            "with this cc-search). Where it cannot run, this CLI's slower `hook` commands "
+            "are written instead, with a warning.",
             show_default=False,
         ),
     ] = None,
@@ -93,27 +146,46 @@ def install_claude(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
 ) -> None:
     """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
-    that refreshes the index (idempotent; the previous settings file is backed up). With
-    --mcp, register cc-search's MCP server with Claude Code instead, as `claude mcp add`
-    does."""
+    that refreshes the index (idempotent; the previous settings file is backed up). The
+    hooks run the native program cc-search-hook. With --mcp, register cc-search's MCP
+    server with Claude Code instead, as `claude mcp add` does."""
     if user and (project or project_dir is not None):
         raise typer.BadParameter(
             "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
         )
+    if hooks_dir is not None and hook_program is not None:
+        raise typer.BadParameter(
+            "--hooks-dir cannot be combined with --hook-program", param_hint="'--hooks-dir'"
+        )
     if mcp:
-        if hooks_dir is not None:
-            raise typer.BadParameter(
-                "--hooks-dir is for the hooks, not for --mcp", param_hint="'--hooks-dir'"
-            )
+        for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
+            if given is not None:
+                raise typer.BadParameter(
+                    f"{flag} is for the hooks, not for --mcp", param_hint=f"'{flag}'"
+                )
         in_project = project or project_dir is not None
         _install_claude_mcp(ctx, in_project, project_dir, uninstall, as_json)
         return
+    runs = "the Bun hooks"
     if hooks_dir is not None:
         file_suggestion, session_start = _hook_scripts(hooks_dir)
     else:
-        argv = _self_argv(ctx)
-        file_suggestion = _shell_command([*argv, "hook", "file-suggestion"])
-        session_start = _shell_command([*argv, "hook", "session-start"])
+        # An uninstall removes whichever cc-search hooks are there: nothing to check.
+        program, why_not = (None, "") if uninstall else _native_hook(hook_program)
+        if program is not None:
+            argv = [program, *_global_options(ctx)]
+            runs = f"the native hook program {program}"
+        else:
+            argv = [*_self_argv(ctx), "hook"]
+            runs = f"this CLI's `{PROG} hook` commands"
+            if why_not:
+                _report(
+                    "warning",
+                    f"{why_not}; writing this CLI's `{PROG} hook` commands instead, which "
+                    "start Python on every keystroke of the @ picker",
+                )
+        file_suggestion = _shell_command([*argv, "file-suggestion"])
+        session_start = _shell_command([*argv, "session-start"])
     params: dict[str, Any] = {
         "scope": "project" if project or project_dir is not None else "user",
         "file_suggestion_command": file_suggestion,
@@ -124,9 +196,10 @@ def install_claude(
         params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
 
     def backup(result: Any) -> List[str]:
+        lines = [] if uninstall else [f"The hooks run {runs}."]
         if result["backup"]:
-            return [f"Backup of the previous file: {result['backup']}"]
-        return ["There was no previous file, so no backup."]
+            return [*lines, f"Backup of the previous file: {result['backup']}"]
+        return [*lines, "There was no previous file, so no backup."]
 
     _install(ctx, "claude.install", params, as_json, "cc-search", "settings_path", backup)
 
