@@ -244,11 +244,11 @@ fn deliver(which: Hook, answer: &Answer) {
 
 /// Start `refresh` for the project, detached: a session of its own (it outlives the
 /// hook and Claude Code's process group), stdin closed, stdout and stderr appended to
-/// the log, whose first line says what was started.
+/// the log. The hook itself never writes to the log: it must not wait on it.
 fn start_refresh(which: Hook, refresh: &Refresh, engine: &Engine) {
     let started = (|| -> io::Result<()> {
         let exe = std::env::current_exe()?;
-        let mut log = File::options()
+        let log = File::options()
             .append(true)
             .create(true)
             .open(&refresh.log)?;
@@ -261,13 +261,6 @@ fn start_refresh(which: Hook, refresh: &Refresh, engine: &Engine) {
             .arg("refresh")
             .arg("--project-dir")
             .arg(&refresh.project_dir);
-        writeln!(
-            log,
-            "{} [{}] session-start: {}",
-            now(),
-            std::process::id(),
-            shell_words(&command)
-        )?;
         command
             .stdin(Stdio::null())
             .stdout(log.try_clone()?)
@@ -382,26 +375,6 @@ fn note(message: &str) {
 
 fn one_line(message: &str) -> String {
     message.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The command line of `command` as a shell would take it, for the log.
-fn shell_words(command: &Command) -> String {
-    std::iter::once(command.get_program())
-        .chain(command.get_args())
-        .map(|word| {
-            let word = word.to_string_lossy();
-            let plain = !word.is_empty()
-                && word
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"_./:=@%+,-".contains(&b));
-            if plain {
-                word.into_owned()
-            } else {
-                format!("'{}'", word.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The hook's stdin: nothing from a terminal; else at most [`hook::MAX_INPUT`] bytes, up

@@ -8,8 +8,10 @@
 //         ($CLAUDE_PROJECT_DIR, else the current directory).
 //
 // The picker must never break: every failure leaves stdout empty (or holding the paths
-// written so far), puts one line on stderr, and exits 0. Warnings (an index built on
-// the fly, a recovered database, an invalid configuration) go to stderr, one a line.
+// written so far), puts one line on stderr (`cc-search: error: hook file-suggestion: …`),
+// and exits 0. Warnings (an index built on the fly, a recovered database, an invalid
+// configuration) go to stderr, one a line (`cc-search: warning: …`): the same lines as
+// the native cc-search-hook and the Python CLI's hook write.
 //
 // Start-up is kept to the minimum: the only modules loaded are the cc-search package
 // (whose addon makes sense of the input and answers in one call) and stdin.js (the
@@ -22,6 +24,10 @@ const notes = []
 
 function note(message) {
   notes.push(`cc-search: ${String(message).replace(/\s*\n\s*/g, ' ')}\n`)
+}
+
+function failed(message) {
+  note(`error: hook file-suggestion: ${message}`)
 }
 
 // What the input means, what to print and which warnings to show are the core's
@@ -38,21 +44,20 @@ async function main() {
     engine = new Engine()
     answer = engine.hook('file-suggestion', input)
   } catch (err) {
-    const where = engine ? ` (data root ${engine.home})` : ''
-    note(`file suggestion failed${where}: ${err && err.message ? err.message : err}`)
+    failed(err && err.message ? err.message : err)
     return
   }
   if (answer.error) {
-    note(`file suggestion failed (data root ${engine.home}): ${answer.error}`)
+    failed(answer.error)
     return
   }
-  for (const warning of answer.warnings) note(warning)
+  for (const warning of answer.warnings) note(`warning: ${warning}`)
   if (answer.stdout === '') return
   try {
     await write(1, answer.stdout)
   } catch (err) {
     // EPIPE: the picker stopped listening. Anything else is worth one line.
-    if (!(err && err.code === 'EPIPE')) note(`file suggestion: cannot write the result: ${err.message}`)
+    if (!(err && err.code === 'EPIPE')) failed(`cannot write the answer: ${err.message}`)
   }
 }
 
@@ -60,7 +65,7 @@ async function run() {
   try {
     await main()
   } catch (err) {
-    note(`file suggestion failed: ${err && err.message ? err.message : err}`)
+    failed(err && err.message ? err.message : err)
   }
   if (notes.length > 0) {
     try {

@@ -14,7 +14,9 @@
 // decides the project, the log and its rotation, and that a refresh is due
 // (files::hook); this script starts it. The hook never fails the session: it exits 0
 // and leaves stdout empty (Claude Code adds a SessionStart hook's stdout to the
-// conversation); a failure to start the refresh is one line on stderr.
+// conversation); a failure to start the refresh is one line on stderr
+// (`cc-search: error: hook session-start: …`, as the native cc-search-hook and the Python
+// CLI's hook write it).
 
 const fs = require('node:fs')
 
@@ -34,9 +36,9 @@ function errorText(err) {
 
 // --- the hook ------------------------------------------------------------------------
 
-function note(message) {
+function failed(message) {
   try {
-    fs.writeSync(2, `cc-search: ${oneLine(message)}\n`)
+    fs.writeSync(2, `cc-search: error: hook session-start: ${oneLine(message)}\n`)
   } catch {
     // Nowhere left to report to.
   }
@@ -45,17 +47,24 @@ function note(message) {
 async function hook() {
   // Read (so Claude Code's write never fails) and handed to the core, which ignores it.
   const input = await readInput()
-  let home
+  let answer
   try {
     const { Engine } = require('../index.js')
     // Warnings of the engine (an invalid configuration) are the worker's to log.
     process.removeAllListeners('warning')
     const engine = new Engine()
-    home = engine.home
     // The core decides: the project, the log (rotated) and whether a refresh is due.
-    const answer = engine.hook('session-start', input)
-    if (answer.error) throw new Error(answer.error)
-    if (!answer.refresh) return
+    answer = engine.hook('session-start', input)
+  } catch (err) {
+    failed(errorText(err))
+    return
+  }
+  if (answer.error) {
+    failed(answer.error)
+    return
+  }
+  if (!answer.refresh) return
+  try {
     const { projectDir, log } = answer.refresh
     const fd = fs.openSync(log, 'a')
     const { spawn } = require('node:child_process')
@@ -64,12 +73,11 @@ async function hook() {
       stdio: ['ignore', fd, fd],
       env: process.env,
     })
-    worker.on('error', (err) => note(`session start: cannot start the index refresh: ${errorText(err)}`))
+    worker.on('error', (err) => failed(`cannot start the index refresh: ${errorText(err)}`))
     worker.unref()
     fs.closeSync(fd)
   } catch (err) {
-    const where = home ? ` (data root ${home})` : ''
-    note(`session start: cannot start the index refresh${where}: ${errorText(err)}`)
+    failed(`cannot start the index refresh: ${errorText(err)}`)
   }
 }
 
@@ -116,7 +124,7 @@ if (process.argv[2] === '--worker') {
   worker(process.argv[3] || process.cwd())
 } else {
   hook()
-    .catch((err) => note(`session start failed: ${errorText(err)}`))
+    .catch((err) => failed(errorText(err)))
     .finally(() => {
       process.exitCode = 0
     })

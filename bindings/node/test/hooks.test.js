@@ -1,9 +1,11 @@
 'use strict'
 
-// The hook scripts Claude Code runs (hooks/file-suggestion.sh, hooks/session-start.sh),
-// run as real processes with real stdin on real temporary projects and data roots:
-// exact stdout, exit status 0 whatever happens, one line on stderr per problem, the
-// runtime each script picks, and the background refresh of the session-start hook.
+// The hooks Claude Code runs, under both programs the package ships for them: the native
+// hooks/cc-search-hook (file-suggestion, session-start) and the Bun scripts
+// (hooks/file-suggestion.sh, hooks/session-start.sh). Real processes with real stdin on
+// real temporary projects and data roots: exact stdout, exit status 0 whatever happens,
+// one line on stderr per problem, the background refresh of the session-start hook, and
+// the runtime each script picks.
 
 const { describe, test, after } = require('node:test')
 const assert = require('node:assert/strict')
@@ -20,6 +22,13 @@ const PACKAGE_DIR = path.resolve(__dirname, '..')
 const HOOKS_DIR = path.join(PACKAGE_DIR, 'hooks')
 const SUGGEST = path.join(HOOKS_DIR, 'file-suggestion.sh')
 const SESSION_START = path.join(HOOKS_DIR, 'session-start.sh')
+const NATIVE = path.join(HOOKS_DIR, 'cc-search-hook')
+
+/** Each program that answers the hooks, as the command lines Claude Code would run. */
+const RUNTIMES = [
+  { name: 'Bun scripts', suggest: [SUGGEST], sessionStart: [SESSION_START] },
+  { name: 'native cc-search-hook', suggest: [NATIVE, 'file-suggestion'], sessionStart: [NATIVE, 'session-start'] },
+]
 const TIMEOUT_MS = 30_000
 
 const BUTTON = 'src/components/Button.tsx'
@@ -97,15 +106,16 @@ function hookEnv(vars) {
 }
 
 /**
- * Run a hook script to completion. `input`: text on stdin (a pipe closed after it);
- * `stdin: 'closed'` runs it with descriptor 0 closed.
+ * Run a hook (a script, or a command line as an array) to completion. `input`: text on
+ * stdin (a pipe closed after it); `stdin: 'closed'` runs it with descriptor 0 closed.
  */
-function runHook(script, { input, stdin, env = {}, cwd } = {}) {
+function runHook(command, { input, stdin, env = {}, cwd } = {}) {
+  const [file, ...args] = [].concat(command)
   const options = { env: hookEnv(env), cwd, encoding: 'utf8', timeout: TIMEOUT_MS }
   const child =
     stdin === 'closed'
-      ? spawnSync('/bin/sh', ['-c', 'exec "$0" <&-', script], options)
-      : spawnSync(script, [], { ...options, input: input ?? '' })
+      ? spawnSync('/bin/sh', ['-c', 'exec "$0" "$@" <&-', file, ...args], options)
+      : spawnSync(file, args, { ...options, input: input ?? '' })
   if (child.error) throw child.error
   return {
     status: child.status,
@@ -120,16 +130,17 @@ function runHook(script, { input, stdin, env = {}, cwd } = {}) {
  * Run a hook script whose stdin stays open: `chunks` are written with a pause between
  * them, and the pipe is closed only after the process has exited.
  */
-function runHookOpen(script, chunks, { env = {} } = {}) {
+function runHookOpen(command, chunks, { env = {} } = {}) {
+  const [file, ...args] = [].concat(command)
   return new Promise((resolve, reject) => {
-    const child = spawn(script, [], { env: hookEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(file, args, { env: hookEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d))
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`${path.basename(script)} still running after ${TIMEOUT_MS} ms`))
+      reject(new Error(`${path.basename(file)} still running after ${TIMEOUT_MS} ms`))
     }, TIMEOUT_MS)
     child.on('error', reject)
     child.on('close', (status) => {
@@ -199,10 +210,10 @@ function waitForRefreshes(home, count) {
 
 // --- file-suggestion.sh --------------------------------------------------------------
 
-describe('file-suggestion.sh', () => {
+for (const rt of RUNTIMES) describe(`file suggestion (${rt.name})`, () => {
   test('{"query":"butt"} prints the one matching path', () => {
     const root = project()
-    const r = runHook(SUGGEST, {
+    const r = runHook(rt.suggest, {
       input: '{"query":"butt"}',
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root },
     })
@@ -219,24 +230,24 @@ describe('file-suggestion.sh', () => {
       ['{"query":"nothing-matches-this"}', ''],
     ]
     for (const [input, expected] of cases) {
-      const r = runHook(SUGGEST, { input, env })
+      const r = runHook(rt.suggest, { input, env })
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, expected, ''], input)
     }
     // Both components match `src/comp` equally well; the core's tie-break orders them.
-    const r = runHook(SUGGEST, { input: '{"query":"src/comp"}', env })
+    const r = runHook(rt.suggest, { input: '{"query":"src/comp"}', env })
     assert.equal(r.status, 0)
     assert.deepEqual(r.stdout.split('\n').sort(), ['', BUTTON, MODAL])
   })
 
   test('empty stdin gives the top-ranked files', () => {
     const root = project()
-    const r = runHook(SUGGEST, { input: '', env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root } })
+    const r = runHook(rt.suggest, { input: '', env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root } })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, TOP, ''])
   })
 
   test('no stdin at all (descriptor closed) gives the top-ranked files', () => {
     const root = project()
-    const r = runHook(SUGGEST, {
+    const r = runHook(rt.suggest, {
       stdin: 'closed',
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root },
     })
@@ -253,7 +264,8 @@ describe('file-suggestion.sh', () => {
       // script(1) gives the hook a terminal as stdin; script's own stdin stays open, so
       // the terminal never reaches end of input: a hook reading it would hang.
       const r = await new Promise((resolve, reject) => {
-        const child = spawn(script, ['-qec', `'${SUGGEST}'`, '/dev/null'], {
+        const line = rt.suggest.map((word) => `'${word}'`).join(' ')
+        const child = spawn(script, ['-qec', line, '/dev/null'], {
           env: hookEnv(env),
           stdio: ['pipe', 'pipe', 'pipe'],
         })
@@ -261,7 +273,7 @@ describe('file-suggestion.sh', () => {
         child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d))
         const timer = setTimeout(() => {
           child.kill('SIGKILL')
-          reject(new Error('file-suggestion.sh waited on the terminal'))
+          reject(new Error(`${rt.name} waited on the terminal`))
         }, 10_000)
         child.on('error', reject)
         child.on('close', (status) => {
@@ -279,7 +291,7 @@ describe('file-suggestion.sh', () => {
     const root = project()
     const env = { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root }
     for (const input of ['not json', '{"query":', '{}', '{"query":null}', '{"query":42}', '["butt"]', 'null', '"butt"', '\n \n']) {
-      const r = runHook(SUGGEST, { input, env })
+      const r = runHook(rt.suggest, { input, env })
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, TOP, ''], JSON.stringify(input))
     }
   })
@@ -287,7 +299,7 @@ describe('file-suggestion.sh', () => {
   test('answers as soon as a complete query arrives, in pieces, on a stdin left open', async () => {
     const root = project()
     const env = { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root }
-    const r = await runHookOpen(SUGGEST, ['{"que', 'ry":"bu', 'tt"}'], { env })
+    const r = await runHookOpen(rt.suggest, ['{"que', 'ry":"bu', 'tt"}'], { env })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, `${BUTTON}\n`, ''])
   })
 
@@ -295,12 +307,12 @@ describe('file-suggestion.sh', () => {
     const root = project()
     const env = { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root }
     for (const query of ['"', '-', '*', 'AND (', 'NEAR(a b)', '^butt', 'butt"']) {
-      const r = runHook(SUGGEST, { input: JSON.stringify({ query }), env })
+      const r = runHook(rt.suggest, { input: JSON.stringify({ query }), env })
       assert.equal(r.status, 0, query)
       assert.equal(r.stderr, '', query)
       assert.match(r.stdout, /^([^\n]+\n)*$/, query)
     }
-    const r = runHook(SUGGEST, { input: JSON.stringify({ query: 'butt"' }), env })
+    const r = runHook(rt.suggest, { input: JSON.stringify({ query: 'butt"' }), env })
     assert.equal(r.stdout, `${BUTTON}\n`)
   })
 
@@ -308,7 +320,7 @@ describe('file-suggestion.sh', () => {
     const extra = {}
     for (let i = 0; i < 20; i++) extra[`lib/widget${String(i).padStart(2, '0')}.ts`] = ''
     const root = project(extra)
-    const r = runHook(SUGGEST, {
+    const r = runHook(rt.suggest, {
       input: '{"query":"widget"}',
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root },
     })
@@ -325,7 +337,7 @@ describe('file-suggestion.sh', () => {
 
   test('paths with spaces and non-ASCII names come out intact', () => {
     const root = project({ 'docs/Meeting notés ü.md': '' })
-    const r = runHook(SUGGEST, {
+    const r = runHook(rt.suggest, {
       input: JSON.stringify({ query: 'meeting not' }),
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root },
     })
@@ -334,7 +346,7 @@ describe('file-suggestion.sh', () => {
 
   test('without CLAUDE_PROJECT_DIR the project is the current directory', () => {
     const root = project()
-    const r = runHook(SUGGEST, {
+    const r = runHook(rt.suggest, {
       input: '{"query":"readme"}',
       cwd: root,
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: undefined },
@@ -346,13 +358,13 @@ describe('file-suggestion.sh', () => {
     const root = project()
     const home = tempDir('cc-search-home-')
     const env = { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root }
-    const first = runHook(SUGGEST, { input: '{"query":"butt"}', env })
+    const first = runHook(rt.suggest, { input: '{"query":"butt"}', env })
     assert.deepEqual(
       [first.status, first.stdout, first.stderr],
-      [0, `${BUTTON}\n`, `cc-search: ${root} was not indexed yet; indexed 3 files\n`],
+      [0, `${BUTTON}\n`, `cc-search: warning: ${root} was not indexed yet; indexed 3 files\n`],
     )
     assert.ok(fs.existsSync(path.join(home, 'files.db')))
-    const second = runHook(SUGGEST, { input: '{"query":"butt"}', env })
+    const second = runHook(rt.suggest, { input: '{"query":"butt"}', env })
     assert.deepEqual([second.status, second.stdout, second.stderr], [0, `${BUTTON}\n`, ''])
   })
 
@@ -361,10 +373,10 @@ describe('file-suggestion.sh', () => {
     const home = path.join(tempDir(), 'not-a-directory')
     fs.writeFileSync(home, 'a file where the data root should be\n')
     for (const input of ['{"query":"butt"}', '']) {
-      const r = runHook(SUGGEST, { input, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+      const r = runHook(rt.suggest, { input, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
       assert.equal(r.status, 0)
       assert.equal(r.stdout, '')
-      assert.match(r.stderr, /^cc-search: file suggestion failed \(data root [^\n]*not-a-directory\): [^\n]+\n$/)
+      assert.match(r.stderr, /^cc-search: error: hook file-suggestion: [^\n]*not-a-directory[^\n]*\n$/)
     }
     assert.equal(fs.readFileSync(home, 'utf8'), 'a file where the data root should be\n')
   })
@@ -372,30 +384,30 @@ describe('file-suggestion.sh', () => {
   test('a project directory that does not exist: exit 0, nothing on stdout, one line on stderr', () => {
     const home = tempDir('cc-search-home-')
     const missing = path.join(tempDir(), 'gone')
-    const r = runHook(SUGGEST, { input: '{"query":"butt"}', env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: missing } })
+    const r = runHook(rt.suggest, { input: '{"query":"butt"}', env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: missing } })
     assert.equal(r.status, 0)
     assert.equal(r.stdout, '')
-    assert.match(r.stderr, /^cc-search: file suggestion failed \(data root [^\n]*\): [^\n]*gone[^\n]*\n$/)
+    assert.match(r.stderr, /^cc-search: error: hook file-suggestion: [^\n]*gone[^\n]*\n$/)
   })
 
   test('an invalid config.toml still answers, its warning on one stderr line', () => {
     const root = project()
     const home = indexedHome(root)
     fs.writeFileSync(path.join(home, 'config.toml'), '[weights\nnot toml at all = = =\n')
-    const r = runHook(SUGGEST, { input: '{"query":"butt"}', env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+    const r = runHook(rt.suggest, { input: '{"query":"butt"}', env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
     assert.equal(r.status, 0)
     assert.equal(r.stdout, `${BUTTON}\n`)
     const lines = r.stderr.split('\n')
     assert.equal(lines.pop(), '')
     assert.equal(lines.length, 1, r.stderr)
-    assert.match(lines[0], /^cc-search: .*config\.toml/)
+    assert.match(lines[0], /^cc-search: warning: .*config\.toml/)
   })
 
   test('works when reached through a symbolic link', () => {
     const root = project()
-    const link = path.join(tempDir(), 'file-suggestion.sh')
-    fs.symlinkSync(SUGGEST, link)
-    const r = runHook(link, {
+    const link = path.join(tempDir(), path.basename(rt.suggest[0]))
+    fs.symlinkSync(rt.suggest[0], link)
+    const r = runHook([link, ...rt.suggest.slice(1)], {
       input: '{"query":"modal"}',
       env: { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root },
     })
@@ -499,7 +511,7 @@ describe('hook runtime', () => {
 
 // --- session-start.sh ----------------------------------------------------------------
 
-describe('session-start.sh', () => {
+for (const rt of RUNTIMES) describe(`session start (${rt.name})`, () => {
   const HOOK_INPUT = JSON.stringify({
     session_id: 'abc123',
     transcript_path: '/tmp/transcript.jsonl',
@@ -530,7 +542,7 @@ describe('session-start.sh', () => {
         }
       }
 
-      const r = runHook(SESSION_START, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+      const r = runHook(rt.sessionStart, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', ''])
       assert.equal(fs.existsSync(path.join(home, 'files.db')), false, 'the refresh ran before the hook returned')
 
@@ -584,12 +596,12 @@ describe('session-start.sh', () => {
     const root = project()
     const home = tempDir('cc-search-home-')
     const env = { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root }
-    const first = runHook(SESSION_START, { input: '', env })
+    const first = runHook(rt.sessionStart, { input: '', env })
     assert.deepEqual([first.status, first.stdout, first.stderr], [0, '', ''])
     await waitForRefreshes(home, 1)
 
     writeFile(root, 'src/components/Tooltip.tsx', 'export {}\n')
-    const second = runHook(SESSION_START, { stdin: 'closed', env })
+    const second = runHook(rt.sessionStart, { stdin: 'closed', env })
     assert.deepEqual([second.status, second.stdout, second.stderr], [0, '', ''])
     await waitForRefreshes(home, 2)
     const indexed = logLines(home).filter((l) => l.text.startsWith('indexed '))
@@ -597,14 +609,14 @@ describe('session-start.sh', () => {
       indexed.map((l) => l.text),
       [`indexed ${root}: 3 files (3 added, 0 updated, 0 removed)`, `indexed ${root}: 4 files (1 added, 0 updated, 0 removed)`],
     )
-    const r = runHook(SUGGEST, { input: '{"query":"tool"}', env })
+    const r = runHook(rt.suggest, { input: '{"query":"tool"}', env })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, 'src/components/Tooltip.tsx\n', ''])
   })
 
   test('without CLAUDE_PROJECT_DIR the project is the current directory', async () => {
     const root = project()
     const home = tempDir('cc-search-home-')
-    const r = runHook(SESSION_START, {
+    const r = runHook(rt.sessionStart, {
       input: HOOK_INPUT,
       cwd: root,
       env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: undefined },
@@ -620,7 +632,7 @@ describe('session-start.sh', () => {
       '.claude/settings.json': JSON.stringify({ permissions: { additionalDirectories: [shared] } }),
     })
     const home = tempDir('cc-search-home-')
-    const r = runHook(SESSION_START, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+    const r = runHook(rt.sessionStart, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', ''])
     await waitForRefreshes(home, 1)
     const indexed = logLines(home)
@@ -636,12 +648,12 @@ describe('session-start.sh', () => {
     const root = project()
     const home = path.join(tempDir(), 'not-a-directory')
     fs.writeFileSync(home, 'a file where the data root should be\n')
-    const r = runHook(SESSION_START, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+    const r = runHook(rt.sessionStart, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
     assert.equal(r.status, 0)
     assert.equal(r.stdout, '')
     assert.match(
       r.stderr,
-      /^cc-search: session start: cannot start the index refresh \(data root [^\n]*not-a-directory\): [^\n]+\n$/,
+      /^cc-search: error: hook session-start: [^\n]*not-a-directory[^\n]*\n$/,
     )
     assert.equal(fs.readFileSync(home, 'utf8'), 'a file where the data root should be\n')
   })
@@ -649,7 +661,7 @@ describe('session-start.sh', () => {
   test('a project directory that does not exist: the hook succeeds, the log says why the refresh failed', async () => {
     const home = tempDir('cc-search-home-')
     const missing = path.join(tempDir(), 'gone')
-    const r = runHook(SESSION_START, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: missing } })
+    const r = runHook(rt.sessionStart, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: missing } })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', ''])
     const [failed] = await waitForRefreshes(home, 1)
     assert.match(failed.text, new RegExp(`^refresh ${missing}: failed: .*gone`))
@@ -660,7 +672,7 @@ describe('session-start.sh', () => {
     const home = tempDir('cc-search-home-')
     const old = `${'x'.repeat(1023)}\n`.repeat(1025)
     writeFile(home, 'logs/session-start.log', old)
-    const r = runHook(SESSION_START, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
+    const r = runHook(rt.sessionStart, { input: HOOK_INPUT, env: { CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root } })
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', ''])
     await waitForRefreshes(home, 1)
     assert.equal(fs.readFileSync(path.join(home, 'logs', 'session-start.log.1'), 'utf8'), old)

@@ -247,18 +247,77 @@ describe('install claude --mcp --project', () => {
 })
 
 describe('install claude (hooks)', () => {
-  test("puts this package's hook scripts into settings.json and takes them out", () => {
+  /** The file-suggestion command in `settings`, run as Claude Code runs it: a shell, the query on stdin. */
+  function pick(settings, project, env, query) {
+    const command = JSON.parse(fs.readFileSync(settings, 'utf8')).fileSuggestion.command
+    const child = spawnSync('/bin/sh', ['-c', command], {
+      env: { ...env, CLAUDE_PROJECT_DIR: project },
+      input: JSON.stringify({ query }),
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+    })
+    return [child.status, child.stdout]
+  }
+
+  test("puts this package's native hook program into settings.json and takes it out", () => {
     const config = path.join(tempDir(), 'claude-config')
     const u = user({ CLAUDE_CONFIG_DIR: config })
     const settings = path.join(config, 'settings.json')
+    const native = path.join(HOOKS, 'cc-search-hook')
     const out = ok(cli(['install', 'claude'], { env: u.env }))
     assert.ok(out.startsWith(`Installed cc-search in ${settings}\n`), out)
+    assert.ok(out.includes(`The hooks run the native hook program ${native}.\n`), out)
     const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
-    assert.deepEqual(written.fileSuggestion, { type: 'command', command: path.join(HOOKS, 'file-suggestion.sh') })
-    assert.equal(written.hooks.SessionStart[0].hooks[0].command, path.join(HOOKS, 'session-start.sh'))
+    assert.deepEqual(written.fileSuggestion, { type: 'command', command: `${native} file-suggestion` })
+    assert.equal(written.hooks.SessionStart[0].hooks[0].command, `${native} session-start`)
     assert.ok(!fs.existsSync(path.join(config, '.claude.json')), 'no MCP server without --mcp')
+    const project = makeProject({ 'src/components/Button.tsx': '' })
+    assert.deepEqual(pick(settings, project, u.env, 'butt'), [0, 'src/components/Button.tsx\n'])
     ok(cli(['install', 'claude', '--uninstall'], { env: u.env }))
     assert.deepEqual(JSON.parse(fs.readFileSync(settings, 'utf8')), {})
+  })
+
+  test('--home and --config are carried into the native hooks', () => {
+    const config = path.join(tempDir(), 'claude-config')
+    const u = user({ CLAUDE_CONFIG_DIR: config })
+    const data = path.join(tempDir(), 'data')
+    const toml = path.join(tempDir(), 'cc.toml')
+    ok(cli(['--home', data, '--config', toml, 'install', 'claude'], { env: u.env }))
+    const settings = path.join(config, 'settings.json')
+    const native = path.join(HOOKS, 'cc-search-hook')
+    const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
+    assert.equal(written.fileSuggestion.command, `${native} --home ${data} --config ${toml} file-suggestion`)
+    const project = makeProject({ 'README.md': '' })
+    assert.deepEqual(pick(settings, project, u.env, 'readme'), [0, 'README.md\n'])
+    assert.ok(fs.existsSync(path.join(data, 'files.db')), 'the data root given to install is used')
+  })
+
+  test('where the native program cannot run, the Bun scripts are written, with a warning', () => {
+    const config = path.join(tempDir(), 'claude-config')
+    const u = user({ CLAUDE_CONFIG_DIR: config })
+    const settings = path.join(config, 'settings.json')
+    const impostor = path.join(tempDir(), 'cc-search-hook')
+    fs.writeFileSync(impostor, '#!/bin/sh\necho cc-search-hook 0.0.1\n', { mode: 0o755 })
+    const child = cli(['install', 'claude', '--hook-program', impostor], { env: u.env })
+    assert.equal(child.status, 0, child.stderr)
+    assert.equal(
+      child.stderr,
+      `cc-search: warning: ${impostor} --version said "cc-search-hook 0.0.1", not "cc-search-hook ${VERSION}"; ` +
+        'writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker\n',
+    )
+    assert.ok(child.stdout.includes('The hooks run the Bun hook scripts.\n'), child.stdout)
+    const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
+    assert.equal(written.fileSuggestion.command, path.join(HOOKS, 'file-suggestion.sh'))
+    assert.equal(written.hooks.SessionStart[0].hooks[0].command, path.join(HOOKS, 'session-start.sh'))
+    const project = makeProject({ 'src/components/Button.tsx': '' })
+    assert.deepEqual(pick(settings, project, u.env, 'butt'), [0, 'src/components/Button.tsx\n'])
+
+    // The real program, given: it replaces the scripts in place.
+    const out = ok(cli(['install', 'claude', '--hook-program', path.join(HOOKS, 'cc-search-hook')], { env: u.env }))
+    assert.ok(out.includes('fileSuggestion changed from'), out)
+    const again = JSON.parse(fs.readFileSync(settings, 'utf8'))
+    assert.equal(again.fileSuggestion.command, `${path.join(HOOKS, 'cc-search-hook')} file-suggestion`)
+    assert.equal(again.hooks.SessionStart.length, 1)
   })
 })
 

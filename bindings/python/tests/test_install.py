@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from support import cli_path, make_files, run_cli
+from support import cli_path, make_files, native_hook_path, run_cli
 
 
 @dataclass
@@ -41,7 +41,17 @@ def claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Claude:
 
 
 def own_commands(*options: str) -> tuple[str, str]:
-    """The commands `install claude` writes without --hooks-dir."""
+    """The commands `install claude` writes without --hooks-dir: the native hook program
+    installed beside the `cc-search` command."""
+    argv = [native_hook_path(), *options]
+    return (
+        shlex.join([*argv, "file-suggestion"]),
+        shlex.join([*argv, "session-start"]),
+    )
+
+
+def python_commands(*options: str) -> tuple[str, str]:
+    """The commands written where the native hook program cannot run: this CLI's."""
     argv = [cli_path(), *options]
     return (
         shlex.join([*argv, "hook", "file-suggestion"]),
@@ -109,6 +119,7 @@ def test_install_into_the_user_settings(home: Path, claude: Claude) -> None:
         f"Installed cc-search in {claude.settings}\n"
         f"  fileSuggestion set to `{fs_command}`\n"
         f"  SessionStart hook added: `{ss_command}`\n"
+        f"The hooks run the native hook program {native_hook_path()}.\n"
         "There was no previous file, so no backup.\n"
     )
     assert claude.settings.read_text() == as_claude_writes(installed(fs_command, ss_command))
@@ -200,7 +211,7 @@ def test_hooks_dir_uses_the_bun_scripts_and_replaces_the_cli_hooks(
     # One entry of cc-search, never two.
     assert json.loads(claude.settings.read_text()) == installed(fs_new, ss_new)
 
-    # Back to the CLI's own hooks, and out again.
+    # Back to the native hooks, and out again.
     run_cli("install", "claude", home=home)
     assert json.loads(claude.settings.read_text()) == installed(fs_old, ss_old)
     run_cli("install", "claude", "--uninstall", home=home)
@@ -234,13 +245,58 @@ def test_home_and_config_options_are_carried_into_the_hooks(
     assert json.loads(claude.settings.read_text()) == installed(fs_command, ss_command)
 
 
-def test_installed_command_answers_the_picker(home: Path, claude: Claude, tmp_path: Path) -> None:
+def test_where_the_native_program_cannot_run_the_python_hooks_are_written(
+    home: Path, claude: Claude, tmp_path: Path
+) -> None:
+    # A program that is not ours (wrong version, another platform's binary): refused.
+    impostor = tmp_path / "cc-search-hook"
+    impostor.write_text("#!/bin/sh\necho cc-search-hook 0.0.1\n")
+    impostor.chmod(0o755)
+    not_executable = tmp_path / "plain"
+    not_executable.write_text("")
+    for program in (impostor, not_executable, tmp_path / "missing"):
+        proc = run_cli("install", "claude", "--hook-program", str(program), home=home)
+        assert proc.returncode == 0, proc
+        warning = proc.stderr.splitlines()
+        assert len(warning) == 1, proc.stderr
+        assert warning[0].startswith(f"cc-search: warning: {program}") or warning[0].startswith(
+            f"cc-search: warning: the native hook program {program} cannot run here"
+        ), warning
+        assert warning[0].endswith(
+            "; writing this CLI's `cc-search hook` commands instead, which start Python on "
+            "every keystroke of the @ picker"
+        )
+        if program == impostor:
+            assert "The hooks run this CLI's `cc-search hook` commands.\n" in proc.stdout
+        else:
+            assert proc.stdout.endswith("cc-search is already installed; nothing changed\n")
+        assert json.loads(claude.settings.read_text()) == installed(*python_commands())
+
+    # A copy of the real program elsewhere (as `make install` puts it) is used as given.
+    copy = tmp_path / "bin" / "cc-search-hook"
+    copy.parent.mkdir()
+    copy.write_bytes(Path(native_hook_path()).read_bytes())
+    copy.chmod(0o755)
+    proc = run_cli("install", "claude", "--hook-program", str(copy), home=home)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    fs_command, ss_command = shlex.join([str(copy), "file-suggestion"]), shlex.join(
+        [str(copy), "session-start"]
+    )
+    assert json.loads(claude.settings.read_text()) == installed(fs_command, ss_command)
+
+
+@pytest.mark.parametrize("program", ["native", "python"])
+def test_installed_command_answers_the_picker(
+    home: Path, claude: Claude, tmp_path: Path, program: str
+) -> None:
     """What Claude Code does with the settings: run the command through a shell with the
     query on stdin."""
     project = make_files(tmp_path / "project", ["src/components/Button.tsx", "README.md"])
     data = tmp_path / "data"
-    run_cli("--home", str(data), "install", "claude", home=home)
+    cannot_run = ["--hook-program", str(tmp_path / "missing")] if program == "python" else []
+    run_cli("--home", str(data), "install", "claude", *cannot_run, home=home)
     command = json.loads(claude.settings.read_text())["fileSuggestion"]["command"]
+    assert ("cc-search-hook" in command) == (program == "native"), command
     proc = subprocess.run(
         command,
         shell=True,
