@@ -14,7 +14,7 @@ CBINDGEN_VERSION := 0.29.4
 CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench header bindings setup setup-python setup-node python node install \
+.PHONY: demo test bench header bindings setup setup-python setup-node python node install wheel \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
         test-packaging clean-demo fuzz fuzz-quick fuzz-build
 
@@ -62,6 +62,11 @@ python: setup-python
 # The Node addon (debug) next to index.js.
 node: setup-node
 	cd $(NODE_DIR) && npm run --silent build
+
+# A release wheel in dist/, with the native hook program (release) as its script.
+wheel: setup-python
+	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
+	$(VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml --out dist
 
 header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
@@ -147,7 +152,7 @@ test-node: setup-node
 
 # Each surface installed as its users install it, into clean temporary directories, with
 # a smoke run through the installed copy; every place the version appears agrees.
-test-packaging: setup-python node
+test-packaging: python node
 	tests/packaging.sh
 
 ## ---- fuzzing ---------------------------------------------------------------------------

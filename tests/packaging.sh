@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Install every surface the way its users do, into clean temporary directories, and run a
 # smoke test through the installed copy:
-#   python  the wheel maturin builds, `pip install bindings/python` from source, the sdist
-#   node    `npm pack` of bindings/node installed with `npm install <tarball>`: Node, Bun, hooks
-#   c       `make install PREFIX=…` and examples/c built with pkg-config, shared and static
+#   python  the wheel maturin builds, `pip install bindings/python` from source, the sdist;
+#           the native hook program each installs (or not, for the sdist) and the command
+#           `install claude` writes for it
+#   node    `npm pack` of bindings/node installed with `npm install <tarball>`: Node, Bun,
+#           hooks, the native hook program and what `install claude` writes
+#   c       `make install PREFIX=…` and examples/c built with pkg-config, shared and static;
+#           bin/cc-search-hook
 #   rust    a fresh crate depending on core by path; cargo doc without warnings
 # and last, every place the version appears (sources and installed packages) agrees.
 #
@@ -91,6 +95,41 @@ print(*[f["path"] + ":" + str(m["line"]) for f in d["files"] for m in f["matches
   unset CC_SEARCH_HOME
 }
 
+# claude_hook_answers <what> <settings.json>: the fileSuggestion command `install claude`
+# wrote there, run as Claude Code runs it (a shell, the query on stdin), must answer; it is
+# printed.
+claude_hook_answers() {
+  local what=$1 settings=$2 command out
+  command=$("$json" -c 'import json, sys; print(json.load(open(sys.argv[1]))["fileSuggestion"]["command"])' "$settings")
+  out=$(cd "$project" && CC_SEARCH_HOME=$work/home-claude-hook sh -c "$command" <<<"$query" 2>/dev/null)
+  expect "$what: the installed fileSuggestion command ($command)" "$out" "$expected"
+  printf '%s\n' "$command"
+}
+
+# smoke_python_hooks <name> <venv> <native|python>: `install claude` in that environment
+# writes the native hook program the wheel installs beside `cc-search` (native), or, where
+# the package was built without it, this CLI's `hook` commands with a warning (python).
+smoke_python_hooks() {
+  local name=$1 venv=$2 kind=$3 config out command
+  config=$work/claude-$name
+  if [ "$kind" = native ]; then
+    [ -x "$venv/bin/cc-search-hook" ] || fail "python $name: no bin/cc-search-hook"
+    out=$("$venv/bin/cc-search-hook" --version)
+    record "python $name: cc-search-hook --version" "${out#cc-search-hook }"
+    out=$(CLAUDE_CONFIG_DIR=$config "$venv/bin/cc-search" install claude 2>&1)
+  else
+    [ ! -e "$venv/bin/cc-search-hook" ] || fail "python $name: a cc-search-hook that was not built for it"
+    out=$(CLAUDE_CONFIG_DIR=$config "$venv/bin/cc-search" install claude 2>&1)
+    grep -q "^cc-search: warning: the native hook program (cc-search-hook) is not installed with this cc-search; writing this CLI's" <<<"$out" ||
+      fail "python $name: install claude did not warn that it falls back: $out"
+  fi
+  command=$(claude_hook_answers "python $name" "$config/settings.json")
+  case $kind:$command in
+    native:"$venv/bin/cc-search-hook file-suggestion" | python:"$venv/bin/cc-search hook file-suggestion") ;;
+    *) fail "python $name: install claude wrote $command" ;;
+  esac
+}
+
 python_wheel() {
   section "python: wheel (maturin build)"
   "$root/.venv/bin/maturin" build --quiet -m "$root/bindings/python/Cargo.toml" --out "$work/dist"
@@ -103,10 +142,12 @@ python_wheel() {
   expect_contains "the wheel" "$("$json" -c 'import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep="\n")' "$wheel")" \
     cc_search/__init__.py cc_search/_operations.py cc_search/_types.py cc_search/cli.py \
     cc_search/_native.abi3.so cc_search/_native.pyi \
-    cc_search/py.typed "cc_search-$version.dist-info/entry_points.txt"
+    cc_search/py.typed "cc_search-$version.dist-info/entry_points.txt" \
+    "cc_search-$version.data/scripts/cc-search-hook"
   "$python" -m venv "$work/venv-wheel"
   "$work/venv-wheel/bin/pip" install --quiet "$wheel"
   smoke_python wheel "$work/venv-wheel"
+  smoke_python_hooks wheel "$work/venv-wheel" native
   python_model_extra "$wheel" "$work/venv-wheel"
 }
 
@@ -140,6 +181,7 @@ python_source() {
   "$work/venv-source/bin/pip" install --quiet --config-settings=build-args="--profile dev" \
     "$root/bindings/python"
   smoke_python source "$work/venv-source"
+  smoke_python_hooks source "$work/venv-source" native
 }
 
 python_sdist() {
@@ -157,6 +199,8 @@ python_sdist() {
   "$python" -m venv "$work/venv-sdist"
   "$work/venv-sdist/bin/pip" install --quiet --config-settings=build-args="--profile dev" "$sdist"
   smoke_python sdist "$work/venv-sdist"
+  # An sdist carries no binaries: built from it, the package has no native hook program.
+  smoke_python_hooks sdist "$work/venv-sdist" python
 }
 
 ## ---- Node and Bun --------------------------------------------------------------------
@@ -177,8 +221,8 @@ node_package() {
     package/native.js package/native.d.ts "package/$addon" \
     package/hooks/file-suggestion.sh package/hooks/file-suggestion.js \
     package/hooks/session-start.sh package/hooks/session-start.js package/hooks/runtime.sh \
-    package/bin/cc-search.js
-  for hook in file-suggestion.sh session-start.sh; do
+    package/hooks/cc-search-hook package/bin/cc-search.js
+  for hook in file-suggestion.sh session-start.sh cc-search-hook; do
     grep -q "^-rwx.* package/hooks/$hook\$" <<<"$listing" || fail "hooks/$hook is not executable in the tarball"
   done
   grep -q "^-rwx.* package/bin/cc-search.js\$" <<<"$listing" || fail "bin/cc-search.js is not executable in the tarball"
@@ -244,6 +288,13 @@ EOF
   out=$(cd "$work/app" && CC_SEARCH_HOME=$work/home-hook CLAUDE_PROJECT_DIR=$project PATH=$work/node-only \
     node_modules/cc-search/hooks/file-suggestion.sh <<<'{"query":"readme"}')
   expect "hooks/file-suggestion.sh under Node" "$out" "README.md"
+
+  # What `install claude` writes from the installed package: its native hook program.
+  local native=$work/app/node_modules/cc-search/hooks/cc-search-hook command
+  record "npm hooks/cc-search-hook --version" "$("$native" --version | sed 's/^cc-search-hook //')"
+  (cd "$work/app" && CLAUDE_CONFIG_DIR=$work/claude-npm npx --no-install cc-search install claude >/dev/null)
+  command=$(claude_hook_answers "npx cc-search install claude" "$work/claude-npm/settings.json")
+  expect "npx cc-search install claude: the command" "$command" "$native file-suggestion"
 }
 
 ## ---- C ---------------------------------------------------------------------------------
@@ -253,9 +304,14 @@ c_library() {
   local prefix=$work/prefix
   "${MAKE:-make}" --no-print-directory -C "$root" install PREFIX="$prefix" PROFILE=dev >/dev/null
   local f
-  for f in include/cc_search.h lib/libcc_search.so lib/libcc_search.a lib/pkgconfig/cc_search.pc; do
+  for f in include/cc_search.h lib/libcc_search.so lib/libcc_search.a lib/pkgconfig/cc_search.pc \
+    bin/cc-search-hook; do
     [ -f "$prefix/$f" ] || fail "make install did not install $f"
   done
+  record "make install: bin/cc-search-hook --version" "$("$prefix/bin/cc-search-hook" --version | sed 's/^cc-search-hook //')"
+  expect "make install: bin/cc-search-hook file-suggestion" \
+    "$(cd "$project" && CC_SEARCH_HOME=$work/home-c-hook "$prefix/bin/cc-search-hook" file-suggestion <<<"$query" 2>/dev/null)" \
+    "$expected"
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
   record "pkg-config --modversion cc_search" "$(pkg-config --modversion cc_search)"
   expect "pkg-config --static --libs cc_search" "$(pkg-config --static --libs cc_search | sed 's/ *$//')" \

@@ -2,11 +2,20 @@
 'use strict'
 
 // The `fileSuggestion` command as Claude Code runs it — a whole process, JSON on stdin,
-// paths on stdout — timed against the specification's own query client on the same
-// index, in the same run:
+// paths on stdout — under every program cc-search ships for it, timed against the
+// specification's own query client on the same index, in the same run:
 //
-//   ours: hooks/file-suggestion.sh (sh → Bun → the cc-search addon, in-process)
-//   spec: bun bench/spec-suggest.js (Bun + bun:sqlite, the specification's FTS5 query)
+//   native: hooks/cc-search-hook file-suggestion (the program `install claude` writes
+//           on every install path: the wheel, the npm package, `make install`)
+//   bun:    hooks/file-suggestion.sh (sh → Bun → the cc-search addon), the npm fallback
+//   python: <repo>/.venv/bin/cc-search hook file-suggestion, the pip fallback (when that
+//           virtualenv exists; build it in release for a fair number)
+//   spec:   bun bench/spec-suggest.js (Bun + bun:sqlite, the specification's FTS5 query)
+//
+// and where the native hook's time goes: the start of its process (`--version`, against
+// /bin/true as the floor of starting any process from here) and each step of a run
+// (`--timings`: reading stdin, opening the engine, opening the index, the query, writing
+// the answer).
 //
 //   node bench/hooks-bench.js            10k- and 100k-file trees
 //   node bench/hooks-bench.js --quick    10k only (also: CC_SEARCH_BENCH_QUICK=1)
@@ -17,17 +26,19 @@
 //   node bench/hooks-bench.js --recent   every file and directory modified just now, as
 //                                        right after a clone (default: fixed times in
 //                                        2024, a project nobody touched for a day)
+//   node bench/hooks-bench.js --no-python  leave the Python CLI out
 //
-// Build the addon in release first (`npm run build:release`), and `npm run build` after
-// to return to the debug build the tests use. The trees are generated deterministically
-// (the corpus of core/benches/bench.rs: the same files on every run, with fixed
-// modification times) in a temporary directory (removed at the end unless --dir), and
-// indexed with cc-search. Each round runs every query once with each tool, alternating
-// which tool goes first; a few unmeasured runs per query warm the page cache first.
-// Prints a markdown table: p50 and p99 per tree and tool over all runs, and spec ÷ ours
-// (above 1× means the hook is faster). A run that exits non-zero stops the bench; a run
-// that writes to stderr (a warning, such as a fallback) is counted, and its message
-// shown under the table.
+// Build in release first (`npm run build:release`: the addon and the native hook), and
+// `npm run build` after to return to the debug build the tests use. The trees are
+// generated deterministically (the corpus of core/benches/bench.rs: the same files on
+// every run, with fixed modification times) in a temporary directory (removed at the end
+// unless --dir), and indexed with cc-search. Each round runs every query once with each
+// tool, the order of the tools rotating; a few unmeasured runs per query warm the page
+// cache first. Every tool built on the core must print the same paths. Prints markdown
+// tables: p50 and p99 per tree and tool over all runs, and each as a multiple of the
+// spec client's (below 1× the tool is faster). A run that exits non-zero stops the
+// bench; a run that writes to stderr (a warning, such as a fallback) is counted, and its
+// message shown under the table.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -36,6 +47,8 @@ const { spawnSync } = require('node:child_process')
 
 const PACKAGE_DIR = path.resolve(__dirname, '..')
 const HOOK = path.join(PACKAGE_DIR, 'hooks', 'file-suggestion.sh')
+const NATIVE = path.join(PACKAGE_DIR, 'hooks', 'cc-search-hook')
+const PYTHON_CLI = path.resolve(PACKAGE_DIR, '..', '..', '.venv', 'bin', 'cc-search')
 const SPEC = path.join(__dirname, 'spec-suggest.js')
 const ADDON = path.join(PACKAGE_DIR, `cc-search.${process.platform}-${process.arch}-gnu.node`)
 
@@ -174,8 +187,8 @@ function ms(value) {
   return `${value.toFixed(1)} ms`
 }
 
-function ratio(spec, ours) {
-  return `${(spec / ours).toFixed(2)}×`
+function ratio(value, of) {
+  return `${(value / of).toFixed(2)}×`
 }
 
 function benchTree(label, n, tools, rounds, work, times) {
@@ -208,6 +221,14 @@ function benchTree(label, n, tools, rounds, work, times) {
       answers[`${tool.name}\0${query}`] = runOnce(tool, query, env).stdout
     }
   }
+  // Every tool built on the core prints the same paths.
+  const core = tools.filter((tool) => tool.name !== 'spec')
+  for (const query of QUERIES) {
+    for (const tool of core.slice(1)) {
+      const [a, b] = [core[0], tool].map((t) => answers[`${t.name}\0${query}`])
+      if (a !== b) fail(`${core[0].name} and ${tool.name} answer ${JSON.stringify(query)} differently:\n${a}---\n${b}`)
+    }
+  }
   const timings = Object.fromEntries(tools.map((tool) => [tool.name, []]))
   const warned = Object.fromEntries(tools.map((tool) => [tool.name, 0]))
   const perQuery = Object.fromEntries(
@@ -215,7 +236,8 @@ function benchTree(label, n, tools, rounds, work, times) {
   )
   for (let round = 0; round < rounds; round++) {
     for (const query of QUERIES) {
-      const order = round % 2 === 0 ? tools : [...tools].reverse()
+      const shift = round % tools.length
+      const order = [...tools.slice(shift), ...tools.slice(0, shift)]
       for (const tool of order) {
         const run = runOnce(tool, query, env)
         if (run.warned) warned[tool.name] += 1
@@ -224,7 +246,44 @@ function benchTree(label, n, tools, rounds, work, times) {
       }
     }
   }
-  return { label, n, answers, times: timings, perQuery, warned }
+  const steps = nativeSteps(env, rounds)
+  return { label, n, answers, times: timings, perQuery, warned, steps }
+}
+
+const STEPS = ['read input', 'open engine', 'open index', 'query', 'write']
+
+/**
+ * Where a native hook run's time goes: each query `rounds` times with `--timings`; the
+ * median of each step over all runs (ms).
+ */
+function nativeSteps(env, rounds) {
+  const times = Object.fromEntries(STEPS.map((step) => [step, []]))
+  for (let round = 0; round < rounds; round++) {
+    for (const query of QUERIES) {
+      const child = spawnSync(NATIVE, ['--timings', 'file-suggestion'], {
+        input: JSON.stringify({ query }),
+        env,
+        encoding: 'utf8',
+      })
+      const line = child.stderr.split('\n').find((l) => l.startsWith('cc-search: timings: '))
+      if (child.status !== 0 || !line) fail(`cc-search-hook --timings: no timings (stderr: ${child.stderr})`)
+      for (const step of STEPS) {
+        const m = new RegExp(`${step} ([0-9.]+) ms`).exec(line)
+        if (!m) fail(`cc-search-hook --timings: no ${step} in ${line}`)
+        times[step].push(Number(m[1]))
+      }
+    }
+  }
+  return Object.fromEntries(STEPS.map((step) => [step, stats(times[step]).p50]))
+}
+
+/** p50 and p99 of starting `command args` as a process, `count` times. */
+function processStart(command, args, count) {
+  const tool = { name: path.basename(command), command, args, readsStdin: false }
+  for (let i = 0; i < WARMUP; i++) runOnce(tool, '', process.env)
+  const times = []
+  for (let i = 0; i < count; i++) times.push(runOnce(tool, '', process.env).ms)
+  return stats(times)
 }
 
 function main() {
@@ -243,6 +302,7 @@ function main() {
 
   const bun = bunBinary()
   const bunVersion = spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim()
+  if (!fs.existsSync(NATIVE)) fail(`no ${NATIVE}: run \`npm run build:release\` first`)
   const dirAt = argv.indexOf('--dir')
   const keep = dirAt >= 0 ? argv[dirAt + 1] : process.env.CC_SEARCH_BENCH_DIR || undefined
   if (dirAt >= 0 && !keep) fail('--dir takes a directory')
@@ -251,69 +311,85 @@ function main() {
   const empty = path.join(work, 'empty.js')
   fs.writeFileSync(empty, '')
   const realWork = fs.realpathSync(work)
-  // The hook finds Bun through $BUN, so both tools run the same binary.
+  // The hook finds Bun through $BUN, so both Bun tools run the same binary.
   process.env.BUN = bun
   const tools = [
-    { name: 'ours', command: HOOK, args: [], readsStdin: true },
-    { name: 'spec', command: bun, args: [SPEC], readsStdin: true },
+    { name: 'native', label: 'cc-search-hook (native)', command: NATIVE, args: ['file-suggestion'], readsStdin: true },
+    { name: 'bun', label: 'file-suggestion.sh (Bun)', command: HOOK, args: [], readsStdin: true },
   ]
+  const python = !argv.includes('--no-python') && fs.existsSync(PYTHON_CLI)
+  if (python) {
+    tools.push({
+      name: 'python',
+      label: 'cc-search hook (Python)',
+      command: PYTHON_CLI,
+      args: ['hook', 'file-suggestion'],
+      readsStdin: true,
+    })
+  }
+  tools.push({ name: 'spec', label: 'spec client (Bun + bun:sqlite)', command: bun, args: [SPEC], readsStdin: true })
   const baseline = { name: 'bun', command: bun, args: [empty], readsStdin: false }
 
   const results = []
   try {
     for (const tree of trees) {
       const result = benchTree(tree.label, tree.n, tools, tree.rounds, realWork, times)
-      // Bun starting an empty script, in the same conditions: the floor of both tools.
-      const floor = []
-      for (let i = 0; i < WARMUP; i++) runOnce(baseline, '', process.env)
-      for (let i = 0; i < tree.rounds * QUERIES.length; i++) floor.push(runOnce(baseline, '', process.env).ms)
-      result.floor = stats(floor)
+      // Starting a process, in the same conditions: Bun with an empty script (the floor
+      // of both Bun tools), the native hook printing its version, /bin/true.
+      const count = tree.rounds * QUERIES.length
+      result.floor = processStart(baseline.command, baseline.args, count)
+      result.nativeStart = processStart(NATIVE, ['--version'], count)
+      result.trueStart = processStart('/bin/true', [], count)
       results.push(result)
     }
   } finally {
     if (!keep) fs.rmSync(work, { recursive: true, force: true })
   }
 
-  const addon = fs.existsSync(ADDON) ? fs.statSync(ADDON) : null
-  console.log(`## file suggestion as a whole process: hook vs the specification's query client\n`)
+  const describe = (file) => {
+    const st = fs.existsSync(file) ? fs.statSync(file) : null
+    return `${path.basename(file)} (${st ? `${(st.size / 1048576).toFixed(1)} MiB, built ${st.mtime.toISOString()}` : 'missing'})`
+  }
+  console.log(`## file suggestion as a whole process: each hook program vs the specification's query client\n`)
   console.log(
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model?.trim() ?? 'unknown'}), ${os.platform()} ${os.release()}, ` +
-      `Bun ${bunVersion}, Node ${process.versions.node}, addon ${path.basename(ADDON)} ` +
-      `(${addon ? `${(addon.size / 1048576).toFixed(1)} MiB, built ${addon.mtime.toISOString()}` : 'missing'}). ` +
+      `Bun ${bunVersion}, Node ${process.versions.node}, ${describe(NATIVE)}, addon ${describe(ADDON)}` +
+      `${python ? `, Python CLI ${PYTHON_CLI}` : ''}. ` +
       `Queries: ${QUERIES.map((q) => JSON.stringify(q)).join(', ')}. Modification times: ` +
       `${times === 'old' ? 'fixed, in 2024' : 'just now (every directory changed in the last 24 h)'}.\n`,
   )
-  const columns = [
-    'tree',
-    'runs per tool',
-    'hook p50',
-    'hook p99',
-    'spec p50',
-    'spec p99',
-    'spec ÷ hook p50',
-    'spec ÷ hook p99',
-    'bun empty script p50 / p99',
-    'runs with stderr (hook / spec)',
-  ]
+  const columns = ['tree', 'program', 'runs', 'p50', 'p99', 'p50 ÷ spec p50', 'p99 ÷ spec p99', 'runs with stderr']
   console.log(`| ${columns.join(' | ')} |`)
   console.log(`| ${columns.map(() => '---').join(' | ')} |`)
   for (const r of results) {
-    const ours = stats(r.times.ours)
     const spec = stats(r.times.spec)
+    for (const tool of tools) {
+      const t = stats(r.times[tool.name])
+      const ratios = tool.name === 'spec' ? '1× | 1×' : `${ratio(t.p50, spec.p50)} | ${ratio(t.p99, spec.p99)}`
+      console.log(
+        `| ${r.label} files | ${tool.label} | ${t.runs} | ${ms(t.p50)} | ${ms(t.p99)} | ${ratios} | ${r.warned[tool.name]} |`,
+      )
+    }
+  }
+  console.log('\nStarting a process (p50 / p99), and where a native hook run goes (p50 of each step, `--timings`):\n')
+  const stepColumns = ['tree', '/bin/true', 'cc-search-hook --version', 'Bun, empty script', ...STEPS]
+  console.log(`| ${stepColumns.join(' | ')} |`)
+  console.log(`| ${stepColumns.map(() => '---').join(' | ')} |`)
+  for (const r of results) {
+    const start = (s) => `${ms(s.p50)} / ${ms(s.p99)}`
+    const steps = STEPS.map((step) => `${r.steps[step].toFixed(2)} ms`)
     console.log(
-      `| ${r.label} files | ${ours.runs} | ${ms(ours.p50)} | ${ms(ours.p99)} | ${ms(spec.p50)} | ${ms(spec.p99)} | ` +
-        `${ratio(spec.p50, ours.p50)} | ${ratio(spec.p99, ours.p99)} | ${ms(r.floor.p50)} / ${ms(r.floor.p99)} | ` +
-        `${r.warned.ours} / ${r.warned.spec} |`,
+      `| ${r.label} files | ${start(r.trueStart)} | ${start(r.nativeStart)} | ${start(r.floor)} | ${steps.join(' | ')} |`,
     )
   }
-  console.log('\nPer query, p50 (hook / spec), and the number of paths each printed:\n')
-  console.log(`| query | ${results.map((r) => `${r.label} hook | ${r.label} spec`).join(' | ')} |`)
-  console.log(`| --- | ${results.map(() => '--- | ---').join(' | ')} |`)
+  console.log('\nPer query, p50, and the number of paths each printed:\n')
+  console.log(`| query | ${results.flatMap((r) => tools.map((t) => `${r.label} ${t.name}`)).join(' | ')} |`)
+  console.log(`| --- | ${results.flatMap(() => tools.map(() => '---')).join(' | ')} |`)
   for (const query of QUERIES) {
     const cells = results.flatMap((r) =>
-      ['ours', 'spec'].map((tool) => {
-        const count = r.answers[`${tool}\0${query}`].split('\n').filter(Boolean).length
-        return `${ms(stats(r.perQuery[tool][query]).p50)} (${count})`
+      tools.map((tool) => {
+        const count = r.answers[`${tool.name}\0${query}`].split('\n').filter(Boolean).length
+        return `${ms(stats(r.perQuery[tool.name][query]).p50)} (${count})`
       }),
     )
     console.log(`| ${JSON.stringify(query)} | ${cells.join(' | ')} |`)

@@ -272,11 +272,10 @@ HOOK_INPUT = json.dumps(
 )
 
 
-def test_session_start_refreshes_in_the_background(
-    runtime: Runtime, home: Path, app: Path
-) -> None:
+def test_session_start_refreshes_in_the_background(runtime: Runtime, home: Path, app: Path) -> None:
     started = time.monotonic()
-    proc = runtime.run("session-start", home, stdin=HOOK_INPUT, env={"CLAUDE_PROJECT_DIR": str(app)})
+    env = {"CLAUDE_PROJECT_DIR": str(app)}
+    proc = runtime.run("session-start", home, stdin=HOOK_INPUT, env=env)
     elapsed = time.monotonic() - started
     # Nothing on stdout: Claude Code would add it to the conversation.
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), proc
@@ -324,7 +323,8 @@ def test_session_start_failures_are_logged_or_one_line(
     # The hook cannot even start it (no place for the log): one line, status 0.
     blocked = tmp_path / "blocked"
     blocked.write_text("")
-    proc = runtime.run("session-start", blocked, stdin="{}", env={"CLAUDE_PROJECT_DIR": str(tmp_path)})
+    env = {"CLAUDE_PROJECT_DIR": str(tmp_path)}
+    proc = runtime.run("session-start", blocked, stdin="{}", env=env)
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr.startswith("cc-search: error: hook session-start: ")
     assert proc.stderr.count("\n") == 1

@@ -279,8 +279,9 @@ def test_where_the_native_program_cannot_run_the_python_hooks_are_written(
     copy.chmod(0o755)
     proc = run_cli("install", "claude", "--hook-program", str(copy), home=home)
     assert (proc.returncode, proc.stderr) == (0, ""), proc
-    fs_command, ss_command = shlex.join([str(copy), "file-suggestion"]), shlex.join(
-        [str(copy), "session-start"]
+    fs_command, ss_command = (
+        shlex.join([str(copy), "file-suggestion"]),
+        shlex.join([str(copy), "session-start"]),
     )
     assert json.loads(claude.settings.read_text()) == installed(fs_command, ss_command)
 

@@ -61,7 +61,8 @@ def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
         candidates = [os.path.join(d, NATIVE_HOOK) for d in dict.fromkeys(dirs)]
         found = [c for c in candidates if os.path.isfile(c)]
         if not found:
-            return None, f"the native hook program ({NATIVE_HOOK}) is not installed with this cc-search"
+            why = f"the native hook program ({NATIVE_HOOK}) is not installed with this cc-search"
+            return None, why
         candidates = found[:1]
     program = candidates[0]
     try:
@@ -76,7 +77,7 @@ def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
         return None, f"the native hook program {program} cannot run here ({e})"
     expected = f"{NATIVE_HOOK} {__version__}"
     if proc.returncode != 0 or proc.stdout.strip() != expected:
-        said = (proc.stdout.strip() or proc.stderr.strip() or f"status {proc.returncode}")
+        said = proc.stdout.strip() or proc.stderr.strip() or f"status {proc.returncode}"
         said = said.splitlines()[0][:100]
         return None, f"{program} --version said {said!r}, not {expected!r}"
     return program, ""
