@@ -53,7 +53,7 @@ pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
 pub const FILES_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile {
     name: "files.db",
     migrations: SCHEMA,
-    mmap_bytes: crate::hybrid::MMAP_BYTES,
+    mmap_bytes: 0,
 };
 
 impl crate::engine::Engine {
