@@ -49,11 +49,15 @@ END;
 /// [`fts_triggers!`] as a constant, for re-creating the triggers after a bulk write.
 pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
 
-/// The file index: `files.db` in the data root.
+/// The file index: `files.db` in the data root. Read through a memory map: a hook process
+/// starts with SQLite's page cache empty, and its few hundred page reads (the path list,
+/// the candidates' frecency) then cost no system call and no copy each (alternating
+/// whole-process runs of the native hook: p50 4.56 against 4.44 ms, p90 8.92 against
+/// 8.26 ms at 10k files).
 pub const FILES_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile {
     name: "files.db",
     migrations: SCHEMA,
-    mmap_bytes: 0,
+    mmap_bytes: crate::hybrid::MMAP_BYTES,
 };
 
 impl crate::engine::Engine {
