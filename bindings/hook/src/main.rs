@@ -116,8 +116,7 @@ fn print(text: &str) -> ExitCode {
 
 /// The command line: options before or after the command, `--name value` or
 /// `--name=value`.
-fn parse(args: impl Iterator<Item = OsString>) -> Result<Args, String> {
-    let mut args = args.peekable();
+fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Args, String> {
     let mut command: Option<String> = None;
     let mut options = EngineOptions::default();
     let mut project_dir = None;
@@ -171,7 +170,7 @@ fn parse(args: impl Iterator<Item = OsString>) -> Result<Args, String> {
             Some(name) => Task::Hook(Hook::from_name(name).map_err(|e| e.to_string())?),
         }
     };
-    if project_dir.is_some() {
+    if project_dir.is_some() && matches!(task, Task::Hook(_)) {
         return Err("--project-dir is an option of `refresh`".into());
     }
     Ok(Args {
