@@ -78,9 +78,10 @@ bindings:
 	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test bindings_generated -- --nocapture
 
 # The C library: include/cc_search.h, lib/libcc_search.so, lib/libcc_search.a and
-# lib/pkgconfig/cc_search.pc, and the native hook program bin/cc-search-hook, under PREFIX (DESTDIR stages it elsewhere). A release build;
-# PROFILE=dev installs the debug build the tests use. Libs.private: what the static library
-# needs from the system besides libc and libgcc_s, which the C compiler links anyway.
+# lib/pkgconfig/cc_search.pc, and the native hook program bin/cc-search-hook, under
+# PREFIX (DESTDIR stages it elsewhere). A release build; PROFILE=dev installs the debug
+# build the tests use. Libs.private: what the static library needs from the system
+# besides libc and libgcc_s, which the C compiler links anyway.
 PREFIX ?= /usr/local
 PROFILE ?= release
 install:

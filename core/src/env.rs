@@ -37,7 +37,7 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
 
 /// The project directory as named: `given`, else `$CLAUDE_PROJECT_DIR`, else the current
 /// directory.
-pub(crate) fn project_dir_as_named(given: Option<PathBuf>) -> Result<PathBuf> {
+pub fn project_dir_as_named(given: Option<PathBuf>) -> Result<PathBuf> {
     match given.or_else(|| env_path("CLAUDE_PROJECT_DIR")) {
         Some(dir) => Ok(dir),
         None => std::env::current_dir().map_err(|e| Error::io(".", e)),

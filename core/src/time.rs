@@ -74,23 +74,25 @@ pub fn days_in_month(year: i64, month: i64) -> i64 {
 
 /// Unix seconds as RFC 3339 in UTC, to the second (`2026-01-10T14:32:00Z`).
 pub fn format_rfc3339(secs: i64) -> String {
-    let mut text = format_rfc3339_millis(secs.saturating_mul(1000));
-    text.replace_range(text.len() - 5..text.len() - 1, "");
-    text
+    format!("{}Z", date_time(secs))
 }
 
 /// Unix milliseconds as RFC 3339 in UTC, to the millisecond (`2026-01-10T14:32:00.250Z`),
 /// as JavaScript's `Date#toISOString` writes it.
 pub fn format_rfc3339_millis(millis: i64) -> String {
     let secs = millis.div_euclid(1000);
+    format!("{}.{:03}Z", date_time(secs), millis.rem_euclid(1000))
+}
+
+/// `2026-01-10T14:32:00` for Unix seconds `secs`, in UTC.
+fn date_time(secs: i64) -> String {
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         rem / 3600,
         rem % 3600 / 60,
-        rem % 60,
-        millis.rem_euclid(1000)
+        rem % 60
     )
 }
 

@@ -294,11 +294,13 @@ fn detach(_command: &mut Command) {}
 /// stdout; status 1 when it failed.
 fn refresh(options: EngineOptions, project_dir: Option<PathBuf>) -> ExitCode {
     let started = Instant::now();
-    let project = project_dir
-        .clone()
-        .or_else(|| cc_search::env::env_path("CLAUDE_PROJECT_DIR"))
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_default();
+    let project = match cc_search::env::project_dir_as_named(project_dir) {
+        Ok(project) => project,
+        Err(e) => {
+            log(&format!("refresh: failed: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
     log(&format!("refresh {}: started", project.display()));
     let result = Engine::open(options).and_then(|engine| {
         for warning in engine.warnings() {
@@ -356,7 +358,12 @@ fn now() -> String {
 
 /// One line of the refresh's log on stdout: the time, the process, `message`.
 fn log(message: &str) {
-    let line = format!("{} [{}] {}\n", now(), std::process::id(), one_line(message));
+    let line = format!(
+        "{} [{}] {}\n",
+        now(),
+        std::process::id(),
+        hook::one_line(message)
+    );
     let _ = io::stdout().lock().write_all(line.as_bytes());
 }
 
@@ -369,11 +376,7 @@ fn failed(which: Hook, message: &str) {
 fn note(message: &str) {
     let _ = io::stderr()
         .lock()
-        .write_all(format!("cc-search: {}\n", one_line(message)).as_bytes());
-}
-
-fn one_line(message: &str) -> String {
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+        .write_all(format!("cc-search: {}\n", hook::one_line(message)).as_bytes());
 }
 
 /// The hook's stdin: nothing from a terminal; else at most [`hook::MAX_INPUT`] bytes, up

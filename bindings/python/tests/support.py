@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,26 @@ def native_hook_path() -> str:
     return found
 
 
+def run_program(
+    argv: list[str],
+    home: Path,
+    cwd: Path | None = None,
+    stdin: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[Any]:
+    """Run `argv` with the data root `home` (and `env` on top of this environment);
+    bytes on stdin give bytes back."""
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        env={**os.environ, "CC_SEARCH_HOME": str(home), **(env or {})},
+        input=stdin,
+        capture_output=True,
+        text=not isinstance(stdin, bytes),
+        timeout=60,
+    )
+
+
 def run_cli(
     *args: str,
     home: Path,
@@ -51,16 +72,7 @@ def run_cli(
     stdin: str | None = None,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, "CC_SEARCH_HOME": str(home), **(env or {})}
-    return subprocess.run(
-        [cli_path(), *args],
-        cwd=cwd,
-        env=full_env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_program([cli_path(), *args], home, cwd=cwd, stdin=stdin, env=env)
 
 
 # ── Claude Code transcripts, written in the real format ──

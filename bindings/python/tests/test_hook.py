@@ -10,10 +10,11 @@ import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from support import cli_path, make_files, native_hook_path, run_cli, set_mtime
+from support import cli_path, make_files, native_hook_path, run_cli, run_program, set_mtime
 
 
 class Runtime:
@@ -51,16 +52,8 @@ class Runtime:
         stdin: str | bytes | None = None,
         env: dict[str, str] | None = None,
         cwd: Path | None = None,
-    ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            self.argv(hook),
-            cwd=cwd,
-            env={**os.environ, "CC_SEARCH_HOME": str(home), **(env or {})},
-            input=stdin,
-            capture_output=True,
-            text=not isinstance(stdin, bytes),
-            timeout=60,
-        )
+    ) -> subprocess.CompletedProcess[Any]:
+        return run_program(self.argv(hook), home, cwd=cwd, stdin=stdin, env=env)
 
 
 @pytest.fixture(params=["python", "native"])
@@ -100,7 +93,7 @@ def top_files(home: Path, project: Path) -> str:
 
 def suggest_hook(
     runtime: Runtime, home: Path, project: Path, stdin: str | bytes | None
-) -> subprocess.CompletedProcess[str]:
+) -> subprocess.CompletedProcess[Any]:
     return runtime.run(
         "file-suggestion", home, stdin=stdin, env={"CLAUDE_PROJECT_DIR": str(project)}
     )

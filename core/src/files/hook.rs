@@ -214,8 +214,9 @@ fn failed(message: String) -> Answer {
     }
 }
 
-/// `message` on one line: each line break, with the blanks around it, one space.
-fn one_line(message: &str) -> String {
+/// `message` on one line: each line break, with the blanks around it, one space. How every
+/// hook runtime writes a message on stderr or in the log.
+pub fn one_line(message: &str) -> String {
     if !message.contains(['\n', '\r']) {
         return message.to_string();
     }

@@ -54,17 +54,17 @@ def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
     from . import __version__
 
     if given is not None:
-        candidates = [os.path.abspath(os.path.expanduser(given))]
+        program = os.path.abspath(os.path.expanduser(given))
     else:
-        dirs = [os.path.dirname(p) for p in (_entry_point(), sys.executable) if p]
-        dirs.insert(1, sysconfig.get_path("scripts"))
-        candidates = [os.path.join(d, NATIVE_HOOK) for d in dict.fromkeys(dirs)]
-        found = [c for c in candidates if os.path.isfile(c)]
-        if not found:
+        entry = _entry_point()
+        dirs = [os.path.dirname(entry)] if entry else []
+        dirs += [sysconfig.get_path("scripts"), os.path.dirname(sys.executable)]
+        beside = (os.path.join(d, NATIVE_HOOK) for d in dirs)
+        found = next((p for p in beside if os.path.isfile(p)), None)
+        if found is None:
             why = f"the native hook program ({NATIVE_HOOK}) is not installed with this cc-search"
             return None, why
-        candidates = found[:1]
-    program = candidates[0]
+        program = found
     try:
         proc = subprocess.run(
             [program, "--version"],
