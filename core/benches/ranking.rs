@@ -170,24 +170,110 @@ fn history(cache: &Path) -> (PathBuf, Vec<(String, String, i64)>) {
     (repo, commits)
 }
 
-/// Queries a user might type for `path` (relative, `/`-separated).
+/// One replayed moment: the index is built as of `base` (frecency as of `now`), and the
+/// files `target` then modified are asked for.
+struct Step {
+    base: String,
+    now: i64,
+    target: String,
+}
+
+/// The releases of the crate, each asked for as of the one before it.
+fn release_steps(commits: &[(String, String, i64)]) -> Vec<Step> {
+    (WARMUP..commits.len())
+        .map(|k| Step {
+            base: commits[k - 1].1.clone(),
+            now: commits[k - 1].2,
+            target: commits[k].1.clone(),
+        })
+        .collect()
+}
+
+/// Commits replayed per git repository.
+const COMMIT_STEPS: usize = 60;
+/// They are spread over this many of the newest first-parent commits.
+const COMMIT_SPAN: usize = 600;
+
+/// Commits of a git repository's first-parent history (no merges), newest
+/// [`COMMIT_SPAN`], of which [`COMMIT_STEPS`] spread evenly are replayed, each as of its
+/// parent at the commit's own time.
+fn commit_steps(checkout: &Path) -> Vec<Step> {
+    let log = run(Command::new("git").arg("-C").arg(checkout).args([
+        "log",
+        "--first-parent",
+        "--no-merges",
+        "--format=%H %P %ct",
+        &format!("-n{COMMIT_SPAN}"),
+    ]));
+    let commits: Vec<Step> = log
+        .lines()
+        .filter_map(|l| {
+            let mut p = l.split(' ');
+            let target = p.next()?.to_string();
+            let base = p.next()?.to_string();
+            let now = p.next()?.parse().ok()?;
+            Some(Step { base, now, target })
+        })
+        .collect();
+    let every = (commits.len() / COMMIT_STEPS).max(1);
+    let mut steps: Vec<Step> = commits
+        .into_iter()
+        .step_by(every)
+        .take(COMMIT_STEPS)
+        .collect();
+    steps.reverse();
+    steps
+}
+
+/// Files a name alone cannot tell apart: file names shared by this many files of the tree
+/// or more (`mod.rs`, `index.ts`, `package.json`) are not asked for.
+const SHARED_NAME: usize = 10;
+
+/// The query kinds, in the order they are reported.
+const KINDS: [&str; 4] = ["prefix", "stem", "abbreviation", "typo"];
+
+/// Queries of each kind a user might type for `path` (relative, `/`-separated), all
+/// lower case: the first four letters of the file name (`mute`), the stem (`mutex`), the
+/// initials of the last two directories and four letters of the stem (`ssmute` for
+/// `src/sync/mutex.rs`) and the stem with two adjacent letters swapped (`mtuex`; which
+/// two depends on the path, and never two equal letters).
 fn queries(path: &str) -> Vec<(&'static str, String)> {
     let parts: Vec<&str> = path.split('/').collect();
-    let name = parts.last().copied().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name).to_lowercase();
+    let name = parts.last().copied().unwrap_or(path).to_lowercase();
+    let stem: Vec<char> = name.split('.').next().unwrap_or(&name).chars().collect();
     let dirs = &parts[..parts.len() - 1];
-    let mut out = vec![("stem", stem.clone())];
-    if stem.chars().count() > 4 {
-        out.push(("stem prefix", stem.chars().take(4).collect()));
+    let mut out = Vec::new();
+    if name.chars().count() > 4 {
+        out.push(("prefix", name.chars().take(4).collect()));
     }
-    if let Some(parent) = dirs.last() {
-        let p: String = parent.chars().take(3).collect();
-        let s: String = stem.chars().take(3).collect();
-        out.push(("parent/stem prefixes", format!("{p}/{s}")));
+    if stem.len() >= 2 {
+        out.push(("stem", stem.iter().collect()));
     }
-    if !dirs.is_empty() {
-        let initials: String = dirs.iter().filter_map(|d| d.chars().next()).collect();
-        out.push(("initials + stem", format!("{initials}{stem}")));
+    if !dirs.is_empty() && stem.len() >= 2 {
+        let initials: String = dirs[dirs.len().saturating_sub(2)..]
+            .iter()
+            .filter_map(|d| d.chars().next())
+            .flat_map(char::to_lowercase)
+            .collect();
+        out.push((
+            "abbreviation",
+            format!("{initials}{}", stem.iter().take(4).collect::<String>()),
+        ));
+    }
+    if stem.len() >= 4 {
+        // A position from the path's bytes (deterministic, spread over the stem).
+        let seed = path
+            .bytes()
+            .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
+        let n = stem.len() - 1;
+        if let Some(i) = (0..n)
+            .map(|k| (seed as usize + k) % n)
+            .find(|&i| stem[i] != stem[i + 1])
+        {
+            let mut typo = stem.clone();
+            typo.swap(i, i + 1);
+            out.push(("typo", typo.into_iter().collect()));
+        }
     }
     out
 }
@@ -213,13 +299,16 @@ impl Score {
             }
         }
     }
+    fn mrr(&self) -> f64 {
+        self.rr / self.n.max(1) as f64
+    }
     fn row(&self) -> String {
         let n = self.n.max(1) as f64;
         format!(
             "{:.3} | {:.3} | {:.3}",
             self.hit1 as f64 / n,
             self.hit15 as f64 / n,
-            self.rr / n
+            self.mrr()
         )
     }
 }
@@ -246,91 +335,184 @@ fn fts_order(db: &Path, project: &str, query: &str) -> Vec<String> {
         .collect()
 }
 
-fn main() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let cache = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"))
-        .join("replay");
-    let (repo, commits) = history(&cache);
-    let work = tempfile::tempdir().unwrap();
-    let checkout = work.path().join(CRATE);
-    run(Command::new("git")
-        .arg("clone")
-        .arg("-q")
-        .arg(&repo)
-        .arg(&checkout));
-    let checkout = std::fs::canonicalize(&checkout).unwrap();
-    let project = checkout.to_string_lossy().into_owned();
+/// fzf's first 15 for `query` over `files` (`fzf --filter`, its path scoring scheme), or
+/// None when fzf is not installed.
+fn fzf_order(files: &str, query: &str) -> Option<Vec<String>> {
+    use std::io::Write;
+    let mut child = Command::new("fzf")
+        .args(["--filter", query, "--scheme=path"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    // fzf may stop reading once it has its answer; a closed pipe is not an error here.
+    let _ = child.stdin.take()?.write_all(files.as_bytes());
+    let out = child.wait_with_output().ok()?;
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .take(15)
+            .map(str::to_string)
+            .collect(),
+    )
+}
 
-    let mut ours: BTreeMap<&str, Score> = BTreeMap::new();
-    let mut plain: BTreeMap<&str, Score> = BTreeMap::new();
-    for k in WARMUP..commits.len() {
-        let (_, prev_sha, prev_date) = &commits[k - 1];
-        let (_, sha, _) = &commits[k];
+/// Scores per kind (and `all`) of one picker.
+type Scores = BTreeMap<&'static str, Score>;
+
+/// Replay `steps` on `checkout` (a git clone), printing one table.
+fn replay(title: &str, checkout: &Path, steps: &[Step]) -> (Scores, Scores) {
+    let project = checkout.to_string_lossy().into_owned();
+    let has_fzf = fzf_order("", "x").is_some();
+    // CC_SEARCH_REPLAY_SHOW=KIND: print the queries of that kind fzf ranks better.
+    let show = std::env::var("CC_SEARCH_REPLAY_SHOW").ok();
+    let (mut ours, mut fzf, mut plain) = (Scores::new(), Scores::new(), Scores::new());
+    for step in steps {
         run(Command::new("git")
             .arg("-C")
-            .arg(&checkout)
-            .args(["checkout", "-q", prev_sha]));
+            .arg(checkout)
+            .args(["checkout", "-q", "-f", &step.base]));
         let home = tempfile::tempdir().unwrap();
         let engine = Engine::open_at(home.path()).unwrap();
         engine
             .run::<Refresh>(RefreshRequest {
-                root: Some(checkout.clone()),
-                now: Some(*prev_date),
+                root: Some(checkout.to_path_buf()),
+                now: Some(step.now),
                 ..Default::default()
             })
             .unwrap();
-        // Files the next release modified.
-        let changed = run(Command::new("git").arg("-C").arg(&checkout).args([
+        let tree = run(Command::new("git").arg("-C").arg(checkout).arg("ls-files"));
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in tree.lines() {
+            *names.entry(f.rsplit('/').next().unwrap_or(f)).or_default() += 1;
+        }
+        // Files the target commit modified.
+        let changed = run(Command::new("git").arg("-C").arg(checkout).args([
             "diff",
             "--name-only",
             "--diff-filter=M",
-            prev_sha,
-            sha,
+            &step.base,
+            &step.target,
         ]));
         let mut files: Vec<&str> = changed
             .lines()
-            .filter(|f| f.ends_with(".rs") && !f.ends_with("/mod.rs") && !f.ends_with("lib.rs"))
+            .filter(|f| {
+                names
+                    .get(f.rsplit('/').next().unwrap_or(f))
+                    .copied()
+                    .unwrap_or(0)
+                    < SHARED_NAME
+            })
             .collect();
-        let step = (files.len() / PER_RELEASE).max(1);
-        files = files.into_iter().step_by(step).take(PER_RELEASE).collect();
+        let every = (files.len() / PER_RELEASE).max(1);
+        files = files.into_iter().step_by(every).take(PER_RELEASE).collect();
         for file in files {
-            for (style, q) in queries(file) {
+            for (kind, q) in queries(file) {
                 let got = engine
                     .run::<Suggest>(SuggestRequest {
                         query: q.clone(),
-                        project_dir: Some(checkout.clone()),
+                        project_dir: Some(checkout.to_path_buf()),
                         budget_ms: Some(10_000),
                         ..Default::default()
                     })
                     .unwrap()
                     .paths;
                 let rank = got.iter().position(|p| p == file);
-                ours.entry(style).or_default().add(rank);
-                ours.entry("all").or_default().add(rank);
+                for key in [kind, "all"] {
+                    ours.entry(key).or_default().add(rank);
+                }
+                if has_fzf {
+                    let theirs = fzf_order(&tree, &q).unwrap_or_default();
+                    let their_rank = theirs.iter().position(|p| p == file);
+                    if show.as_deref() == Some(kind)
+                        && (their_rank < rank.or(Some(15)) || rank != Some(0))
+                    {
+                        eprintln!(
+                            "{kind} {q:?} for {file}: ours {rank:?} {:?}, fzf {their_rank:?}",
+                            &got[..got.len().min(3)]
+                        );
+                    }
+                    for key in [kind, "all"] {
+                        fzf.entry(key).or_default().add(their_rank);
+                    }
+                }
                 let base = fts_order(&home.path().join("files.db"), &project, &q);
                 let rank = base.iter().position(|p| p == file);
-                plain.entry(style).or_default().add(rank);
-                plain.entry("all").or_default().add(rank);
+                for key in [kind, "all"] {
+                    plain.entry(key).or_default().add(rank);
+                }
             }
         }
     }
-    println!(
-        "ranking replay: {CRATE} 1.{FIRST_MINOR}.0 … 1.{LAST_MINOR}.0, {} releases queried",
-        commits.len() - WARMUP
-    );
+    println!("{title}, {} steps", steps.len());
     println!();
     println!(
-        "| query style | queries | cc-search hit@1 | hit@15 | MRR | plain FTS5 hit@1 | hit@15 | MRR |"
+        "| query kind | queries | cc-search hit@1 | hit@15 | MRR | fzf hit@1 | hit@15 | MRR | plain FTS5 MRR | cc-search / fzf MRR |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (style, score) in &ours {
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for kind in KINDS.iter().chain(&["all"]) {
+        let Some(score) = ours.get(kind) else {
+            continue;
+        };
+        let (f, ratio) = match fzf.get(kind) {
+            Some(f) => (f.row(), format!("{:.2}×", score.mrr() / f.mrr().max(1e-9))),
+            None => ("– | – | –".to_string(), "fzf not installed".to_string()),
+        };
         println!(
-            "| {style} | {} | {} | {} |",
+            "| {kind} | {} | {} | {f} | {:.3} | {ratio} |",
             score.n,
             score.row(),
-            plain[style].row()
+            plain[kind].mrr()
         );
+    }
+    println!();
+    (ours, fzf)
+}
+
+/// A work copy of `repo` (any git repository, bare or not) in `dir`.
+fn clone(repo: &Path, dir: &Path) -> PathBuf {
+    run(Command::new("git")
+        .args(["clone", "-q", "--no-checkout"])
+        .arg(repo)
+        .arg(dir));
+    std::fs::canonicalize(dir).unwrap()
+}
+
+fn main() {
+    // Arguments after `--`: git repositories whose history is replayed too (cargo's own
+    // `--bench` flag is not one).
+    let extra: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from)
+        .collect();
+    let only_extra = std::env::var_os("CC_SEARCH_REPLAY_ONLY").is_some();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    if !only_extra {
+        let cache = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace.join("target"))
+            .join("replay");
+        let (repo, commits) = history(&cache);
+        let checkout = clone(&repo, &work.path().join(CRATE));
+        let title = format!(
+            "ranking replay: {CRATE} 1.{FIRST_MINOR}.0 … 1.{LAST_MINOR}.0 (crates.io releases)"
+        );
+        replay(&title, &checkout, &release_steps(&commits));
+    }
+    for (k, repo) in extra.iter().enumerate() {
+        let checkout = clone(repo, &work.path().join(format!("repo{k}")));
+        let head = run(Command::new("git").arg("-C").arg(&checkout).args([
+            "rev-parse",
+            "--short",
+            "HEAD",
+        ]));
+        let title = format!(
+            "ranking replay: {} at {} (commits)",
+            repo.display(),
+            head.trim()
+        );
+        replay(&title, &checkout, &commit_steps(&checkout));
     }
 }

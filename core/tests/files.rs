@@ -427,7 +427,8 @@ fn bulk_and_incremental_writes_keep_fts_in_sync() {
     // 600 new files: written in bulk.
     assert_eq!(f.refresh().added, 600);
     fts_integrity(f._home.path());
-    assert_eq!(f.suggest("n599"), ["m5/n599.txt"]);
+    // First; names one typo away (`n559`, `n959`) may follow.
+    assert_eq!(f.suggest("n599")[0], "m5/n599.txt");
 
     // A few changes: written row by row through the triggers.
     fs::remove_file(f.project.path().join("m0/n0.txt")).unwrap();

@@ -108,6 +108,99 @@ fn fuzzy_queries_find_the_file() {
     assert_eq!(p.paths("components")[0], "src/components/index.ts");
 }
 
+/// A tree like this repository's: the files the issue's typos were meant for, and
+/// session logs with long names whose letters scatter every query.
+const REPO: &[&str] = &[
+    "core/src/hybrid.rs",
+    "core/src/config.rs",
+    "core/src/engine.rs",
+    "core/src/code/config.rs",
+    "core/tests/hybrid.rs",
+    "src/components/Button.tsx",
+    "README.md",
+    "bindings/python/README.md",
+    "bindings/node/README.md",
+    "tests/fixtures/sessions/README.md",
+    "tests/fixtures/sessions/real/README.md",
+    "tests/fixtures/sessions/edge-cases/task_id_linking_real_world_bash.jsonl",
+    "tests/fixtures/sessions/edge-cases/async_agents/eb00-4000-8000/subagents/agent-cccc333.jsonl",
+    "tests/fixtures/sessions/real/remote_edit_admin_mode_file.jsonl",
+    "tests/fixtures/sessions/real/read_only_media_sidechain_export.jsonl",
+    "tests/fixtures/sessions/edge-cases/reader_and_mailbox_edge.jsonl",
+];
+
+#[test]
+fn swapped_wrong_and_extra_letters_find_the_file() {
+    let p = picker(REPO, "");
+    for (query, file) in [
+        ("hybird", "core/src/hybrid.rs"),  // two letters swapped
+        ("hyrbid", "core/src/hybrid.rs"),  // two letters swapped
+        ("cofnig", "core/src/config.rs"),  // two letters swapped
+        ("confiq", "core/src/config.rs"),  // one wrong letter
+        ("configg", "core/src/config.rs"), // one letter too many
+        ("egnine", "core/src/engine.rs"),  // first two swapped
+        ("engien", "core/src/engine.rs"),  // last two swapped
+        ("reafme", "README.md"),           // one wrong letter
+        ("src/compnoents/button", "src/components/Button.tsx"), // in a directory
+    ] {
+        let got = p.paths(query);
+        assert_eq!(
+            got.first().map(String::as_str),
+            Some(file),
+            "{query}: {got:?}"
+        );
+    }
+    // What is one edit from neither, nor a subsequence of anything, finds nothing.
+    assert_eq!(p.paths("hbyrdi"), Vec::<String>::new());
+}
+
+#[test]
+fn a_typo_ranks_below_an_exact_match() {
+    let p = picker(
+        &["src/hybrid.rs", "src/hybird.rs", "src/hybird_test.rs"],
+        "",
+    );
+    assert_eq!(
+        p.paths("hybird"),
+        ["src/hybird.rs", "src/hybird_test.rs", "src/hybrid.rs"]
+    );
+}
+
+#[test]
+fn scattered_matches_rank_below_every_tight_one() {
+    // The session logs are lifted as frecency would lift files in use; still, letters
+    // merely occurring in order along their paths do not put them before a file whose
+    // name is the query.
+    let p = picker(REPO, "[priorities]\nhigh = [\"**/*.jsonl\"]\n");
+    assert_eq!(
+        p.paths("engine"),
+        [
+            "core/src/engine.rs",
+            "tests/fixtures/sessions/edge-cases/task_id_linking_real_world_bash.jsonl",
+        ]
+    );
+    let got = p.paths("mode");
+    assert_eq!(
+        got[0],
+        "tests/fixtures/sessions/real/remote_edit_admin_mode_file.jsonl"
+    );
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some("tests/fixtures/sessions/edge-cases/reader_and_mailbox_edge.jsonl"),
+        "{got:?}"
+    );
+    let got = p.paths("readme");
+    let readmes = REPO.iter().filter(|f| f.ends_with("README.md")).count();
+    assert_eq!(got[0], "README.md", "{got:?}");
+    assert!(
+        got[..readmes].iter().all(|f| f.ends_with("README.md")),
+        "{got:?}"
+    );
+    // A typo of the name still beats letters scattered over a long path.
+    let got = p.paths("egnine");
+    assert_eq!(got[0], "core/src/engine.rs", "{got:?}");
+}
+
 #[test]
 fn folder_prefix_matches_folder_and_dot_folder() {
     let p = picker(APP, "");

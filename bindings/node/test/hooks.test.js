@@ -228,6 +228,10 @@ for (const rt of RUNTIMES) describe(`file suggestion (${rt.name})`, () => {
       ['{"query":"Modal"}', `${MODAL}\n`],
       ['{"query": "src/components/Butt"}\n', `${BUTTON}\n`],
       ['{"query":"nothing-matches-this"}', ''],
+      // Two letters swapped, one wrong: still the file meant.
+      ['{"query":"raedme"}', `${README}\n`],
+      ['{"query":"Modla"}', `${MODAL}\n`],
+      ['{"query":"Mudal"}', `${MODAL}\n`],
     ]
     for (const [input, expected] of cases) {
       const r = runHook(rt.suggest, { input, env })

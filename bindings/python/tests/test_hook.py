@@ -108,6 +108,12 @@ def test_file_suggestion_answers_the_query_on_stdin(
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "README.md\n", "")
     proc = suggest_hook(runtime, home, app, '{"query": "nothing-matches-this"}')
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    # Two letters swapped, one wrong: still the file meant.
+    for typo in ("butotn", "raedme", "readmy"):
+        proc = suggest_hook(runtime, home, app, json.dumps({"query": typo}))
+        assert proc.returncode == 0, proc
+        expected = "README.md" if typo.startswith("r") else "src/components/Button.tsx"
+        assert proc.stdout.splitlines()[:1] == [expected], (typo, proc)
 
 
 def test_file_suggestion_without_the_variable_uses_the_current_directory(

@@ -11,6 +11,7 @@ mod rank;
 mod refresh;
 mod scope;
 mod suggest;
+mod typo;
 
 use std::path::PathBuf;
 
@@ -21,6 +22,8 @@ use serde::{Deserialize, Serialize};
 pub use rank::{PathMatcher, char_mask};
 pub use refresh::refresh;
 pub use suggest::suggest;
+#[doc(hidden)]
+pub use typo::TypoMatcher;
 
 /// The triggers that keep `files_fts` in step with `files_meta`.
 macro_rules! fts_triggers {

@@ -7,10 +7,14 @@
 //! `lsp.lua`), a name starting with the query, a stem about as long as the query, and
 //! entry points (`index.ts`, `mod.rs`, `__init__.py`, …). Matching is subsequence-based, so
 //! missing letters (`buton`), abbreviations (`compbutton`) and skipped path parts
-//! (`src/comp/buton`) all match.
+//! (`src/comp/buton`) all match; swapped, wrong and extra letters are [`super::typo`]'s.
 //!
-//! The final score combines the match (normalised to the best candidate, so it is
-//! comparable across queries) with frecency on a log scale and the `[priorities]` globs.
+//! Candidates are ordered by [`Fit`] first: tight matches, then near ones (letters left
+//! out of a word, or one typo away), then matches whose letters are scattered along the
+//! path, whatever their scores. Within a fit,
+//! the final score combines the match (normalised to the best candidate of that fit, so
+//! it is comparable across queries) with frecency on a log scale and the `[priorities]`
+//! globs.
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
@@ -80,11 +84,51 @@ pub struct PathMatcher {
     text: String,
     /// Characters every match holds (see [`char_mask`]).
     required: u64,
-    matcher: Matcher,
+    needle: Needle,
+    scratch: Scratch,
+}
+
+/// A query compiled for scoring: the fuzzy pattern and what the bonuses compare.
+pub(crate) struct Needle {
     pattern: Pattern,
-    needle: String,
-    needle_chars: usize,
+    /// The query, trimmed, lower case.
+    lower: String,
+    chars: usize,
+}
+
+impl Needle {
+    pub fn new(text: &str) -> Needle {
+        Needle {
+            pattern: Pattern::new(
+                text,
+                CaseMatching::Smart,
+                Normalization::Smart,
+                AtomKind::Fuzzy,
+            ),
+            lower: text.trim().to_lowercase(),
+            chars: text.trim().chars().count(),
+        }
+    }
+}
+
+/// The memory fuzzy scoring works in; one per thread.
+pub(crate) struct Scratch {
+    matcher: Matcher,
     buf: Vec<char>,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch {
+            matcher: Matcher::new(Config::DEFAULT.match_paths()),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The match score of `path` for `needle` (see [`PathMatcher::score_above`]).
+    pub fn score_above(&mut self, needle: &Needle, path: &str, floor: u32) -> Option<u32> {
+        score_above(needle, &mut self.matcher, &mut self.buf, path, floor)
+    }
 }
 
 /// `a == b` ignoring case (`b` is lowercase); no allocation for ASCII.
@@ -118,16 +162,8 @@ impl PathMatcher {
         PathMatcher {
             text: text.to_string(),
             required,
-            matcher: Matcher::new(Config::DEFAULT.match_paths()),
-            pattern: Pattern::new(
-                text,
-                CaseMatching::Smart,
-                Normalization::Smart,
-                AtomKind::Fuzzy,
-            ),
-            needle: text.trim().to_lowercase(),
-            needle_chars: text.trim().chars().count(),
-            buf: Vec::new(),
+            needle: Needle::new(text),
+            scratch: Scratch::new(),
         }
     }
 
@@ -150,52 +186,192 @@ impl PathMatcher {
     /// [`Self::score`], or None as soon as it is clear the score cannot reach `floor`
     /// (the fuzzy score times the largest bonus stays below it).
     pub fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
-        let whole = self
-            .pattern
-            .score(Utf32Str::new(path, &mut self.buf), &mut self.matcher)?;
-        if u64::from(whole) * MAX_BONUS_NUM < u64::from(floor) * MAX_BONUS_DEN {
-            return None;
-        }
-        let name = path.rsplit('/').next().unwrap_or(path);
-        let in_name = if name.len() < path.len() {
-            self.pattern
-                .score(Utf32Str::new(name, &mut self.buf), &mut self.matcher)
-                .map(|s| s + s / 4)
-                .unwrap_or(0)
-        } else {
-            whole + whole / 4
-        };
-        let mut score = whole.max(in_name);
-        // The spec's prefix match: a path that begins with what was typed (`src/comp`).
-        if self.needle.len() > 1
-            && path.len() >= self.needle.len()
-            && path.is_char_boundary(self.needle.len())
-            && path[..self.needle.len()].eq_ignore_ascii_case(&self.needle)
-        {
-            score += score / 4;
-        }
-        if !self.needle.is_empty() && !self.needle.contains('/') {
-            let stem = name.split('.').next().unwrap_or(name);
-            if eq_ignore_case(stem, &self.needle) {
-                score += score / 2;
-            } else {
-                if starts_with_ignore_case(name, &self.needle) {
-                    score += score / 8;
-                }
-                // The closer the stem's length to the query's, the tighter the match:
-                // `buton` is nearer `Button` than `buttons`.
-                if in_name > 0 && !stem.is_empty() {
-                    let (n, s) = (self.needle_chars, stem.chars().count());
-                    let closeness = n.min(s) as f64 / n.max(s) as f64;
-                    score += (score as f64 * closeness / 8.0) as u32;
-                }
+        self.scratch.score_above(&self.needle, path, floor)
+    }
+}
+
+/// How the query's letters lie in a path: the first key of the ranking, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Fit {
+    /// Each piece of the query starts a word (after `/ _ - .`, at a camelCase or a
+    /// letter/digit change: `syn/mut`, `ssmutex`, `useauth`), or is a run of at least
+    /// four characters (or the whole query) inside one (`config` in `tsconfig.json`).
+    Tight,
+    /// Near what was typed: a name matched with letters left out (`confg`, `sugest`:
+    /// a piece that goes on inside a directory or file name an earlier piece reached),
+    /// or a run one edit away from the query (see [`super::typo`]).
+    Near,
+    /// Letters spread over the path: a piece starts inside a word of a directory or
+    /// file name no earlier piece reached (`ute` of `absolute` for `conuter`), or a name
+    /// reached takes more than two such pieces.
+    Scattered,
+}
+
+/// Most pieces a segment's match may add inside its words (letters left out) and still
+/// be [`Fit::Near`].
+const MAX_GAPS_PER_SEGMENT: usize = 2;
+/// A piece this long counts as a real substring wherever it starts.
+const SUBSTRING_PIECE: usize = 4;
+
+impl PathMatcher {
+    /// How the query's letters lie in `path`, which it matches with `score`: the
+    /// [`Fit`] of the better of the file name alone and nucleo's alignment over the
+    /// whole path, and the score, raised by an eighth when the query's directories lead
+    /// to the start of the file name: its last piece begins the name, the pieces before
+    /// are in directories (`ssrwlo` for `src/sync/rwlock.rs` rather than
+    /// `src/sync/rwlock/read_guard.rs`).
+    pub(crate) fn judge(&mut self, path: &str, score: u32) -> (Fit, u32) {
+        let name_at = path.rfind('/').map_or(0, |i| i + 1);
+        let mut best = (Fit::Scattered, score);
+        let spans = [&path[name_at..], path];
+        for (k, text) in spans.into_iter().enumerate() {
+            if k == 1 && name_at == 0 {
+                break;
+            }
+            let mut indices = Vec::new();
+            let scratch = &mut self.scratch;
+            let found = self.needle.pattern.indices(
+                Utf32Str::new(text, &mut scratch.buf),
+                &mut scratch.matcher,
+                &mut indices,
+            );
+            if found.is_none() {
+                continue;
+            }
+            indices.sort_unstable();
+            indices.dedup();
+            let chars: Vec<char> = text.chars().collect();
+            let fit = fit_of(&chars, &indices, self.needle.chars);
+            if fit < best.0 {
+                let name = path[..name_at].chars().count() as u32;
+                let led = k == 1 && indices.first().is_some_and(|&i| i < name) && {
+                    let in_name = &indices[indices.partition_point(|&i| i < name)..];
+                    in_name.first() == Some(&name)
+                        && in_name
+                            .iter()
+                            .enumerate()
+                            .all(|(j, &i)| i == name + j as u32)
+                };
+                best = (fit, if led { score + score / 8 } else { score });
+            }
+            if best.0 == Fit::Tight {
+                break;
             }
         }
-        if ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)) {
-            score += score / 16;
-        }
-        Some(score)
+        best
     }
+}
+
+/// The [`Fit`] of the matched positions `indices` (sorted) of `chars`, for a query of
+/// `query_chars` characters.
+fn fit_of(chars: &[char], indices: &[u32], query_chars: usize) -> Fit {
+    let starts_word = |i: usize| {
+        let cur = chars[i];
+        i == 0 || !cur.is_alphanumeric() || {
+            let prev = chars[i - 1];
+            !prev.is_alphanumeric()
+                || (prev.is_lowercase() && cur.is_uppercase())
+                || (prev.is_alphabetic() != cur.is_alphabetic())
+        }
+    };
+    // The segment of each character (a `/` belongs to the one it ends).
+    let mut segment_of = Vec::with_capacity(chars.len());
+    let mut segment = 0;
+    for &c in chars {
+        segment_of.push(segment);
+        segment += usize::from(c == '/');
+    }
+    let mut fit = Fit::Tight;
+    let mut reached: Option<usize> = None;
+    let mut gaps = 0;
+    let mut k = 0;
+    while k < indices.len() {
+        let start = indices[k] as usize;
+        let mut end = start;
+        while k + 1 < indices.len() && indices[k + 1] as usize == end + 1 {
+            k += 1;
+            end += 1;
+        }
+        k += 1;
+        if end >= chars.len() {
+            return Fit::Scattered;
+        }
+        let first = segment_of[start];
+        let last = segment_of[end] + usize::from(chars[end] == '/');
+        let len = end - start + 1;
+        if starts_word(start) {
+            // Fine anywhere.
+        } else if reached == Some(first) {
+            // Inside a word already reached: letters left out.
+            gaps += 1;
+            if gaps > MAX_GAPS_PER_SEGMENT {
+                return Fit::Scattered;
+            }
+            fit = Fit::Near;
+        } else if len < SUBSTRING_PIECE && len < query_chars {
+            return Fit::Scattered;
+        }
+        if reached != Some(first) || last != first {
+            gaps = 0;
+        }
+        reached = Some(last);
+    }
+    fit
+}
+
+/// The match score of `path` for `needle`, or None when it does not match or cannot
+/// reach `floor` (see [`PathMatcher::score_above`]).
+fn score_above(
+    needle: &Needle,
+    matcher: &mut Matcher,
+    buf: &mut Vec<char>,
+    path: &str,
+    floor: u32,
+) -> Option<u32> {
+    let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
+    if u64::from(whole) * MAX_BONUS_NUM < u64::from(floor) * MAX_BONUS_DEN {
+        return None;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_name = if name.len() < path.len() {
+        needle
+            .pattern
+            .score(Utf32Str::new(name, buf), matcher)
+            .map(|s| s + s / 4)
+            .unwrap_or(0)
+    } else {
+        whole + whole / 4
+    };
+    let mut score = whole.max(in_name);
+    // The spec's prefix match: a path that begins with what was typed (`src/comp`).
+    if needle.lower.len() > 1
+        && path.len() >= needle.lower.len()
+        && path.is_char_boundary(needle.lower.len())
+        && path[..needle.lower.len()].eq_ignore_ascii_case(&needle.lower)
+    {
+        score += score / 4;
+    }
+    if !needle.lower.is_empty() && !needle.lower.contains('/') {
+        let stem = name.split('.').next().unwrap_or(name);
+        if eq_ignore_case(stem, &needle.lower) {
+            score += score / 2;
+        } else {
+            if starts_with_ignore_case(name, &needle.lower) {
+                score += score / 8;
+            }
+            // The closer the stem's length to the query's, the tighter the match:
+            // `buton` is nearer `Button` than `buttons`.
+            if in_name > 0 && !stem.is_empty() {
+                let (n, s) = (needle.chars, stem.chars().count());
+                let closeness = n.min(s) as f64 / n.max(s) as f64;
+                score += (score as f64 * closeness / 8.0) as u32;
+            }
+        }
+    }
+    if ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+        score += score / 16;
+    }
+    Some(score)
 }
 
 /// Git and session activity of one file, as stored in the `frecency` table.
@@ -276,6 +452,8 @@ pub(crate) struct Candidate {
     pub display: String,
     /// Fuzzy match score; None when only the index matched it (or there is no query).
     pub matched: Option<u32>,
+    /// How the query fits it (tight unless classified otherwise).
+    pub fit: Fit,
     /// Modification time (seconds).
     pub mtime: i64,
     /// Frecency (spec formula).
@@ -284,20 +462,36 @@ pub(crate) struct Candidate {
     pub score: f64,
 }
 
+impl Candidate {
+    /// Another match of the same path, found with `fit` and `matched`: a better fit
+    /// replaces the match, an equal one keeps the better score.
+    pub fn refit(&mut self, fit: Fit, matched: Option<u32>) {
+        if fit < self.fit {
+            (self.fit, self.matched) = (fit, matched);
+        } else if fit == self.fit {
+            self.matched = self.matched.max(matched);
+        }
+    }
+}
+
 /// Score and order `candidates`, best first.
 ///
-/// With a query, the match score is normalised to the best match; without one, frecency,
-/// then modification time, decide.
+/// With a query, fit decides first, then the match score normalised to the best match of
+/// the same fit, with frecency and priorities; without one, frecency, then modification
+/// time, decide.
 pub(crate) fn rank(candidates: &mut [Candidate], priorities: &PriorityGlobs, has_query: bool) {
-    let best = candidates
-        .iter()
-        .filter_map(|c| c.matched)
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    // The best match of each fit: scores are normalised within their fit.
+    let mut best = [1u32; 3];
+    for c in candidates.iter() {
+        if let Some(m) = c.matched {
+            best[c.fit as usize] = best[c.fit as usize].max(m);
+        }
+    }
     for c in candidates.iter_mut() {
         let m = if has_query {
-            c.matched.map_or(FTS_ONLY_FRACTION, |s| s as f64 / best)
+            c.matched.map_or(FTS_ONLY_FRACTION, |s| {
+                s as f64 / best[c.fit as usize] as f64
+            })
         } else {
             0.0
         };
@@ -306,8 +500,12 @@ pub(crate) fn rank(candidates: &mut [Candidate], priorities: &PriorityGlobs, has
             + priorities.adjustment(&c.display);
     }
     candidates.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
+        let fit = if has_query {
+            a.fit.cmp(&b.fit)
+        } else {
+            std::cmp::Ordering::Equal
+        };
+        fit.then_with(|| b.score.total_cmp(&a.score))
             .then_with(|| {
                 if has_query {
                     std::cmp::Ordering::Equal
@@ -329,10 +527,13 @@ mod tests {
         let mut cands: Vec<Candidate> = paths
             .iter()
             .filter_map(|p| {
-                m.score(p).map(|s| Candidate {
+                let score = m.score(p)?;
+                let (fit, matched) = m.judge(p, score);
+                Some(Candidate {
                     path: format!("/r/{p}"),
                     display: p.to_string(),
-                    matched: Some(s),
+                    matched: Some(matched),
+                    fit,
                     mtime: 0,
                     frecency: 0.0,
                     score: 0.0,
@@ -395,6 +596,50 @@ mod tests {
     }
 
     #[test]
+    fn how_a_match_fits() {
+        let fit = |query: &str, path: &str| {
+            let mut m = PathMatcher::new(query);
+            let score = m.score(path).unwrap_or_else(|| panic!("{query} {path}"));
+            m.judge(path, score).0
+        };
+        for (query, path, expected) in [
+            ("ssmutex", "src/sync/mutex.rs", Fit::Tight),
+            ("syn/mut", "src/sync/mutex.rs", Fit::Tight),
+            ("useauth", "src/hooks/useAuth.ts", Fit::Tight),
+            ("config", "packages/app/tsconfig.json", Fit::Tight),
+            ("ton", "src/Button.tsx", Fit::Tight),
+            ("confg", "src/config.rs", Fit::Near),
+            ("sugest", "core/src/files/suggest.rs", Fit::Near),
+            ("readme", "fixtures/read_tool_pygments.jsonl", Fit::Near),
+            (
+                "conuter",
+                "playground/css/options/absolute-import.styl",
+                Fit::Scattered,
+            ),
+            (
+                "engine",
+                "tests/fixtures/sessions/edge-cases/task_id_linking_real_world_bash.jsonl",
+                Fit::Scattered,
+            ),
+        ] {
+            assert_eq!(fit(query, path), expected, "{query} in {path}");
+        }
+    }
+
+    #[test]
+    fn directories_leading_to_the_file_name_score_more() {
+        let mut m = PathMatcher::new("ssrwlo");
+        let judged = |m: &mut PathMatcher, path: &str| {
+            let score = m.score(path).unwrap();
+            (score, m.judge(path, score).1)
+        };
+        let (score, judged_score) = judged(&mut m, "src/sync/rwlock.rs");
+        assert_eq!(judged_score, score + score / 8);
+        let (score, judged_score) = judged(&mut m, "src/sync/rwlock/read_guard.rs");
+        assert_eq!(judged_score, score);
+    }
+
+    #[test]
     fn exact_stem_beats_a_longer_name() {
         let got = order(
             "lsp",
@@ -416,6 +661,7 @@ mod tests {
             path: p.into(),
             display: p.into(),
             matched: m.score(p),
+            fit: Fit::Tight,
             mtime: 0,
             frecency: f,
             score: 0.0,

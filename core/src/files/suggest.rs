@@ -12,7 +12,10 @@
 //!    recently modified files.
 //! 3. Files created or changed since the last refresh are found in the directories whose
 //!    mtime moved, most recent first, within a slice of the time budget.
-//! 4. Rank (fuzzy match, frecency, priorities), drop files that no longer exist, format.
+//! 4. Classify each match as tight or scattered; when fewer than 15 are tight, scan the
+//!    path lists again for paths one typo away from the query (see [`super::typo`]).
+//! 5. Rank (fit, fuzzy match, frecency, priorities), drop files that no longer exist,
+//!    format.
 //!
 //! The whole query has a time budget (100 ms by default). When the index cannot answer in
 //! time, or is locked or damaged, the file system is searched instead (fd when installed,
@@ -28,8 +31,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::list::PathList;
 use super::query::{self, ParsedQuery};
-use super::rank::{Activity, Candidate, PathMatcher, PriorityGlobs, char_mask, rank};
+use super::rank::{Activity, Candidate, Fit, PathMatcher, PriorityGlobs, char_mask, rank};
 use super::scope::{Filter, Scope};
+use super::typo::TypoMatcher;
 use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse, scope_bounds};
 use crate::engine::Engine;
 use crate::env::home_dir;
@@ -128,6 +132,72 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
         Err(e) => return Err(e.into()),
     };
     Ok(SuggestResponse { paths, warnings })
+}
+
+/// What the scan scores paths with: the fuzzy matcher, or the typo matcher when the
+/// fuzzy one found too few tight matches.
+trait Scorer: Send + Sized {
+    /// The query's characters (see [`char_mask`]).
+    fn required_chars(&self) -> u64;
+    /// Whether a path with the characters `mask` may match a query with `required`.
+    fn may_match(required: u64, mask: u64) -> bool;
+    /// The path's score, or None when it does not match or cannot reach `floor`.
+    fn score_above(&mut self, path: &str, floor: u32) -> Option<u32>;
+    /// Another scorer for the same query, for another thread.
+    fn fork(&self) -> Self;
+    /// How what it matches fits (the exact matcher's are classified afterwards).
+    fn fit(&self) -> Fit;
+}
+
+impl Scorer for PathMatcher {
+    fn required_chars(&self) -> u64 {
+        PathMatcher::required_chars(self)
+    }
+    fn may_match(required: u64, mask: u64) -> bool {
+        mask & required == required
+    }
+    fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
+        PathMatcher::score_above(self, path, floor)
+    }
+    fn fork(&self) -> Self {
+        PathMatcher::fork(self)
+    }
+    fn fit(&self) -> Fit {
+        Fit::Tight
+    }
+}
+
+impl Scorer for TypoMatcher {
+    fn required_chars(&self) -> u64 {
+        TypoMatcher::required_chars(self)
+    }
+    fn may_match(required: u64, mask: u64) -> bool {
+        TypoMatcher::may_match(required, mask)
+    }
+    fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
+        TypoMatcher::score_above(self, path, floor)
+    }
+    fn fork(&self) -> Self {
+        TypoMatcher::fork(self)
+    }
+    fn fit(&self) -> Fit {
+        Fit::Near
+    }
+}
+
+/// Classify how each matched candidate fits the query (see [`Fit`]) and adjust its
+/// score (see [`PathMatcher::judge`]); how many fit tightly (candidates the index
+/// matched by words count as tight).
+fn classify(matcher: &mut PathMatcher, found: &mut BTreeMap<String, Candidate>) -> usize {
+    let mut tight = 0;
+    for c in found.values_mut() {
+        if let Some(score) = c.matched {
+            let (fit, score) = matcher.judge(&c.display, score);
+            (c.fit, c.matched) = (fit, Some(score));
+        }
+        tight += usize::from(c.fit == Fit::Tight);
+    }
+    tight
 }
 
 /// Lists with more entries than this are scored on several threads.
@@ -315,10 +385,19 @@ impl Search<'_> {
             let selective =
                 !self.scope.is_filtered() && self.fts(conn, text, &mut matcher, &mut found)?;
             if !selective || found.len() < self.limit {
-                self.scan(conn, Some(&mut matcher), SCAN_KEEP, &mut found)?;
+                self.scan(
+                    conn,
+                    Some(&mut matcher),
+                    SCAN_KEEP,
+                    self.deadline,
+                    &mut found,
+                )?;
             }
         }
         self.fresh(conn, &mut matcher, has_query, &mut found)?;
+        if has_query && classify(&mut matcher, &mut found) < self.limit {
+            self.typos(conn, text, &mut found)?;
+        }
         fill_activity(conn, self.engine, &mut found)?;
         if Instant::now() > self.deadline {
             return Err(SearchError::Timeout);
@@ -367,6 +446,26 @@ impl Search<'_> {
             indexed = true;
         }
         Ok(indexed)
+    }
+
+    /// Too few tight matches: look for paths one typo away from the query (see
+    /// [`super::typo`]), in at most half the remaining budget; what is not found by then
+    /// is left out, the exact matches are answered all the same.
+    fn typos(
+        &self,
+        conn: &Connection,
+        text: &str,
+        found: &mut BTreeMap<String, Candidate>,
+    ) -> std::result::Result<(), SearchError> {
+        let Some(mut typo) = TypoMatcher::new(text) else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        let stop = now + self.deadline.saturating_duration_since(now) / 2;
+        match self.scan(conn, Some(&mut typo), SCAN_KEEP, stop, found) {
+            Err(SearchError::Timeout) if Instant::now() <= self.deadline => Ok(()),
+            other => other.map(|_| ()),
+        }
     }
 
     /// Rank, drop what no longer exists, format.
@@ -428,12 +527,14 @@ impl Search<'_> {
 
     /// Score every path in scope from the roots' path lists; keep the best `keep`.
     /// Without a matcher, list (up to `keep`) what passes the filter; returns whether that
-    /// listing is complete. Large lists are scored on all cores.
-    fn scan(
+    /// listing is complete. Large lists are scored on all cores. Past `deadline`, stops
+    /// with [`SearchError::Timeout`].
+    fn scan<S: Scorer>(
         &self,
         conn: &Connection,
-        matcher: Option<&mut PathMatcher>,
+        matcher: Option<&mut S>,
         keep: usize,
+        deadline: Instant,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<bool, SearchError> {
         let mut stmt =
@@ -516,34 +617,32 @@ impl Search<'_> {
                         }
                     }
                 }
-                if Instant::now() > self.deadline {
+                if Instant::now() > deadline {
                     return Err(SearchError::Timeout);
                 }
             }
         }
+        let fit = matcher.map_or(Fit::Tight, |m| m.fit());
         for Reverse((score, Reverse(display), path)) in best.heap {
-            found
-                .entry(path.clone())
-                .or_insert_with(|| candidate(path, display, (score > 0).then_some(score), 0));
+            offer(found, path, display, fit, (score > 0).then_some(score));
         }
         Ok(complete)
     }
 
     /// The entries `range` of `list` in the part's directory, each with its displayed
-    /// form, passing the filter and holding every character of `required` (see
-    /// [`char_mask`]).
+    /// form, passing the filter and whose characters (see [`char_mask`]) `may_match`.
     fn entries<'l>(
         &'l self,
         list: &'l PathList<'_>,
         range: std::ops::Range<usize>,
         part: &'l ListPart<'_>,
-        required: u64,
+        may_match: impl Fn(u64) -> bool + 'l,
     ) -> impl Iterator<Item = (&'l str, Cow<'l, str>)> + 'l {
         // Characters the displayed form has besides the entry's own.
         let shown = char_mask(part.shown);
         range.filter_map(move |i| {
             let (entry, mask) = list.get(i)?;
-            if (mask | shown) & required != required || entry.is_empty() || entry.starts_with('/') {
+            if !may_match(mask | shown) || entry.is_empty() || entry.starts_with('/') {
                 return None;
             }
             let rel = if part.skip.is_empty() {
@@ -569,15 +668,17 @@ impl Search<'_> {
     }
 
     /// Fuzzy-score the entries `range` of `list` into `best`.
-    fn score_list(
+    fn score_list<S: Scorer>(
         &self,
         list: &PathList<'_>,
         range: std::ops::Range<usize>,
         part: &ListPart<'_>,
-        m: &mut PathMatcher,
+        m: &mut S,
         best: &mut Best,
     ) {
-        for (entry, display) in self.entries(list, range, part, m.required_chars()) {
+        let required = m.required_chars();
+        let may_match = move |mask: u64| S::may_match(required, mask);
+        for (entry, display) in self.entries(list, range, part, may_match) {
             // Once the heap is full, only a score above its worst can enter.
             if let Some(score) = m.score_above(&display, best.floor()) {
                 best.offer(score, &display, part.root, entry);
@@ -587,7 +688,7 @@ impl Search<'_> {
 
     /// List the filter's matches of `list` into `best`; false when `best` filled up first.
     fn list_filtered(&self, list: &PathList<'_>, part: &ListPart<'_>, best: &mut Best) -> bool {
-        for (entry, display) in self.entries(list, 0..list.len(), part, 0) {
+        for (entry, display) in self.entries(list, 0..list.len(), part, |_| true) {
             if best.is_full() {
                 return false;
             }
@@ -660,7 +761,7 @@ impl Search<'_> {
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
         let mut listed = BTreeMap::new();
-        if self.scan(conn, None, FILTER_KEEP, &mut listed)? {
+        if self.scan::<PathMatcher>(conn, None, FILTER_KEEP, self.deadline, &mut listed)? {
             found.extend(listed);
             return Ok(());
         }
@@ -855,6 +956,7 @@ impl Search<'_> {
         let mut matcher = PathMatcher::new(text);
         let has_query = has_words(text);
         let mut found = BTreeMap::new();
+        let mut unmatched = Vec::new();
         for dir in self.scope.search_dirs() {
             for path in list_files(&dir, self.engine, self.warnings) {
                 let Some(p) = path.to_str() else { continue };
@@ -864,7 +966,10 @@ impl Search<'_> {
                 let matched = if has_query {
                     match matcher.score(&display) {
                         Some(s) => Some(s),
-                        None => continue,
+                        None => {
+                            unmatched.push((p.to_string(), display));
+                            continue;
+                        }
                     }
                 } else {
                     None
@@ -880,6 +985,22 @@ impl Search<'_> {
                     p.to_string(),
                     candidate(p.to_string(), display, matched, mtime),
                 );
+            }
+        }
+        if has_query
+            && classify(&mut matcher, &mut found) < self.limit
+            && let Some(mut typo) = TypoMatcher::new(text)
+        {
+            // Matches that are not tight are looked at again with the unmatched paths.
+            let scattered = found
+                .values()
+                .filter(|c| c.fit != Fit::Tight)
+                .map(|c| (c.path.clone(), c.display.clone()));
+            let looked_at: Vec<(String, String)> = scattered.chain(unmatched).collect();
+            for (path, display) in looked_at {
+                if let Some(score) = typo.score(&display) {
+                    offer(&mut found, path, display, Fit::Near, Some(score));
+                }
             }
         }
         Ok(self.finish(found.into_values().collect(), has_query))
@@ -942,11 +1063,30 @@ fn has_words(text: &str) -> bool {
     !crate::text::path_tokens(text).is_empty()
 }
 
+/// Add a match of `path` to `found`, or refit the one there (see [`Candidate::refit`]).
+fn offer(
+    found: &mut BTreeMap<String, Candidate>,
+    path: String,
+    display: String,
+    fit: Fit,
+    matched: Option<u32>,
+) {
+    match found.entry(path) {
+        std::collections::btree_map::Entry::Vacant(e) => {
+            let mut c = candidate(e.key().clone(), display, matched, 0);
+            c.fit = fit;
+            e.insert(c);
+        }
+        std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().refit(fit, matched),
+    }
+}
+
 fn candidate(path: String, display: String, matched: Option<u32>, mtime: i64) -> Candidate {
     Candidate {
         path,
         display,
         matched,
+        fit: Fit::Tight,
         mtime,
         frecency: 0.0,
         score: 0.0,

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use cc_search::config::Namespace;
 use cc_search::files::query::{Prefix, parse};
-use cc_search::files::{PathMatcher, char_mask};
+use cc_search::files::{PathMatcher, TypoMatcher, char_mask};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &str| {
@@ -60,6 +60,19 @@ fuzz_target!(|data: &str| {
             if let Some(s) = matcher.score_above(candidate, 1) {
                 assert_eq!(score, Some(s));
             }
+        }
+        // A path one typo away lacks at most one of the query's characters (the typo scan
+        // skips the rest by that mask), and the query itself is found.
+        if let Some(mut typo) = TypoMatcher::new(text) {
+            for candidate in [path, text] {
+                if typo.score(candidate).is_some() {
+                    assert!(
+                        TypoMatcher::may_match(typo.required_chars(), char_mask(candidate)),
+                        "{text:?} is one typo from {candidate:?} but the mask would skip it"
+                    );
+                }
+            }
+            assert!(typo.score(text).is_some(), "{text:?} is no typo from itself");
         }
     }
 });
