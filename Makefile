@@ -187,13 +187,17 @@ fuzz-quick: fuzz-build
 
 # Release builds of the core bench, the Python module and the Node addon, then the tables:
 # in-process and whole-process latencies, ranking quality (replaying tokio's releases from
-# crates.io), and the Claude Code hook against a spec-faithful Bun + bun:sqlite client.
+# crates.io, and the history of each git clone in REPLAY_REPOS, against fzf: Debian's
+# package is installed when missing and apt-get can), and the Claude Code hook against a
+# spec-faithful Bun + bun:sqlite client.
+REPLAY_REPOS ?=
 bench: setup-python setup-node
 	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
 	cd $(NODE_DIR) && npm run --silent build:release
 	cargo bench -p cc-search --bench bench
-	cargo bench -p cc-search --bench ranking
+	command -v fzf >/dev/null || apt-get install -y -q fzf >/dev/null 2>&1 || echo "fzf not installed: the ranking replay leaves it out"
+	cargo bench -p cc-search --bench ranking -- $(REPLAY_REPOS)
 	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep
 	cd $(NODE_DIR) && node bench/hooks-bench.js
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py

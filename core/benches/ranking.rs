@@ -1,21 +1,31 @@
-//! Ranking quality of the `@` picker, by replaying a real project's history.
+//! Ranking quality of the `@` picker, by replaying real projects' histories.
 //!
 //! ```sh
-//! cargo bench -p cc-search --bench ranking            # or: make bench-ranking
+//! cargo bench -p cc-search --bench ranking                   # tokio's releases
+//! cargo bench -p cc-search --bench ranking -- REPO [REPO…]   # and git clones' commits
 //! ```
 //!
-//! The history: the minor releases of the `tokio` crate from crates.io (1.10.0 … 1.40.0),
-//! one commit per release, dated from the release dates in tokio's own CHANGELOG. The
-//! sources are downloaded once into `target/replay/` (crates.io is the only network this
-//! needs).
+//! Histories:
 //!
-//! The replay: for each release after the first few, the index and git frecency are built
-//! from the commits before it (as of the previous release's date), and for files the
-//! release modified, abbreviations of their paths are typed as queries: the file stem
-//! (`mutex`), its first four letters (`mute`), parent and stem prefixes (`syn/mut`), and
-//! fzf-style initials (`ssmutex` for `src/sync/mutex.rs`). Reported: hit@1, hit@15 and
-//! MRR (over the first 15) for cc-search's full ranking and for plain FTS5 order (the
-//! spec's `MATCH … ORDER BY rank`), on the same index.
+//! - the minor releases of the `tokio` crate from crates.io (1.10.0 … 1.40.0), one commit
+//!   per release, dated from the release dates in tokio's own CHANGELOG, each asked for as
+//!   of the release before it (the sources are downloaded once into `target/replay/`);
+//! - each git repository named on the command line: 60 commits spread over its newest 600
+//!   first-parent commits (merges left out), each asked for as of its parent, at the
+//!   commit's own time.
+//!
+//! At each step the index and git frecency are built from the history before it, and for
+//! up to 12 files the step modified (leaving out file names shared by 10 or more files of
+//! the tree, `mod.rs`, `index.ts`, `package.json`, which no name alone can single out),
+//! four kinds of query are typed, all lower case: the first four letters of the file name
+//! (`mute`), the stem (`mutex`), the initials of the last two directories and four letters
+//! of the stem (`ssmute` for `src/sync/mutex.rs`), and the stem with two adjacent letters
+//! swapped (`mtuex`). Reported per kind: hit@1, hit@15 and MRR over the first 15, for
+//! cc-search's ranking, for fzf (`fzf --filter QUERY --scheme=path` over the tree's
+//! `git ls-files`, when fzf is installed) and for plain FTS5 order (the spec's
+//! `MATCH … ORDER BY rank`), in the same run. `CC_SEARCH_REPLAY_ONLY=1` leaves tokio out;
+//! `CC_SEARCH_REPLAY_SHOW=KIND` prints each query of that kind that cc-search does not rank
+//! first or fzf ranks better, with both ranks and cc-search's first three.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,8 +39,8 @@ const FIRST_MINOR: u32 = 10;
 const LAST_MINOR: u32 = 40;
 /// Releases used only to build up history before queries start.
 const WARMUP: usize = 4;
-/// Files queried per release, at most.
-const PER_RELEASE: usize = 12;
+/// Files queried per step, at most.
+const PER_STEP: usize = 12;
 
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
@@ -364,7 +374,7 @@ type Scores = BTreeMap<&'static str, Score>;
 fn replay(title: &str, checkout: &Path, steps: &[Step]) -> (Scores, Scores) {
     let project = checkout.to_string_lossy().into_owned();
     let has_fzf = fzf_order("", "x").is_some();
-    // CC_SEARCH_REPLAY_SHOW=KIND: print the queries of that kind fzf ranks better.
+    // CC_SEARCH_REPLAY_SHOW=KIND: print the queries of that kind cc-search misses.
     let show = std::env::var("CC_SEARCH_REPLAY_SHOW").ok();
     let (mut ours, mut fzf, mut plain) = (Scores::new(), Scores::new(), Scores::new());
     for step in steps {
@@ -404,8 +414,8 @@ fn replay(title: &str, checkout: &Path, steps: &[Step]) -> (Scores, Scores) {
                     < SHARED_NAME
             })
             .collect();
-        let every = (files.len() / PER_RELEASE).max(1);
-        files = files.into_iter().step_by(every).take(PER_RELEASE).collect();
+        let every = (files.len() / PER_STEP).max(1);
+        files = files.into_iter().step_by(every).take(PER_STEP).collect();
         for file in files {
             for (kind, q) in queries(file) {
                 let got = engine
