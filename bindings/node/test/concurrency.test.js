@@ -38,10 +38,12 @@ describe('concurrent callAsync', () => {
   test('refreshes of several projects and suggestions interleave correctly', async () => {
     const engine = new Engine({ home: tempDir() })
     const projects = []
+    // Names more than one typo apart: a typo of one is never another project's file.
+    const only = ['only-alpha', 'only-bravo', 'only-charlie', 'only-delta']
     for (let i = 0; i < 4; i++) {
       const files = {}
       for (let j = 0; j < 50; j++) files[`mod${i}/file${j}.ts`] = ''
-      files[`only${i}.md`] = ''
+      files[`${only[i]}.md`] = ''
       projects.push(makeProject(files))
     }
     const refreshes = await Promise.all(projects.map((root) => engine.filesRefreshAsync({ root })))
@@ -52,14 +54,14 @@ describe('concurrent callAsync', () => {
     })
     const answers = await Promise.all(
       projects.flatMap((projectDir, i) => [
-        engine.filesSuggestAsync(`only${i}`, { projectDir }),
+        engine.filesSuggestAsync(only[i], { projectDir }),
         engine.filesSuggestAsync(`mod${i}/file7.`, { projectDir }),
         // Another project's file is never suggested here.
-        engine.filesSuggestAsync(`only${(i + 1) % 4}`, { projectDir }),
+        engine.filesSuggestAsync(only[(i + 1) % 4], { projectDir }),
       ]),
     )
     projects.forEach((_, i) => {
-      assert.deepEqual(answers[3 * i].paths, [`only${i}.md`])
+      assert.deepEqual(answers[3 * i].paths, [`${only[i]}.md`])
       // The exact file first; near misses of the same project may follow.
       assert.equal(answers[3 * i + 1].paths[0], `mod${i}/file7.ts`)
       assert.ok(answers[3 * i + 1].paths.every((p) => p.startsWith(`mod${i}/`)), answers[3 * i + 1].paths)

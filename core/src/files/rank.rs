@@ -94,11 +94,27 @@ pub(crate) struct Needle {
     /// The query, trimmed, lower case.
     lower: String,
     chars: usize,
+    /// No path scores higher than this before bonuses (see [`max_fuzzy_score`]).
+    max_fuzzy: u32,
+}
+
+/// The highest fuzzy score nucleo (paths configuration) gives a query, whatever the
+/// path: each word's first character scores at most 16 plus twice the largest boundary
+/// bonus (9, after `/`), each further character 16 plus 9 (its own bonus or the one its
+/// run began with), and no gap adds. An upper bound: words split on escaped spaces only
+/// raise it.
+fn max_fuzzy_score(text: &str) -> u32 {
+    const FIRST: u32 = 16 + 2 * 9;
+    const NEXT: u32 = 16 + 9;
+    text.split_whitespace()
+        .map(|word| FIRST + NEXT * (word.chars().count() as u32 - 1))
+        .sum()
 }
 
 impl Needle {
     pub fn new(text: &str) -> Needle {
         Needle {
+            max_fuzzy: max_fuzzy_score(text),
             pattern: Pattern::new(
                 text,
                 CaseMatching::Smart,
@@ -328,11 +344,25 @@ fn score_above(
     path: &str,
     floor: u32,
 ) -> Option<u32> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    // What the bonuses can make of the best fuzzy score there is: below the floor, the
+    // path is not worth matching at all (most paths, once the best are known, for a
+    // query most paths match).
+    if floor > 0
+        && with_bonuses(
+            needle,
+            path,
+            name,
+            needle.max_fuzzy.saturating_mul(5) / 4,
+            true,
+        ) < floor
+    {
+        return None;
+    }
     let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
     if u64::from(whole) * MAX_BONUS_NUM < u64::from(floor) * MAX_BONUS_DEN {
         return None;
     }
-    let name = path.rsplit('/').next().unwrap_or(path);
     let in_name = if name.len() < path.len() {
         needle
             .pattern
@@ -342,7 +372,19 @@ fn score_above(
     } else {
         whole + whole / 4
     };
-    let mut score = whole.max(in_name);
+    Some(with_bonuses(
+        needle,
+        path,
+        name,
+        whole.max(in_name),
+        in_name > 0,
+    ))
+}
+
+/// `score` with the bonuses of `path` (whose file name is `name`) for `needle`;
+/// `in_name`: whether the query matched in the file name. Never lower for a higher
+/// `score`, nor with `in_name` than without.
+fn with_bonuses(needle: &Needle, path: &str, name: &str, mut score: u32, in_name: bool) -> u32 {
     // The spec's prefix match: a path that begins with what was typed (`src/comp`).
     if needle.lower.len() > 1
         && path.len() >= needle.lower.len()
@@ -361,18 +403,23 @@ fn score_above(
             }
             // The closer the stem's length to the query's, the tighter the match:
             // `buton` is nearer `Button` than `buttons`.
-            if in_name > 0 && !stem.is_empty() {
+            if in_name && !stem.is_empty() {
                 let (n, s) = (needle.chars, stem.chars().count());
                 let closeness = n.min(s) as f64 / n.max(s) as f64;
                 score += (score as f64 * closeness / 8.0) as u32;
             }
         }
     }
-    if ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+    if name.len() <= LONGEST_ENTRY_POINT
+        && ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name))
+    {
         score += score / 16;
     }
-    Some(score)
+    score
 }
+
+/// The length of the longest of [`ENTRY_POINTS`].
+const LONGEST_ENTRY_POINT: usize = 11;
 
 /// Git and session activity of one file, as stored in the `frecency` table.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -593,6 +640,61 @@ mod tests {
         for q in ["buton", "src/comp/buton", "compbutton", "Button", "scbutt"] {
             assert_eq!(order(q, &paths)[0], "src/components/Button.tsx", "{q}");
         }
+    }
+
+    #[test]
+    fn no_path_scores_above_the_bound_nor_is_skipped_by_it() {
+        let paths = [
+            "s",
+            "ser",
+            "/ser",
+            "a/s/e/r",
+            "src/server/ser.rs",
+            "Ser_Ser-ser.ser",
+            "x/SerVer/sERVER",
+            "tests/fixtures/sessions/edge-cases/task_id_linking_real_world_bash.jsonl",
+            "café/Sérvice.md",
+            "a b/c d",
+        ];
+        for query in [
+            "s", "ser", "SER", "server", "a b", "c d", "sér", "src/ser", "ss",
+        ] {
+            let needle = Needle::new(query);
+            let mut m = PathMatcher::new(query);
+            for path in paths {
+                let mut scratch = Scratch::new();
+                if let Some(raw) = needle
+                    .pattern
+                    .score(Utf32Str::new(path, &mut scratch.buf), &mut scratch.matcher)
+                {
+                    assert!(raw <= needle.max_fuzzy, "{query:?} {path:?}: {raw}");
+                }
+                // A floor equal to the score never turns the path away.
+                if let Some(score) = m.score(path) {
+                    assert_eq!(
+                        m.score_above(path, score),
+                        Some(score),
+                        "{query:?} {path:?}"
+                    );
+                }
+            }
+        }
+        // The best match reaches the bound: it is as tight as it can be.
+        let mut scratch = Scratch::new();
+        let needle = Needle::new("ser");
+        let raw = needle.pattern.score(
+            Utf32Str::new("x/ser", &mut scratch.buf),
+            &mut scratch.matcher,
+        );
+        assert_eq!(raw, Some(needle.max_fuzzy));
+    }
+
+    #[test]
+    fn the_longest_entry_point_is_known() {
+        assert_eq!(
+            ENTRY_POINTS.iter().map(|e| e.len()).max(),
+            Some(LONGEST_ENTRY_POINT)
+        );
     }
 
     #[test]

@@ -56,9 +56,13 @@ fuzz_target!(|data: &str| {
                     "{text:?} matches {candidate:?} but the mask would skip it"
                 );
             }
-            // A floor never turns a miss into a match, nor changes a score it lets through.
+            // A floor never turns a miss into a match, nor changes a score it lets through,
+            // nor turns away a path whose score reaches it.
             if let Some(s) = matcher.score_above(candidate, 1) {
                 assert_eq!(score, Some(s));
+            }
+            if let Some(s) = score {
+                assert_eq!(matcher.score_above(candidate, s), Some(s), "{text:?} {candidate:?}");
             }
         }
         // A path one typo away lacks at most one of the query's characters (the typo scan
