@@ -39,11 +39,6 @@ const ENTRY_POINTS: &[&str] = &[
     "README.md",
 ];
 
-/// An upper bound of the bonuses' product over the fuzzy score (file name 5/4, path prefix
-/// 5/4, exact stem 3/2, entry point 17/16 ≈ 2.49), as a fraction.
-const MAX_BONUS_NUM: u64 = 5;
-const MAX_BONUS_DEN: u64 = 2;
-
 /// Weight of the normalised match score (0..=1).
 pub(crate) const MATCH_WEIGHT: f64 = 100.0;
 /// Weight of `ln(1 + frecency)`.
@@ -98,29 +93,33 @@ pub(crate) struct Needle {
     max_fuzzy: u32,
 }
 
-/// The highest fuzzy score nucleo (paths configuration) gives a query, whatever the
+/// The highest fuzzy score nucleo (paths configuration) gives `pattern`, whatever the
 /// path: each word's first character scores at most 16 plus twice the largest boundary
 /// bonus (9, after `/`), each further character 16 plus 9 (its own bonus or the one its
-/// run began with), and no gap adds. An upper bound: words split on escaped spaces only
-/// raise it.
-fn max_fuzzy_score(text: &str) -> u32 {
+/// run began with), and no gap adds.
+fn max_fuzzy_score(pattern: &Pattern) -> u32 {
     const FIRST: u32 = 16 + 2 * 9;
     const NEXT: u32 = 16 + 9;
-    text.split_whitespace()
-        .map(|word| FIRST + NEXT * (word.chars().count() as u32 - 1))
+    pattern
+        .atoms
+        .iter()
+        .map(|atom| atom.needle_text().len() as u32)
+        .filter(|&chars| chars > 0)
+        .map(|chars| FIRST + NEXT * (chars - 1))
         .sum()
 }
 
 impl Needle {
     pub fn new(text: &str) -> Needle {
+        let pattern = Pattern::new(
+            text,
+            CaseMatching::Smart,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        );
         Needle {
-            max_fuzzy: max_fuzzy_score(text),
-            pattern: Pattern::new(
-                text,
-                CaseMatching::Smart,
-                Normalization::Smart,
-                AtomKind::Fuzzy,
-            ),
+            max_fuzzy: max_fuzzy_score(&pattern),
+            pattern,
             lower: text.trim().to_lowercase(),
             chars: text.trim().chars().count(),
         }
@@ -359,10 +358,9 @@ fn score_above(
     {
         return None;
     }
+    // (The whole path's score bounds nothing: nucleo may score the file name alone
+    // higher than the whole path.)
     let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
-    if u64::from(whole) * MAX_BONUS_NUM < u64::from(floor) * MAX_BONUS_DEN {
-        return None;
-    }
     let in_name = if name.len() < path.len() {
         needle
             .pattern
@@ -655,9 +653,15 @@ mod tests {
             "tests/fixtures/sessions/edge-cases/task_id_linking_real_world_bash.jsonl",
             "café/Sérvice.md",
             "a b/c d",
+            "\r",
+            "x/a\tb",
+            "a b",
+            "¯\\ d",
+            "\0p\x0f\0oc/onm\0\0p\x0f\0oc/compv\"\u{dc}nx",
         ];
         for query in [
-            "s", "ser", "SER", "server", "a b", "c d", "sér", "src/ser", "ss",
+            "s", "ser", "SER", "server", "a b", "c d", "sér", "src/ser", "ss", "\r", "a\tb",
+            "a\\ b", "¯\\ d", "c",
         ] {
             let needle = Needle::new(query);
             let mut m = PathMatcher::new(query);
