@@ -12,6 +12,12 @@
 //! a handful of word operations per byte of the path, so all paths of a large tree can
 //! be looked at when the exact matches do not fill the picker. Queries of 4 to 64 ASCII
 //! characters without spaces are looked for; shorter ones would match nearly anything.
+//!
+//! Why not the other ways: a trigram candidate set loses short words (`mtuex` shares no
+//! trigram with `mutex`: one swap in the middle of five letters breaks all three), and an
+//! edit distance to the file name alone misses typos of a directory or of a word inside
+//! a name (`hybird` for `hybrid_search.rs`) unless it is taken to every substring, which
+//! is what this search does in one pass.
 
 use std::collections::HashMap;
 
