@@ -140,9 +140,31 @@ impl Scratch {
         }
     }
 
-    /// The match score of `path` for `needle` (see [`PathMatcher::score_above`]).
+    /// The match score of `path` for `needle`, or None when it does not match or cannot
+    /// reach `floor` (see [`PathMatcher::score_above`]).
     pub fn score_above(&mut self, needle: &Needle, path: &str, floor: u32) -> Option<u32> {
-        score_above(needle, &mut self.matcher, &mut self.buf, path, floor)
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let bonuses = Bonuses::of(needle, path, name);
+        // What the bonuses can make of the best fuzzy score there is: below the floor,
+        // the path is not worth matching at all (most paths, once the best are known,
+        // for a query most paths match).
+        if floor > 0 && bonuses.apply(needle.max_fuzzy.saturating_mul(5) / 4, true) < floor {
+            return None;
+        }
+        // (The whole path's score bounds nothing: nucleo may score the file name alone
+        // higher than the whole path.)
+        let (matcher, buf) = (&mut self.matcher, &mut self.buf);
+        let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
+        let in_name = if name.len() < path.len() {
+            needle
+                .pattern
+                .score(Utf32Str::new(name, buf), matcher)
+                .map(|s| s + s / 4)
+                .unwrap_or(0)
+        } else {
+            whole + whole / 4
+        };
+        Some(bonuses.apply(whole.max(in_name), in_name > 0))
     }
 }
 
@@ -199,7 +221,8 @@ impl PathMatcher {
     }
 
     /// [`Self::score`], or None as soon as it is clear the score cannot reach `floor`
-    /// (the fuzzy score times the largest bonus stays below it).
+    /// (the highest fuzzy score any path can have, with this path's bonuses, stays below
+    /// it: the path is not matched at all).
     pub fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
         self.scratch.score_above(&self.needle, path, floor)
     }
@@ -334,86 +357,70 @@ fn fit_of(chars: &[char], indices: &[u32], query_chars: usize) -> Fit {
     fit
 }
 
-/// The match score of `path` for `needle`, or None when it does not match or cannot
-/// reach `floor` (see [`PathMatcher::score_above`]).
-fn score_above(
-    needle: &Needle,
-    matcher: &mut Matcher,
-    buf: &mut Vec<char>,
-    path: &str,
-    floor: u32,
-) -> Option<u32> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    // What the bonuses can make of the best fuzzy score there is: below the floor, the
-    // path is not worth matching at all (most paths, once the best are known, for a
-    // query most paths match).
-    if floor > 0
-        && with_bonuses(
-            needle,
-            path,
-            name,
-            needle.max_fuzzy.saturating_mul(5) / 4,
-            true,
-        ) < floor
-    {
-        return None;
-    }
-    // (The whole path's score bounds nothing: nucleo may score the file name alone
-    // higher than the whole path.)
-    let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
-    let in_name = if name.len() < path.len() {
-        needle
-            .pattern
-            .score(Utf32Str::new(name, buf), matcher)
-            .map(|s| s + s / 4)
-            .unwrap_or(0)
-    } else {
-        whole + whole / 4
-    };
-    Some(with_bonuses(
-        needle,
-        path,
-        name,
-        whole.max(in_name),
-        in_name > 0,
-    ))
+/// The bonuses `path` (whose file name is `name`) earns for `needle`, found once and
+/// applied both to the bound of what it can score and to its score.
+struct Bonuses {
+    /// The path begins with what was typed (the spec's prefix match: `src/comp`).
+    prefix: bool,
+    /// The file stem is the query (`lsp` for `lsp.lua`).
+    exact_stem: bool,
+    /// Otherwise: the file name begins with the query.
+    name_start: bool,
+    /// Otherwise: how close the stem's length is to the query's (`buton` is nearer
+    /// `Button` than `buttons`), when the query matches in the file name.
+    closeness: Option<f64>,
+    /// The file is an entry point (`index.ts`, `mod.rs`, …).
+    entry: bool,
 }
 
-/// `score` with the bonuses of `path` (whose file name is `name`) for `needle`;
-/// `in_name`: whether the query matched in the file name. Never lower for a higher
-/// `score`, nor with `in_name` than without.
-fn with_bonuses(needle: &Needle, path: &str, name: &str, mut score: u32, in_name: bool) -> u32 {
-    // The spec's prefix match: a path that begins with what was typed (`src/comp`).
-    if needle.lower.len() > 1
-        && path.len() >= needle.lower.len()
-        && path.is_char_boundary(needle.lower.len())
-        && path[..needle.lower.len()].eq_ignore_ascii_case(&needle.lower)
-    {
-        score += score / 4;
-    }
-    if !needle.lower.is_empty() && !needle.lower.contains('/') {
-        let stem = name.split('.').next().unwrap_or(name);
-        if eq_ignore_case(stem, &needle.lower) {
-            score += score / 2;
-        } else {
-            if starts_with_ignore_case(name, &needle.lower) {
-                score += score / 8;
-            }
-            // The closer the stem's length to the query's, the tighter the match:
-            // `buton` is nearer `Button` than `buttons`.
-            if in_name && !stem.is_empty() {
-                let (n, s) = (needle.chars, stem.chars().count());
-                let closeness = n.min(s) as f64 / n.max(s) as f64;
-                score += (score as f64 * closeness / 8.0) as u32;
+impl Bonuses {
+    fn of(needle: &Needle, path: &str, name: &str) -> Bonuses {
+        let lower = needle.lower.as_str();
+        let mut bonuses = Bonuses {
+            prefix: lower.len() > 1
+                && path.len() >= lower.len()
+                && path.is_char_boundary(lower.len())
+                && path[..lower.len()].eq_ignore_ascii_case(lower),
+            exact_stem: false,
+            name_start: false,
+            closeness: None,
+            entry: name.len() <= LONGEST_ENTRY_POINT
+                && ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)),
+        };
+        if !lower.is_empty() && !lower.contains('/') {
+            let stem = name.split('.').next().unwrap_or(name);
+            bonuses.exact_stem = eq_ignore_case(stem, lower);
+            if !bonuses.exact_stem {
+                bonuses.name_start = starts_with_ignore_case(name, lower);
+                if !stem.is_empty() {
+                    let (n, s) = (needle.chars, stem.chars().count());
+                    bonuses.closeness = Some(n.min(s) as f64 / n.max(s) as f64);
+                }
             }
         }
+        bonuses
     }
-    if name.len() <= LONGEST_ENTRY_POINT
-        && ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name))
-    {
-        score += score / 16;
+
+    /// `score` with these bonuses; `in_name`: whether the query matched in the file name.
+    /// Never lower for a higher `score`, nor with `in_name` than without.
+    fn apply(&self, mut score: u32, in_name: bool) -> u32 {
+        if self.prefix {
+            score += score / 4;
+        }
+        if self.exact_stem {
+            score += score / 2;
+        }
+        if self.name_start {
+            score += score / 8;
+        }
+        if let Some(closeness) = self.closeness.filter(|_| in_name) {
+            score += (score as f64 * closeness / 8.0) as u32;
+        }
+        if self.entry {
+            score += score / 16;
+        }
+        score
     }
-    score
 }
 
 /// The length of the longest of [`ENTRY_POINTS`].

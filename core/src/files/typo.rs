@@ -79,15 +79,8 @@ impl TypoMatcher {
 
     /// Another matcher for the same query (matchers are used by one thread at a time).
     pub fn fork(&self) -> TypoMatcher {
-        TypoMatcher {
-            needle: self.needle.clone(),
-            positions: self.positions.clone(),
-            required: self.required,
-            corrections: HashMap::new(),
-            scratch: Scratch::new(),
-            ends: Vec::new(),
-            key: Vec::new(),
-        }
+        let query = std::str::from_utf8(&self.needle).expect("the needle is ASCII");
+        TypoMatcher::new(query).expect("a query `new` took once")
     }
 
     /// Characters of the query; a path holding all but one of them may match.
