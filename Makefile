@@ -2,7 +2,8 @@
 #   make demo   set up and index + query this repository with the Python CLI (default data dir)
 #   make test   set up every tool and run every check and test (what CI runs)
 # Everything is installed locally: .venv/ (Python), bindings/node/node_modules/ (Node, Bun),
-# .tools/ (cbindgen). One cargo target dir, debug builds, except `make bench`.
+# .tools/ (cbindgen). One cargo target dir: `make demo` and `make bench` install release
+# builds, the tests debug ones (whose core is still optimised: see Cargo.toml).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -14,7 +15,7 @@ CBINDGEN_VERSION := 0.29.4
 CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench header bindings setup setup-python setup-node python node install wheel \
+.PHONY: demo test bench header bindings setup setup-python setup-node python python-release node install wheel \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
         test-packaging clean-demo fuzz fuzz-quick fuzz-build
 
@@ -58,6 +59,13 @@ PY_HOOK_DIR := bindings/python/cc_search._native.data/scripts
 python: setup-python
 	bindings/hook/ship.sh $(PY_HOOK_DIR)
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+
+# The same, optimised (LTO): what `make demo` installs, so everything that embeds runs at
+# full speed. The first build takes several minutes on a small machine.
+python-release: setup-python
+	@echo "building the optimised core (release, LTO): several minutes the first time, seconds after"
+	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
+	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
 
 # The Node addon (debug) next to index.js.
 node: setup-node
@@ -103,7 +111,7 @@ install:
 ## ---- the main job ------------------------------------------------------------------
 
 # Index this repository and ask the file picker, as a user would from the CLI.
-demo: python
+demo: python-release
 	$(VENV)/bin/cc-search files refresh .
 	@echo '--- cc-search files suggest "src/files"'
 	$(VENV)/bin/cc-search files suggest "src/files" --project-dir .
@@ -191,9 +199,7 @@ fuzz-quick: fuzz-build
 # package is installed when missing and apt-get can), and the Claude Code hook against a
 # spec-faithful Bun + bun:sqlite client.
 REPLAY_REPOS ?=
-bench: setup-python setup-node
-	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
-	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --release --quiet -m bindings/python/Cargo.toml
+bench: python-release setup-node
 	cd $(NODE_DIR) && npm run --silent build:release
 	cargo bench -p cc-search --bench bench
 	command -v fzf >/dev/null || apt-get install -y -q fzf >/dev/null 2>&1 || echo "fzf not installed: the ranking replay leaves it out"
