@@ -204,12 +204,34 @@ export declare class Engine {
   call<Op extends OperationName>(op: Op, params?: OperationParams[Op] | null): OperationResponses[Op]
   call(op: string, params?: Record<string, unknown> | null): Record<string, unknown>
 
-  /** Like {@link Engine.call}, on a worker thread. Rejects with a {@link CcSearchError}. */
+  /**
+   * Like {@link Engine.call}, on a worker thread. Rejects with a {@link CcSearchError};
+   * with code `cancelled` when `options.signal` aborts it (what it had committed stays).
+   */
   callAsync<Op extends OperationName>(
     op: Op,
     params?: OperationParams[Op] | null,
+    options?: CallOptions | null,
   ): Promise<OperationResponses[Op]>
-  callAsync(op: string, params?: Record<string, unknown> | null): Promise<Record<string, unknown>>
+  callAsync(
+    op: string,
+    params?: Record<string, unknown> | null,
+    options?: CallOptions | null,
+  ): Promise<Record<string, unknown>>
+
+  /** Stop every async call running on this engine now (code `cancelled`). */
+  cancelRunning(): void
+}
+
+/** Options of {@link Engine.callAsync}. */
+export interface CallOptions {
+  /** Stops the call within a fraction of a second. */
+  signal?: AbortSignal | null
+  /**
+   * Called on the JS thread as the operation reports progress: `stage` (`walk`, `parse`,
+   * `embed`), `done` of `total` units (`total` 0: not known yet).
+   */
+  onProgress?: ((stage: string, done: number, total: number) => void) | null
 }
 
 /**

@@ -369,17 +369,44 @@ class Engine {
     return JSON.parse(response)
   }
 
-  /** Like `call`, on a worker thread: resolves to the response object. */
-  async callAsync(op, params) {
+  /**
+   * Like `call`, on a worker thread: resolves to the response object. `options.signal`
+   * (an `AbortSignal`) stops it within a fraction of a second: it then rejects with code
+   * `cancelled`, and what it had committed stays. `options.onProgress(stage, done,
+   * total)` is called as it reports progress (`total` 0: not known yet).
+   */
+  async callAsync(op, params, options) {
     checkOperation(op)
     const json = paramsToJson(op, params)
+    const { signal, onProgress } = options ?? {}
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
+      throw new CcSearchError(`onProgress must be a function, got ${describeType(onProgress)}`, 'invalid_request')
+    }
+    let token = null
+    let abort = null
+    if (signal !== undefined && signal !== null) {
+      token = new native.CancelToken()
+      if (signal.aborted) token.cancel()
+      abort = () => token.cancel()
+      signal.addEventListener('abort', abort, { once: true })
+    }
     let response
     try {
-      response = await this.#native.callAsync(op, json)
+      response = await this.#native.callAsync(op, json, token, onProgress ?? null)
     } catch (err) {
       throw wrapError(err)
+    } finally {
+      if (abort !== null) signal.removeEventListener('abort', abort)
     }
     return JSON.parse(response)
+  }
+
+  /**
+   * Stop every call running on this engine now (async ones; a sync `call` holds the
+   * JS thread): each rejects with code `cancelled`, keeping what it had committed.
+   */
+  cancelRunning() {
+    this.#native.cancelRunning()
   }
 
   // ── generated from the operation table by `make bindings`: do not edit ──

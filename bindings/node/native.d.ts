@@ -9,6 +9,14 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A request to stop a `callAsync` (an `AbortSignal`'s, in `index.js`). */
+export declare class CancelToken {
+  /** A token not yet set. */
+  constructor()
+  /** Stop the calls given this token. */
+  cancel(): void
+}
+
 /**
  * A cc-search engine: one data root, its configuration and its databases.
  *
@@ -40,8 +48,17 @@ export declare class Engine {
    * and return the JSON response. Blocks the calling thread.
    */
   call(op: string, paramsJson: string): string
-  /** Like `call`, on the libuv thread pool; resolves to the JSON response. */
-  callAsync(op: string, paramsJson: string): Promise<string>
+  /**
+   * Like `call`, on the libuv thread pool; resolves to the JSON response. `cancel`
+   * stops it at its next checkpoint (it then rejects with code `cancelled`);
+   * `progress(stage, done, total)` is called on the JS thread as it reports progress.
+   */
+  callAsync(op: string, paramsJson: string, cancel?: CancelToken | null, progress?: ((stage: string, done: number, total: number) => void) | null): Promise<string>
+  /**
+   * Ask every call running on this engine now to stop at its next checkpoint; each
+   * fails with code `cancelled`, keeping what it had committed.
+   */
+  cancelRunning(): void
   /**
    * Answer the Claude Code hook `name` (`file-suggestion`, `session-start`) for the
    * bytes of its stdin, as the core's `files::hook::run` does. The hook's own

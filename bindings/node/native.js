@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.Engine = nativeBinding.Engine
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.HOOK_INPUT_LIMIT = nativeBinding.HOOK_INPUT_LIMIT

@@ -714,7 +714,9 @@ export interface DocsIndexResponse {
   sections_removed: number
   /** Section windows the model embedded now (the others came from the vector cache). */
   embedded: number
-  /** Sections still without vectors (no model available). */
+  /**
+   * This project's sections (on this branch, for docs) still without vectors (no model available).
+   */
   pending_vectors: number
   /** Skipped files and anything else worth telling. */
   warnings: string[]

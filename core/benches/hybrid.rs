@@ -102,7 +102,13 @@ fn eval() {
     }
     let written = started.elapsed();
     let stats = store
-        .embed_pending(&model, &cache, &mut |_, _| {}, &mut warnings)
+        .embed_pending(
+            &model,
+            &cache,
+            &Default::default(),
+            &mut |_, _| Ok(()),
+            &mut warnings,
+        )
         .expect("embed");
     println!(
         "eval: Cranfield, {} documents ({} windows; {} embedded now, the rest from the cache), \
@@ -254,7 +260,13 @@ fn latency() {
         }
         let written = started.elapsed();
         store
-            .embed_pending(&Synthetic(None), &cache, &mut |_, _| {}, &mut warnings)
+            .embed_pending(
+                &Synthetic(None),
+                &cache,
+                &Default::default(),
+                &mut |_, _| Ok(()),
+                &mut warnings,
+            )
             .expect("vectors");
         println!(
             "latency: {n} chunks of 60 words, 20 scopes, 5 kinds: written in {:.2?}, vectors in {:.2?}",

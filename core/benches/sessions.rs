@@ -307,7 +307,8 @@ fn main() {
                 .embed_pending(
                     &Synthetic(real.as_ref().map(|m| m as &dyn cc_search::embed::Embedder)),
                     &Cache::new(home.join("embeddings.db")),
-                    &mut |_, _| {},
+                    &Default::default(),
+                    &mut |_, _| Ok(()),
                     &mut Vec::new(),
                 )
                 .expect("synthetic vectors");

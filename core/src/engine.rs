@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::embed::{Cache, Embedder, MiniLm};
 use crate::env::{absolute, env_path, xdg_dir};
 use crate::error::{Error, Result};
+use crate::progress::{Generation, Watch};
 use crate::store::{Database, Migrations};
 
 /// How to open an [`Engine`]. Every field is optional; the defaults come from the
@@ -64,6 +65,8 @@ pub struct Engine {
     databases: Mutex<HashMap<PathBuf, Arc<Database>>>,
     embedder: Mutex<Option<Arc<dyn Embedder>>>,
     model_missing_noted: AtomicBool,
+    /// Advanced by [`Engine::cancel_running`]: every call watches it.
+    running: Generation,
 }
 
 impl std::fmt::Debug for Engine {
@@ -119,6 +122,7 @@ impl Engine {
             databases: Mutex::new(HashMap::new()),
             embedder: Mutex::new(None),
             model_missing_noted: AtomicBool::new(false),
+            running: Generation::default(),
             home,
             config_path,
             config,
@@ -217,6 +221,18 @@ impl Engine {
     /// back to keyword-only for want of a model say so once, not on every query.
     pub(crate) fn note_model_missing(&self) -> bool {
         !self.model_missing_noted.swap(true, Ordering::Relaxed)
+    }
+
+    /// Ask every call running on this engine now to stop at its next checkpoint; calls
+    /// made after this are not affected. Each stops with [`Error::Cancelled`], keeping
+    /// what it committed. One atomic add: safe from any thread and from a signal handler.
+    pub fn cancel_running(&self) {
+        self.running.advance();
+    }
+
+    /// Run `f` (one operation) so that [`Engine::cancel_running`] reaches it.
+    pub(crate) fn watched<R>(&self, f: impl FnOnce() -> R) -> R {
+        Watch::new().generation(&self.running).run(f)
     }
 
     /// Use `embedder` for this engine's embeddings instead of loading the model.

@@ -52,6 +52,10 @@ pub enum Error {
     /// A bug or an impossible state; the message says which.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The caller asked the operation to stop ([`crate::progress`]): Ctrl-C, a cancel
+    /// call, an abort signal. What it had committed stays; a later run does the rest.
+    #[error("cancelled: stopped as asked; what was done is kept, and a later run does the rest")]
+    Cancelled,
 }
 
 /// The kind of an [`Error`], as every surface tells it apart: a C status, a Python
@@ -69,16 +73,19 @@ pub enum ErrorCode {
     Database,
     /// [`Error::Internal`], and a panic caught at a boundary.
     Internal,
+    /// [`Error::Cancelled`].
+    Cancelled,
 }
 
 impl ErrorCode {
     /// Every code, in a fixed order.
-    pub const ALL: [ErrorCode; 5] = [
+    pub const ALL: [ErrorCode; 6] = [
         ErrorCode::InvalidRequest,
         ErrorCode::UnknownOperation,
         ErrorCode::Io,
         ErrorCode::Database,
         ErrorCode::Internal,
+        ErrorCode::Cancelled,
     ];
 
     /// The stable string form (`invalid_request`, …), the same on every surface.
@@ -89,6 +96,7 @@ impl ErrorCode {
             ErrorCode::Io => "io",
             ErrorCode::Database => "database",
             ErrorCode::Internal => "internal",
+            ErrorCode::Cancelled => "cancelled",
         }
     }
 
@@ -113,6 +121,7 @@ impl Error {
             Error::Io { .. } => ErrorCode::Io,
             Error::Database { .. } => ErrorCode::Database,
             Error::Internal(_) => ErrorCode::Internal,
+            Error::Cancelled => ErrorCode::Cancelled,
         }
     }
 
@@ -161,6 +170,7 @@ pub const ERROR_CODES: &[&str] = &[
     ErrorCode::ALL[2].as_str(),
     ErrorCode::ALL[3].as_str(),
     ErrorCode::ALL[4].as_str(),
+    ErrorCode::ALL[5].as_str(),
 ];
 
 #[cfg(test)]
@@ -176,6 +186,7 @@ mod tests {
             ErrorCode::Io => 2,
             ErrorCode::Database => 3,
             ErrorCode::Internal => 4,
+            ErrorCode::Cancelled => 5,
         };
         for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
             assert_eq!(position(code), i);

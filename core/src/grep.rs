@@ -599,7 +599,10 @@ fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
     let per_file = plan.max_matches.map_or(usize::MAX, |m| m.saturating_add(1));
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(0);
-    let worker = |matcher: RegexMatcher, exclude: Option<RegexMatcher>| {
+    let stop = crate::progress::stopper();
+    // `caller`: the calling thread, which also asks the caller whether to stop (a
+    // pending Ctrl-C); the others see what it decided through `stop`.
+    let worker = |matcher: RegexMatcher, exclude: Option<RegexMatcher>, caller: bool| {
         let mut searcher = SearcherBuilder::new()
             .line_number(true)
             .binary_detection(BinaryDetection::quit(b'\0'))
@@ -611,7 +614,10 @@ fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
             // Files are taken in order and every file taken is finished, so the files
             // searched are always a prefix of the list: the output does not depend on
             // timing.
-            if found.load(Ordering::Acquire) >= per_file {
+            if found.load(Ordering::Acquire) >= per_file
+                || stop.stopped()
+                || (caller && crate::progress::checkpoint().is_err())
+            {
                 break;
             }
             let index = next.fetch_add(1, Ordering::AcqRel);
@@ -642,7 +648,7 @@ fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
             .min(jobs.len())
     };
     let mut finished: Vec<(usize, Outcome)> = if threads <= 1 {
-        worker(plan.matcher.clone(), plan.exclude.clone())
+        worker(plan.matcher.clone(), plan.exclude.clone(), true)
     } else {
         // The calling thread is one of the workers.
         std::thread::scope(|scope| {
@@ -650,10 +656,10 @@ fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
                 .map(|_| {
                     let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
                     let worker = &worker;
-                    scope.spawn(move || worker(matcher, exclude))
+                    scope.spawn(move || worker(matcher, exclude, false))
                 })
                 .collect();
-            let mut all = worker(plan.matcher.clone(), plan.exclude.clone());
+            let mut all = worker(plan.matcher.clone(), plan.exclude.clone(), true);
             for helper in helpers {
                 let done = helper
                     .join()
@@ -663,6 +669,7 @@ fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
             Ok::<_, Error>(all)
         })?
     };
+    crate::progress::checkpoint()?;
     finished.sort_by_key(|(index, _)| *index);
     let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(jobs.len());
     outcomes.resize_with(jobs.len(), || None);

@@ -202,6 +202,58 @@ pub struct Filter {
     pub until: Option<i64>,
 }
 
+/// The condition on a chunk `c` that a [`Filter`] sets, its values bound by name
+/// ([`Filter::values`]).
+const FILTER_SQL: &str = "(:scopes IS NULL OR c.scope IN (SELECT value FROM json_each(:scopes))) \
+     AND (:kinds IS NULL OR c.kind IN (SELECT value FROM json_each(:kinds))) \
+     AND (:tags IS NULL OR c.tag IN (SELECT value FROM json_each(:tags))) \
+     AND (:since IS NULL OR c.time >= :since) \
+     AND (:until IS NULL OR c.time <= :until)";
+
+impl Filter {
+    /// Every chunk of one scope (a project) and, when given, one tag (a branch).
+    pub fn scope(scope: &str, tag: Option<&str>) -> Filter {
+        Filter {
+            scopes: Some(vec![scope.to_string()]),
+            tags: tag.map(|t| vec![t.to_string()]),
+            ..Filter::default()
+        }
+    }
+
+    /// The values of [`FILTER_SQL`]'s parameters.
+    fn values(&self) -> Result<Vec<(&'static str, rusqlite::types::Value)>> {
+        use rusqlite::types::Value;
+        let json = |v: &Option<Vec<String>>| -> Result<Value> {
+            Ok(match v {
+                Some(v) => Value::Text(
+                    serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()))?,
+                ),
+                None => Value::Null,
+            })
+        };
+        let time = |t: Option<i64>| t.map_or(Value::Null, Value::Integer);
+        Ok(vec![
+            (":scopes", json(&self.scopes)?),
+            (":kinds", json(&self.kinds)?),
+            (":tags", json(&self.tags)?),
+            (":since", time(self.since)),
+            (":until", time(self.until)),
+        ])
+    }
+}
+
+/// `values` and `more` as the named parameters of one statement.
+fn named<'a>(
+    values: &'a [(&'static str, rusqlite::types::Value)],
+    more: &'a [(&'static str, &'a dyn rusqlite::ToSql)],
+) -> Vec<(&'a str, &'a dyn rusqlite::ToSql)> {
+    values
+        .iter()
+        .map(|(name, value)| (*name, value as &dyn rusqlite::ToSql))
+        .chain(more.iter().copied())
+        .collect()
+}
+
 /// A search of a [`ChunkStore`].
 #[derive(Debug, Clone)]
 pub struct Search {
@@ -521,15 +573,31 @@ impl ChunkStore {
         })
     }
 
-    /// Embed every chunk still without vectors: its windows through `cache` (so text
+    /// Chunks that `only` selects and that have no vectors yet.
+    pub fn pending(&self, only: &Filter, warnings: &mut Vec<String>) -> Result<usize> {
+        let conn = self.db.read(warnings)?;
+        let values = only.values()?;
+        conn.query_row(
+            &format!("SELECT count(*) FROM chunks c WHERE c.embedded = 0 AND {FILTER_SQL}"),
+            named(&values, &[]).as_slice(),
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n as usize)
+        .map_err(|e| Error::db(self.path(), e))
+    }
+
+    /// Embed every chunk that `only` selects (a project's, a branch's; all with
+    /// [`Filter::default`]) and that has no vectors yet: its windows through `cache` (so text
     /// embedded before is not embedded again), then windows and vectors written, a
-    /// batch per transaction. `progress(done, total)` is called after each batch.
-    /// Safe to interrupt: what was written stays, the rest stays pending.
+    /// batch per transaction. `progress(done, total)` is called after each batch; an error
+    /// from it (a cancelled run) stops there. Safe to interrupt: what was written stays,
+    /// the rest stays pending.
     pub fn embed_pending(
         &self,
         embedder: &dyn Embedder,
         cache: &Cache,
-        progress: &mut dyn FnMut(usize, usize),
+        only: &Filter,
+        progress: &mut dyn FnMut(usize, usize) -> Result<()>,
         warnings: &mut Vec<String>,
     ) -> Result<EmbedStats> {
         if embedder.dims() != VECTOR_DIMS {
@@ -541,21 +609,25 @@ impl ChunkStore {
             )));
         }
         let db = |e| Error::db(self.path(), e);
-        let total = self.stats(warnings)?.pending;
+        let total = self.pending(only, warnings)?;
+        let values = only.values()?;
         let mut stats = EmbedStats::default();
         let mut after = i64::MIN;
         loop {
             let batch: Vec<(i64, String, Vec<u8>)> = {
                 let conn = self.db.read(warnings)?;
                 let mut stmt = conn
-                    .prepare_cached(
-                        "SELECT id, text, text_sha256 FROM chunks \
-                         WHERE embedded = 0 AND id > ?1 ORDER BY id LIMIT ?2",
-                    )
+                    .prepare_cached(&format!(
+                        "SELECT c.id, c.text, c.text_sha256 FROM chunks c \
+                         WHERE c.embedded = 0 AND c.id > :after AND {FILTER_SQL} \
+                         ORDER BY c.id LIMIT :limit"
+                    ))
                     .map_err(db)?;
-                stmt.query_map(params![after, EMBED_BATCH as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
+                let limit = EMBED_BATCH as i64;
+                stmt.query_map(
+                    named(&values, &[(":after", &after), (":limit", &limit)]).as_slice(),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
                 .map_err(db)?
                 .collect::<rusqlite::Result<_>>()
                 .map_err(db)?
@@ -652,7 +724,7 @@ impl ChunkStore {
                 }
             }
             tx.commit().map_err(db)?;
-            progress(stats.chunks, total);
+            progress(stats.chunks, total)?;
         }
         Ok(stats)
     }
@@ -843,37 +915,22 @@ impl ChunkStore {
         let Some(expression) = crate::text::fts5_any_query(text) else {
             return Ok(Vec::new());
         };
-        let json = |v: &Option<Vec<String>>| -> Result<Option<String>> {
-            v.as_ref()
-                .map(|v| serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string())))
-                .transpose()
-        };
         let db = |e| Error::db(self.path(), e);
         let mut stmt = conn
-            .prepare_cached(
+            .prepare_cached(&format!(
                 "WITH fts AS MATERIALIZED ( \
                    SELECT rowid AS id, bm25(chunks_fts, 2.0, 1.0) AS score \
-                   FROM chunks_fts WHERE chunks_fts MATCH ?1 \
+                   FROM chunks_fts WHERE chunks_fts MATCH :match \
                  ) \
                  SELECT fts.id FROM fts JOIN chunks c ON c.id = fts.id \
-                 WHERE (?2 IS NULL OR c.scope IN (SELECT value FROM json_each(?2))) \
-                   AND (?3 IS NULL OR c.kind IN (SELECT value FROM json_each(?3))) \
-                   AND (?4 IS NULL OR c.tag IN (SELECT value FROM json_each(?4))) \
-                   AND (?5 IS NULL OR c.time >= ?5) \
-                   AND (?6 IS NULL OR c.time <= ?6) \
-                 ORDER BY fts.score, c.time DESC, c.key LIMIT ?7",
-            )
+                 WHERE {FILTER_SQL} \
+                 ORDER BY fts.score, c.time DESC, c.key LIMIT :limit"
+            ))
             .map_err(db)?;
+        let values = filter.values()?;
+        let limit = limit as i64;
         stmt.query_map(
-            params![
-                expression,
-                json(&filter.scopes)?,
-                json(&filter.kinds)?,
-                json(&filter.tags)?,
-                filter.since,
-                filter.until,
-                limit as i64
-            ],
+            named(&values, &[(":match", &expression), (":limit", &limit)]).as_slice(),
             |r| r.get(0),
         )
         .map_err(db)?
@@ -1027,12 +1084,14 @@ pub fn query_vector_for(
     Ok((vector, used))
 }
 
-/// After an index run: embed what `store` has pending with the engine's model, reporting
-/// progress (stage `embed`). Without a model nothing happens (the chunks wait, and the
-/// missing model is reported once). Returns the windows the model embedded.
+/// After an index run: embed what `store` has pending among the chunks `only` selects
+/// (the run's own project and branch) with the engine's model, reporting progress (stage
+/// `embed`). Without a model nothing happens (the chunks wait, and the missing model is
+/// reported once). Returns the windows the model embedded.
 pub fn embed_pending_with_engine(
     engine: &Engine,
     store: &ChunkStore,
+    only: &Filter,
     warnings: &mut Vec<String>,
 ) -> Result<usize> {
     let Some(embedder) = embedder_for(engine, Mode::Hybrid, warnings)? else {
@@ -1041,6 +1100,7 @@ pub fn embed_pending_with_engine(
     let stats = store.embed_pending(
         embedder.as_ref(),
         engine.embedding_cache(),
+        only,
         &mut |done, total| crate::progress::report("embed", done, total),
         warnings,
     )?;

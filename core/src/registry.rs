@@ -9,7 +9,7 @@
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{Operation, OperationInfo};
-use crate::progress::{self, Progress};
+use crate::progress::{self, Progress, Watch};
 
 /// Every operation, in name order.
 pub static OPERATIONS: &[OperationInfo] = &[
@@ -57,7 +57,8 @@ pub fn find(name: &str) -> Result<&'static OperationInfo> {
 
 /// Run the operation `name` with JSON parameters; see [`Engine::call`].
 pub fn call(engine: &Engine, name: &str, params_json: &str) -> Result<String> {
-    find(name)?.call(engine, params_json)
+    let op = find(name)?;
+    engine.watched(|| op.call(engine, params_json))
 }
 
 /// A JSON list of the operations: `[{"name", "summary", "request", "response"}]` with
@@ -81,7 +82,7 @@ pub fn describe() -> serde_json::Value {
 impl Engine {
     /// Run a typed operation.
     pub fn run<O: Operation>(&self, request: O::Request) -> Result<O::Response> {
-        O::run(self, request)
+        self.watched(|| O::run(self, request))
     }
 
     /// Run the operation named `name` with JSON parameters, returning JSON.
@@ -101,5 +102,11 @@ impl Engine {
         progress: impl Fn(&Progress<'_>) + 'static,
     ) -> Result<String> {
         progress::watch(progress, || self.call(name, params_json))
+    }
+
+    /// [`Engine::call`] under `watch`: its progress sink, cancel tokens and poll (see
+    /// [`crate::progress`]). A cancelled call returns [`Error::Cancelled`].
+    pub fn call_watched(&self, name: &str, params_json: &str, watch: Watch) -> Result<String> {
+        watch.run(|| self.call(name, params_json))
     }
 }

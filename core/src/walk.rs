@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
@@ -66,6 +66,12 @@ pub struct WalkOptions {
     /// lists paths — mtimes and sizes are 0 — at a third of the cost; a `max_file_size`
     /// below `u64::MAX` still reads the size of each file.
     pub metadata: bool,
+    /// Stop when this says so: the walk then fails with [`Error::Cancelled`]. By default,
+    /// what stops the operation running on the thread that made the options
+    /// ([`crate::progress::stopper`]), so a walk on another thread stops with it too.
+    pub stop: crate::progress::Stopper,
+    /// Counts the files found so far, for progress reported from another thread.
+    pub found: Arc<AtomicUsize>,
 }
 
 impl Default for WalkOptions {
@@ -78,6 +84,8 @@ impl Default for WalkOptions {
             allowed_roots: Vec::new(),
             threads: 0,
             metadata: true,
+            stop: crate::progress::stopper(),
+            found: Arc::default(),
         }
     }
 }
@@ -147,6 +155,9 @@ fn walk_within(
 
     builder.build_parallel().run(|| {
         Box::new(|entry| {
+            if options.stop.stopped() {
+                return WalkState::Quit;
+            }
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
@@ -189,6 +200,7 @@ fn walk_within(
                     over_limit.store(1, Ordering::Relaxed);
                     return WalkState::Quit;
                 }
+                options.found.fetch_add(1, Ordering::Relaxed);
                 if let Ok(mut found) = found.lock() {
                     found.insert(file.path.clone(), file);
                 }
@@ -197,6 +209,7 @@ fn walk_within(
         })
     });
 
+    options.stop.checkpoint()?;
     let mut warnings = warnings.into_inner().unwrap_or_default();
     let mut files: Vec<WalkedFile> = found
         .into_inner()

@@ -60,7 +60,13 @@ fn put(store: &ChunkStore, chunks: &[NewChunk]) -> hybrid::PutStats {
 
 fn embed(f: &Fixture, model: &dyn Embedder) -> hybrid::EmbedStats {
     f.store
-        .embed_pending(model, &f.cache, &mut |_, _| {}, &mut Vec::new())
+        .embed_pending(
+            model,
+            &f.cache,
+            &Default::default(),
+            &mut |_, _| Ok(()),
+            &mut Vec::new(),
+        )
         .unwrap()
 }
 
@@ -365,7 +371,13 @@ fn the_vector_cache_is_shared_so_no_text_is_embedded_twice() {
         .collect();
     let run = |store: &ChunkStore| {
         store
-            .embed_pending(model.as_ref(), &cache, &mut |_, _| {}, &mut Vec::new())
+            .embed_pending(
+                model.as_ref(),
+                &cache,
+                &Default::default(),
+                &mut |_, _| Ok(()),
+                &mut Vec::new(),
+            )
             .unwrap()
     };
     put(&a, &chunks);

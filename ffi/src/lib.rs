@@ -9,12 +9,13 @@
 #![deny(missing_docs)]
 
 use std::cell::RefCell;
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::{CStr, CString, c_char, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 use std::sync::{Arc, Mutex};
 
 use cc_search::mcp::{Server, ServerOptions};
+use cc_search::progress::Watch;
 use cc_search::{Engine, EngineOptions, Error, ErrorCode};
 
 /// Major version of the library (from Cargo.toml; a test checks they agree).
@@ -46,6 +47,9 @@ pub enum cc_search_status {
     CC_SEARCH_ERR_INTERNAL = 7,
     /// The library panicked; the call had no effect the caller can rely on.
     CC_SEARCH_ERR_PANIC = 8,
+    /// The call stopped because `cc_search_cancel` asked it to; what it had committed is
+    /// kept, and a later run does the rest.
+    CC_SEARCH_ERR_CANCELLED = 9,
 }
 
 use cc_search_status::*;
@@ -98,6 +102,7 @@ impl From<Error> for Failure {
             ErrorCode::Io => CC_SEARCH_ERR_IO,
             ErrorCode::Database => CC_SEARCH_ERR_DATABASE,
             ErrorCode::Internal => CC_SEARCH_ERR_INTERNAL,
+            ErrorCode::Cancelled => CC_SEARCH_ERR_CANCELLED,
         };
         Failure {
             status,
@@ -276,6 +281,82 @@ pub unsafe extern "C" fn cc_search_call(
         unsafe { give(out_json, response) };
         Ok(())
     })
+}
+
+/// Called with the progress of a long call (see `cc_search_call_with_progress`): `stage`
+/// (`"walk"`, `"parse"`, `"embed"`; valid only during the call), `done` units of `total`
+/// (0: not known yet), and the caller's `user_data`. It runs on the calling thread, inside
+/// the call; it may call `cc_search_cancel`.
+pub type cc_search_progress_fn = Option<
+    unsafe extern "C" fn(stage: *const c_char, done: u64, total: u64, user_data: *mut c_void),
+>;
+
+/// `cc_search_call`, with `progress` (NULL: none) called as the operation reports its
+/// progress (`files.refresh`, `code.index_repository`, `docs.index`, `notes.index`,
+/// `sessions.index`).
+///
+/// # Safety
+/// As `cc_search_call`; `progress`, when not NULL, is safe to call with `user_data`
+/// during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cc_search_call_with_progress(
+    engine: *const cc_search_engine,
+    operation: *const c_char,
+    params_json: *const c_char,
+    progress: cc_search_progress_fn,
+    user_data: *mut c_void,
+    out_json: *mut *mut c_char,
+) -> cc_search_status {
+    // SAFETY: NULL or a live handle per the contract.
+    let handle = unsafe { engine.as_ref() };
+    guard(handle, || {
+        if out_json.is_null() {
+            return Err(Failure::null("out_json"));
+        }
+        // SAFETY: non-NULL and valid per the contract.
+        unsafe { *out_json = ptr::null_mut() };
+        let handle = handle.ok_or_else(|| Failure::null("engine"))?;
+        // SAFETY: per the contract.
+        let operation = unsafe { req_str(operation, "operation") }?;
+        // SAFETY: per the contract.
+        let params = unsafe { opt_str(params_json, "params_json") }?.unwrap_or("");
+        let mut watch = Watch::new();
+        if let Some(callback) = progress {
+            // The pointer only travels with the call, on this thread.
+            let user_data = user_data as usize;
+            watch = watch.progress(move |p| {
+                let stage = to_cstring(p.stage.to_string());
+                // SAFETY: the caller vouches for the callback and its data.
+                unsafe { callback(stage.as_ptr(), p.done, p.total, user_data as *mut c_void) };
+            });
+        }
+        let response = handle.engine.call_watched(operation, params, watch)?;
+        // SAFETY: checked non-NULL above.
+        unsafe { give(out_json, response) };
+        Ok(())
+    })
+}
+
+/// Ask every call running on `engine` now to stop at its next checkpoint (within a
+/// fraction of a second); each returns `CC_SEARCH_ERR_CANCELLED`, keeping what it had
+/// committed, with its locks released. Calls made afterwards are not affected.
+///
+/// Async-signal-safe (one atomic add, nothing allocated or locked): a `SIGINT` handler
+/// may call it. Returns `CC_SEARCH_ERR_NULL_ARGUMENT` for a NULL `engine`, recording no
+/// message.
+///
+/// # Safety
+/// `engine` is NULL or a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cc_search_cancel(engine: *const cc_search_engine) -> cc_search_status {
+    // SAFETY: NULL or a live handle per the contract.
+    match unsafe { engine.as_ref() } {
+        Some(handle) => {
+            handle.engine.cancel_running();
+            CC_SEARCH_OK
+        }
+        None => CC_SEARCH_ERR_NULL_ARGUMENT,
+    }
 }
 
 /// The message of the last failed call on `engine`, or — when `engine` is NULL — of the
@@ -464,7 +545,7 @@ pub unsafe extern "C" fn cc_search_mcp_serve_stdio(
         let handle = handle.ok_or_else(|| Failure::null("engine"))?;
         let server = handle.mcp_server()?;
         let input = std::io::stdin().lock();
-        let output = std::io::stdout().lock();
+        let output = std::io::stdout();
         server.serve(input, output)?;
         Ok(())
     })
@@ -486,7 +567,7 @@ pub extern "C" fn cc_search_version() -> *const c_char {
 /// string: do not free it.
 #[unsafe(no_mangle)]
 pub extern "C" fn cc_search_status_name(status: std::ffi::c_int) -> *const c_char {
-    const NAMES: [&CStr; 9] = [
+    const NAMES: [&CStr; 10] = [
         c"CC_SEARCH_OK",
         c"CC_SEARCH_ERR_NULL_ARGUMENT",
         c"CC_SEARCH_ERR_INVALID_UTF8",
@@ -496,6 +577,7 @@ pub extern "C" fn cc_search_status_name(status: std::ffi::c_int) -> *const c_cha
         c"CC_SEARCH_ERR_DATABASE",
         c"CC_SEARCH_ERR_INTERNAL",
         c"CC_SEARCH_ERR_PANIC",
+        c"CC_SEARCH_ERR_CANCELLED",
     ];
     usize::try_from(status)
         .ok()

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::{AsyncTask, JsError, Uint8Array};
-use napi::{Env, Task};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::{Env, Status, Task};
 use napi_derive::napi;
 
 use cc_search::ErrorCode;
@@ -168,14 +169,34 @@ impl Engine {
         Ok(guarded(&op, || engine.call(&op, &params_json))?)
     }
 
-    /// Like `call`, on the libuv thread pool; resolves to the JSON response.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn call_async(&self, op: String, params_json: String) -> AsyncTask<CallTask> {
+    /// Like `call`, on the libuv thread pool; resolves to the JSON response. `cancel`
+    /// stops it at its next checkpoint (it then rejects with code `cancelled`);
+    /// `progress(stage, done, total)` is called on the JS thread as it reports progress.
+    #[napi(
+        ts_args_type = "op: string, paramsJson: string, cancel?: CancelToken | null, progress?: ((stage: string, done: number, total: number) => void) | null",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn call_async(
+        &self,
+        op: String,
+        params_json: String,
+        cancel: Option<&CancelToken>,
+        progress: Option<ProgressFn>,
+    ) -> AsyncTask<CallTask> {
         AsyncTask::new(CallTask {
             engine: Arc::clone(&self.inner),
             op,
             params_json,
+            cancel: cancel.map(|c| c.inner.clone()),
+            progress,
         })
+    }
+
+    /// Ask every call running on this engine now to stop at its next checkpoint; each
+    /// fails with code `cancelled`, keeping what it had committed.
+    #[napi]
+    pub fn cancel_running(&self) {
+        self.inner.cancel_running();
     }
 
     /// Answer the Claude Code hook `name` (`file-suggestion`, `session-start`) for the
@@ -250,11 +271,40 @@ pub fn hook_input_complete(input: Uint8Array) -> bool {
 #[napi]
 pub const HOOK_INPUT_LIMIT: u32 = cc_search::files::hook::MAX_INPUT as u32;
 
+/// A JavaScript progress callback, called from the libuv pool through the event loop.
+type ProgressFn = ThreadsafeFunction<(String, f64, f64), (), (String, f64, f64), Status, false>;
+
+/// A request to stop a `callAsync` (an `AbortSignal`'s, in `index.js`).
+#[napi]
+pub struct CancelToken {
+    inner: cc_search::progress::Cancel,
+}
+
+#[napi]
+impl CancelToken {
+    /// A token not yet set.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        CancelToken {
+            inner: cc_search::progress::Cancel::new(),
+        }
+    }
+
+    /// Stop the calls given this token.
+    #[napi]
+    pub fn cancel(&self) {
+        self.inner.cancel();
+    }
+}
+
 /// One `callAsync`: runs the operation on the libuv pool, then settles the promise.
 pub struct CallTask {
     engine: Arc<cc_search::Engine>,
     op: String,
     params_json: String,
+    cancel: Option<cc_search::progress::Cancel>,
+    progress: Option<ProgressFn>,
 }
 
 impl Task for CallTask {
@@ -264,7 +314,19 @@ impl Task for CallTask {
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let engine = &self.engine;
         let (op, params) = (&self.op, &self.params_json);
-        Ok(guarded(op, || engine.call(op, params)))
+        let mut watch = cc_search::progress::Watch::new();
+        if let Some(cancel) = &self.cancel {
+            watch = watch.cancel(cancel);
+        }
+        if let Some(progress) = self.progress.take() {
+            watch = watch.progress(move |p| {
+                progress.call(
+                    (p.stage.to_string(), p.done as f64, p.total as f64),
+                    ThreadsafeFunctionCallMode::NonBlocking,
+                );
+            });
+        }
+        Ok(guarded(op, || engine.call_watched(op, params, watch)))
     }
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {

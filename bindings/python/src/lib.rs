@@ -24,6 +24,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 use cc_search::ErrorCode;
+use cc_search::progress::Watch;
 
 /// The module the exception classes say they belong to: the package re-exports them,
 /// so tracebacks and `repr` show `cc_search.InvalidRequestError`.
@@ -54,6 +55,12 @@ fn error_class(code: ErrorCode) -> (&'static str, Option<&'static str>, &'static
             "InternalError",
             Some("RuntimeError"),
             "A bug or an impossible state in cc-search; the message says which.",
+        ),
+        ErrorCode::Cancelled => (
+            "CancelledError",
+            None,
+            "The operation stopped because it was asked to (`Engine.cancel_running`); what it \
+             had committed is kept. Ctrl-C raises `KeyboardInterrupt` instead.",
         ),
     }
 }
@@ -207,8 +214,13 @@ impl Engine {
     /// and return its JSON result. The GIL is released while the core works.
     ///
     /// `progress`, when given, is called as `progress(stage, done, total)` while the
-    /// operation reports progress (with the GIL, on this thread). Should it raise, it is
-    /// not called again and its exception is raised once the operation has finished.
+    /// operation reports progress (with the GIL, on this thread). Should it raise (Ctrl-C
+    /// arriving while it runs raises `KeyboardInterrupt` there), it is not called again,
+    /// the operation stops at its next checkpoint, and the exception is raised.
+    ///
+    /// Ctrl-C (a pending `KeyboardInterrupt`, seen on the main thread) stops the operation
+    /// at its next checkpoint, within a fraction of a second, and is raised here; what the
+    /// operation had committed is kept. `cancel_running` stops it from another thread.
     #[pyo3(signature = (op, params_json, progress = None))]
     fn call(
         &self,
@@ -220,30 +232,60 @@ impl Engine {
         let op = utf8(py, op, "op")?;
         let params = utf8(py, params_json, "params_json")?;
         let engine = self.engine(py)?;
-        let Some(progress) = progress else {
-            return py
-                .detach(move || guarded(|| engine.call(&op, &params)))
-                .map_err(|e| core_error(py, &e));
-        };
         let raised: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
-        let slot = Arc::clone(&raised);
+        let interrupted: Arc<std::sync::Mutex<Option<PyErr>>> = Arc::default();
+        let (raised_slot, interrupted_slot) = (Arc::clone(&raised), Arc::clone(&interrupted));
         let result = py.detach(move || {
             guarded(|| {
-                engine.call_with_progress(&op, &params, move |p| {
-                    let Ok(mut slot) = slot.lock() else { return };
-                    if slot.is_some() {
-                        return;
+                let mut watch = Watch::new().poll(move || {
+                    // Python runs its signal handlers on the main thread only, between
+                    // bytecodes: ask it here, while the core holds this thread.
+                    match Python::attach(|py| py.check_signals()) {
+                        Ok(()) => false,
+                        Err(err) => {
+                            if let Ok(mut slot) = interrupted_slot.lock() {
+                                slot.get_or_insert(err);
+                            }
+                            true
+                        }
                     }
-                    *slot =
-                        Python::attach(|py| progress.call1(py, (p.stage, p.done, p.total)).err());
-                })
+                });
+                if let Some(progress) = progress {
+                    let failed = cc_search::progress::Cancel::new();
+                    watch = watch.cancel(&failed);
+                    watch = watch.progress(move |p| {
+                        let Ok(mut slot) = raised_slot.lock() else {
+                            return;
+                        };
+                        if slot.is_some() {
+                            return;
+                        }
+                        *slot = Python::attach(|py| {
+                            progress.call1(py, (p.stage, p.done, p.total)).err()
+                        });
+                        if slot.is_some() {
+                            failed.cancel();
+                        }
+                    });
+                }
+                engine.call_watched(&op, &params, watch)
             })
         });
-        let raised = raised.lock().ok().and_then(|mut slot| slot.take());
-        match (result, raised) {
-            (_, Some(err)) => Err(err),
-            (result, None) => result.map_err(|e| core_error(py, &e)),
+        let taken = |slot: &Arc<std::sync::Mutex<Option<PyErr>>>| {
+            slot.lock().ok().and_then(|mut slot| slot.take())
+        };
+        match (taken(&interrupted), taken(&raised), result) {
+            (Some(err), _, _) | (None, Some(err), _) => Err(err),
+            (None, None, result) => result.map_err(|e| core_error(py, &e)),
         }
+    }
+
+    /// Ask every call running on this engine now (on any thread) to stop at its next
+    /// checkpoint; each raises `CancelledError`, keeping what it had committed. Calls
+    /// made afterwards are not affected.
+    fn cancel_running(&self, py: Python<'_>) -> PyResult<()> {
+        self.engine(py)?.cancel_running();
+        Ok(())
     }
 
     /// Release the engine's databases. Calls still running finish normally; later calls
@@ -383,7 +425,7 @@ impl McpServer {
         py.detach(move || {
             guarded(|| {
                 let input = std::io::stdin().lock();
-                let output = std::io::stdout().lock();
+                let output = std::io::stdout();
                 server.serve(input, output)
             })
         })

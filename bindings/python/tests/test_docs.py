@@ -214,3 +214,37 @@ def test_cli_warns_about_a_branch_never_indexed(home: Path, docs_project: Path) 
     assert other.returncode == 0, other.stderr
     assert "No results." in other.stdout
     assert "no docs indexed on branch gone of project finch (indexed: main)" in other.stderr
+
+
+def test_ctrl_c_stops_an_index_run_at_once_and_the_next_run_finishes(
+    home: Path, tmp_path: Path
+) -> None:
+    """SIGINT while the model embeds: the CLI stops within a second (status 130), keeps
+    the sections and vectors it committed, releases the lock; the next run does the rest."""
+    import signal
+
+    from support import cli_path
+
+    project = tmp_path / "big"
+    for f in range(12):
+        write(project, f"docs/g{f}.md", f"# Guide {f}\n\n" + "".join(
+            f"## Topic {f}-{s}\n\nHow part {s} of guide {f} sets up widget {f * 100 + s}, "
+            "step by step, with care and at some length.\n\n" for s in range(60)))
+    env = {**os.environ, "CC_SEARCH_HOME": str(home)}
+    argv = [cli_path(), "docs", "index", "--project-dir", str(project), "--json"]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    asked = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - asked < 1.5, err
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted: what was done is kept" in err
+    assert not (home / "docs.lock").exists()
+    again = run_cli("docs", "index", "--project-dir", str(project), "--json", home=home)
+    assert again.returncode == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["unchanged"] == 12 and result["pending_vectors"] == 0, result
+    assert 0 < result["embedded"] < 720, result

@@ -284,7 +284,7 @@ def test_filters_from_the_command_line(sessions_home: Path, projects: Path) -> N
 # ── the Python API ──
 
 
-def test_progress_reaches_the_callback_and_its_exception_is_raised_after(
+def test_progress_reaches_the_callback_and_its_exception_stops_the_run(
     sessions_home: Path, projects: Path
 ) -> None:
     seen: list[tuple[str, int, int]] = []
@@ -297,10 +297,15 @@ def test_progress_reaches_the_callback_and_its_exception_is_raised_after(
         def interrupt(stage: str, done: int, total: int) -> None:
             raise KeyboardInterrupt
 
+        started = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
             engine.sessions_index(projects_dir=projects, force=True, progress=interrupt)
-        # The run itself finished: the index is whole.
+        assert time.monotonic() - started < 1
+        # The run stopped before it wrote: the index is as the first run left it, and
+        # the next run does the work.
         assert engine.sessions_status()["chunks"] == result["chunks"]
+        again = engine.sessions_index(projects_dir=projects, force=True)
+        assert again["parsed"] == 2
 
 
 def test_the_closest_matches_by_meaning_come_with_a_note(tmp_path: Path,

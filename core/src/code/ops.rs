@@ -561,8 +561,7 @@ impl Operation for IndexStatus {
                     max_file_size: repo.config.indexer.max_file_size,
                     excludes: repo.config.indexer.ignore.clone(),
                     allowed_roots: vec![repo.root.clone()],
-                    threads: 0,
-                    metadata: true,
+                    ..Default::default()
                 },
             )?;
             let mut stale = Vec::new();

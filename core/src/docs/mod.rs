@@ -251,7 +251,8 @@ pub struct IndexResponse {
     pub sections_removed: usize,
     /// Section windows the model embedded now (the others came from the vector cache).
     pub embedded: usize,
-    /// Sections still without vectors (no model available).
+    /// This project's sections (on this branch, for docs) still without vectors (no
+    /// model available).
     pub pending_vectors: usize,
     /// Skipped files and anything else worth telling.
     pub warnings: Vec<String>,
@@ -440,6 +441,7 @@ fn index(
         ..Default::default()
     };
     let now = crate::time::unix_now();
+    let mut stopped = None;
     {
         let mut conn = store.db().write(&mut warnings)?;
         let tx = conn.transaction().map_err(db)?;
@@ -489,7 +491,13 @@ fn index(
         }
         let source_of = |rel: &str| source_of(&project.branch, rel);
         let mut seen = std::collections::HashSet::new();
-        for file in &found {
+        for (done, file) in found.iter().enumerate() {
+            // Cancelled: the files written so far are committed below, the others
+            // (and the removal of gone ones) wait for the next run.
+            if let Err(e) = crate::progress::report("parse", done, found.len()) {
+                stopped = Some(e);
+                break;
+            }
             seen.insert(file.rel.clone());
             let previous = known.get(&file.rel);
             if let Some((mtime_ns, size, _)) = previous
@@ -565,6 +573,9 @@ fn index(
             response.indexed += 1;
         }
         let mut gone: Vec<&String> = known.keys().filter(|p| !seen.contains(*p)).collect();
+        if stopped.is_some() {
+            gone.clear();
+        }
         gone.sort();
         for rel in gone {
             response.sections_removed += store.delete_source(&tx, &source_of(rel))?;
@@ -578,9 +589,20 @@ fn index(
         }
         tx.commit().map_err(db)?;
     }
+    if let Some(e) = stopped {
+        return Err(e);
+    }
 
-    response.embedded = hybrid::embed_pending_with_engine(engine, store, &mut warnings)?;
-    response.pending_vectors = store.stats(&mut warnings)?.pending;
+    // This run's own sections only: another project's (or branch's) wait for its own run.
+    let own = Filter {
+        kinds: Some(vec![collection.kind().to_string()]),
+        ..Filter::scope(
+            &key,
+            (collection == Collection::Docs).then_some(project.branch.as_str()),
+        )
+    };
+    response.embedded = hybrid::embed_pending_with_engine(engine, store, &own, &mut warnings)?;
+    response.pending_vectors = store.pending(&own, &mut warnings)?;
     response.warnings = warnings;
     Ok(response)
 }

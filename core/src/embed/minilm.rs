@@ -190,6 +190,9 @@ impl Embedder for MiniLm {
         order.sort_by_key(|&i| (encodings[i].get_ids().len(), i));
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
         for batch in order.chunks(BATCH) {
+            // A batch of long texts takes a fraction of a second: a cancelled run stops
+            // between them.
+            crate::progress::checkpoint()?;
             let batch_encodings: Vec<&tokenizers::Encoding> =
                 batch.iter().map(|&i| &encodings[i]).collect();
             let vectors = self.embed_batch(&batch_encodings)?;

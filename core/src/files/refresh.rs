@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
@@ -137,6 +139,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let mut allowed = indexed_roots;
     allowed.extend(roots.iter().map(|(r, _)| r.clone()));
     let mut plans = Vec::new();
+    let found = Arc::new(AtomicUsize::new(0));
     for (root, config_key) in roots {
         let Some(root_str) = root.to_str().map(str::to_string) else {
             warnings.push(format!(
@@ -161,8 +164,8 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
             max_file_size: config.index.limits.max_file_size_mb.saturating_mul(1 << 20),
             excludes,
             allowed_roots: allowed.clone(),
-            threads: 0,
-            metadata: true,
+            found: Arc::clone(&found),
+            ..WalkOptions::default()
         };
         plans.push(Plan {
             walk_key: walk_key(&options),
@@ -186,24 +189,55 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let replay = request.now.is_some();
     type Activity = (Vec<GitActivity>, crate::claude::activity::Scan);
     let (walks, activity): (Vec<Result<Found>>, Activity) = std::thread::scope(|s| {
+        // Each thread says when it is done, so this one can report progress and check
+        // for cancellation meanwhile (the walkers stop with it) without delaying a quick
+        // refresh.
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let signal = |done: &std::sync::mpsc::Sender<()>| {
+            struct Signal(std::sync::mpsc::Sender<()>);
+            impl Drop for Signal {
+                fn drop(&mut self) {
+                    let _ = self.0.send(());
+                }
+            }
+            Signal(done.clone())
+        };
         let handles: Vec<_> = plans
             .iter()
             .zip(priors)
             .map(|(plan, prior)| {
-                s.spawn(move || match prior {
-                    Some(prior) => rewalk(&plan.root, &plan.options, &prior.dirs).map(|rewalk| {
-                        Found::Changes {
-                            rewalk,
-                            prior,
-                            restat: Vec::new(),
+                let signal = signal(&done);
+                s.spawn(move || {
+                    let _signal = signal;
+                    match prior {
+                        Some(prior) => {
+                            rewalk(&plan.root, &plan.options, &prior.dirs).map(|rewalk| {
+                                Found::Changes {
+                                    rewalk,
+                                    prior,
+                                    restat: Vec::new(),
+                                }
+                            })
                         }
-                    }),
-                    None => walk(&plan.root, &plan.options).map(Found::Full),
+                        None => walk(&plan.root, &plan.options).map(Found::Full),
+                    }
                 })
             })
             .collect();
+        drop(done);
         let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
         let sessions = s.spawn(|| crate::claude::activity::scan(&claude_dir, &project, &cursors));
+        let mut running = handles.len();
+        while running > 0 {
+            match finished.recv_timeout(crate::progress::POLL_EVERY) {
+                Ok(()) => running -= 1,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    // A cancelled walk stops and fails on its own; this keeps waiting.
+                    let _ = crate::progress::report("walk", found.load(Ordering::Relaxed), 0);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
         let walks = handles
             .into_iter()
             .map(|h| {
@@ -222,6 +256,8 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
             });
         (walks, (git.join().unwrap_or_default(), sessions))
     });
+    // Cancelled while walking: nothing is written.
+    crate::progress::checkpoint()?;
     let (activity, sessions) = activity;
     warnings.extend(sessions.warnings.iter().cloned());
     for repo in &activity {

@@ -58,6 +58,7 @@ use serde_json::{Map, Value, json};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{self, OperationInfo, PathParam};
+use crate::progress::{Cancel, Progress, Watch};
 use crate::registry;
 
 pub mod budget;
@@ -133,7 +134,17 @@ pub struct Server {
     version: Mutex<Option<&'static str>>,
     /// When each index run of [`Freshen`] last ran, by operation and arguments.
     freshened: Mutex<HashMap<(String, String), Instant>>,
+    /// The `tools/call` requests running now, by id (its JSON text), for
+    /// `notifications/cancelled` to stop.
+    running: Mutex<HashMap<String, Cancel>>,
 }
+
+/// Where the notifications a request sends while it runs go (`notifications/progress`,
+/// one JSON message each, without a newline); see [`Server::handle_notifying`].
+pub type Notify = Arc<dyn Fn(String) + Send + Sync>;
+
+/// How often, at most, a request's progress is notified.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -227,6 +238,7 @@ impl Server {
             warnings,
             version: Mutex::new(None),
             freshened: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashMap::new()),
         })
     }
 
@@ -260,6 +272,15 @@ impl Server {
     /// or `None` for a notification, a response, a blank line or a batch of
     /// notifications.
     pub fn handle(&self, message: &str) -> Option<String> {
+        self.handle_notifying(message, None)
+    }
+
+    /// [`Server::handle`], sending a `tools/call`'s progress to `notify` as it runs when
+    /// the request asked for it (`params._meta.progressToken`). A
+    /// `notifications/cancelled` stops the `tools/call` it names if one is running (on
+    /// another thread: calls may run concurrently), and that call then answers nothing,
+    /// as the protocol asks.
+    pub fn handle_notifying(&self, message: &str, notify: Option<Notify>) -> Option<String> {
         let text = message.trim();
         if text.is_empty() {
             return None;
@@ -283,12 +304,12 @@ impl Server {
                 } else {
                     let replies: Vec<Value> = messages
                         .into_iter()
-                        .filter_map(|m| self.handle_message(m))
+                        .filter_map(|m| self.handle_message(m, notify.as_ref()))
                         .collect();
                     (!replies.is_empty()).then_some(Value::Array(replies))
                 }
             }
-            message => self.handle_message(message),
+            message => self.handle_message(message, notify.as_ref()),
         };
         reply.map(|r| r.to_string())
     }
@@ -296,53 +317,93 @@ impl Server {
     /// Run a session: read messages from `input` line by line until its end, writing each
     /// reply as one line to `output` and flushing it. A client that closes `output` ends
     /// the session normally; other read and write failures are `io` errors.
-    pub fn serve<R: BufRead, W: Write>(&self, mut input: R, mut output: W) -> Result<()> {
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            let too_long = match read_line(&mut input, &mut line, MAX_MESSAGE_BYTES) {
-                Ok(Some(too_long)) => too_long,
-                Ok(None) => return Ok(()),
-                Err(e) => return Err(Error::io("MCP input", e)),
+    ///
+    /// Requests are answered one after another, in order, on a thread of their own, so
+    /// that this one keeps reading: a `notifications/cancelled` stops the `tools/call` it
+    /// names at once, and a call that asked for progress sends `notifications/progress`
+    /// while it runs.
+    pub fn serve<R: BufRead, W: Write + Send>(&self, mut input: R, output: W) -> Result<()> {
+        let (requests, queued) = std::sync::mpsc::channel::<Option<Vec<u8>>>();
+        let (lines, written) = std::sync::mpsc::channel::<String>();
+        let broken = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(|| write_lines(written, output, &broken));
+            let worker = {
+                let lines = lines.clone();
+                scope.spawn(move || {
+                    let notify: Notify = {
+                        let lines = Mutex::new(lines.clone());
+                        Arc::new(move |message| {
+                            if let Ok(lines) = lines.lock() {
+                                let _ = lines.send(message);
+                            }
+                        })
+                    };
+                    for line in queued {
+                        if let Some(reply) = self.answer_line(line.as_deref(), Some(&notify)) {
+                            let _ = lines.send(reply);
+                        }
+                    }
+                })
             };
-            let reply = if too_long {
-                Some(
-                    error_reply(
-                        Value::Null,
-                        INVALID_REQUEST,
-                        format!("Invalid Request: message longer than {MAX_MESSAGE_BYTES} bytes"),
-                    )
-                    .to_string(),
+            drop(lines);
+            let mut line = Vec::new();
+            let read = loop {
+                if broken.load(std::sync::atomic::Ordering::Relaxed) {
+                    break Ok(());
+                }
+                line.clear();
+                let too_long = match read_line(&mut input, &mut line, MAX_MESSAGE_BYTES) {
+                    Ok(Some(too_long)) => too_long,
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(Error::io("MCP input", e)),
+                };
+                let line = if too_long { None } else { Some(line.clone()) };
+                match line {
+                    // A cancellation cannot wait behind the request it cancels.
+                    Some(line) if is_cancellation(&line) => {
+                        self.answer_line(Some(&line), None);
+                    }
+                    line => {
+                        let _ = requests.send(line);
+                    }
+                }
+            };
+            drop(requests);
+            let _ = worker.join();
+            let written = writer
+                .join()
+                .unwrap_or_else(|_| Err(Error::Internal("MCP writer panicked".into())));
+            read.and(written)
+        })
+    }
+
+    /// The reply to one line of input (`None`: one that was too long).
+    fn answer_line(&self, line: Option<&[u8]>, notify: Option<&Notify>) -> Option<String> {
+        let Some(line) = line else {
+            return Some(
+                error_reply(
+                    Value::Null,
+                    INVALID_REQUEST,
+                    format!("Invalid Request: message longer than {MAX_MESSAGE_BYTES} bytes"),
                 )
-            } else {
-                match std::str::from_utf8(&line) {
-                    Ok(text) => self.handle(text),
-                    Err(e) => Some(
-                        error_reply(
-                            Value::Null,
-                            PARSE_ERROR,
-                            format!("Parse error: not UTF-8 ({e})"),
-                        )
-                        .to_string(),
-                    ),
-                }
-            };
-            if let Some(mut reply) = reply {
-                // One write per reply: the client wakes up once, to a whole line.
-                reply.push('\n');
-                let written = output
-                    .write_all(reply.as_bytes())
-                    .and_then(|()| output.flush());
-                match written {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == ErrorKind::BrokenPipe => return Ok(()),
-                    Err(e) => return Err(Error::io("MCP output", e)),
-                }
-            }
+                .to_string(),
+            );
+        };
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_notifying(text, notify.cloned()),
+            Err(e) => Some(
+                error_reply(
+                    Value::Null,
+                    PARSE_ERROR,
+                    format!("Parse error: not UTF-8 ({e})"),
+                )
+                .to_string(),
+            ),
         }
     }
 
-    fn handle_message(&self, message: Value) -> Option<Value> {
+    fn handle_message(&self, message: Value, notify: Option<&Notify>) -> Option<Value> {
         let Value::Object(mut message) = message else {
             return Some(error_reply(
                 Value::Null,
@@ -358,6 +419,12 @@ impl Server {
         let Some(id) = id else {
             // A notification (never answered, whatever it says), or a response to a
             // request this server never sends.
+            if method.as_deref() == Some("notifications/cancelled") {
+                if let Some(request) = message.get("params").and_then(|p| p.get("requestId")) {
+                    self.cancel(request);
+                }
+                return None;
+            }
             if method.is_some() || message.contains_key("result") || message.contains_key("error") {
                 return None;
             }
@@ -416,7 +483,26 @@ impl Server {
             "initialize" => self.initialize(&params),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(self.list_tools()),
-            "tools/call" => self.call_tool(params),
+            "tools/call" => {
+                let token = Cancel::new();
+                let key = id.to_string();
+                if let Ok(mut running) = self.running.lock() {
+                    running.insert(key.clone(), token.clone());
+                }
+                let mut watch = Watch::new().cancel(&token);
+                let progress_token = params.get("_meta").and_then(|m| m.get("progressToken"));
+                if let (Some(progress_token), Some(notify)) = (progress_token, notify) {
+                    watch = watch.progress(progress_notifier(progress_token.clone(), notify));
+                }
+                let outcome = watch.run(|| self.call_tool(params));
+                if let Ok(mut running) = self.running.lock() {
+                    running.remove(&key);
+                }
+                if token.is_cancelled() {
+                    return None;
+                }
+                outcome
+            }
             _ => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!(
@@ -429,6 +515,15 @@ impl Server {
             Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
             Err(e) => error_reply(id, e.code, e.message),
         })
+    }
+
+    /// Stop the running `tools/call` whose id is `request`, if any.
+    fn cancel(&self, request: &Value) {
+        if let Ok(running) = self.running.lock()
+            && let Some(token) = running.get(&request.to_string())
+        {
+            token.cancel();
+        }
     }
 
     fn initialize(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
@@ -996,6 +1091,91 @@ fn expand_home(path: &str) -> PathBuf {
         (Some(rest), Some(home)) if rest.starts_with('/') => home.join(&rest[1..]),
         _ => PathBuf::from(path),
     }
+}
+
+/// A progress sink sending `notifications/progress` for `token` to `notify`, at most
+/// every [`PROGRESS_EVERY`] and at the end of each stage. The protocol wants `progress`
+/// to grow with each notification: stages follow each other on one scale (a stage's
+/// units after the previous stages' totals), and the message names the stage.
+fn progress_notifier(token: Value, notify: &Notify) -> impl Fn(&Progress<'_>) + 'static {
+    use std::cell::{Cell, RefCell};
+    let notify = Arc::clone(notify);
+    let last: Cell<Option<Instant>> = Cell::new(None);
+    // (stage, offset of this stage, total of this stage, last progress sent)
+    let scale: RefCell<(String, u64, u64, Option<u64>)> = RefCell::new((String::new(), 0, 0, None));
+    move |p: &Progress<'_>| {
+        let mut scale = scale.borrow_mut();
+        if scale.0 != p.stage {
+            let previous = scale.2.max(scale.3.map_or(0, |sent| sent - scale.1));
+            let offset = if scale.0.is_empty() {
+                0
+            } else {
+                scale.1 + previous
+            };
+            *scale = (p.stage.to_string(), offset, p.total, scale.3);
+        }
+        scale.2 = scale.2.max(p.total);
+        let progress = scale.1 + p.done;
+        let ends = p.total > 0 && p.done >= p.total;
+        let due = last.get().is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
+        if !(due || ends) || scale.3.is_some_and(|sent| progress <= sent) {
+            return;
+        }
+        last.set(Some(Instant::now()));
+        scale.3 = Some(progress);
+        let mut params = json!({
+            "progressToken": token,
+            "progress": progress,
+            "message": if p.total > 0 {
+                format!("{} {}/{}", p.stage, p.done, p.total)
+            } else {
+                format!("{} {}", p.stage, p.done)
+            },
+        });
+        if p.total > 0 {
+            params["total"] = json!(scale.1 + p.total);
+        }
+        notify(
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+                .to_string(),
+        );
+    }
+}
+
+/// Whether `line` is a `notifications/cancelled` message (a quick look before parsing).
+fn is_cancellation(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"notifications/cancelled").is_some()
+        && serde_json::from_slice::<Value>(line).is_ok_and(|v| {
+            v.get("method").and_then(Value::as_str) == Some("notifications/cancelled")
+        })
+}
+
+/// Write each line of `lines` to `output`, flushed one by one (the client wakes up once
+/// per whole line), until every sender is gone. A closed `output` ends quietly, and sets
+/// `broken` so the reader stops too.
+fn write_lines<W: Write>(
+    lines: std::sync::mpsc::Receiver<String>,
+    mut output: W,
+    broken: &std::sync::atomic::AtomicBool,
+) -> Result<()> {
+    for mut line in lines {
+        line.push('\n');
+        match output
+            .write_all(line.as_bytes())
+            .and_then(|()| output.flush())
+        {
+            Ok(()) => {}
+            Err(e) => {
+                broken.store(true, std::sync::atomic::Ordering::Relaxed);
+                return if e.kind() == ErrorKind::BrokenPipe {
+                    Ok(())
+                } else {
+                    Err(Error::io("MCP output", e))
+                };
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Read one line (without its newline) into `line`, keeping at most `limit` bytes.

@@ -206,7 +206,7 @@ pub(super) fn index(
         .filter(|&i| !matches!(plans[i], Plan::Skip))
         .collect();
     let mut reads: Vec<Read> = Vec::with_capacity(to_read.len());
-    crate::progress::report("parse", 0, to_read.len());
+    crate::progress::report("parse", 0, to_read.len())?;
     for slice in to_read.chunks(PARSE_SLICE) {
         reads.par_extend(slice.par_iter().map(|&i| {
             let (f, plan) = (&found[i], &plans[i]);
@@ -238,7 +238,7 @@ pub(super) fn index(
                 },
             }
         }));
-        crate::progress::report("parse", reads.len(), to_read.len());
+        crate::progress::report("parse", reads.len(), to_read.len())?;
     }
     response.unchanged = plans.iter().filter(|p| matches!(p, Plan::Skip)).count();
 
@@ -371,7 +371,12 @@ pub(super) fn index(
         tx.commit().map_err(db)?;
     }
 
-    response.embedded = hybrid::embed_pending_with_engine(engine, store, &mut warnings)?;
+    response.embedded = hybrid::embed_pending_with_engine(
+        engine,
+        store,
+        &hybrid::Filter::default(),
+        &mut warnings,
+    )?;
     let stats = store.stats(&mut warnings)?;
     response.chunks = stats.chunks;
     response.pending_vectors = stats.pending;

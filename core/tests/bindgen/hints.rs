@@ -141,7 +141,7 @@ pub const METHODS: &[Method] = &[
     method("code.get_overview", "code_overview", &[py_opt("path")]),
     method("code.get_references", "code_references", &[req("id")]),
     method("code.get_symbol_detail", "code_symbol", &[req("id")]).stem("CodeSymbolDetail"),
-    method("code.index_repository", "code_index", &[py_opt("path")]),
+    method("code.index_repository", "code_index", &[py_opt("path")]).progress(),
     method("code.index_status", "code_status", &[py_opt("path")]),
     method("code.list_repos", "code_repos", &[]).returns("repos"),
     method("code.search_symbols", "code_search", &[req("query")]),
@@ -149,7 +149,7 @@ pub const METHODS: &[Method] = &[
     args("docs.index", &[py_opt("project_dir")]).progress(),
     args("docs.query", &[req("query")]),
     method("embed.text", "embed", &[req("texts")]),
-    args("files.refresh", &[py_opt("root")]),
+    args("files.refresh", &[py_opt("root")]).progress(),
     args("files.suggest", &[opt("query")]),
     method(
         "grep.search",

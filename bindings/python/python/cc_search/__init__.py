@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from . import _native
 from ._native import (
+    CancelledError,
     DatabaseError,
     Error,
     InternalError,
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "CancelledError",
     "CcSearchWarning",
     "CodeDeleteResult",
     "CodeDependencies",
@@ -288,6 +290,13 @@ class Engine(EngineOperations):
         closing twice is harmless."""
         self._native.close()
 
+    def cancel_running(self) -> None:
+        """Stop every call running on this engine now, on any thread, at its next
+        checkpoint (within a fraction of a second): each raises :class:`CancelledError`,
+        keeping what it had committed. Calls made afterwards are not affected. Ctrl-C
+        stops a call on the main thread by itself (``KeyboardInterrupt``)."""
+        self._native.cancel_running()
+
     def __enter__(self) -> Engine:
         return self
 
@@ -315,8 +324,9 @@ class Engine(EngineOperations):
         :class:`InvalidRequestError`. Path values may be ``os.PathLike``.
 
         ``progress`` (see :data:`ProgressCallback`) is called on this thread while the
-        operation reports progress; should it raise, the operation still finishes and the
-        exception is raised then."""
+        operation reports progress; should it raise, the operation stops at its next
+        checkpoint (keeping what it had committed) and the exception is raised. Ctrl-C
+        stops it the same way, with or without ``progress``."""
         if params is None:
             params_json = ""
         elif isinstance(params, Mapping):

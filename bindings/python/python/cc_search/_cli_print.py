@@ -129,7 +129,7 @@ _ROLE_LABELS = {
 }
 #: Hits whose text is not among their context messages get it shown under this label.
 _KIND_LABELS = {"tool": "Tool:", "thinking": "Thinking:"}
-_STAGES = {"parse": "Parsing transcripts", "embed": "Embedding chunks"}
+_STAGES = {"walk": "Listing files", "parse": "Reading files", "embed": "Embedding sections"}
 
 
 class _ProgressBar:
@@ -150,11 +150,14 @@ class _ProgressBar:
         # At most ~20 redraws a second, but always the last step of a stage.
         if (stage, done) != self._last[1:] and (done >= total or now - self._last[0] >= 0.05):
             self._last = (now, stage, done)
-            filled = self.WIDTH * done // total if total else self.WIDTH
-            percent = 100 * done // total if total else 100
             label = _STAGES.get(stage, stage)
-            bar = "█" * filled + "░" * (self.WIDTH - filled)
-            sys.stderr.write(f"\r{label:<20} {bar} {done}/{total} {percent:3d}%\x1b[K")
+            if total:
+                filled = self.WIDTH * min(done, total) // total
+                bar = "█" * filled + "░" * (self.WIDTH - filled)
+                line = f"{label:<20} {bar} {done}/{total} {100 * done // total:3d}%"
+            else:  # not known yet: a count
+                line = f"{label:<20} {done}"
+            sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
             self._drawn = True
 
@@ -170,17 +173,18 @@ class _ProgressBar:
 
 @contextlib.contextmanager
 def _progress_bar() -> Any:
-    """A progress bar for the duration of the block. Ctrl-C ends the process at once:
-    the core cannot be interrupted between its reports, and its writes are transactions,
-    so what was committed stays and the next run picks up the rest."""
-    import signal
-
+    """A progress bar for the duration of the block, and Ctrl-C for a long run: the core
+    stops at its next checkpoint (within a fraction of a second), keeping what it had
+    committed, and the command says so and exits with status 130."""
     bar = _ProgressBar()
-    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         yield bar.callback()
+    except KeyboardInterrupt:
+        bar.clear()
+        sys.stderr.write("interrupted: what was done is kept; run the command again to finish\n")
+        sys.stderr.flush()
+        raise SystemExit(130) from None
     finally:
-        signal.signal(signal.SIGINT, previous)
         bar.clear()
 
 

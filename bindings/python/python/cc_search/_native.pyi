@@ -57,7 +57,10 @@ class Engine:
     ) -> str:
         """Run operation ``op`` with JSON parameters (``""`` for the defaults); return
         its JSON result. ``progress(stage, done, total)`` is called as the operation
-        reports progress."""
+        reports progress. Ctrl-C stops it within a fraction of a second
+        (``KeyboardInterrupt``), keeping what it committed."""
+    def cancel_running(self) -> None:
+        """Stop every call running on this engine now (``CancelledError``)."""
     def hook(
         self,
         name: str,
@@ -122,3 +125,6 @@ class DatabaseError(Error):
 
 class InternalError(Error, RuntimeError):
     """A bug or an impossible state in cc-search."""
+
+class CancelledError(Error):
+    """The call stopped because :meth:`Engine.cancel_running` asked it to."""

@@ -367,13 +367,21 @@ class EngineOperations:
             params["max_tokens"] = max_tokens
         return cast("CodeSymbolDetailResponse", self.call("code.get_symbol_detail", params))
 
-    def code_index(self, path: StrPath | None = None, *, force: bool = False) -> CodeIndexResponse:
+    def code_index(
+        self,
+        path: StrPath | None = None,
+        *,
+        force: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> CodeIndexResponse:
         """Index a repository's code symbols (functions, classes, methods, types…) and
         references with tree-sitter; incremental: only changed files are re-parsed.
 
         Args:
             path: Repository root. Defaults to the project directory.
             force: Re-parse every file, changed or not.
+            progress: Called as ``progress(stage, done, total)`` while the operation reports
+                progress (see :data:`ProgressCallback`).
 
         Operation ``code.index_repository``.
         """
@@ -382,7 +390,10 @@ class EngineOperations:
             params["path"] = os.fsdecode(path)
         if force:
             params["force"] = True
-        return cast("CodeIndexResponse", self.call("code.index_repository", params))
+        return cast(
+            "CodeIndexResponse",
+            self.call("code.index_repository", params, progress=progress),
+        )
 
     def code_status(self, path: StrPath | None = None) -> CodeStatusResponse:
         """Status of a repository's code index: files, symbols, references, languages, when
@@ -568,6 +579,7 @@ class EngineOperations:
         now: int | None = None,
         claude_dir: StrPath | None = None,
         full: bool = False,
+        progress: ProgressCallback | None = None,
     ) -> FilesRefreshResponse:
         """Index file paths: one directory, or the project plus configured roots (incremental by
         mtime; stale entries pruned).
@@ -593,6 +605,8 @@ class EngineOperations:
                 within the last day with the same rules is brought up to date from what moved:
                 directories whose mtime changed, files git reports (status, and the commits between
                 the HEAD last indexed and the current one).
+            progress: Called as ``progress(stage, done, total)`` while the operation reports
+                progress (see :data:`ProgressCallback`).
 
         Operation ``files.refresh``.
         """
@@ -613,7 +627,7 @@ class EngineOperations:
             params["claude_dir"] = os.fsdecode(claude_dir)
         if full:
             params["full"] = True
-        return cast("FilesRefreshResponse", self.call("files.refresh", params))
+        return cast("FilesRefreshResponse", self.call("files.refresh", params, progress=progress))
 
     def files_suggest(
         self,

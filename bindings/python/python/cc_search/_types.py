@@ -86,7 +86,8 @@ __all__ = [
 StrPath = Union[str, "os.PathLike[str]"]
 
 #: Called as ``progress(stage, done, total)`` on the calling thread while an operation reports
-#: progress; the methods that take it: :meth:`~cc_search.Engine.docs_index`,
+#: progress; the methods that take it: :meth:`~cc_search.Engine.code_index`,
+#: :meth:`~cc_search.Engine.docs_index`, :meth:`~cc_search.Engine.files_refresh`,
 #: :meth:`~cc_search.Engine.notes_index`, :meth:`~cc_search.Engine.sessions_index`,
 #: :meth:`~cc_search.Engine.sessions_search`.
 ProgressCallback = Callable[[str, int, int], object]
@@ -723,7 +724,9 @@ class DocsIndexResponse(TypedDict):
     embedded: int
     """Section windows the model embedded now (the others came from the vector cache)."""
     pending_vectors: int
-    """Sections still without vectors (no model available)."""
+    """This project's sections (on this branch, for docs) still without vectors (no model
+    available).
+    """
     warnings: list[str]
     """Skipped files and anything else worth telling."""
 

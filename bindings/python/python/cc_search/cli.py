@@ -191,9 +191,10 @@ def files_refresh(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
 ) -> None:
     """Index the file paths under DIR, or the project's session roots (incremental)."""
-    with _open(ctx) as engine:
+    with _open(ctx) as engine, _progress_bar() as progress:
         result = engine.files_refresh(
             directory,
+            progress=progress,
             project_dir=project_dir,
             max_depth=max_depth,
             exclude=exclude,
@@ -397,8 +398,8 @@ def code_index(
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file.")] = False,
 ) -> None:
     """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
-    with _open(ctx) as engine:
-        _code_print(engine.code_index(path, force=force))
+    with _open(ctx) as engine, _progress_bar() as progress:
+        _code_print(engine.code_index(path, force=force, progress=progress))
 
 
 @code_app.command("update")
@@ -564,8 +565,10 @@ def docs_index(
     json_output: _JsonOption = False,
 ) -> None:
     """Index the project's markdown docs by H2 section, for the current git branch."""
-    with _open(ctx) as engine:
-        result = engine.docs_index(project_dir, globs=paths or None, lock_wait_secs=lock_wait)
+    with _open(ctx) as engine, _progress_bar() as progress:
+        result = engine.docs_index(
+            project_dir, globs=paths or None, lock_wait_secs=lock_wait, progress=progress
+        )
     if json_output:
         _warn_all(result["warnings"])
         _print_json(result)
@@ -614,8 +617,8 @@ def notes_index(
     json_output: _JsonOption = False,
 ) -> None:
     """Index the project's session notes (sessions/**/*.md) by H2 section."""
-    with _open(ctx) as engine:
-        result = engine.notes_index(project_dir, lock_wait_secs=lock_wait)
+    with _open(ctx) as engine, _progress_bar() as progress:
+        result = engine.notes_index(project_dir, lock_wait_secs=lock_wait, progress=progress)
     if json_output:
         _warn_all(result["warnings"])
         _print_json(result)

@@ -73,8 +73,7 @@ pub(crate) fn index_repository(
             max_file_size: u64::MAX,
             excludes: config.indexer.ignore.clone(),
             allowed_roots: vec![root.to_path_buf()],
-            threads: 0,
-            metadata: true,
+            ..Default::default()
         },
     )?;
     warnings.extend(walk.warnings);

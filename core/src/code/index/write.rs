@@ -194,7 +194,14 @@ fn write_transaction(
                 });
             }
             let mut failure = None;
+            let mut stopped = None;
             for (i, outcome) in rx {
+                // Cancelled: the workers stop once the channel is gone, and the run's
+                // one transaction is rolled back (a run takes seconds).
+                if let Err(e) = crate::progress::report("parse", want, jobs.len()) {
+                    stopped = Some(e);
+                    break;
+                }
                 pending.insert(i, outcome);
                 while let Some(outcome) = pending.remove(&want) {
                     let job = &jobs[want];
@@ -214,9 +221,10 @@ fn write_transaction(
             fts_new_files = std::mem::take(&mut writer.new_files);
             fts_symbols = std::mem::take(&mut writer.inserted);
             cold_state = writer.cold.take();
-            match failure {
-                Some(e) => Err(dberr(e)),
-                None => Ok(()),
+            match (stopped, failure) {
+                (Some(e), _) => Err(e),
+                (None, Some(e)) => Err(dberr(e)),
+                (None, None) => Ok(()),
             }
         })?;
         if bulk_fts {
