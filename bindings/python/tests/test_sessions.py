@@ -216,7 +216,7 @@ def test_index_draws_a_progress_bar_on_a_terminal_only(sessions_home: Path,
                                                       projects: Path) -> None:
     out, err, status = on_terminal(sessions_home, projects, "index")
     assert status == 0
-    assert "Parsing transcripts" in err and "2/2 100%" in err
+    assert "Reading files" in err and "2/2 100%" in err
     assert err.count("\r") >= 2  # redrawn in place, then cleared
     assert out.startswith("Indexed 2 sessions from ")
     piped = cli(sessions_home, projects, "index", "--force")
