@@ -414,8 +414,8 @@ class Engine {
   // documentation are in operations.d.ts.
 
   // `claude.install`: Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code
-  // settings.json (or remove them with `uninstall`), idempotently, with a backup and an atomic
-  // write.
+  // settings.json (or remove them with `uninstall`), idempotently, atomically, with one backup in
+  // the data root; uninstall puts the file back as it was.
   claudeInstall(options) {
     return run(this, 'claude.install', options, {}, ['project_dir'])
   }
@@ -425,7 +425,7 @@ class Engine {
 
   // `claude.install_mcp`: Register cc-search's MCP server with Claude Code (mcpServers in
   // ~/.claude.json or the project's .mcp.json, as `claude mcp add` writes it), or remove it with
-  // `uninstall`; idempotent, atomic, no backup files.
+  // `uninstall` (a project's .mcp.json put back as it was); idempotent, atomic, no backup files.
   claudeInstallMcp(options) {
     return run(this, 'claude.install_mcp', options, {}, ['project_dir'])
   }

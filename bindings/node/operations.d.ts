@@ -73,8 +73,8 @@ export interface ClaudeInstallResponse {
   /** Whether the file was rewritten. `false`: it already said what it should. */
   changed: boolean
   /**
-   * Where the previous file was copied before it was replaced (`null` when nothing was written or
-   * there was no previous file).
+   * The one backup of the file, in the data root: the previous content, kept before it was replaced
+   * or deleted (`null` when nothing was written or there was no previous file).
    */
   backup: string | null
   /** What changed, one line each, for people. */
@@ -1599,7 +1599,8 @@ export type OperationName = keyof OperationParams
 export interface EngineOperations {
   /**
    * Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code settings.json (or
-   * remove them with `uninstall`), idempotently, with a backup and an atomic write.
+   * remove them with `uninstall`), idempotently, atomically, with one backup in the data root;
+   * uninstall puts the file back as it was.
    *
    * @param options The other parameters (`ClaudeInstallOptions`).
    * @see Operation `claude.install`.
@@ -1610,8 +1611,8 @@ export interface EngineOperations {
 
   /**
    * Register cc-search's MCP server with Claude Code (mcpServers in ~/.claude.json or the project's
-   * .mcp.json, as `claude mcp add` writes it), or remove it with `uninstall`; idempotent, atomic,
-   * no backup files.
+   * .mcp.json, as `claude mcp add` writes it), or remove it with `uninstall` (a project's .mcp.json
+   * put back as it was); idempotent, atomic, no backup files.
    *
    * @param options The other parameters (`ClaudeInstallMcpOptions`).
    * @see Operation `claude.install_mcp`.

@@ -20,8 +20,8 @@ mod common;
 
 use common::listing;
 
-const FS: &str = "/opt/cc-search/hooks/file-suggestion.sh";
-const SS: &str = "/opt/cc-search/hooks/session-start.sh";
+const FS: &str = "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/file-suggestion.sh";
+const SS: &str = "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/session-start.sh";
 const PY_FS: &str = "/home/u/.venv/bin/cc-search hook file-suggestion";
 const PY_SS: &str = "/home/u/.venv/bin/cc-search hook session-start";
 
@@ -116,7 +116,7 @@ const EXISTING_INSTALLED: &str = r#"{
         "hooks": [
           {
             "type": "command",
-            "command": "/opt/cc-search/hooks/session-start.sh"
+            "command": "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/session-start.sh"
           }
         ]
       }
@@ -135,7 +135,7 @@ const EXISTING_INSTALLED: &str = r#"{
   },
   "fileSuggestion": {
     "type": "command",
-    "command": "/opt/cc-search/hooks/file-suggestion.sh"
+    "command": "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/file-suggestion.sh"
   }
 }
 "#;
@@ -144,7 +144,7 @@ const EXISTING_INSTALLED: &str = r#"{
 const FRESH_INSTALLED: &str = r#"{
   "fileSuggestion": {
     "type": "command",
-    "command": "/opt/cc-search/hooks/file-suggestion.sh"
+    "command": "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/file-suggestion.sh"
   },
   "hooks": {
     "SessionStart": [
@@ -153,7 +153,7 @@ const FRESH_INSTALLED: &str = r#"{
         "hooks": [
           {
             "type": "command",
-            "command": "/opt/cc-search/hooks/session-start.sh"
+            "command": "$CLAUDE_PROJECT_DIR/node_modules/cc-search/hooks/session-start.sh"
           }
         ]
       }
@@ -163,7 +163,7 @@ const FRESH_INSTALLED: &str = r#"{
 "#;
 
 struct Fixture {
-    _home: tempfile::TempDir,
+    home: tempfile::TempDir,
     dir: tempfile::TempDir,
     engine: Engine,
 }
@@ -174,11 +174,12 @@ impl Fixture {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("project")).unwrap();
         let engine = Engine::open_at(home.path()).unwrap();
-        Fixture {
-            _home: home,
-            dir,
-            engine,
-        }
+        Fixture { home, dir, engine }
+    }
+
+    /// `<data root>/backups`, where the backups and install records are.
+    fn backups(&self) -> PathBuf {
+        self.home.path().join(claude::BACKUPS_DIR)
     }
 
     /// The project directory (canonical).
@@ -233,13 +234,6 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
 }
 
-/// Whether `name` is a backup name `settings.json.bak-<unix seconds>[-n]`.
-fn is_backup_name(name: &str) -> bool {
-    name.strip_prefix("settings.json.bak-").is_some_and(|rest| {
-        !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit() || c == '-')
-    })
-}
-
 /// Run the calling test's body in a child process with `env` set (and the Claude Code
 /// variables not given removed): `true` in the child, `false` in the parent once the
 /// child passed.
@@ -285,16 +279,16 @@ fn install_keeps_every_other_key_in_order_byte_for_byte_and_backs_up_first() {
     assert!(response.changed);
     assert_eq!(f.read_settings(), EXISTING_INSTALLED);
 
-    // The backup holds the previous bytes, beside the file, under the name reported.
+    // The backup holds the previous bytes, in the data root, under the name reported;
+    // nothing is left beside the file (no backup, no temporary file).
     let backup = PathBuf::from(response.backup.expect("a backup"));
-    assert_eq!(backup.parent().unwrap(), f.claude_dir());
-    let backup_name = backup.file_name().unwrap().to_str().unwrap().to_string();
-    assert!(is_backup_name(&backup_name), "{backup_name}");
+    assert_eq!(backup.parent().unwrap().parent().unwrap(), f.backups());
+    assert_eq!(backup.file_name().unwrap(), "settings.json");
     assert_eq!(fs::read_to_string(&backup).unwrap(), EXISTING);
-    // Nothing else was left behind (no temporary file).
+    assert_eq!(listing(&f.claude_dir()), ["settings.json"]);
     assert_eq!(
-        listing(&f.claude_dir()),
-        ["settings.json", backup_name.as_str()]
+        listing(backup.parent().unwrap()),
+        ["record.json", "settings.json"]
     );
 
     #[cfg(unix)]
@@ -302,7 +296,8 @@ fn install_keeps_every_other_key_in_order_byte_for_byte_and_backs_up_first() {
         use std::os::unix::fs::PermissionsExt;
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&f.settings()), 0o600, "the file keeps its permissions");
-        assert_eq!(mode(&backup), 0o600, "the backup is as private as the file");
+        assert_eq!(mode(&backup), 0o600, "the backup is private");
+        assert_eq!(mode(backup.parent().unwrap()), 0o700);
     }
 }
 
@@ -441,6 +436,7 @@ fn uninstall_restores_the_original_file() {
         [
             format!("fileSuggestion `{PY_FS}` removed"),
             format!("SessionStart hook `{PY_SS}` removed"),
+            "settings.json put back byte for byte as it was before cc-search's install".into(),
         ]
     );
     assert_eq!(parse(&f.read_settings()), parse(EXISTING));
@@ -510,18 +506,29 @@ fn uninstall_removes_only_what_install_added() {
     f.uninstall();
     assert_eq!(f.read_settings(), "{\n  \"model\": \"opus\"\n}");
 
-    // A fresh install undone leaves an empty object.
+    // A fresh install undone leaves no file, and no `.claude/` that it created.
     let g = Fixture::new();
     g.install(FS, SS);
-    g.uninstall();
-    assert_eq!(g.read_settings(), "{}\n");
+    let response = g.uninstall();
+    assert_eq!(
+        response.changes[2..],
+        [
+            "settings.json removed: nothing else was in it",
+            ".claude/ removed: cc-search's install created it and it is empty",
+        ]
+    );
+    assert!(!g.claude_dir().exists());
 }
 
 #[test]
 fn uninstall_recognises_the_commands_it_is_given() {
+    // Written by hand (no install record): the commands are not recognisably cc-search's.
     let f = Fixture::new();
-    f.install("run-picker", "start-picker");
-    // Without the commands, they are not recognisably cc-search's.
+    let settings = json!({
+        "fileSuggestion": {"type": "command", "command": "run-picker"},
+        "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "start-picker"}]}]}
+    });
+    f.write_settings(serde_json::to_string_pretty(&settings).unwrap().as_bytes());
     assert!(!f.uninstall().changes.iter().any(|c| c.contains("removed")));
     let response = f
         .run(InstallRequest {
@@ -531,8 +538,16 @@ fn uninstall_recognises_the_commands_it_is_given() {
             ..Default::default()
         })
         .unwrap();
-    assert_eq!(response.changes.len(), 2);
-    assert_eq!(f.read_settings(), "{}\n");
+    assert_eq!(response.changes.len(), 3, "{:?}", response.changes);
+    // Nothing else was in it: no `{}` is left; the directory was not cc-search's.
+    assert!(!f.settings().exists());
+    assert!(f.claude_dir().exists());
+
+    // Installed by cc-search and untouched since: put back whatever the commands.
+    let g = Fixture::new();
+    g.install("run-picker", "start-picker");
+    assert!(g.uninstall().changed);
+    assert!(!g.claude_dir().exists());
 }
 
 #[test]
@@ -748,24 +763,251 @@ fn a_symlinked_settings_file_stays_a_link() {
         EXISTING_INSTALLED
     );
     let backup = PathBuf::from(response.backup.unwrap());
-    assert_eq!(backup.parent().unwrap(), dotfiles);
+    assert_eq!(backup.parent().unwrap().parent().unwrap(), f.backups());
     assert_eq!(fs::read_to_string(backup).unwrap(), EXISTING);
+    assert_eq!(listing(&dotfiles), ["claude.json"]);
     assert_eq!(response.warnings.len(), 1);
     assert!(response.warnings[0].contains("is a symbolic link"));
+
+    // The uninstall puts the target back; the link stays.
+    f.uninstall();
+    assert!(
+        fs::symlink_metadata(f.settings())
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_to_string(dotfiles.join("claude.json")).unwrap(),
+        EXISTING
+    );
 }
 
 #[test]
-fn several_installs_in_a_row_keep_distinct_backups() {
+fn one_backup_per_settings_file_replaced_on_each_write() {
     let f = Fixture::new();
     f.write_settings(EXISTING.as_bytes());
-    let first = f.install(PY_FS, PY_SS).backup.unwrap();
-    let second = f.install(FS, SS).backup.unwrap();
-    let third = f.uninstall().backup.unwrap();
-    assert_ne!(first, second);
-    assert_ne!(second, third);
-    assert_eq!(fs::read_to_string(&first).unwrap(), EXISTING);
-    assert_eq!(fs::read_to_string(&third).unwrap(), EXISTING_INSTALLED);
-    assert_eq!(listing(&f.claude_dir()).len(), 4);
+    let first = f.install(PY_FS, PY_SS);
+    let installed_py = f.read_settings();
+    let second = f.install(FS, SS);
+    let third = f.uninstall();
+    let backup = PathBuf::from(first.backup.unwrap());
+    assert_eq!(second.backup.as_deref(), backup.to_str());
+    assert_eq!(third.backup.as_deref(), backup.to_str());
+    // Each write replaced it: it holds what the uninstall replaced.
+    assert_eq!(fs::read_to_string(&backup).unwrap(), EXISTING_INSTALLED);
+    assert_ne!(installed_py, EXISTING_INSTALLED);
+    assert_eq!(listing(&f.claude_dir()), ["settings.json"]);
+    assert_eq!(listing(backup.parent().unwrap()), ["settings.json"]);
+    assert_eq!(listing(&f.backups()).len(), 1);
+    // The record of the first install served: the file is as it was before it.
+    assert_eq!(f.read_settings(), EXISTING);
+
+    // Another project's settings have their own.
+    let mut g = Fixture::new();
+    g.engine = Engine::open_at(f.home.path()).unwrap();
+    g.write_settings(b"{}");
+    let other = PathBuf::from(g.install(FS, SS).backup.unwrap());
+    assert_ne!(other.parent(), backup.parent());
+    assert_eq!(other.parent().unwrap().parent().unwrap(), f.backups());
+    assert_eq!(listing(&f.backups()).len(), 2);
+}
+
+/// Settings as a team may have committed them, each in its own layout.
+const LAYOUTS: &[&str] = &[
+    EXISTING,
+    "{}",
+    "{}\n",
+    "",
+    "  \n",
+    "{\"model\":\"opus\",\"hooks\":{}}",
+    "\u{feff}{\r\n\t\"model\": \"opus\",\r\n\t\"env\": {}\r\n}",
+    "{\n    \"hooks\": {\n        \"SessionStart\": []\n    },\n    \"model\": \"opus\"\n}",
+];
+
+#[test]
+fn uninstall_after_install_leaves_the_file_byte_for_byte_as_it_was() {
+    for original in LAYOUTS {
+        let f = Fixture::new();
+        f.write_settings(original.as_bytes());
+        assert!(f.install(FS, SS).changed, "{original:?}");
+        assert!(f.uninstall().changed, "{original:?}");
+        assert_eq!(
+            fs::read(f.settings()).unwrap(),
+            original.as_bytes(),
+            "{original:?}"
+        );
+        assert_eq!(listing(&f.claude_dir()), ["settings.json"]);
+        // A reinstall of other commands in between changes nothing to that.
+        f.install(PY_FS, PY_SS);
+        f.install(FS, SS);
+        f.uninstall();
+        assert_eq!(
+            fs::read(f.settings()).unwrap(),
+            original.as_bytes(),
+            "{original:?}"
+        );
+    }
+}
+
+#[test]
+fn uninstall_removes_the_file_and_directory_it_created_and_nothing_else() {
+    // No `.claude/` before: both go.
+    let f = Fixture::new();
+    f.install(FS, SS);
+    f.uninstall();
+    assert!(!f.claude_dir().exists());
+    assert_eq!(listing(&f.project()), Vec::<String>::new());
+
+    // A `.claude/` with other files: only settings.json goes.
+    let f = Fixture::new();
+    fs::create_dir(f.claude_dir()).unwrap();
+    fs::write(f.claude_dir().join("settings.local.json"), "{}").unwrap();
+    f.install(FS, SS);
+    f.uninstall();
+    assert_eq!(listing(&f.claude_dir()), ["settings.local.json"]);
+
+    // The install created `.claude/`, someone put a file in it since: it stays.
+    let f = Fixture::new();
+    f.install(FS, SS);
+    fs::create_dir(f.claude_dir().join("commands")).unwrap();
+    f.uninstall();
+    assert_eq!(listing(&f.claude_dir()), ["commands"]);
+}
+
+#[test]
+fn uninstall_after_someone_else_edited_the_file_keeps_their_edits() {
+    // Created by the install, then a teammate added a key: it stays, alone.
+    let f = Fixture::new();
+    f.install(FS, SS);
+    let mut value = parse(&f.read_settings());
+    value["model"] = json!("opus");
+    f.write_settings(serde_json::to_string_pretty(&value).unwrap().as_bytes());
+    f.uninstall();
+    assert_eq!(f.read_settings(), "{\n  \"model\": \"opus\"\n}");
+
+    // Created by the install and only reformatted since: nothing of it is left.
+    let f = Fixture::new();
+    f.install(FS, SS);
+    f.write_settings(parse(&f.read_settings()).to_string().as_bytes());
+    f.uninstall();
+    assert!(!f.claude_dir().exists());
+
+    // There before, edited since: only cc-search's entries go, the edit stays.
+    let f = Fixture::new();
+    f.write_settings(EXISTING.as_bytes());
+    f.install(FS, SS);
+    f.write_settings(
+        f.read_settings()
+            .replace("\"opus\"", "\"sonnet\"")
+            .as_bytes(),
+    );
+    f.uninstall();
+    assert_eq!(
+        f.read_settings(),
+        EXISTING.replace("\"opus\"", "\"sonnet\"")
+    );
+
+    // There before as `{}`, reformatted since: its own bytes come back, never deleted.
+    let f = Fixture::new();
+    f.write_settings(b"{}");
+    f.install(FS, SS);
+    f.write_settings(parse(&f.read_settings()).to_string().as_bytes());
+    f.uninstall();
+    assert_eq!(f.read_settings(), "{}");
+}
+
+#[test]
+fn entries_removed_by_hand_make_the_next_install_start_a_new_record() {
+    let f = Fixture::new();
+    f.install(FS, SS);
+    // cc-search's entries taken out by hand, something else put in.
+    f.write_settings(b"{\"model\": \"opus\"}\n");
+    assert!(
+        !f.uninstall().changed,
+        "nothing of cc-search's is left to remove"
+    );
+    f.install(FS, SS);
+    f.uninstall();
+    assert_eq!(f.read_settings(), "{\"model\": \"opus\"}\n");
+
+    // The same when the install is repeated without an uninstall in between.
+    f.install(FS, SS);
+    f.write_settings(b"{\"model\": \"sonnet\"}");
+    f.install(FS, SS);
+    f.uninstall();
+    assert_eq!(f.read_settings(), "{\"model\": \"sonnet\"}");
+}
+
+/// `git status --porcelain` of `dir`.
+fn git_status(dir: &Path) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_SYSTEM", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_project_in_git_shows_no_backup_and_is_clean_after_uninstall() {
+    // Committed settings: modified while installed, clean after.
+    let f = Fixture::new();
+    common::git_at(&f.project(), &["init", "-q"], 1_700_000_000);
+    f.write_settings(EXISTING.as_bytes());
+    common::commit_all(&f.project(), "settings", 1_700_000_000);
+    f.install(PY_FS, PY_SS);
+    f.install(FS, SS);
+    assert_eq!(git_status(&f.project()), " M .claude/settings.json\n");
+    f.uninstall();
+    assert_eq!(git_status(&f.project()), "");
+
+    // No settings before: the new file alone while installed, nothing after.
+    let f = Fixture::new();
+    common::git_at(&f.project(), &["init", "-q"], 1_700_000_000);
+    fs::write(f.project().join("README.md"), "# p\n").unwrap();
+    common::commit_all(&f.project(), "readme", 1_700_000_000);
+    f.install(FS, SS);
+    assert_eq!(git_status(&f.project()), "?? .claude/settings.json\n");
+    f.uninstall();
+    assert_eq!(git_status(&f.project()), "");
+}
+
+#[test]
+fn a_project_install_warns_about_paths_of_this_machine_and_programs_not_on_path() {
+    let f = Fixture::new();
+    let response = f.install(PY_FS, PY_SS);
+    assert_eq!(response.warnings.len(), 2, "{:?}", response.warnings);
+    for (warning, command) in response.warnings.iter().zip([PY_FS, PY_SS]) {
+        assert!(
+            warning.contains(&format!(
+                "`{command}` names `/home/u/.venv/bin/cc-search`, a path on this machine"
+            )),
+            "{warning}"
+        );
+    }
+
+    let response = f.install(
+        "cc-search-hook-not-here file-suggestion",
+        "cc-search-hook-not-here session-start",
+    );
+    assert_eq!(
+        response.warnings,
+        [
+            "`cc-search-hook-not-here` is not on this PATH: Claude Code runs the hooks only where `cc-search-hook-not-here` is on the PATH it starts with"
+        ]
+    );
+
+    // A program on PATH, or relative to the project, is portable: no warning.
+    for (fs_command, ss_command) in [("sh -c true", "sh -c true"), (FS, SS)] {
+        let g = Fixture::new();
+        let response = g.install(fs_command, ss_command);
+        assert!(response.warnings.is_empty(), "{:?}", response.warnings);
+    }
 }
 
 #[test]

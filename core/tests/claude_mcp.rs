@@ -207,7 +207,10 @@ fn other_servers_and_keys_stay_byte_for_byte_and_uninstall_restores_the_file() {
     assert!(removed.changed);
     assert_eq!(
         removed.changes,
-        ["MCP server `cc-search` removed (`cc-search mcp`)"]
+        [
+            "MCP server `cc-search` removed (`cc-search mcp`)",
+            ".mcp.json put back byte for byte as it was before cc-search's install"
+        ]
     );
     assert_eq!(f.read(), OTHERS, "exactly the entry it added is gone");
     assert_eq!(listing(&f.project()), [".mcp.json"], "no backup files");
@@ -275,6 +278,65 @@ fn uninstall_keeps_a_file_that_holds_anything_else() {
     f.write("{\n  \"mcpServers\": {}\n}");
     assert!(!f.uninstall().changed);
     assert!(f.file().exists());
+}
+
+#[test]
+fn uninstall_puts_back_the_file_that_was_there_byte_for_byte() {
+    // Files a team may already have committed: an empty `mcpServers` (which an uninstall
+    // without a record would take for cc-search's leftover), odd layouts, an empty file.
+    for original in [
+        "{\"mcpServers\":{}}",
+        "{\r\n\t\"mcpServers\": {\r\n\t}\r\n}\r\n",
+        "\u{feff}{\n    \"mcpServers\": {}\n}",
+        "",
+        OTHERS,
+    ] {
+        let f = Fixture::new();
+        f.write(original);
+        assert!(f.install("cc-search", &["mcp"]).changed);
+        // The record is in the data root, nothing beside the file.
+        assert_eq!(listing(&f.project()), [".mcp.json"]);
+        let records = listing(&f._home.path().join("backups"));
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert!(records[0].starts_with("mcp.json-"), "{records:?}");
+        let removed = f.uninstall();
+        assert!(removed.changed);
+        assert_eq!(f.read(), original, "{original:?}");
+        assert_eq!(listing(&f.project()), [".mcp.json"]);
+        assert!(
+            !f._home.path().join("backups").join(&records[0]).exists(),
+            "the record is forgotten after the uninstall"
+        );
+    }
+}
+
+#[test]
+fn uninstall_after_someone_else_changed_the_file_keeps_their_changes() {
+    // Created by the install, then a teammate added a server: only cc-search's goes.
+    let f = Fixture::new();
+    f.install("cc-search", &["mcp"]);
+    let mut value: Value = serde_json::from_str(&f.read()).unwrap();
+    value["mcpServers"]["db"] =
+        json!({"type": "stdio", "command": "db-mcp", "args": [], "env": {}});
+    f.write(&serde_json::to_string_pretty(&value).unwrap());
+    f.uninstall();
+    assert_eq!(
+        serde_json::from_str::<Value>(&f.read()).unwrap(),
+        json!({"mcpServers": {"db": {"type": "stdio", "command": "db-mcp", "args": [], "env": {}}}})
+    );
+
+    // Created by the install and only reformatted since: nothing of it is left.
+    let f = Fixture::new();
+    f.install("cc-search", &["mcp"]);
+    let compact: Value = serde_json::from_str(&f.read()).unwrap();
+    f.write(&compact.to_string());
+    let removed = f.uninstall();
+    assert!(
+        removed
+            .changes
+            .contains(&".mcp.json removed: nothing else was in it".to_string())
+    );
+    assert!(listing(&f.project()).is_empty());
 }
 
 #[test]
@@ -463,17 +525,29 @@ fn a_symlinked_file_stays_a_link() {
     );
     assert_eq!(fs::read_to_string(&shared).unwrap(), OTHERS_INSTALLED);
 
-    // Uninstalling from a linked file that held only cc-search empties it, never deletes
-    // the target.
+    // Uninstalling from a linked file puts its target back as it was, never deletes it.
     fs::write(&shared, "").unwrap();
     f.install("cc-search", &["mcp"]);
     assert!(f.uninstall().changed);
     let link = fs::symlink_metadata(f.file()).unwrap();
     assert!(link.file_type().is_symlink());
-    assert_eq!(
-        fs::read_to_string(&shared).unwrap(),
-        "{\n  \"mcpServers\": {}\n}\n"
+    assert_eq!(fs::read_to_string(&shared).unwrap(), "");
+
+    // Changed since the install, it is emptied rather than deleted.
+    f.install("cc-search", &["mcp"]);
+    fs::write(
+        &shared,
+        r#"{"mcpServers": {"cc-search": {"command": "cc-search", "args": ["mcp"]}}}"#,
+    )
+    .unwrap();
+    assert!(f.uninstall().changed);
+    assert!(
+        fs::symlink_metadata(f.file())
+            .unwrap()
+            .file_type()
+            .is_symlink()
     );
+    assert_eq!(fs::read_to_string(&shared).unwrap(), r#"{"mcpServers":{}}"#);
 }
 
 #[test]
@@ -481,8 +555,14 @@ fn a_command_not_found_here_is_a_warning() {
     let f = Fixture::new();
     let missing = f.install("/nonexistent/bin/cc-search", &["mcp"]);
     assert!(missing.changed);
-    assert_eq!(missing.warnings.len(), 1, "{:?}", missing.warnings);
+    assert_eq!(missing.warnings.len(), 2, "{:?}", missing.warnings);
     assert!(missing.warnings[0].contains("does not exist here"));
+    // `.mcp.json` is shared: a path of this machine in it is worth a warning too.
+    assert!(
+        missing.warnings[1].contains("`/nonexistent/bin/cc-search`, a path on this machine"),
+        "{:?}",
+        missing.warnings
+    );
     let off_path = f.install("cc-search-not-on-any-path-here", &["mcp"]);
     assert!(
         off_path.warnings[0].contains("is not on this PATH"),
@@ -495,7 +575,17 @@ fn a_command_not_found_here_is_a_warning() {
                 ..request(command, &["-c", "exec cc-search mcp"])
             })
             .unwrap();
-        assert!(found.warnings.is_empty(), "{:?}", found.warnings);
+        let machine_path = found
+            .warnings
+            .iter()
+            .any(|w| w.contains("a path on this machine"));
+        assert_eq!(
+            found.warnings.len(),
+            usize::from(machine_path),
+            "{:?}",
+            found.warnings
+        );
+        assert_eq!(machine_path, command.starts_with('/'));
         assert!(found.changed);
     }
 }

@@ -26,9 +26,13 @@ Commands:
   install claude [--user | --project | --project-dir DIR] [--hook-program FILE]
                  [--uninstall] [--json]
       Without --mcp: this package's hooks in Claude Code's settings.json (the @ picker's
-      fileSuggestion command and a SessionStart hook), with a backup. They run the
-      native program hooks/cc-search-hook (or FILE); where it cannot run, the Bun
-      scripts hooks/file-suggestion.sh and hooks/session-start.sh, with a warning.
+      fileSuggestion command and a SessionStart hook). They run the native program
+      hooks/cc-search-hook (or FILE); where it cannot run, the Bun scripts
+      hooks/file-suggestion.sh and hooks/session-start.sh, with a warning. --user: by
+      absolute path; --project: from the project's node_modules
+      ("$CLAUDE_PROJECT_DIR"/node_modules/cc-search/hooks/…), which works for everyone
+      who ran \`npm install\` there (commit the file). One backup of the previous file is
+      kept in the data root; --uninstall puts the file back as it was.
   mcp [--root DIR]... [--tools LIST] [--max-tokens N] [--structured]
       Run the MCP server on stdin/stdout until stdin ends. --root: a directory the tools
       may read (repeatable; the first is the project; default $CLAUDE_PROJECT_DIR, else
@@ -195,6 +199,15 @@ function nativeHook(given) {
   return { program }
 }
 
+/**
+ * Where a project's shared settings find this package's hook `file`: in the project's own
+ * node_modules, by way of `$CLAUDE_PROJECT_DIR`, which Claude Code sets for the commands
+ * it runs.
+ */
+function projectHook(file) {
+  return `"$CLAUDE_PROJECT_DIR"/node_modules/${PROG}/hooks/${file}`
+}
+
 /** What a project's .mcp.json runs: the cc-search its own `npm install` brought. */
 const PROJECT_MCP_ARGV = ['npx', '--no-install', PROG, 'mcp']
 
@@ -215,6 +228,39 @@ function installClaude(options) {
     }
     const argv = project ? PROJECT_MCP_ARGV : [...selfArgv(options), 'mcp']
     Object.assign(params, { command: argv[0], args: argv.slice(1) })
+  } else if (project) {
+    if (options['hook-program'] !== undefined) {
+      throw new UsageError(
+        "--hook-program names a file of this machine, but a project's settings are shared: they run cc-search from the project's node_modules (use --user for your own)",
+      )
+    }
+    if (!params.uninstall && (options.home !== undefined || options.config !== undefined)) {
+      report(
+        'warning',
+        "--home and --config are not written into the project's settings (they are shared); the hooks use $CC_SEARCH_HOME or the default data root",
+      )
+    }
+    // An uninstall removes whichever cc-search hooks are there: nothing to check.
+    const native = params.uninstall ? { program: NATIVE_HOOK } : nativeHook(undefined)
+    let files = [NATIVE_HOOK, NATIVE_HOOK]
+    if (native.program) {
+      params.file_suggestion_command = `${projectHook(NATIVE_HOOK)} file-suggestion`
+      params.session_start_command = `${projectHook(NATIVE_HOOK)} session-start`
+      runs = "this package's native hook program, from the node_modules of the project"
+    } else {
+      report('warning', `${native.why}; writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker`)
+      files = ['file-suggestion.sh', 'session-start.sh']
+      params.file_suggestion_command = projectHook(files[0])
+      params.session_start_command = projectHook(files[1])
+      runs = "this package's Bun hook scripts, from the node_modules of the project"
+    }
+    const installed = path.join(params.project_dir || process.cwd(), 'node_modules', PROG)
+    if (!params.uninstall && !require('node:fs').existsSync(path.join(installed, 'hooks', files[0]))) {
+      report(
+        'warning',
+        `${installed} has no hooks/${files[0]}: the project's hooks run cc-search from its node_modules; add it to the project (\`npm install --save-dev cc-search\`) so that everyone who runs \`npm install\` there has it`,
+      )
+    }
   } else {
     // An uninstall removes whichever cc-search hooks are there: nothing to check.
     const native = params.uninstall ? { why: '' } : nativeHook(options['hook-program'])
@@ -255,6 +301,11 @@ function installClaude(options) {
   }
   if (!options.mcp) {
     if (!params.uninstall) lines.push(`The hooks run ${runs}.`)
+    if (!params.uninstall && project) {
+      lines.push(
+        "Commit .claude/settings.json to share it; everyone who runs `npm install` in the project has the hooks (cc-search must be in its package.json).",
+      )
+    }
     lines.push(result.backup ? `Backup of the previous file: ${result.backup}` : 'There was no previous file, so no backup.')
   }
   process.stdout.write(`${lines.join('\n')}\n`)

@@ -10,6 +10,7 @@
 const { describe, test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
@@ -273,8 +274,12 @@ describe('install claude (hooks)', () => {
     assert.ok(!fs.existsSync(path.join(config, '.claude.json')), 'no MCP server without --mcp')
     const project = makeProject({ 'src/components/Button.tsx': '' })
     assert.deepEqual(pick(settings, project, u.env, 'butt'), [0, 'src/components/Button.tsx\n'])
-    ok(cli(['install', 'claude', '--uninstall'], { env: u.env }))
-    assert.deepEqual(JSON.parse(fs.readFileSync(settings, 'utf8')), {})
+    const out2 = ok(cli(['install', 'claude', '--uninstall'], { env: u.env }))
+    // The file and the directory the install created are gone; the one backup is in the
+    // data root.
+    assert.ok(!fs.existsSync(config), out2)
+    const backup = path.join(u.env.CC_SEARCH_HOME, 'backups')
+    assert.ok(out2.includes(`Backup of the previous file: ${backup}/settings.json-`), out2)
   })
 
   test('--home and --config are carried into the native hooks', () => {
@@ -318,6 +323,105 @@ describe('install claude (hooks)', () => {
     const again = JSON.parse(fs.readFileSync(settings, 'utf8'))
     assert.equal(again.fileSuggestion.command, `${path.join(HOOKS, 'cc-search-hook')} file-suggestion`)
     assert.equal(again.hooks.SessionStart.length, 1)
+  })
+})
+
+describe('install claude --project (hooks)', () => {
+  function git(cwd, ...args) {
+    const child = spawnSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' },
+    })
+    assert.equal(child.status, 0, child.stderr)
+    return child.stdout
+  }
+
+  /** A project in git with everything committed, this package in its node_modules. */
+  function repo(files) {
+    const project = makeProject({ '.gitignore': 'node_modules/\n', ...files })
+    fs.mkdirSync(path.join(project, 'node_modules'))
+    fs.symlinkSync(PACKAGE_DIR, path.join(project, 'node_modules', 'cc-search'))
+    git(project, 'init', '-q')
+    git(project, 'add', '-A')
+    git(project, '-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'init')
+    return project
+  }
+
+  const status = (project) => git(project, 'status', '--porcelain', '--untracked-files=all')
+  const FS = '"$CLAUDE_PROJECT_DIR"/node_modules/cc-search/hooks/cc-search-hook file-suggestion'
+  const SS = '"$CLAUDE_PROJECT_DIR"/node_modules/cc-search/hooks/cc-search-hook session-start'
+
+  test("writes commands that find the package in the project's node_modules, and leaves nothing behind", () => {
+    const u = user()
+    const project = repo({ 'src/components/Button.tsx': '' })
+    const settings = path.join(project, '.claude', 'settings.json')
+    const out = ok(cli(['install', 'claude', '--project'], { env: u.env, cwd: project }))
+    assert.equal(
+      out,
+      `Installed cc-search in ${settings}\n` +
+        `  fileSuggestion set to \`${FS}\`\n` +
+        `  SessionStart hook added: \`${SS}\`\n` +
+        "The hooks run this package's native hook program, from the node_modules of the project.\n" +
+        "Commit .claude/settings.json to share it; everyone who runs `npm install` in the project has the hooks (cc-search must be in its package.json).\n" +
+        'There was no previous file, so no backup.\n',
+    )
+    const text = fs.readFileSync(settings, 'utf8')
+    assert.ok(!text.includes(project) && !text.includes(PACKAGE_DIR) && !text.includes(os.homedir()), text)
+    const written = JSON.parse(text)
+    assert.deepEqual(written.fileSuggestion, { type: 'command', command: FS })
+    assert.equal(written.hooks.SessionStart[0].hooks[0].command, SS)
+    assert.equal(status(project), '?? .claude/settings.json\n')
+
+    // As Claude Code runs it on any machine: a shell, $CLAUDE_PROJECT_DIR set.
+    const command = written.fileSuggestion.command
+    const child = spawnSync('/bin/sh', ['-c', command], {
+      cwd: tempDir(),
+      env: { ...u.env, CLAUDE_PROJECT_DIR: project },
+      input: JSON.stringify({ query: 'butt' }),
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+    })
+    assert.deepEqual([child.status, child.stdout], [0, 'src/components/Button.tsx\n'], child.stderr)
+
+    ok(cli(['install', 'claude', '--project', '--uninstall'], { env: u.env, cwd: project }))
+    assert.equal(status(project), '')
+    assert.ok(!fs.existsSync(path.join(project, '.claude')))
+  })
+
+  test('committed settings come back byte for byte, with no backup file in the project', () => {
+    const u = user()
+    const original = '{\r\n\t"model": "opus",\r\n\t"hooks": {}\r\n}'
+    const project = repo({ '.claude/settings.json': original })
+    const settings = path.join(project, '.claude', 'settings.json')
+    const out = ok(cli(['install', 'claude', '--project-dir', project], { env: u.env }))
+    const backup = out.match(/^Backup of the previous file: (.*)$/m)[1]
+    assert.ok(backup.startsWith(path.join(u.env.CC_SEARCH_HOME, 'backups') + path.sep), backup)
+    assert.equal(fs.readFileSync(backup, 'utf8'), original)
+    assert.equal(status(project), ' M .claude/settings.json\n')
+    ok(cli(['install', 'claude', '--project-dir', project, '--uninstall'], { env: u.env }))
+    assert.equal(fs.readFileSync(settings, 'utf8'), original)
+    assert.equal(status(project), '')
+    noBackups(path.join(project, '.claude'))
+  })
+
+  test('warns when the project does not have the package, refuses --hook-program', () => {
+    const u = user()
+    const project = makeProject({ 'README.md': '' })
+    const child = cli(['install', 'claude', '--project'], { env: u.env, cwd: project })
+    assert.equal(child.status, 0, child.stderr)
+    assert.equal(
+      child.stderr,
+      `cc-search: warning: ${path.join(project, 'node_modules', 'cc-search')} has no hooks/cc-search-hook: ` +
+        "the project's hooks run cc-search from its node_modules; add it to the project " +
+        '(`npm install --save-dev cc-search`) so that everyone who runs `npm install` there has it\n',
+    )
+    const written = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8'))
+    assert.equal(written.fileSuggestion.command, FS, 'the portable form all the same')
+
+    const refused = cli(['install', 'claude', '--project', '--hook-program', BIN], { env: u.env, cwd: project })
+    assert.equal(refused.status, 2, refused.stderr)
+    assert.match(refused.stderr, /a project's settings are shared/)
   })
 })
 

@@ -103,6 +103,44 @@ def with_cc_search(file_suggestion: str, session_start: str) -> dict[str, Any]:
     return expected
 
 
+#: What `install claude --project` writes: the native program from each person's PATH.
+PROJECT_FS, PROJECT_SS = "cc-search-hook file-suggestion", "cc-search-hook session-start"
+
+
+def backups(data_root: Path) -> list[Path]:
+    """The files the installers keep in the data root (backups and install records)."""
+    root = data_root / "backups"
+    return sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
+
+
+def git(cwd: Path, *args: str) -> str:
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null"},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc
+    return proc.stdout
+
+
+def git_repo(root: Path) -> Path:
+    """A git repository at `root` with everything in it committed."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "init")
+    return root
+
+
+@pytest.fixture
+def on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cc-search-hook` on the PATH, as for anyone who installed cc-search."""
+    bin_dir = os.path.dirname(native_hook_path())
+    monkeypatch.setenv("PATH", bin_dir + os.pathsep + os.environ.get("PATH", ""))
+
+
 def hooks_dir(root: Path, executable: bool = True) -> Path:
     make_files(root, ["file-suggestion.sh", "session-start.sh"], "#!/bin/sh\n")
     if executable:
@@ -144,10 +182,9 @@ def test_install_keeps_existing_settings_and_backs_them_up(home: Path, claude: C
 
     proc = run_cli("install", "claude", home=home)
     assert proc.returncode == 0, proc
-    backups = [p for p in claude.config.iterdir() if p.name != "settings.json"]
-    assert len(backups) == 1
-    backup = backups[0]
-    assert backup.name.startswith("settings.json.bak-")
+    # Nothing beside the file: the one backup is in the data root.
+    assert [p.name for p in claude.config.iterdir()] == ["settings.json"]
+    backup = next(p for p in backups(home) if p.name == "settings.json")
     assert proc.stdout.endswith(f"Backup of the previous file: {backup}\n")
     assert backup.read_text() == original
     # Byte for byte what it was, plus cc-search's entries; the permissions are kept.
@@ -156,27 +193,41 @@ def test_install_keeps_existing_settings_and_backs_them_up(home: Path, claude: C
 
     uninstalled = run_cli("install", "claude", "--uninstall", home=home)
     assert uninstalled.returncode == 0, uninstalled
-    assert uninstalled.stdout.startswith(
+    assert uninstalled.stdout == (
         f"Removed cc-search from {claude.settings}\n"
         f"  fileSuggestion `{fs_command}` removed\n"
         f"  SessionStart hook `{ss_command}` removed\n"
-        "Backup of the previous file: "
+        "  settings.json put back byte for byte as it was before cc-search's install\n"
+        f"Backup of the previous file: {backup}\n"
     )
     assert claude.settings.read_text() == original
+    assert [p.name for p in claude.config.iterdir()] == ["settings.json"]
+    assert backups(home) == [backup], "one backup, replaced on each write"
+    assert backup.read_text() == as_claude_writes(with_cc_search(fs_command, ss_command))
 
     again = run_cli("install", "claude", "--uninstall", home=home)
     assert again.stdout == f"{claude.settings}: cc-search is not installed there; nothing changed\n"
 
 
-def test_install_into_a_project(home: Path, claude: Claude, tmp_path: Path) -> None:
+def test_install_into_a_project(home: Path, claude: Claude, tmp_path: Path, on_path: None) -> None:
     project = make_files(tmp_path / "project", ["README.md"])
-    fs_command, ss_command = own_commands()
     settings = project / ".claude" / "settings.json"
 
     proc = run_cli("install", "claude", "--project-dir", str(project), home=home)
-    assert proc.returncode == 0, proc
-    assert proc.stdout.startswith(f"Installed cc-search in {settings}\n")
-    assert json.loads(settings.read_text()) == installed(fs_command, ss_command)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    assert proc.stdout == (
+        f"Installed cc-search in {settings}\n"
+        f"  fileSuggestion set to `{PROJECT_FS}`\n"
+        f"  SessionStart hook added: `{PROJECT_SS}`\n"
+        "The hooks run `cc-search-hook` from the PATH of each person who works on the project.\n"
+        "Commit .claude/settings.json to share it; everyone needs `cc-search-hook` on PATH "
+        "(`pip install cc-search` or `pipx install cc-search` puts it there).\n"
+        "There was no previous file, so no backup.\n"
+    )
+    # Nothing of this machine in the shared file: no path, no virtualenv.
+    text = settings.read_text()
+    assert text == as_claude_writes(installed(PROJECT_FS, PROJECT_SS))
+    assert "/" not in text.replace("https://", "") and ".venv" not in text
     assert not claude.config.exists(), "the user settings are not touched"
 
     # --project without a directory: $CLAUDE_PROJECT_DIR, else the current directory.
@@ -193,6 +244,98 @@ def test_install_into_a_project(home: Path, claude: Claude, tmp_path: Path) -> N
     )
     assert from_env.stdout == f"{settings}: cc-search is already installed; nothing changed\n"
     assert not (other / ".claude").exists()
+
+    # Uninstalled: the file and the .claude/ it created are gone.
+    removed = run_cli("install", "claude", "--project", "--uninstall", home=home, cwd=project)
+    assert (removed.returncode, removed.stderr) == (0, ""), removed
+    assert removed.stdout == (
+        f"Removed cc-search from {settings}\n"
+        f"  fileSuggestion `{PROJECT_FS}` removed\n"
+        f"  SessionStart hook `{PROJECT_SS}` removed\n"
+        "  settings.json removed: nothing else was in it\n"
+        "  .claude/ removed: cc-search's install created it and it is empty\n"
+        f"Backup of the previous file: {backups(home)[0]}\n"
+    )
+    assert sorted(p.name for p in project.iterdir()) == ["README.md"]
+
+
+def test_project_install_and_uninstall_leave_git_clean(
+    home: Path, tmp_path: Path, on_path: None
+) -> None:
+    # Committed settings of the team's own.
+    project = git_repo(
+        make_files(tmp_path / "project", [".claude/settings.json", "README.md"], "")
+    )
+    settings = project / ".claude" / "settings.json"
+    original = '{\n    "model": "opus",\n    "hooks": {}\n}'
+    settings.write_text(original)
+    git(project, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qam", "settings")
+    proc = run_cli("install", "claude", "--project", home=home, cwd=project)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == (
+        " M .claude/settings.json\n"
+    )
+    assert json.loads(settings.read_text())["fileSuggestion"]["command"] == PROJECT_FS
+    proc = run_cli("install", "claude", "--project", "--uninstall", home=home, cwd=project)
+    assert proc.returncode == 0, proc
+    assert settings.read_text() == original
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
+
+    # No settings before: installed, it is the only new file; uninstalled, nothing is left.
+    fresh = git_repo(make_files(tmp_path / "fresh", ["README.md"], "# p\n"))
+    run_cli("install", "claude", "--project", home=home, cwd=fresh)
+    assert git(fresh, "status", "--porcelain", "--untracked-files=all") == (
+        "?? .claude/settings.json\n"
+    )
+    run_cli("install", "claude", "--project", "--uninstall", home=home, cwd=fresh)
+    assert git(fresh, "status", "--porcelain", "--untracked-files=all") == ""
+    assert not (fresh / ".claude").exists()
+
+
+def test_project_install_warns_when_cc_search_hook_is_not_on_path(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    project = make_files(tmp_path / "project", ["README.md"])
+    data = tmp_path / "data"
+    proc = run_cli("--home", str(data), "install", "claude", "--project", home=home, cwd=project)
+    assert proc.returncode == 0, proc
+    assert proc.stderr == (
+        "cc-search: warning: --home and --config are not written into the project's settings "
+        "(they are shared); the hooks use $CC_SEARCH_HOME or the default data root\n"
+        "cc-search: warning: `cc-search-hook` is not on this PATH: Claude Code runs the hooks "
+        "only where `cc-search-hook` is on the PATH it starts with\n"
+    )
+    # Still the portable form, for the teammates who have it.
+    settings = project / ".claude" / "settings.json"
+    assert json.loads(settings.read_text()) == installed(PROJECT_FS, PROJECT_SS)
+
+    # Options that name files of this machine are refused for a project.
+    for option in ("--hooks-dir", "--hook-program"):
+        refused = run_cli(
+            "install", "claude", "--project", option, str(tmp_path), home=home, cwd=project
+        )
+        assert refused.returncode == 2, refused
+        assert "a project's settings are shared" in refused.stderr, refused.stderr
+
+
+def test_project_command_answers_the_picker(home: Path, tmp_path: Path, on_path: None) -> None:
+    """The shared command as Claude Code runs it on a teammate's machine: a shell, the
+    query on stdin, cc-search-hook found on PATH."""
+    project = make_files(tmp_path / "project", ["src/components/Button.tsx", "README.md"])
+    run_cli("install", "claude", "--project", home=home, cwd=project)
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    proc = subprocess.run(
+        settings["fileSuggestion"]["command"],
+        shell=True,
+        input='{"query": "butt"}',
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project), "CC_SEARCH_HOME": str(home)},
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout) == (0, "src/components/Button.tsx\n"), proc
 
 
 def test_hooks_dir_uses_the_bun_scripts_and_replaces_the_cli_hooks(
@@ -211,11 +354,12 @@ def test_hooks_dir_uses_the_bun_scripts_and_replaces_the_cli_hooks(
     # One entry of cc-search, never two.
     assert json.loads(claude.settings.read_text()) == installed(fs_new, ss_new)
 
-    # Back to the native hooks, and out again.
+    # Back to the native hooks, and out again: no settings file is left, nor the
+    # directory the first install created.
     run_cli("install", "claude", home=home)
     assert json.loads(claude.settings.read_text()) == installed(fs_old, ss_old)
     run_cli("install", "claude", "--uninstall", home=home)
-    assert json.loads(claude.settings.read_text()) == {}
+    assert not claude.config.exists()
 
 
 def test_hooks_dir_must_hold_executable_scripts(home: Path, claude: Claude, tmp_path: Path) -> None:

@@ -484,3 +484,43 @@ def test_claude_code_reports_no_unknown_schema_formats(
     assert "Connected" in got.stdout, output(got)
     unknown = [line for line in output(got).splitlines() if "unknown format" in line]
     assert unknown == [], f"{len(unknown)} lines with 'unknown format', e.g. {unknown[:3]}"
+
+
+def test_project_mcp_json_round_trip_is_exact_and_leaves_git_clean(
+    claude_cli: str, home: Path, user: User, tmp_path: Path
+) -> None:
+    """A team's committed .mcp.json (as `claude mcp add` writes it: no final newline):
+    the install adds a portable entry Claude Code reads, the uninstall puts the very same
+    bytes back, and git sees nothing left behind."""
+    project = (tmp_path / "project").resolve()
+    project.mkdir()
+    mcp_json = project / ".mcp.json"
+    original = json.dumps({"mcpServers": {"db": server("db-mcp", "--read-only")}}, indent=2)
+    mcp_json.write_text(original)
+    git_env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null"}
+
+    def git(*args: str) -> str:
+        proc = subprocess.run(
+            ["git", *args], cwd=project, capture_output=True, text=True, env=git_env, timeout=60
+        )
+        assert proc.returncode == 0, proc
+        return proc.stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "mcp")
+
+    proc = run_cli("install", "claude", "--mcp", "--project", home=home, cwd=project)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc
+    text = mcp_json.read_text()
+    assert "/" not in text and ".venv" not in text, text
+    assert git("status", "--porcelain", "--untracked-files=all") == " M .mcp.json\n"
+    got = claude(claude_cli, "mcp", "get", "cc-search", cwd=project, home=home)
+    assert got.returncode == 0, output(got)
+    assert "Scope: Project config" in got.stdout and "Command: cc-search" in got.stdout, got.stdout
+
+    proc = run_cli("install", "claude", "--mcp", "--project", "--uninstall", home=home, cwd=project)
+    assert proc.returncode == 0, proc
+    assert mcp_json.read_text() == original
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+    assert_not_found(claude(claude_cli, "mcp", "get", "cc-search", cwd=project, home=home))

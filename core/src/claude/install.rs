@@ -1,11 +1,12 @@
 //! `claude.install`: cc-search's `fileSuggestion` command and `SessionStart` hook in a
 //! Claude Code `settings.json` (file-picker spec, "Settings Configuration").
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::record::Memory;
 use super::settings;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -24,19 +25,33 @@ use crate::error::{Error, Result};
 /// - cc-search's own earlier commands (see [`is_cc_search_command`]) are replaced in
 ///   place, never duplicated; a `fileSuggestion` of another program is replaced with a
 ///   warning (the backup keeps it).
-/// - Before the file is replaced, the previous one is copied to
-///   `settings.json.bak-<unix-seconds>` beside it (`-2`, `-3`, … appended if taken), with
-///   its permissions. The new file is written to a temporary file in the same directory,
-///   flushed, and renamed over the old one, keeping its permissions; missing parent
-///   directories are created. A `settings.json` that is a symbolic link stays one: its
-///   target is replaced. If another program changes the file meanwhile, the update starts
-///   over from its new content.
+/// - Nothing is left beside the file (a backup there shows up in `git status` and in `@`
+///   results). Before the file is replaced, the previous one is kept as the one backup of
+///   that file in the data root, `<data root>/backups/settings.json-<hash of its path>/
+///   settings.json` (0600), replaced on each write; the response says where. Beside it,
+///   `record.json` remembers the file as it was before cc-search's first install into it
+///   (its bytes, or that it did not exist, and the directories the install created). The
+///   new file is written to a temporary file in the same directory, flushed, and renamed
+///   over the old one, keeping its permissions; missing parent directories are created.
+///   A `settings.json` that is a symbolic link stays one: its target is replaced. If
+///   another program changes the file meanwhile, the update starts over from its new
+///   content.
 /// - A file that is not valid JSON, not an object, or whose `hooks` / `hooks.SessionStart`
 ///   has the wrong type is an `invalid_request` error, and the file is left untouched.
+/// - Warnings: a command whose program is a bare name not on this `PATH`; in scope
+///   `project`, a command naming a path of this machine (the file is shared: a project's
+///   commands should be found on each person's PATH, e.g. `cc-search-hook
+///   file-suggestion`, or relative to `$CLAUDE_PROJECT_DIR`).
 ///
-/// Uninstalling removes exactly what installing adds: `fileSuggestion` when it is
-/// cc-search's, cc-search's hooks in `SessionStart`, and the `SessionStart` list and the
-/// `hooks` object when that removal left them empty.
+/// Uninstalling puts the file back as it was before cc-search's first install, byte for
+/// byte, when it still holds exactly what cc-search wrote: the original bytes, or no file
+/// (and no `.claude/` directory when the install created it and nothing else is in it).
+/// When the file changed since, it removes exactly what installing adds:
+/// `fileSuggestion` when it is cc-search's, cc-search's hooks in `SessionStart`, and the
+/// `SessionStart` list and the `hooks` object when that removal left them empty; a file
+/// left with nothing in it is deleted unless it existed before the install (never a `{}`
+/// that cc-search created), and one whose content is then the original's gets the
+/// original bytes back.
 #[derive(Debug, Clone, Copy)]
 pub struct Install;
 
@@ -82,8 +97,9 @@ pub struct InstallResponse {
     pub settings_path: String,
     /// Whether the file was rewritten. `false`: it already said what it should.
     pub changed: bool,
-    /// Where the previous file was copied before it was replaced (`null` when nothing was
-    /// written or there was no previous file).
+    /// The one backup of the file, in the data root: the previous content, kept before it
+    /// was replaced or deleted (`null` when nothing was written or there was no previous
+    /// file).
     pub backup: Option<String>,
     /// What changed, one line each, for people.
     pub changes: Vec<String>,
@@ -93,14 +109,14 @@ pub struct InstallResponse {
 
 impl crate::ops::Operation for Install {
     const NAME: &'static str = "claude.install";
-    const SUMMARY: &'static str = "Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code settings.json (or remove them with `uninstall`), idempotently, with a backup and an atomic write.";
+    const SUMMARY: &'static str = "Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code settings.json (or remove them with `uninstall`), idempotently, atomically, with one backup in the data root; uninstall puts the file back as it was.";
     type Request = InstallRequest;
     type Response = InstallResponse;
     const PATH_PARAMS: &'static [crate::ops::PathParam] =
         &[crate::ops::PathParam::one("/project_dir").or_project()];
     const WRITES_USER_SETTINGS: bool = true;
-    fn run(_engine: &Engine, request: InstallRequest) -> Result<InstallResponse> {
-        install(request)
+    fn run(engine: &Engine, request: InstallRequest) -> Result<InstallResponse> {
+        install(engine.home(), request)
     }
 }
 
@@ -174,37 +190,54 @@ pub fn is_cc_search_command(kind: CommandKind, command: &str) -> bool {
 /// the npm package and `make install` ship.
 pub const NATIVE_HOOK: &str = "cc-search-hook";
 
-/// Run `claude.install`; see [`Install`].
-pub fn install(request: InstallRequest) -> Result<InstallResponse> {
+/// Run `claude.install` with the data root `home` (where the backup and the install
+/// record are kept); see [`Install`].
+pub fn install(home: &Path, request: InstallRequest) -> Result<InstallResponse> {
     let name = <Install as crate::ops::Operation>::NAME;
     let commands = Commands::of(&request, name)?;
     let settings_path = settings_path(&request, name)?;
     let options = settings::WriteOptions {
-        backup: true,
         new_file_mode: None,
     };
-    let updated = settings::update(&settings_path, name, options, |target, root| {
-        let mut changes = Vec::new();
-        let mut warnings = Vec::new();
-        let edited = if request.uninstall {
-            remove(root, &commands, &mut changes, &mut warnings);
-            Ok(())
-        } else {
-            add(root, &commands, &mut changes, &mut warnings)
-        };
-        match edited {
-            Ok(()) => Ok(((changes, warnings), settings::Save::Write)),
-            Err(message) => Err(Error::invalid(
-                name,
-                format!(
-                    "{}: {message}; fix it first (the file was left untouched)",
-                    target.display()
-                ),
-            )),
-        }
-    })?;
+    let memory = Memory::new(home, &settings::write_target(&settings_path)?, true);
+    let updated = settings::update(
+        &settings_path,
+        name,
+        options,
+        Some(&memory),
+        |target, root| {
+            let mut changes = Vec::new();
+            let mut warnings = Vec::new();
+            let edited = if request.uninstall {
+                remove(root, &commands, &mut changes, &mut warnings);
+                Ok(settings::Save::Uninstall {
+                    nothing_left: root.is_empty(),
+                })
+            } else {
+                let mut without = root.clone();
+                remove(&mut without, &commands, &mut Vec::new(), &mut Vec::new());
+                let fresh = without == *root;
+                add(root, &commands, &mut changes, &mut warnings)
+                    .map(|()| settings::Save::Install { fresh })
+            };
+            match edited {
+                Ok(save) => Ok(((changes, warnings), save)),
+                Err(message) => Err(Error::invalid(
+                    name,
+                    format!(
+                        "{}: {message}; fix it first (the file was left untouched)",
+                        target.display()
+                    ),
+                )),
+            }
+        },
+    )?;
     let link_warning = updated.link_warning(&settings_path);
-    let (changes, mut warnings) = updated.outcome;
+    let (mut changes, mut warnings) = updated.outcome;
+    changes.extend(super::done_lines(&updated.done, &updated.target));
+    if !request.uninstall {
+        warnings.extend(commands.warnings(request.scope));
+    }
     warnings.extend(link_warning);
     Ok(InstallResponse {
         settings_path: settings_path.display().to_string(),
@@ -246,6 +279,39 @@ impl Commands {
             file_suggestion: check("file_suggestion_command", &request.file_suggestion_command)?,
             session_start: check("session_start_command", &request.session_start_command)?,
         })
+    }
+
+    /// Warnings about the commands of an install in `scope`: a program that is not on
+    /// this PATH, a path of this machine in a project's shared settings.
+    fn warnings(&self, scope: Scope) -> Vec<String> {
+        let commands = [&self.file_suggestion, &self.session_start];
+        let mut warnings = Vec::new();
+        let mut programs = Vec::new();
+        for command in commands.into_iter().flatten() {
+            if let Some(program) = super::bare_program(command)
+                && !programs.contains(&program)
+            {
+                programs.push(program);
+            }
+            if scope == Scope::Project
+                && let Some(path) = super::machine_path(command)
+            {
+                warnings.push(format!(
+                    "`{command}` names {path}, a path on this machine, in a file the project \
+                     shares: it works only where that path exists (use a command on PATH, \
+                     e.g. `{NATIVE_HOOK} file-suggestion`)"
+                ));
+            }
+        }
+        for program in programs {
+            if !super::is_runnable(program) {
+                warnings.push(format!(
+                    "`{program}` is not on this PATH: Claude Code runs the hooks only where \
+                     `{program}` is on the PATH it starts with"
+                ));
+            }
+        }
+        warnings
     }
 
     fn is_ours(&self, kind: CommandKind, command: &str) -> bool {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::Scope;
+use super::record::Memory;
 use super::settings::{self, Save};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -38,11 +39,19 @@ use crate::error::{Error, Result};
 ///   meanwhile, the edit starts over from its new content.
 /// - A file that is not valid JSON, not an object, or whose `mcpServers` is not an
 ///   object is an `invalid_request` error; the file is left untouched.
+/// - Warnings: a command not found here; in scope `project`, a command line naming a path
+///   of this machine (`.mcp.json` is shared).
 ///
 /// Uninstalling removes the entry `<name>` when it is cc-search's, and nothing else (an
-/// empty `mcpServers` stays, as `claude mcp remove` leaves it), except that a `.mcp.json`
-/// that held nothing but that entry is deleted. Another program's entry of that name is
-/// left with a warning. (A `.mcp.json` that is a symbolic link is emptied, not deleted.)
+/// empty `mcpServers` stays in `~/.claude.json`, as `claude mcp remove` leaves it).
+/// Another program's entry of that name is left with a warning. A project's `.mcp.json`
+/// is put back as it was before cc-search's first install into it, byte for byte (or
+/// deleted when the install created it), when it still holds exactly what cc-search
+/// wrote; the install keeps that record in the data root
+/// (`<data root>/backups/mcp.json-<hash of its path>/record.json`). Otherwise only the
+/// entry goes, and a `.mcp.json` left with nothing but an empty `mcpServers` is deleted
+/// unless it existed before the install. (A `.mcp.json` that is a symbolic link is never
+/// deleted.)
 #[derive(Debug, Clone, Copy)]
 pub struct InstallMcp;
 
@@ -101,14 +110,14 @@ pub struct InstallMcpResponse {
 
 impl crate::ops::Operation for InstallMcp {
     const NAME: &'static str = "claude.install_mcp";
-    const SUMMARY: &'static str = "Register cc-search's MCP server with Claude Code (mcpServers in ~/.claude.json or the project's .mcp.json, as `claude mcp add` writes it), or remove it with `uninstall`; idempotent, atomic, no backup files.";
+    const SUMMARY: &'static str = "Register cc-search's MCP server with Claude Code (mcpServers in ~/.claude.json or the project's .mcp.json, as `claude mcp add` writes it), or remove it with `uninstall` (a project's .mcp.json put back as it was); idempotent, atomic, no backup files.";
     type Request = InstallMcpRequest;
     type Response = InstallMcpResponse;
     const PATH_PARAMS: &'static [crate::ops::PathParam] =
         &[crate::ops::PathParam::one("/project_dir").or_project()];
     const WRITES_USER_SETTINGS: bool = true;
-    fn run(_engine: &Engine, request: InstallMcpRequest) -> Result<InstallMcpResponse> {
-        install_mcp(request)
+    fn run(engine: &Engine, request: InstallMcpRequest) -> Result<InstallMcpResponse> {
+        install_mcp(engine.home(), request)
     }
 }
 
@@ -168,55 +177,70 @@ fn names_cc_search(word: &str) -> bool {
     stem == "cc-search"
 }
 
-/// Run `claude.install_mcp`; see [`InstallMcp`].
-pub fn install_mcp(request: InstallMcpRequest) -> Result<InstallMcpResponse> {
+/// Run `claude.install_mcp` with the data root `home` (where the record of a project's
+/// `.mcp.json` is kept); see [`InstallMcp`].
+pub fn install_mcp(home: &Path, request: InstallMcpRequest) -> Result<InstallMcpResponse> {
     let operation = <InstallMcp as crate::ops::Operation>::NAME;
     let wanted = Wanted::of(&request, operation)?;
     let path = file_path(&request, operation)?;
+    let project = request.scope == Scope::Project;
     let options = settings::WriteOptions {
-        backup: false,
-        new_file_mode: (request.scope == Scope::User).then_some(0o600),
+        new_file_mode: (!project).then_some(0o600),
     };
-    let updated = settings::update(&path, operation, options, |target, root| {
-        let mut changes = Vec::new();
-        let mut warnings = Vec::new();
-        let had_only_servers = root.len() == 1 && root.contains_key("mcpServers");
-        let edited = if request.uninstall {
-            wanted.remove(root, &mut changes, &mut warnings)
-        } else {
-            wanted.add(root, request.scope, &mut changes)
-        };
-        if let Err(message) = edited {
-            return Err(Error::invalid(
-                operation,
-                format!(
-                    "{}: {message} (the file was left untouched)",
-                    target.display()
-                ),
-            ));
-        }
-        let emptied = root.len() == 1
-            && root
-                .get("mcpServers")
-                .and_then(Value::as_object)
-                .is_some_and(Map::is_empty);
-        // A `.mcp.json` that is a link keeps its target (maybe shared): emptied, not deleted.
-        let save =
-            if request.scope == Scope::Project && had_only_servers && emptied && target == path {
-                changes.push(format!(
-                    "{} removed: nothing else was in it",
-                    target.file_name().unwrap_or_default().to_string_lossy()
-                ));
-                Save::Delete
+    // Claude Code rewrites ~/.claude.json all the time: no record of it could be restored.
+    let memory = if project {
+        Some(Memory::new(home, &settings::write_target(&path)?, false))
+    } else {
+        None
+    };
+    let updated = settings::update(
+        &path,
+        operation,
+        options,
+        memory.as_ref(),
+        |target, root| {
+            let mut changes = Vec::new();
+            let mut warnings = Vec::new();
+            let edited = if request.uninstall {
+                wanted.remove(root, &mut changes, &mut warnings).map(|()| {
+                    let servers_left = root.get("mcpServers").and_then(Value::as_object);
+                    let nothing_left = project
+                        && match root.len() {
+                            0 => true,
+                            1 => servers_left.is_some_and(Map::is_empty),
+                            _ => false,
+                        };
+                    Save::Uninstall { nothing_left }
+                })
             } else {
-                Save::Write
+                let mut without = root.clone();
+                let fresh = wanted
+                    .remove(&mut without, &mut Vec::new(), &mut Vec::new())
+                    .is_ok_and(|()| without == *root);
+                wanted
+                    .add(root, request.scope, &mut changes)
+                    .map(|()| Save::Install { fresh })
             };
-        Ok(((changes, warnings), save))
-    })?;
+            match edited {
+                Ok(save) => Ok(((changes, warnings), save)),
+                Err(message) => Err(Error::invalid(
+                    operation,
+                    format!(
+                        "{}: {message} (the file was left untouched)",
+                        target.display()
+                    ),
+                )),
+            }
+        },
+    )?;
     let link_warning = updated.link_warning(&path);
-    let (changes, mut warnings) = updated.outcome;
+    let (mut changes, mut warnings) = updated.outcome;
+    changes.extend(super::done_lines(&updated.done, &updated.target));
     if !request.uninstall {
         warnings.extend(wanted.missing_command_warning());
+        if project {
+            warnings.extend(wanted.machine_path_warning());
+        }
     }
     warnings.extend(link_warning);
     Ok(InstallMcpResponse {
@@ -397,10 +421,22 @@ impl Wanted {
         Ok(())
     }
 
+    /// A warning when a project's shared `.mcp.json` would name a path of this machine.
+    fn machine_path_warning(&self) -> Option<String> {
+        let command = self.command.as_deref()?;
+        let words = std::iter::once(command).chain(self.args.iter().map(String::as_str));
+        let path = words.map(super::machine_path).find_map(|p| p)?;
+        Some(format!(
+            "the server's command line names {path}, a path on this machine, in a file the \
+             project shares: it works only where that path exists (use a command on PATH, \
+             e.g. `cc-search mcp`)"
+        ))
+    }
+
     /// A warning when the command cannot be found from here.
     fn missing_command_warning(&self) -> Option<String> {
         let command = self.command.as_deref()?;
-        if is_runnable(command) {
+        if super::is_runnable(command) {
             return None;
         }
         Some(if command.contains(['/', '\\']) {
@@ -462,29 +498,6 @@ fn describe(server: &Value) -> String {
         return format!("`{}`", super::shorten(url));
     }
     super::shorten(&server.to_string())
-}
-
-/// Whether `command` names an existing file: a path as it is, a bare name on `$PATH`.
-fn is_runnable(command: &str) -> bool {
-    if command.contains(['/', '\\']) {
-        return Path::new(command).is_file();
-    }
-    let Some(path) = std::env::var_os("PATH") else {
-        return false;
-    };
-    std::env::split_paths(&path).any(|dir| {
-        let candidate = dir.join(command);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::metadata(&candidate)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        }
-        #[cfg(not(unix))]
-        {
-            candidate.is_file() || candidate.with_extension("exe").is_file()
-        }
-    })
 }
 
 #[cfg(test)]

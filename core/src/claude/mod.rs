@@ -17,6 +17,7 @@
 pub mod activity;
 mod install;
 mod mcp_install;
+mod record;
 mod settings;
 
 use std::collections::HashSet;
@@ -31,6 +32,7 @@ pub use mcp_install::{
     InstallMcp, InstallMcpRequest, InstallMcpResponse, is_cc_search_mcp_command,
     is_cc_search_mcp_server,
 };
+pub use record::BACKUPS_DIR;
 
 pub(crate) use crate::transcripts::checked_config_dir;
 pub use crate::transcripts::config_dir;
@@ -237,6 +239,79 @@ fn resolve_directory(root: &Path, entry: &str) -> Result<PathBuf, String> {
         return Err(format!("{} is not a directory", canonical.display()));
     }
     Ok(canonical)
+}
+
+/// The lines an installer adds to its changes for how the file was saved.
+fn done_lines(done: &settings::Done, target: &Path) -> Vec<String> {
+    let name = |path: &Path| {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string())
+    };
+    match done {
+        settings::Done::Nothing | settings::Done::Written => Vec::new(),
+        settings::Done::Restored => vec![format!(
+            "{} put back byte for byte as it was before cc-search's install",
+            name(target)
+        )],
+        settings::Done::Deleted(dirs) => {
+            let mut lines = vec![format!("{} removed: nothing else was in it", name(target))];
+            lines.extend(dirs.iter().map(|dir| {
+                format!(
+                    "{}/ removed: cc-search's install created it and it is empty",
+                    name(dir)
+                )
+            }));
+            lines
+        }
+    }
+}
+
+/// The program a shell command runs when it is a bare name looked up on `$PATH` (its
+/// first word, quotes removed, without `/`, `\`, `$` or `=`).
+fn bare_program(command: &str) -> Option<&str> {
+    let first = command.split_whitespace().next()?.trim_matches(['\'', '"']);
+    (!first.is_empty() && !first.contains(['/', '\\', '$', '='])).then_some(first)
+}
+
+/// The first word of a shell command that is a path of this machine (absolute, or under
+/// `~`), for warnings about files a project shares.
+fn machine_path(command: &str) -> Option<String> {
+    command
+        .split_whitespace()
+        .map(|word| word.trim_matches(['\'', '"']))
+        .find(|word| {
+            let bytes = word.as_bytes();
+            word.starts_with(['/', '~'])
+                || (bytes.len() > 2
+                    && bytes[0].is_ascii_alphabetic()
+                    && bytes[1] == b':'
+                    && matches!(bytes[2], b'/' | b'\\'))
+        })
+        .map(|word| format!("`{word}`"))
+}
+
+/// Whether `command` names an existing file: a path as it is, a bare name on `$PATH`.
+fn is_runnable(command: &str) -> bool {
+    if command.contains(['/', '\\']) {
+        return Path::new(command).is_file();
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        let candidate = dir.join(command);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(&candidate)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            candidate.is_file() || candidate.with_extension("exe").is_file()
+        }
+    })
 }
 
 /// "a number", "an array", … for messages about JSON of the wrong type.

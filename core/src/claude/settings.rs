@@ -1,6 +1,7 @@
 //! Reading and rewriting Claude Code's JSON files (`settings.json`, `.claude.json`,
-//! `.mcp.json`) without losing anything: key order and layout kept, an optional backup of
-//! the previous file, an atomic replacement.
+//! `.mcp.json`) without losing anything: key order and layout kept, an atomic
+//! replacement, and (with a [`Memory`] in the data root) one backup and a record that lets
+//! an uninstall put the file back exactly as it was.
 
 use std::fs;
 use std::io::Write;
@@ -10,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::record::{Memory, Record};
 use crate::error::{Error, Result};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -175,13 +177,39 @@ pub(crate) fn read(file: &Path, operation: &str) -> Result<Settings> {
     })
 }
 
-/// What an edit given to [`update`] wants done with the file once it has changed.
+/// What an edit given to [`update`] did, so that the file is saved the right way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Save {
-    /// Write the edited object.
-    Write,
-    /// Delete the file (what is left of it is not worth keeping).
-    Delete,
+    /// An install: the edited object is written. `fresh`: the file held nothing of
+    /// cc-search's before, so a record of an earlier install is stale and a new one is
+    /// taken.
+    Install {
+        /// Whether the file held none of cc-search's entries before the edit.
+        fresh: bool,
+    },
+    /// An uninstall: cc-search's entries are out of the edited object. The file is put
+    /// back as it was before cc-search's first install when the record says how (see
+    /// [`update`]). `nothing_left`: what is left is worth nothing (no key, or only empty
+    /// containers), so a file cc-search created (or one of unknown origin) is deleted
+    /// rather than left holding that.
+    Uninstall {
+        /// Whether what is left after the removal is worth nothing.
+        nothing_left: bool,
+    },
+}
+
+/// How [`update`] saved the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Done {
+    /// Nothing changed.
+    Nothing,
+    /// The edited object was written.
+    Written,
+    /// The content from before cc-search's first install was written back, byte for byte.
+    Restored,
+    /// The file was deleted, and these directories cc-search had created for it (now
+    /// empty) with it.
+    Deleted(Vec<PathBuf>),
 }
 
 /// What [`update`] did.
@@ -191,7 +219,9 @@ pub(crate) struct Updated<T> {
     pub(crate) outcome: T,
     /// Whether the file was written or deleted. `false`: the edit changed nothing.
     pub(crate) changed: bool,
-    /// The backup of the previous file, when one was taken.
+    /// How it was saved.
+    pub(crate) done: Done,
+    /// The backup of the previous file in the data root, when one was taken.
     pub(crate) backup: Option<PathBuf>,
     /// The file written: the addressed path, or the target of a symbolic link there.
     pub(crate) target: PathBuf,
@@ -210,16 +240,41 @@ impl<T> Updated<T> {
     }
 }
 
+/// What to put in the file.
+enum Plan {
+    Write(Vec<u8>),
+    Restore(Vec<u8>),
+    Delete,
+}
+
 /// Read the JSON object in `path` (a missing or empty file is `{}`), let `edit` change
-/// it, and save the result when it differs: written atomically ([`replace`]) in the
-/// file's own layout, or deleted when `edit` says [`Save::Delete`]. A symbolic link at
-/// `path` is followed ([`write_target`]). An `Err` from `edit` leaves the file untouched.
-/// When another program writes the file meanwhile (Claude Code itself), the edit runs
-/// again on the new content, a few times at most.
+/// it, and save the result when it differs, atomically ([`replace`]) in the file's own
+/// layout. A symbolic link at `path` is followed ([`write_target`]). An `Err` from `edit`
+/// leaves the file untouched. When another program writes the file meanwhile (Claude
+/// Code itself), the edit runs again on the new content, a few times at most.
+///
+/// With a `memory` (a [`Memory`] of the write target in the data root), an install
+/// records the file as it was before cc-search's first install into it (a record of an
+/// install whose entries were since removed by hand is replaced: [`Save::Install`]'s
+/// `fresh`), and the previous content is kept as the one backup there. An uninstall then
+/// saves, in this order of preference:
+///
+/// 1. the content from before the install, byte for byte (or no file, and the now empty
+///    directories the install created), when the file still holds exactly what cc-search
+///    wrote last;
+/// 2. that content too when the edited object equals it (someone changed the file, and
+///    changed it back);
+/// 3. no file, when nothing is left of it ([`Save::Uninstall`]'s `nothing_left`) and it
+///    did not exist before the install (or no record says it did) and it is not a
+///    symbolic link;
+/// 4. the edited object, in the file's layout.
+///
+/// The record is forgotten after an uninstall; the backup stays.
 pub(crate) fn update<T>(
     path: &Path,
     operation: &str,
     options: WriteOptions,
+    memory: Option<&Memory>,
     mut edit: impl FnMut(&Path, &mut Map<String, Value>) -> Result<(T, Save)>,
 ) -> Result<Updated<T>> {
     let target = write_target(path)?;
@@ -227,38 +282,117 @@ pub(crate) fn update<T>(
         let current = read(&target, operation)?;
         let mut root = current.root.clone();
         let (outcome, save) = edit(&target, &mut root)?;
+        let record = memory.and_then(Memory::record);
         let mut updated = Updated {
             outcome,
             changed: false,
+            done: Done::Nothing,
             backup: None,
             target: target.clone(),
         };
-        if root == current.root {
+        let mut new_record = None;
+        let plan = match save {
+            Save::Install { fresh } => {
+                if root == current.root {
+                    return Ok(updated);
+                }
+                new_record = match &record {
+                    Some(record) if !fresh => Some(record.clone()),
+                    _ => Record::before_install(
+                        &target,
+                        current.original.as_deref(),
+                        super::record::missing_dirs(&target),
+                    ),
+                };
+                Plan::Write(render(&root, &current.layout)?)
+            }
+            Save::Uninstall { nothing_left } => {
+                let exact = record
+                    .as_ref()
+                    .filter(|r| current.original.as_deref().is_some_and(|b| r.wrote(b)));
+                let original = record.as_ref().and_then(|r| r.original.as_deref());
+                let may_delete = target == path && original.is_none();
+                if let Some(exact) = exact {
+                    match &exact.original {
+                        Some(original) => Plan::Restore(original.as_bytes().to_vec()),
+                        None if may_delete => Plan::Delete,
+                        None => Plan::Write(render(&root, &current.layout)?),
+                    }
+                } else if root == current.root {
+                    if let (Some(memory), Some(_)) = (memory, &record) {
+                        // cc-search's entries went some other way: the record is stale.
+                        memory.forget()?;
+                    }
+                    return Ok(updated);
+                } else if let Some(original) = original.filter(|o| same_object(o, &root)) {
+                    Plan::Restore(original.as_bytes().to_vec())
+                } else if nothing_left && may_delete {
+                    Plan::Delete
+                } else {
+                    Plan::Write(render(&root, &current.layout)?)
+                }
+            }
+        };
+        let already = match &plan {
+            Plan::Write(bytes) | Plan::Restore(bytes) => current.original.as_ref() == Some(bytes),
+            Plan::Delete => current.original.is_none(),
+        };
+        if already {
+            // What the file should hold is what it holds.
+            if let (Some(memory), Save::Uninstall { .. }) = (memory, save) {
+                memory.forget()?;
+            }
             return Ok(updated);
         }
         updated.changed = true;
-        match (save, &current.original) {
-            (Save::Delete, Some(original)) => {
-                if remove(&target, original)? {
-                    return Ok(updated);
-                }
+        if let (Some(memory), Some(previous)) = (memory, &current.original) {
+            updated.backup = memory.back_up(previous)?;
+        }
+        let saved = match (&plan, &current.original) {
+            (Plan::Delete, Some(original)) => remove(&target, original)?,
+            (Plan::Delete, None) => true,
+            (Plan::Write(bytes) | Plan::Restore(bytes), _) => {
+                replace(&target, current.original.as_deref(), bytes, options)?
             }
-            (Save::Delete, None) => return Ok(updated),
-            (Save::Write, _) => {
-                let bytes = render(&root, &current.layout)?;
-                if let Some(backup) =
-                    replace(&target, current.original.as_deref(), &bytes, options)?
-                {
-                    updated.backup = backup;
-                    return Ok(updated);
+        };
+        if !saved {
+            continue;
+        }
+        updated.done = match plan {
+            Plan::Write(_) => Done::Written,
+            Plan::Restore(_) => Done::Restored,
+            Plan::Delete => Done::Deleted(
+                record
+                    .as_ref()
+                    .map(|r| super::record::remove_empty_dirs(&r.created_dirs))
+                    .unwrap_or_default(),
+            ),
+        };
+        if let Some(memory) = memory {
+            match (save, new_record, &plan) {
+                (Save::Install { .. }, Some(mut record), Plan::Write(bytes)) => {
+                    record.written = crate::hash::sha256_hex(bytes);
+                    memory.save(&record)?;
                 }
+                (Save::Install { .. }, _, _) => memory.forget()?,
+                (Save::Uninstall { .. }, _, _) => memory.forget()?,
             }
         }
+        return Ok(updated);
     }
     Err(Error::io(
         &target,
         std::io::Error::other("the file kept changing while it was being updated; try again"),
     ))
+}
+
+/// Whether the settings text `text` holds the object `root`.
+fn same_object(text: &str, root: &Map<String, Value>) -> bool {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if body.trim().is_empty() {
+        return root.is_empty();
+    }
+    matches!(serde_json::from_str::<Value>(body), Ok(Value::Object(o)) if o == *root)
 }
 
 /// `root` as file bytes in `layout`.
@@ -298,31 +432,25 @@ static UNIQUE: AtomicU64 = AtomicU64::new(0);
 /// How [`replace`] writes a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WriteOptions {
-    /// Copy the previous content to `<name>.bak-<unix-seconds>` beside the file first.
-    pub(crate) backup: bool,
     /// The permission bits (Unix) of a file that did not exist before; `None`: the
     /// process's default. An existing file always keeps its own.
     pub(crate) new_file_mode: Option<u32>,
 }
 
-/// Replace `file` with `bytes` atomically, keeping a backup of `original` first when
-/// `options` ask for one.
+/// Replace `file` with `bytes` atomically.
 ///
 /// The new content goes to a temporary file in the same directory (created with the
 /// permissions of the file it replaces, or `options.new_file_mode` for a new file), is
 /// flushed to disk, and renamed over `file`; the directory is synced after. Just before
 /// the rename the file is read again: when it no longer holds `original` (another program
-/// wrote it meanwhile), nothing is replaced and `Ok(None)` says to start over. Missing
+/// wrote it meanwhile), nothing is replaced and `Ok(false)` says to start over. Missing
 /// parent directories are created.
-///
-/// Returns `Some(backup)`, the backup's path (`None` inside when there was no previous
-/// file or no backup was asked for).
 pub(crate) fn replace(
     file: &Path,
     original: Option<&[u8]>,
     bytes: &[u8],
     options: WriteOptions,
-) -> Result<Option<Option<PathBuf>>> {
+) -> Result<bool> {
     let dir = match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
@@ -350,19 +478,13 @@ pub(crate) fn replace(
             Err(e) => return Err(Error::io(file, e)),
         };
         if now.as_deref() != original {
-            return Ok(None);
+            return Ok(false);
         }
-        let backup = match original {
-            Some(previous) if options.backup => {
-                Some(write_backup(&dir, &name, previous, permissions.as_ref())?)
-            }
-            _ => None,
-        };
         fs::rename(path, file).map_err(|e| Error::io(file, e))?;
         sync_dir(&dir);
-        Ok(Some(backup))
+        Ok(true)
     })();
-    if !matches!(result, Ok(Some(_))) {
+    if !matches!(result, Ok(true)) {
         let _ = fs::remove_file(&temp.0);
     }
     result
@@ -402,54 +524,8 @@ pub(crate) fn remove(file: &Path, original: &[u8]) -> Result<bool> {
     Ok(true)
 }
 
-/// Copy the previous bytes to `<name>.bak-<unix-seconds>` (`-2`, `-3`, … appended when
-/// that name is taken), with the file's permissions, flushed to disk.
-fn write_backup(
-    dir: &Path,
-    name: &str,
-    previous: &[u8],
-    permissions: Option<&fs::Permissions>,
-) -> Result<PathBuf> {
-    let seconds = crate::time::unix_now();
-    let stem = format!("{name}.bak-{seconds}");
-    let mut attempt = 1u32;
-    loop {
-        let candidate = if attempt == 1 {
-            dir.join(&stem)
-        } else {
-            dir.join(format!("{stem}-{attempt}"))
-        };
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(mut handle) => {
-                let written = (|| {
-                    if let Some(permissions) = permissions {
-                        handle.set_permissions(permissions.clone())?;
-                    }
-                    handle.write_all(previous)?;
-                    handle.sync_all()
-                })();
-                return match written {
-                    Ok(()) => Ok(candidate),
-                    Err(e) => {
-                        let _ = fs::remove_file(&candidate);
-                        Err(Error::io(&candidate, e))
-                    }
-                };
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => {
-                attempt += 1;
-            }
-            Err(e) => return Err(Error::io(&candidate, e)),
-        }
-    }
-}
-
 /// A new file `<dir>/<prefix><pid>-<n><suffix>` that did not exist before.
-fn create_unique(dir: &Path, prefix: &str, suffix: &str) -> Result<(PathBuf, fs::File)> {
+pub(crate) fn create_unique(dir: &Path, prefix: &str, suffix: &str) -> Result<(PathBuf, fs::File)> {
     loop {
         let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
         let path = dir.join(format!("{prefix}{}-{n}{suffix}", std::process::id()));
@@ -472,7 +548,7 @@ fn file_name(file: &Path) -> String {
 }
 
 /// Make a rename durable: sync the directory that holds it (where the platform can).
-fn sync_dir(dir: &Path) {
+pub(crate) fn sync_dir(dir: &Path) {
     #[cfg(unix)]
     if let Ok(handle) = fs::File::open(dir) {
         let _ = handle.sync_all();

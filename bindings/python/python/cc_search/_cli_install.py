@@ -29,6 +29,10 @@ from ._cli_common import (
 #: The native hook program the wheel installs beside the `cc-search` command.
 NATIVE_HOOK = "cc-search-hook"
 
+#: The commands of a project's shared settings: the native hook program as each person
+#: has it on PATH (no path of this machine, no --home / --config).
+PROJECT_HOOKS = (f"{NATIVE_HOOK} file-suggestion", f"{NATIVE_HOOK} session-start")
+
 #: The hook scripts of the npm package, looked for in `--hooks-dir`.
 HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
 
@@ -97,7 +101,8 @@ def install_claude(
         bool,
         typer.Option(
             "--project",
-            help="Edit the project's .claude/settings.json; with --mcp, its .mcp.json.",
+            help="Edit the project's .claude/settings.json, with commands every teammate can run "
+            "(`cc-search-hook …` from PATH); with --mcp, its .mcp.json (`cc-search mcp`).",
         ),
     ] = False,
     project_dir: Annotated[
@@ -147,9 +152,11 @@ def install_claude(
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
 ) -> None:
     """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
-    that refreshes the index (idempotent; the previous settings file is backed up). The
-    hooks run the native program cc-search-hook. With --mcp, register cc-search's MCP
-    server with Claude Code instead, as `claude mcp add` does."""
+    that refreshes the index (idempotent; one backup of the previous file is kept in the
+    data root, and --uninstall puts the file back as it was). The hooks run the native
+    program cc-search-hook: by absolute path for --user, from PATH for --project (the
+    file is shared). With --mcp, register cc-search's MCP server with Claude Code instead,
+    as `claude mcp add` does."""
     if user and (project or project_dir is not None):
         raise typer.BadParameter(
             "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
@@ -158,17 +165,34 @@ def install_claude(
         raise typer.BadParameter(
             "--hooks-dir cannot be combined with --hook-program", param_hint="'--hooks-dir'"
         )
+    in_project = project or project_dir is not None
     if mcp:
         for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
             if given is not None:
                 raise typer.BadParameter(
                     f"{flag} is for the hooks, not for --mcp", param_hint=f"'{flag}'"
                 )
-        in_project = project or project_dir is not None
         _install_claude_mcp(ctx, in_project, project_dir, uninstall, as_json)
         return
     runs = "the Bun hooks"
-    if hooks_dir is not None:
+    if in_project:
+        for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
+            if given is not None:
+                raise typer.BadParameter(
+                    f"{flag} names a file of this machine, but a project's settings are shared: "
+                    f"they run `{NATIVE_HOOK}` from each person's PATH (use --user for your own)",
+                    param_hint=f"'{flag}'",
+                )
+        options = ctx.find_object(_Options)
+        if not uninstall and options is not None and (options.home or options.config):
+            _report(
+                "warning",
+                "--home and --config are not written into the project's settings (they are "
+                "shared); the hooks use $CC_SEARCH_HOME or the default data root",
+            )
+        file_suggestion, session_start = PROJECT_HOOKS
+        runs = f"`{NATIVE_HOOK}` from the PATH of each person who works on the project"
+    elif hooks_dir is not None:
         file_suggestion, session_start = _hook_scripts(hooks_dir)
     else:
         # An uninstall removes whichever cc-search hooks are there: nothing to check.
@@ -188,7 +212,7 @@ def install_claude(
         file_suggestion = _shell_command([*argv, "file-suggestion"])
         session_start = _shell_command([*argv, "session-start"])
     params: dict[str, Any] = {
-        "scope": "project" if project or project_dir is not None else "user",
+        "scope": "project" if in_project else "user",
         "file_suggestion_command": file_suggestion,
         "session_start_command": session_start,
         "uninstall": uninstall,
@@ -198,6 +222,11 @@ def install_claude(
 
     def backup(result: Any) -> List[str]:
         lines = [] if uninstall else [f"The hooks run {runs}."]
+        if in_project and not uninstall:
+            lines.append(
+                f"Commit .claude/settings.json to share it; everyone needs `{NATIVE_HOOK}` on "
+                f"PATH (`pip install cc-search` or `pipx install cc-search` puts it there)."
+            )
         if result["backup"]:
             return [*lines, f"Backup of the previous file: {result['backup']}"]
         return [*lines, "There was no previous file, so no backup."]

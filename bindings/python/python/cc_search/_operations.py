@@ -147,8 +147,8 @@ class EngineOperations:
         uninstall: bool = False,
     ) -> ClaudeInstallResponse:
         """Add cc-search's fileSuggestion command and SessionStart hook to a Claude Code
-        settings.json (or remove them with ``uninstall``), idempotently, with a backup and an
-        atomic write.
+        settings.json (or remove them with ``uninstall``), idempotently, atomically, with one
+        backup in the data root; uninstall puts the file back as it was.
 
         Args:
             scope: ``user`` (default): ``<config dir>/settings.json``; ``project``:
@@ -188,8 +188,8 @@ class EngineOperations:
         uninstall: bool = False,
     ) -> ClaudeInstallMcpResponse:
         """Register cc-search's MCP server with Claude Code (mcpServers in ~/.claude.json or the
-        project's .mcp.json, as ``claude mcp add`` writes it), or remove it with
-        ``uninstall``; idempotent, atomic, no backup files.
+        project's .mcp.json, as ``claude mcp add`` writes it), or remove it with ``uninstall``
+        (a project's .mcp.json put back as it was); idempotent, atomic, no backup files.
 
         Args:
             scope: ``user`` (default): Claude Code's ``~/.claude.json``

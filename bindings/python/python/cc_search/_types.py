@@ -139,8 +139,8 @@ class ClaudeInstallResponse(TypedDict):
     changed: bool
     """Whether the file was rewritten. ``false``: it already said what it should."""
     backup: str | None
-    """Where the previous file was copied before it was replaced (``null`` when nothing was
-    written or there was no previous file).
+    """The one backup of the file, in the data root: the previous content, kept before it was
+    replaced or deleted (``null`` when nothing was written or there was no previous file).
     """
     changes: list[str]
     """What changed, one line each, for people."""
