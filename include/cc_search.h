@@ -89,6 +89,11 @@ typedef enum cc_search_status {
    * The library panicked; the call had no effect the caller can rely on.
    */
   CC_SEARCH_ERR_PANIC = 8,
+  /**
+   * The call stopped because `cc_search_cancel` asked it to; what it had committed is
+   * kept, and a later run does the rest.
+   */
+  CC_SEARCH_ERR_CANCELLED = 9,
 } cc_search_status;
 
 /**
@@ -99,6 +104,17 @@ typedef enum cc_search_status {
  * same handle, and the handle must not be used after it.
  */
 typedef struct cc_search_engine cc_search_engine;
+
+/**
+ * Called with the progress of a long call (see `cc_search_call_with_progress`): `stage`
+ * (`"walk"`, `"parse"`, `"embed"`; valid only during the call), `done` units of `total`
+ * (0: not known yet), and the caller's `user_data`. It runs on the calling thread, inside
+ * the call; it may call `cc_search_cancel`.
+ */
+typedef void (*cc_search_progress_fn)(const char *stage,
+                                      uint64_t done,
+                                      uint64_t total,
+                                      void *user_data);
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,6 +158,36 @@ enum cc_search_status cc_search_call(const struct cc_search_engine *engine,
                                      const char *operation,
                                      const char *params_json,
                                      char **out_json);
+
+/**
+ * `cc_search_call`, with `progress` (NULL: none) called as the operation reports its
+ * progress (`files.refresh`, `code.index_repository`, `docs.index`, `notes.index`,
+ * `sessions.index`).
+ *
+ * # Safety
+ * As `cc_search_call`; `progress`, when not NULL, is safe to call with `user_data`
+ * during the call.
+ */
+enum cc_search_status cc_search_call_with_progress(const struct cc_search_engine *engine,
+                                                   const char *operation,
+                                                   const char *params_json,
+                                                   cc_search_progress_fn progress,
+                                                   void *user_data,
+                                                   char **out_json);
+
+/**
+ * Ask every call running on `engine` now to stop at its next checkpoint (within a
+ * fraction of a second); each returns `CC_SEARCH_ERR_CANCELLED`, keeping what it had
+ * committed, with its locks released. Calls made afterwards are not affected.
+ *
+ * Async-signal-safe (one atomic add, nothing allocated or locked): a `SIGINT` handler
+ * may call it. Returns `CC_SEARCH_ERR_NULL_ARGUMENT` for a NULL `engine`, recording no
+ * message.
+ *
+ * # Safety
+ * `engine` is NULL or a live handle.
+ */
+enum cc_search_status cc_search_cancel(const struct cc_search_engine *engine);
 
 /**
  * The message of the last failed call on `engine`, or — when `engine` is NULL — of the

@@ -43,6 +43,7 @@ describe('module', () => {
       'io',
       'database',
       'internal',
+      'cancelled',
     ])
     assert.ok(Object.isFrozen(ERROR_CODES))
   })

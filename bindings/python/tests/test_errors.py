@@ -17,6 +17,7 @@ CLASSES = {
     "io": (cc_search.IoError, OSError),
     "database": (cc_search.DatabaseError, Exception),
     "internal": (cc_search.InternalError, RuntimeError),
+    "cancelled": (cc_search.CancelledError, Exception),
 }
 
 
