@@ -6,12 +6,11 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::record::{Memory, Record};
+use super::record::{Memory, Record, create_unique, sync_dir};
 use crate::error::{Error, Result};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -427,8 +426,6 @@ pub(crate) fn render(root: &Map<String, Value>, layout: &Layout) -> Result<Vec<u
     Ok(out)
 }
 
-static UNIQUE: AtomicU64 = AtomicU64::new(0);
-
 /// How [`replace`] writes a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WriteOptions {
@@ -524,37 +521,10 @@ pub(crate) fn remove(file: &Path, original: &[u8]) -> Result<bool> {
     Ok(true)
 }
 
-/// A new file `<dir>/<prefix><pid>-<n><suffix>` that did not exist before.
-pub(crate) fn create_unique(dir: &Path, prefix: &str, suffix: &str) -> Result<(PathBuf, fs::File)> {
-    loop {
-        let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{prefix}{}-{n}{suffix}", std::process::id()));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(handle) => return Ok((path, handle)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
-            Err(e) => return Err(Error::io(&path, e)),
-        }
-    }
-}
-
 fn file_name(file: &Path) -> String {
     file.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "settings.json".to_string())
-}
-
-/// Make a rename durable: sync the directory that holds it (where the platform can).
-pub(crate) fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = fs::File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 #[cfg(test)]
