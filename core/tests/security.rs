@@ -341,6 +341,8 @@ const AUDITED_SQL_PLACEHOLDERS: &[&str] = &[
     "name",
     // code/index/: `(?, ?, ?, ?, ?, ?)` repeated, the parameters of a many-row insert.
     "values",
+    // hybrid.rs: the constant condition of a chunk filter; its values are bound by name.
+    "FILTER_SQL",
 ];
 
 #[test]
