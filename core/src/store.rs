@@ -5,7 +5,9 @@
 //! file that SQLite reports as corrupt or not a database moved aside
 //! (`<name>.corrupt-<unix-seconds>`) and rebuilt empty, with a warning.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::time::Duration;
 
@@ -247,6 +249,68 @@ pub(crate) fn create_dir_all(dir: &Path) -> Result<()> {
             ),
         }
     })
+}
+
+/// Write `bytes` to `path` whole or not at all: into a new file beside it (with
+/// permissions `mode` where the platform has them, else the default ones), flushed to
+/// disk, then renamed over `path`. The directory must exist; it is not synced (see
+/// [`sync_dir`]).
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let (temp, mut handle) = create_unique(dir, &format!(".{name}."), ".tmp")?;
+    let written = (|| {
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::PermissionsExt;
+            handle.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        handle.write_all(bytes)?;
+        handle.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// A new file `<dir>/<prefix><pid>-<n><suffix>` that did not exist before.
+pub(crate) fn create_unique(
+    dir: &Path,
+    prefix: &str,
+    suffix: &str,
+) -> Result<(PathBuf, std::fs::File)> {
+    static UNIQUE: AtomicU64 = AtomicU64::new(0);
+    loop {
+        let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!("{prefix}{}-{n}{suffix}", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(handle) => return Ok((path, handle)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+}
+
+/// Make a rename durable: sync the directory that holds it (where the platform can).
+pub(crate) fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = std::fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 /// Whether `e` says the file is damaged rather than busy, missing or unwritable.

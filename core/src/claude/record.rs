@@ -10,9 +10,7 @@
 //!   replaced on each write (only for the files whose installer keeps one).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -131,22 +129,8 @@ impl Memory {
     fn write(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
         create_private_dir(&self.dir)?;
         let path = self.dir.join(name);
-        let (temp, mut handle) = create_unique(&self.dir, ".", ".tmp")?;
-        let written = (|| {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                handle.set_permissions(fs::Permissions::from_mode(0o600))?;
-            }
-            handle.write_all(bytes)?;
-            handle.sync_all()?;
-            fs::rename(&temp, &path)
-        })();
-        if let Err(e) = written {
-            let _ = fs::remove_file(&temp);
-            return Err(Error::io(&path, e));
-        }
-        sync_dir(&self.dir);
+        crate::store::write_atomically(&path, bytes, Some(0o600))?;
+        crate::store::sync_dir(&self.dir);
         Ok(path)
     }
 }
@@ -197,33 +181,4 @@ pub(crate) fn remove_empty_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
         removed.push(dir.clone());
     }
     removed
-}
-
-static UNIQUE: AtomicU64 = AtomicU64::new(0);
-
-/// A new file `<dir>/<prefix><pid>-<n><suffix>` that did not exist before.
-pub(crate) fn create_unique(dir: &Path, prefix: &str, suffix: &str) -> Result<(PathBuf, fs::File)> {
-    loop {
-        let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{prefix}{}-{n}{suffix}", std::process::id()));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(handle) => return Ok((path, handle)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
-            Err(e) => return Err(Error::io(&path, e)),
-        }
-    }
-}
-
-/// Make a rename durable: sync the directory that holds it (where the platform can).
-pub(crate) fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = fs::File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::record::{Memory, Record, create_unique, sync_dir};
+use super::record::{Memory, Record};
 use crate::error::{Error, Result};
+use crate::store::{create_unique, sync_dir};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 

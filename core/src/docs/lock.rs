@@ -17,9 +17,7 @@
 //! place, so it is never seen half-written.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -120,26 +118,8 @@ fn take_guard(path: &Path) -> Result<File> {
 
 /// Write `info` to `path` through a temporary file renamed into place.
 fn write_atomically(path: &Path, info: &LockInfo) -> Result<()> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let text = serde_json::to_string(info).map_err(|e| Error::Internal(e.to_string()))?;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(
-        ".{}.{}.tmp",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let tmp = path.with_file_name(name);
-    let written = File::create(&tmp)
-        .and_then(|mut file| {
-            file.write_all(text.as_bytes())?;
-            file.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
-    }
-    Ok(())
+    crate::store::write_atomically(path, text.as_bytes(), None)
 }
 
 /// The lock file as found: its text, the holder when the text parses, and its age.
@@ -358,7 +338,7 @@ impl Drop for AdvisoryLock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     fn write(path: &Path, info: &LockInfo) {
         std::fs::write(path, serde_json::to_string(info).unwrap()).unwrap();
