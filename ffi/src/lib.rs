@@ -263,24 +263,17 @@ pub unsafe extern "C" fn cc_search_call(
     params_json: *const c_char,
     out_json: *mut *mut c_char,
 ) -> cc_search_status {
-    // SAFETY: NULL or a live handle per the contract.
-    let handle = unsafe { engine.as_ref() };
-    guard(handle, || {
-        if out_json.is_null() {
-            return Err(Failure::null("out_json"));
-        }
-        // SAFETY: non-NULL and valid per the contract.
-        unsafe { *out_json = ptr::null_mut() };
-        let handle = handle.ok_or_else(|| Failure::null("engine"))?;
-        // SAFETY: per the contract.
-        let operation = unsafe { req_str(operation, "operation") }?;
-        // SAFETY: per the contract.
-        let params = unsafe { opt_str(params_json, "params_json") }?.unwrap_or("");
-        let response = handle.engine.call(operation, params)?;
-        // SAFETY: checked non-NULL above.
-        unsafe { give(out_json, response) };
-        Ok(())
-    })
+    // SAFETY: the same contract, without a progress callback.
+    unsafe {
+        cc_search_call_with_progress(
+            engine,
+            operation,
+            params_json,
+            None,
+            ptr::null_mut(),
+            out_json,
+        )
+    }
 }
 
 /// Called with the progress of a long call (see `cc_search_call_with_progress`): `stage`
