@@ -1,8 +1,12 @@
 //! The MCP server end to end: `Server::handle` and `Server::serve` over in-memory streams,
 //! on real temporary directories, files and SQLite.
 
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use cc_search::mcp::{
     INVALID_PARAMS, INVALID_REQUEST, LATEST_PROTOCOL_VERSION, METHOD_NOT_FOUND, PARSE_ERROR,
@@ -586,6 +590,97 @@ fn serve_runs_a_session_over_streams() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(error_code(lines[0]), (Value::Null, PARSE_ERROR));
+}
+
+#[test]
+fn serve_sends_progress_when_asked_and_a_cancelled_call_stops_and_answers_nothing() {
+    let Some(model) = common::model_dir() else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    write(
+        home.path(),
+        "config.toml",
+        &format!("[embed]\nmodel_dir = {:?}\n", model.display().to_string()),
+    );
+    let project = tempfile::tempdir().unwrap();
+    for f in 0..10 {
+        let sections: String = (0..40)
+            .map(|s| {
+                format!(
+                    "## Topic {f}-{s}\n\nHow part {s} of guide {f} sets up widget {}.\n\n",
+                    f * 100 + s
+                )
+            })
+            .collect();
+        write(
+            project.path(),
+            &format!("docs/g{f}.md"),
+            &format!("# Guide {f}\n\n{sections}"),
+        );
+    }
+    let engine = Arc::new(Engine::open_at(home.path()).unwrap());
+    let server = Server::new(
+        engine,
+        ServerOptions {
+            roots: vec![project.path().to_path_buf()],
+            tools: vec!["all".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let (input, mut client_out) = std::io::pipe().unwrap();
+    let (client_in, output) = std::io::pipe().unwrap();
+    std::thread::scope(|scope| {
+        let serving = scope.spawn(|| server.serve(BufReader::new(input), output));
+        let mut replies = BufReader::new(client_in).lines();
+        let mut send = |message: Value| {
+            writeln!(client_out, "{message}").unwrap();
+            client_out.flush().unwrap();
+        };
+        send(
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "docs_index", "arguments": {}, "_meta": {"progressToken": "t5"}}}),
+        );
+        // Progress comes before the answer, growing, until the model is embedding.
+        let mut progress = Vec::new();
+        loop {
+            let line: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+            assert_eq!(line["method"], "notifications/progress", "{line}");
+            assert_eq!(line["params"]["progressToken"], "t5");
+            progress.push(line["params"]["progress"].as_u64().unwrap());
+            if line["params"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("embed ")
+            {
+                break;
+            }
+        }
+        assert!(progress.windows(2).all(|w| w[0] < w[1]), "{progress:?}");
+        // Cancelled, the call stops at once and answers nothing; the session goes on.
+        let asked = Instant::now();
+        send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": 5, "reason": "test"}}),
+        );
+        send(json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}));
+        loop {
+            let line: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+            assert_ne!(line["id"], 5, "a cancelled call answered: {line}");
+            if line["id"] == 6 {
+                assert_eq!(line["result"], json!({}));
+                break;
+            }
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+        drop(client_out);
+        serving.join().unwrap().unwrap();
+    });
 }
 
 #[test]

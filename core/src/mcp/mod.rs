@@ -1096,33 +1096,38 @@ fn expand_home(path: &str) -> PathBuf {
 /// A progress sink sending `notifications/progress` for `token` to `notify`, at most
 /// every [`PROGRESS_EVERY`] and at the end of each stage. The protocol wants `progress`
 /// to grow with each notification: stages follow each other on one scale (a stage's
-/// units after the previous stages' totals), and the message names the stage.
+/// units after the previous stages' extents), and the message names the stage.
 fn progress_notifier(token: Value, notify: &Notify) -> impl Fn(&Progress<'_>) + 'static {
-    use std::cell::{Cell, RefCell};
+    /// Where the stages so far put the current one on the common scale.
+    #[derive(Default)]
+    struct Scale {
+        stage: String,
+        /// The units of the stages before this one.
+        offset: u64,
+        /// This stage's units so far: the most of its totals and counts seen.
+        extent: u64,
+        /// The last progress sent.
+        sent: Option<u64>,
+        last: Option<Instant>,
+    }
     let notify = Arc::clone(notify);
-    let last: Cell<Option<Instant>> = Cell::new(None);
-    // (stage, offset of this stage, total of this stage, last progress sent)
-    let scale: RefCell<(String, u64, u64, Option<u64>)> = RefCell::new((String::new(), 0, 0, None));
+    let scale = std::cell::RefCell::new(Scale::default());
     move |p: &Progress<'_>| {
         let mut scale = scale.borrow_mut();
-        if scale.0 != p.stage {
-            let previous = scale.2.max(scale.3.map_or(0, |sent| sent - scale.1));
-            let offset = if scale.0.is_empty() {
-                0
-            } else {
-                scale.1 + previous
-            };
-            *scale = (p.stage.to_string(), offset, p.total, scale.3);
+        if scale.stage != p.stage {
+            scale.offset += scale.extent;
+            scale.extent = 0;
+            scale.stage = p.stage.to_string();
         }
-        scale.2 = scale.2.max(p.total);
-        let progress = scale.1 + p.done;
+        scale.extent = scale.extent.max(p.total).max(p.done);
+        let progress = scale.offset + p.done;
         let ends = p.total > 0 && p.done >= p.total;
-        let due = last.get().is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
-        if !(due || ends) || scale.3.is_some_and(|sent| progress <= sent) {
+        let due = scale.last.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
+        if !(due || ends) || scale.sent.is_some_and(|sent| progress <= sent) {
             return;
         }
-        last.set(Some(Instant::now()));
-        scale.3 = Some(progress);
+        scale.last = Some(Instant::now());
+        scale.sent = Some(progress);
         let mut params = json!({
             "progressToken": token,
             "progress": progress,
@@ -1133,7 +1138,7 @@ fn progress_notifier(token: Value, notify: &Notify) -> impl Fn(&Progress<'_>) + 
             },
         });
         if p.total > 0 {
-            params["total"] = json!(scale.1 + p.total);
+            params["total"] = json!(scale.offset + p.total);
         }
         notify(
             json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
@@ -1218,6 +1223,33 @@ fn read_line<R: BufRead>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_grows_across_stages_on_one_scale() {
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&sent);
+        let notify: Notify = Arc::new(move |m| log.lock().unwrap().push(m));
+        let sink = progress_notifier(json!("t"), &notify);
+        let step = |stage, done, total| sink(&Progress { stage, done, total });
+        step("walk", 5, 10); // sent: the first
+        step("walk", 6, 10); // not yet due
+        step("parse", 0, 4); // not due: a stage may pass without a notification
+        step("embed", 3, 3); // sent: a stage's end
+        let sent: Vec<Value> = sent
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|m| serde_json::from_str(m).unwrap())
+            .collect();
+        let params: Vec<&Value> = sent.iter().map(|m| &m["params"]).collect();
+        assert_eq!(params.len(), 2, "{params:?}");
+        assert_eq!(params[0]["progress"], 5);
+        assert_eq!(params[0]["total"], 10);
+        // After walk's 10 and parse's 4 units.
+        assert_eq!(params[1]["progress"], 17);
+        assert_eq!(params[1]["total"], 17);
+        assert_eq!(params[1]["message"], "embed 3/3");
+    }
 
     #[test]
     fn lines_are_bounded() {
