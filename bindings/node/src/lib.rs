@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use napi::bindgen_prelude::{AsyncTask, JsError, Uint8Array};
+use napi::bindgen_prelude::{AsyncTask, FnArgs, JsError, Uint8Array};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status, Task};
 use napi_derive::napi;
@@ -272,7 +272,9 @@ pub fn hook_input_complete(input: Uint8Array) -> bool {
 pub const HOOK_INPUT_LIMIT: u32 = cc_search::files::hook::MAX_INPUT as u32;
 
 /// A JavaScript progress callback, called from the libuv pool through the event loop.
-type ProgressFn = ThreadsafeFunction<(String, f64, f64), (), (String, f64, f64), Status, false>;
+/// Its three values are the function's three arguments (`FnArgs`), not one array.
+type ProgressArgs = FnArgs<(String, f64, f64)>;
+type ProgressFn = ThreadsafeFunction<ProgressArgs, (), ProgressArgs, Status, false>;
 
 /// A request to stop a `callAsync` (an `AbortSignal`'s, in `index.js`).
 #[napi]
@@ -321,7 +323,7 @@ impl Task for CallTask {
         if let Some(progress) = self.progress.take() {
             watch = watch.progress(move |p| {
                 progress.call(
-                    (p.stage.to_string(), p.done as f64, p.total as f64),
+                    (p.stage.to_string(), p.done as f64, p.total as f64).into(),
                     ThreadsafeFunctionCallMode::NonBlocking,
                 );
             });

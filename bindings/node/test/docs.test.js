@@ -164,3 +164,48 @@ describe('docs and notes without the model (keyword only)', () => {
     )
   })
 })
+
+describe('callAsync: progress and an AbortSignal', { skip: SKIP }, () => {
+  test('progress arrives on the JS thread, an abort stops the run at once and keeps what it wrote', async () => {
+    const engine = engineWithModel()
+    const project = tempDir()
+    for (let f = 0; f < 10; f++) {
+      let text = `# Guide ${f}\n\n`
+      for (let s = 0; s < 40; s++) {
+        text += `## Topic ${f}-${s}\n\nHow part ${s} of guide ${f} sets up widget ${f * 100 + s}.\n\n`
+      }
+      writeFile(project, `docs/g${f}.md`, text)
+    }
+    const controller = new AbortController()
+    const steps = []
+    let abortedAt = null
+    const run = engine.callAsync('docs.index', { project_dir: project }, {
+      signal: controller.signal,
+      onProgress: (stage, done, total) => {
+        steps.push([stage, done, total])
+        if (stage === 'embed' && done > 0 && abortedAt === null) {
+          abortedAt = Date.now()
+          controller.abort()
+        }
+      },
+    })
+    await assert.rejects(run, (err) => err instanceof CcSearchError && err.code === 'cancelled')
+    assert.ok(abortedAt !== null, JSON.stringify(steps))
+    assert.ok(Date.now() - abortedAt < 1000, `stopped ${Date.now() - abortedAt} ms after the abort`)
+    assert.deepEqual(steps[0], ['parse', 0, 10])
+    // The sections and the vectors written stay; the next run embeds only the rest.
+    const again = await engine.callAsync('docs.index', { project_dir: project })
+    assert.equal(again.unchanged, 10)
+    assert.equal(again.pending_vectors, 0)
+    assert.ok(again.embedded > 0 && again.embedded < 400, JSON.stringify(again))
+    // A signal aborted before the call stops it before it writes anything.
+    await assert.rejects(
+      engine.callAsync('docs.index', { project_dir: tempDir() }, { signal: AbortSignal.abort() }),
+      (err) => err.code === 'cancelled',
+    )
+    await assert.rejects(
+      engine.callAsync('docs.index', {}, { onProgress: 'no' }),
+      (err) => err instanceof CcSearchError && err.code === 'invalid_request',
+    )
+  })
+})
