@@ -23,10 +23,11 @@ export CC_SEARCH_HOME=$work/home-rust
 check rust "$(cargo run --quiet -p cc-search-example -- "$project" src/comp)"
 
 cargo build --quiet -p cc-search-ffi
+lib=${CARGO_TARGET_DIR:-$root/target}/debug
 gcc -std=c11 -Wall -Wextra -Werror -o "$work/example-c" "$root/examples/c/example.c" \
-  -I "$root/include" -L "$root/target/debug" -lcc_search
+  -I "$root/include" -L "$lib" -lcc_search
 export CC_SEARCH_HOME=$work/home-c
-check c "$(LD_LIBRARY_PATH=$root/target/debug "$work/example-c" "$project" src/comp \
+check c "$(LD_LIBRARY_PATH=$lib "$work/example-c" "$project" src/comp \
   | "$root/.venv/bin/python" -c 'import json,sys; print("\n".join(json.load(sys.stdin)["paths"]))')"
 
 # The Python and Node examples print "@<query>" and then each path indented.
