@@ -1056,8 +1056,11 @@ export interface GrepRequest {
    * the current directory; each is reported as given.
    */
   dir?: string | string[]
-  /** Only files whose name ends with this extension (`.go`, or `go`). */
-  ext?: string | null
+  /**
+   * Only files whose name ends with one of these extensions (`.go` or `go`): one string, several
+   * separated by commas (`rs,py`), or an array.
+   */
+  ext?: string | string[]
   /** Drop matching lines that contain any of these strings (one string or an array). */
   exclude?: string | string[]
   /** Ignore case in `search` and `exclude`. */
@@ -1068,8 +1071,19 @@ export interface GrepRequest {
   context?: number
   /** Leave `original_matches` and `filtered_matches` out. */
   hide_filter_stats?: boolean
-  /** Search subdirectories too, following `.gitignore` and the default excludes. */
+  /**
+   * Search subdirectories too, skipping what ripgrep skips by default: files that ignore files
+   * exclude (`.gitignore` in a git repository, `.ignore`) and hidden files and directories.
+   */
   recursive?: boolean
+  /** With `recursive`: search hidden files and directories too (never `.git`). */
+  hidden?: boolean
+  /**
+   * With `recursive`: also skip dependency, build and cache output: `node_modules`, `dist`,
+   * `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`, `.cache`,
+   * `*.pyc`.
+   */
+  skip_generated?: boolean
   /** `search` is a regular expression. */
   regex?: boolean
   /** List at most this many matches (in output order). */
@@ -1086,8 +1100,11 @@ export interface GrepOptions {
    * the current directory; each is reported as given.
    */
   dir?: string | string[]
-  /** Only files whose name ends with this extension (`.go`, or `go`). */
-  ext?: string | null
+  /**
+   * Only files whose name ends with one of these extensions (`.go` or `go`): one string, several
+   * separated by commas (`rs,py`), or an array.
+   */
+  ext?: string | string[]
   /** Drop matching lines that contain any of these strings (one string or an array). */
   exclude?: string | string[]
   /** Ignore case in `search` and `exclude`. */
@@ -1098,8 +1115,19 @@ export interface GrepOptions {
   context?: number
   /** Leave `original_matches` and `filtered_matches` out. */
   hideFilterStats?: boolean
-  /** Search subdirectories too, following `.gitignore` and the default excludes. */
+  /**
+   * Search subdirectories too, skipping what ripgrep skips by default: files that ignore files
+   * exclude (`.gitignore` in a git repository, `.ignore`) and hidden files and directories.
+   */
   recursive?: boolean
+  /** With `recursive`: search hidden files and directories too (never `.git`). */
+  hidden?: boolean
+  /**
+   * With `recursive`: also skip dependency, build and cache output: `node_modules`, `dist`,
+   * `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`, `.cache`,
+   * `*.pyc`.
+   */
+  skipGenerated?: boolean
   /** `search` is a regular expression. */
   regex?: boolean
   /** List at most this many matches (in output order). */

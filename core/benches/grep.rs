@@ -3,12 +3,15 @@
 //! fewer rounds).
 //!
 //! The corpus is the Rust sources cargo has unpacked on this machine
-//! (`$CARGO_HOME/registry/src`), copied once into `target/grep-bench/registry` so every
-//! run reads the same tree. Each query runs recursively through the operation table
+//! (`$CARGO_HOME/registry/src`), copied once into `target/grep-bench/registry` (a git
+//! repository of its own, so the ignore rules are a repository's) so every run reads the
+//! same tree. Each query runs recursively through the operation table
 //! (`engine.call("grep.search", json)`, JSON result included) and through `rg -n` with
-//! the same rules: hidden files searched, `.gitignore` honoured outside git repositories,
-//! the walker's default excludes as `-g '!…'` globs. Rounds alternate between the two;
-//! the table has medians, the ratio ours/rg and both match counts (which must agree).
+//! its defaults, which are grep's: ignore files honoured, hidden files skipped. With
+//! `CC_SEARCH_CLI` set to a `cc-search` program (`make bench` sets it), the same query
+//! also runs through the CLI, a new process each time, as an agent's shell runs it.
+//! Rounds alternate; the table has medians, the ratios to rg and the match counts (which
+//! must agree).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,6 +57,9 @@ fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let rounds = if quick { 3 } else { 9 };
     let rg = std::env::var("RG").unwrap_or_else(|_| "rg".to_string());
+    let cli = std::env::var("CC_SEARCH_CLI")
+        .ok()
+        .filter(|c| !c.is_empty());
     let rg_version = match Command::new(&rg).arg("--version").output() {
         Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
             .lines()
@@ -79,9 +85,9 @@ fn main() {
     );
     println!();
     println!(
-        "| query | pattern | matches (ours) | matches (rg) | ours median | rg median | ours/rg |"
+        "| query | pattern | matches (ours) | matches (rg) | in-process | CLI | rg | in-process/rg | CLI/rg |"
     );
-    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut agree = true;
     for query in QUERIES {
         let params = serde_json::json!({
@@ -93,10 +99,7 @@ fn main() {
         })
         .to_string();
         let mut rg_cmd = Command::new(&rg);
-        rg_cmd.args(["-n", "--hidden", "--no-require-git", "--no-config", "-F"]);
-        for exclude in cc_search::walk::DEFAULT_EXCLUDES {
-            rg_cmd.arg("-g").arg(format!("!{exclude}"));
-        }
+        rg_cmd.args(["-n", "--no-config", "-F"]);
         if query.whole_word {
             rg_cmd.arg("-w");
         }
@@ -115,6 +118,35 @@ fn main() {
                 .expect("matches_found");
             (elapsed, count)
         };
+        let mut cli_cmd = cli.as_ref().map(|cli| {
+            let mut cmd = Command::new(cli);
+            cmd.args(["grep", "--recursive", "--search", query.search, "--dir"])
+                .arg(&corpus)
+                .env("CC_SEARCH_HOME", home.path());
+            if query.whole_word {
+                cmd.arg("--whole-word");
+            }
+            if query.case_insensitive {
+                cmd.arg("--case-insensitive");
+            }
+            cmd
+        });
+        let mut cli_once = || {
+            let cmd = cli_cmd.as_mut()?;
+            let start = Instant::now();
+            let out = cmd.output().expect("cc-search CLI");
+            let elapsed = start.elapsed();
+            assert!(
+                out.status.success(),
+                "cc-search grep: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+            let count = value["directories"][0]["matches_found"]
+                .as_u64()
+                .expect("matches_found");
+            Some((elapsed, count))
+        };
         let mut rg_once = || {
             let start = Instant::now();
             let out = rg_cmd.output().expect("rg");
@@ -126,14 +158,20 @@ fn main() {
         // One warm-up each (page cache, thread pools), then alternating rounds.
         let (_, ours_count) = ours_once();
         let (_, rg_count) = rg_once();
+        let cli_count = cli_once().map(|(_, count)| count);
         let mut ours = Vec::new();
         let mut theirs = Vec::new();
+        let mut by_cli = Vec::new();
         for _ in 0..rounds {
             ours.push(ours_once().0);
             theirs.push(rg_once().0);
+            if let Some((elapsed, _)) = cli_once() {
+                by_cli.push(elapsed);
+            }
         }
         let (a, b) = (median(&mut ours), median(&mut theirs));
-        agree &= ours_count == rg_count;
+        let c = (!by_cli.is_empty()).then(|| median(&mut by_cli));
+        agree &= ours_count == rg_count && cli_count.is_none_or(|n| n == rg_count);
         let mut flags = Vec::new();
         if query.whole_word {
             flags.push("-w");
@@ -142,7 +180,7 @@ fn main() {
             flags.push("-i");
         }
         println!(
-            "| {} | `{}`{} | {ours_count} | {rg_count}{} | {} | {} | {:.2}× |",
+            "| {} | `{}`{} | {ours_count} | {rg_count}{} | {} | {} | {} | {:.2}× | {} |",
             query.name,
             query.search,
             if flags.is_empty() {
@@ -156,17 +194,24 @@ fn main() {
                 " (differs)"
             },
             ms(a),
+            c.map_or("–".to_string(), ms),
             ms(b),
             a.as_secs_f64() / b.as_secs_f64(),
+            c.map_or("–".to_string(), |c| format!(
+                "{:.2}×",
+                c.as_secs_f64() / b.as_secs_f64()
+            )),
         );
     }
-    // The part of each recursive search that is the walk (the file list, before any
-    // file is read), with the options grep walks with: paths only.
+    // The walk alone (listing the files, none read), with the options grep walks with.
     let walk_options = cc_search::walk::WalkOptions {
         max_depth: usize::MAX,
         max_files: usize::MAX,
         max_file_size: u64::MAX,
         metadata: false,
+        default_excludes: false,
+        skip_hidden: true,
+        require_git: true,
         ..cc_search::walk::WalkOptions::default()
     };
     let mut walks = Vec::new();
@@ -181,7 +226,7 @@ fn main() {
     }
     println!();
     println!(
-        "of which the walk (`walk::walk`, paths only, {walked} files listed): {} median",
+        "the walk alone (`walk::walk` with grep's rules, {walked} files listed): {} median",
         ms(median(&mut walks)),
     );
     println!();
@@ -225,6 +270,14 @@ fn corpus() -> PathBuf {
         std::fs::remove_dir_all(&dest).expect("remove a partial copy");
     }
     copy_tree(&source, &dest);
+    // A repository of its own: its ignore rules are a repository's, and those of the
+    // repository `target/` may sit in (which ignores `target/`) do not reach in.
+    let init = Command::new("git")
+        .args(["init", "-q"])
+        .arg(&dest)
+        .status()
+        .expect("git");
+    assert!(init.success(), "git init {}", dest.display());
     std::fs::write(&done, b"").expect("mark the copy");
     dest
 }

@@ -2,8 +2,8 @@
 //!
 //! One operation, [`Search`] (`grep.search`). Its parameters are those of the `checkfor`
 //! tool (`search`, `dir`, `ext`, `exclude`, `case_insensitive`, `whole_word`, `context`,
-//! `hide_filter_stats`) plus `recursive`, `regex`, `max_matches` and `max_tokens`; its
-//! result is checkfor's shape:
+//! `hide_filter_stats`) plus `recursive`, `hidden`, `skip_generated`, `regex`,
+//! `max_matches` and `max_tokens`; its result is checkfor's shape:
 //!
 //! ```json
 //! {"directories":[{"dir":"./pkg","matches_found":3,"original_matches":5,"filtered_matches":2,
@@ -15,9 +15,13 @@
 //! - Each directory is searched in the order given and reported on its own, with paths
 //!   relative to it and files in path order. Without `recursive` only its own files are
 //!   read (subdirectories are skipped, every file is read as checkfor does); with it the
-//!   tree is walked by [`crate::walk`]: `.gitignore` rules, the default excludes, no
-//!   symlinks followed. A directory that cannot be read gets an `error` and the others
-//!   are still searched.
+//!   tree is walked by [`crate::walk`] with ripgrep's defaults: ignore files (`.gitignore`
+//!   inside a git repository, `.ignore`, `.git/info/exclude`, the global excludes) and
+//!   hidden files exclude, symlinks are not followed; `hidden` includes hidden files,
+//!   `skip_generated` adds the index walkers' [`crate::walk::DEFAULT_EXCLUDES`]. Files are
+//!   searched on the walk's threads as it finds them. A directory that cannot be read
+//!   gets an `error` and the others are still searched.
+//! - `ext` keeps files whose name ends with one of its extensions.
 //! - `search` is a literal substring unless `regex` is set; `case_insensitive` applies to
 //!   it and to the `exclude` strings; `whole_word` requires a non-word character (or the
 //!   line's edge) on both sides of an occurrence, word characters being ASCII
@@ -33,8 +37,9 @@
 //!   warning.
 //! - `max_matches` keeps the first matches in output order; `max_tokens` bounds the JSON
 //!   (about four bytes a token) by dropping context lines, then shortening long lines,
-//!   then dropping the last matches. Either sets `"truncated":true`. `matches_found`
-//!   counts the matches the search found, also when fewer are listed.
+//!   then dropping the last matches. Either sets `"truncated":true`. Every file is still
+//!   searched: `matches_found` (and the filter statistics) count all the matches there
+//!   are, also when fewer are listed.
 //!
 //! Matching runs on ripgrep's libraries (`grep-searcher`, `grep-regex`); files are
 //! searched in parallel, one searcher per thread, and the output is the same on every run.
@@ -81,9 +86,11 @@ pub struct SearchRequest {
     #[serde(default, deserialize_with = "one_or_many")]
     #[schemars(with = "OneOrMany")]
     pub dir: Vec<String>,
-    /// Only files whose name ends with this extension (`.go`, or `go`).
-    #[serde(default)]
-    pub ext: Option<String>,
+    /// Only files whose name ends with one of these extensions (`.go` or `go`): one
+    /// string, several separated by commas (`rs,py`), or an array.
+    #[serde(default, deserialize_with = "one_or_many")]
+    #[schemars(with = "OneOrMany")]
+    pub ext: Vec<String>,
     /// Drop matching lines that contain any of these strings (one string or an array).
     #[serde(default, deserialize_with = "one_or_many")]
     #[schemars(with = "OneOrMany")]
@@ -100,9 +107,19 @@ pub struct SearchRequest {
     /// Leave `original_matches` and `filtered_matches` out.
     #[serde(default)]
     pub hide_filter_stats: bool,
-    /// Search subdirectories too, following `.gitignore` and the default excludes.
+    /// Search subdirectories too, skipping what ripgrep skips by default: files that
+    /// ignore files exclude (`.gitignore` in a git repository, `.ignore`) and hidden
+    /// files and directories.
     #[serde(default)]
     pub recursive: bool,
+    /// With `recursive`: search hidden files and directories too (never `.git`).
+    #[serde(default)]
+    pub hidden: bool,
+    /// With `recursive`: also skip dependency, build and cache output: `node_modules`,
+    /// `dist`, `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`,
+    /// `coverage`, `.cache`, `*.pyc`.
+    #[serde(default)]
+    pub skip_generated: bool,
     /// `search` is a regular expression.
     #[serde(default)]
     pub regex: bool,
@@ -234,87 +251,45 @@ impl crate::ops::Operation for Search {
 pub fn search(request: &SearchRequest) -> Result<SearchResponse> {
     let plan = Plan::new(request)?;
     let mut warnings = Vec::new();
-
-    // The files of every directory, in output order, as one list of jobs.
-    let mut listings: Vec<std::result::Result<(), String>> = Vec::new();
-    let mut jobs: Vec<Job> = Vec::new();
-    for (index, dir) in plan.dirs.iter().enumerate() {
-        match list_files(dir, request.recursive, plan.ext.as_deref(), &mut warnings) {
-            Ok(files) => {
-                listings.push(Ok(()));
-                jobs.extend(files.into_iter().map(|(rel, path)| Job {
-                    dir: index,
-                    rel,
-                    path,
-                }));
-            }
-            Err(message) => listings.push(Err(message)),
-        }
-    }
-
-    let outcomes = run_jobs(&plan, &jobs)?;
-
-    // Assemble in order, keeping at most `max_matches` matches.
-    let mut directories: Vec<DirectoryResult> = plan
-        .dirs
-        .iter()
-        .zip(&listings)
-        .map(|(dir, listing)| DirectoryResult {
-            dir: dir.clone(),
-            error: listing.as_ref().err().cloned(),
-            ..DirectoryResult::default()
-        })
-        .collect();
-    let mut stats = vec![(0usize, 0usize); plan.dirs.len()];
+    let mut directories = Vec::with_capacity(plan.dirs.len());
     let mut remaining = plan.max_matches.unwrap_or(usize::MAX);
     let mut truncated = false;
-    for (job, outcome) in jobs.iter().zip(outcomes) {
-        if truncated {
-            break;
-        }
-        let hits = match outcome {
-            None => break, // not searched: an earlier file reached max_matches
-            Some(Outcome::Binary) => continue,
-            Some(Outcome::Failed(message)) => {
-                warnings.push(format!(
-                    "cannot search {}: {message}",
-                    shown_path(&plan.dirs[job.dir], &job.rel)
-                ));
-                continue;
-            }
-            Some(Outcome::Searched(hits)) => hits,
+    for dir in &plan.dirs {
+        let mut directory = DirectoryResult {
+            dir: dir.clone(),
+            ..DirectoryResult::default()
         };
-        let FileHits {
-            mut matches,
-            mut original,
-            mut filtered,
-        } = hits;
-        if matches.len() > remaining {
-            truncated = true;
-            matches.truncate(remaining);
-            // The statistics cover the lines up to the last match listed.
-            let before = matches.last().map_or(0, |m| m.filtered_before);
-            filtered = before;
-            original = matches.len() + before;
+        let searched = if plan.recursive {
+            search_tree(&plan, dir, &mut warnings)
+        } else {
+            search_listed(&plan, dir, &mut warnings)
+        };
+        let (mut original, mut filtered) = (0, 0);
+        match searched {
+            Ok(files) => {
+                for (rel, hits) in files {
+                    original += hits.original;
+                    filtered += hits.filtered;
+                    directory.matches_found += hits.original - hits.filtered;
+                    let mut matches = hits.matches;
+                    if matches.len() > remaining || hits.original - hits.filtered > matches.len() {
+                        truncated = true;
+                    }
+                    matches.truncate(remaining);
+                    remaining -= matches.len();
+                    if !matches.is_empty() {
+                        directory.files.push(FileMatch { path: rel, matches });
+                    }
+                }
+            }
+            Err(Error::Cancelled) => return Err(Error::Cancelled),
+            Err(e) => directory.error = Some(message(e)),
         }
-        remaining -= matches.len();
-        let entry = &mut stats[job.dir];
-        entry.0 += original;
-        entry.1 += filtered;
-        let directory = &mut directories[job.dir];
-        directory.matches_found += matches.len();
-        if !matches.is_empty() {
-            directory.files.push(FileMatch {
-                path: job.rel.clone(),
-                matches: matches.into_iter().map(|hit| hit.line).collect(),
-            });
-        }
-    }
-    if plan.show_stats {
-        for (directory, (original, filtered)) in directories.iter_mut().zip(stats) {
+        if plan.show_stats {
             directory.original_matches = (original > 0).then_some(original);
             directory.filtered_matches = (filtered > 0).then_some(filtered);
         }
+        directories.push(directory);
     }
 
     warnings.sort();
@@ -330,10 +305,149 @@ pub fn search(request: &SearchRequest) -> Result<SearchResponse> {
     Ok(response)
 }
 
+/// An error as a directory's `error`: an I/O error's own words.
+fn message(error: Error) -> String {
+    match error {
+        Error::Io { source, .. } => source.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Search the files with matches below `dir` (walked with ripgrep's rules, plus the
+/// request's), as (path relative to `dir`, matches) in path order. The walk's threads
+/// search each file as they find it.
+fn search_tree(
+    plan: &Plan,
+    dir: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(String, FileHits)>> {
+    let options = crate::walk::WalkOptions {
+        max_depth: usize::MAX,
+        max_files: usize::MAX,
+        max_file_size: u64::MAX,
+        // Paths only: grep needs no mtimes or sizes, and skips binary files by content.
+        metadata: false,
+        default_excludes: plan.skip_generated,
+        skip_hidden: !plan.hidden,
+        require_git: true,
+        ..crate::walk::WalkOptions::default()
+    };
+    let found: std::sync::Mutex<Vec<(PathBuf, Outcome)>> = std::sync::Mutex::default();
+    let visited = crate::progress::run_polling(|| {
+        crate::walk::visit(Path::new(dir), &options, || {
+            let mut searcher = plan.searcher();
+            let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
+            let found = &found;
+            move |path: &Path| {
+                if !plan.wanted(path) {
+                    return;
+                }
+                let outcome = search_file(&mut searcher, &matcher, exclude.as_ref(), plan, path);
+                if outcome.worth_keeping()
+                    && let Ok(mut found) = found.lock()
+                {
+                    found.push((path.to_path_buf(), outcome));
+                }
+            }
+        })
+    })??;
+    warnings.extend(visited.warnings);
+    let found = found.into_inner().unwrap_or_default();
+    let found = found.into_iter().filter_map(|(path, outcome)| {
+        let rel = path.strip_prefix(&visited.root).ok()?;
+        Some((slash_path(rel), outcome))
+    });
+    Ok(in_path_order(dir, found.collect(), warnings))
+}
+
+/// Search the files directly in `dir` (every file, as checkfor does; links only to files
+/// inside `dir`), as (name, matches) in path order.
+fn search_listed(
+    plan: &Plan,
+    dir: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(String, FileHits)>> {
+    let files = list_files(dir, plan, warnings)?;
+    let next = AtomicUsize::new(0);
+    let stop = crate::progress::stopper();
+    // `caller`: the calling thread, which also asks the caller whether to stop (a
+    // pending Ctrl-C); the others see what it decided through `stop`.
+    let worker = |caller: bool| {
+        let mut searcher = plan.searcher();
+        let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
+        let mut done: Vec<(String, Outcome)> = Vec::new();
+        while !(stop.stopped() || (caller && crate::progress::checkpoint().is_err())) {
+            let Some((name, path)) = files.get(next.fetch_add(1, Ordering::AcqRel)) else {
+                break;
+            };
+            let outcome = search_file(&mut searcher, &matcher, exclude.as_ref(), plan, path);
+            if outcome.worth_keeping() {
+                done.push((name.clone(), outcome));
+            }
+        }
+        done
+    };
+    let threads = if files.len() < MIN_PARALLEL_FILES {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(files.len())
+    };
+    let found = std::thread::scope(|scope| {
+        // The calling thread is one of the workers.
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| scope.spawn(|| worker(false)))
+            .collect();
+        let mut all = worker(true);
+        for helper in helpers {
+            let done = helper
+                .join()
+                .map_err(|_| Error::Internal(format!("{OP}: a search thread panicked")))?;
+            all.extend(done);
+        }
+        Ok::<_, Error>(all)
+    })?;
+    crate::progress::checkpoint()?;
+    Ok(in_path_order(dir, found, warnings))
+}
+
+/// Files' outcomes sorted by path, those that could not be searched turned into
+/// warnings.
+fn in_path_order(
+    dir: &str,
+    mut found: Vec<(String, Outcome)>,
+    warnings: &mut Vec<String>,
+) -> Vec<(String, FileHits)> {
+    found.sort_by(|a, b| {
+        Path::new(&a.0)
+            .cmp(Path::new(&b.0))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    found
+        .into_iter()
+        .filter_map(|(rel, outcome)| match outcome {
+            Outcome::Searched(hits) => Some((rel, hits)),
+            Outcome::Binary => None,
+            Outcome::Failed(message) => {
+                warnings.push(format!(
+                    "cannot search {}: {message}",
+                    shown_path(dir, &rel)
+                ));
+                None
+            }
+        })
+        .collect()
+}
+
 /// A request checked and compiled.
 struct Plan {
     dirs: Vec<String>,
-    ext: Option<String>,
+    /// File name endings wanted (`.rs`); empty: every file.
+    exts: Vec<String>,
+    recursive: bool,
+    hidden: bool,
+    skip_generated: bool,
     matcher: RegexMatcher,
     exclude: Option<RegexMatcher>,
     context: usize,
@@ -367,9 +481,10 @@ impl Plan {
         } else {
             request.dir.clone()
         };
-        let ext = request
+        let mut exts: Vec<String> = request
             .ext
-            .as_deref()
+            .iter()
+            .flat_map(|e| e.split(','))
             .map(|e| e.trim().trim_start_matches('*'))
             .filter(|e| !e.is_empty())
             .map(|e| {
@@ -378,7 +493,10 @@ impl Plan {
                 } else {
                     format!(".{e}")
                 }
-            });
+            })
+            .collect();
+        exts.sort();
+        exts.dedup();
         let excludes: Vec<&str> = request
             .exclude
             .iter()
@@ -398,7 +516,10 @@ impl Plan {
         };
         Ok(Plan {
             dirs,
-            ext,
+            exts,
+            recursive: request.recursive,
+            hidden: request.hidden,
+            skip_generated: request.skip_generated,
             matcher: build_matcher(request)?,
             exclude,
             context: request.context,
@@ -406,6 +527,32 @@ impl Plan {
             max_matches: request.max_matches,
             max_tokens: request.max_tokens,
         })
+    }
+}
+
+impl Plan {
+    /// A searcher for one thread.
+    fn searcher(&self) -> Searcher {
+        SearcherBuilder::new()
+            .line_number(true)
+            .binary_detection(BinaryDetection::quit(b'\0'))
+            .before_context(self.context)
+            .after_context(self.context)
+            .build()
+    }
+
+    /// Whether a file's name has one of the wanted endings (and more before it).
+    fn wanted(&self, path: &Path) -> bool {
+        if self.exts.is_empty() {
+            return true;
+        }
+        let Some(name) = path.file_name() else {
+            return false;
+        };
+        let name = name.as_encoded_bytes();
+        self.exts
+            .iter()
+            .any(|ext| name.len() > ext.len() && name.ends_with(ext.as_bytes()))
     }
 }
 
@@ -460,49 +607,19 @@ fn shown_path(dir: &str, rel: &str) -> String {
     }
 }
 
-/// The files to search in `dir` as (path relative to `dir`, path to open), sorted by
-/// relative path. `Err` when the directory itself cannot be read.
+/// The files directly in `dir` as (name, path to open). Fails when the directory itself
+/// cannot be read.
 fn list_files(
     dir: &str,
-    recursive: bool,
-    ext: Option<&str>,
+    plan: &Plan,
     warnings: &mut Vec<String>,
-) -> std::result::Result<Vec<(String, PathBuf)>, String> {
-    let wanted = |name: &str| ext.is_none_or(|ext| name.ends_with(ext) && name.len() > ext.len());
+) -> Result<Vec<(String, PathBuf)>> {
     let mut files: Vec<(String, PathBuf)> = Vec::new();
-    if recursive {
-        // Paths only: grep needs no mtimes or sizes, and skips binary files by content.
-        let options = crate::walk::WalkOptions {
-            max_depth: usize::MAX,
-            max_files: usize::MAX,
-            max_file_size: u64::MAX,
-            metadata: false,
-            ..crate::walk::WalkOptions::default()
-        };
-        let walked = crate::walk::walk(Path::new(dir), &options).map_err(|e| match e {
-            Error::Io { source, .. } => source.to_string(),
-            other => other.to_string(),
-        })?;
-        warnings.extend(walked.warnings);
-        for file in walked.files {
-            let Ok(rel) = file.path.strip_prefix(&walked.root) else {
-                continue;
-            };
-            let name = file
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default();
-            if !wanted(&name) {
-                continue;
-            }
-            files.push((slash_path(rel), file.path));
-        }
-    } else {
-        let entries = std::fs::read_dir(dir).map_err(|e| e.to_string())?;
+    {
+        let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
         // A link is followed only to a file inside the directory searched, as the
         // recursive walk's rules have it: a link cannot bring in a file from elsewhere.
-        let inside = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
+        let inside = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
         for entry in entries {
             let entry = match entry {
                 Ok(entry) => entry,
@@ -542,16 +659,11 @@ fn list_files(
                 // files to search (reading a FIFO would wait forever).
                 continue;
             }
-            if wanted(&name) {
+            if plan.wanted(&path) {
                 files.push((name, path));
             }
         }
     }
-    files.sort_by(|a, b| {
-        Path::new(&a.0)
-            .cmp(Path::new(&b.0))
-            .then_with(|| a.0.cmp(&b.0))
-    });
     Ok(files)
 }
 
@@ -563,13 +675,6 @@ fn slash_path(path: &Path) -> String {
     parts.join("/")
 }
 
-/// One file to search: its directory's index, its shown path, the path to open.
-struct Job {
-    dir: usize,
-    rel: String,
-    path: PathBuf,
-}
-
 /// What searching one file gave.
 enum Outcome {
     Searched(FileHits),
@@ -577,126 +682,46 @@ enum Outcome {
     Failed(String),
 }
 
+impl Outcome {
+    /// Whether it says more than "no match".
+    fn worth_keeping(&self) -> bool {
+        match self {
+            Outcome::Searched(hits) => hits.original > 0,
+            Outcome::Binary => false,
+            Outcome::Failed(_) => true,
+        }
+    }
+}
+
 /// The matches of one file.
 struct FileHits {
-    matches: Vec<Hit>,
-    /// Matching lines before `exclude`.
+    /// The first `max_matches` matches (all without it).
+    matches: Vec<LineMatch>,
+    /// Matching lines before `exclude`, all of them.
     original: usize,
-    /// Matching lines `exclude` dropped.
+    /// Matching lines `exclude` dropped, all of them.
     filtered: usize,
 }
 
-struct Hit {
-    line: LineMatch,
-    /// Lines `exclude` dropped before this one in its file.
-    filtered_before: usize,
-}
-
-/// Search every job, in parallel; `None` for jobs left unsearched because `max_matches`
-/// was reached by the files before them.
-fn run_jobs(plan: &Plan, jobs: &[Job]) -> Result<Vec<Option<Outcome>>> {
-    // One more than asked, so a cut is known to have left something out.
-    let per_file = plan.max_matches.map_or(usize::MAX, |m| m.saturating_add(1));
-    let next = AtomicUsize::new(0);
-    let found = AtomicUsize::new(0);
-    let stop = crate::progress::stopper();
-    // `caller`: the calling thread, which also asks the caller whether to stop (a
-    // pending Ctrl-C); the others see what it decided through `stop`.
-    let worker = |matcher: RegexMatcher, exclude: Option<RegexMatcher>, caller: bool| {
-        let mut searcher = SearcherBuilder::new()
-            .line_number(true)
-            .binary_detection(BinaryDetection::quit(b'\0'))
-            .before_context(plan.context)
-            .after_context(plan.context)
-            .build();
-        let mut done: Vec<(usize, Outcome)> = Vec::new();
-        loop {
-            // Files are taken in order and every file taken is finished, so the files
-            // searched are always a prefix of the list: the output does not depend on
-            // timing.
-            if found.load(Ordering::Acquire) >= per_file
-                || stop.stopped()
-                || (caller && crate::progress::checkpoint().is_err())
-            {
-                break;
-            }
-            let index = next.fetch_add(1, Ordering::AcqRel);
-            let Some(job) = jobs.get(index) else {
-                break;
-            };
-            let outcome = search_file(
-                &mut searcher,
-                &matcher,
-                exclude.as_ref(),
-                plan.context,
-                per_file,
-                &job.path,
-            );
-            if let Outcome::Searched(hits) = &outcome {
-                found.fetch_add(hits.matches.len(), Ordering::AcqRel);
-            }
-            done.push((index, outcome));
-        }
-        done
-    };
-
-    let threads = if jobs.len() < MIN_PARALLEL_FILES {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(jobs.len())
-    };
-    let mut finished: Vec<(usize, Outcome)> = if threads <= 1 {
-        worker(plan.matcher.clone(), plan.exclude.clone(), true)
-    } else {
-        // The calling thread is one of the workers.
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
-                    let worker = &worker;
-                    scope.spawn(move || worker(matcher, exclude, false))
-                })
-                .collect();
-            let mut all = worker(plan.matcher.clone(), plan.exclude.clone(), true);
-            for helper in helpers {
-                let done = helper
-                    .join()
-                    .map_err(|_| Error::Internal(format!("{OP}: a search thread panicked")))?;
-                all.extend(done);
-            }
-            Ok::<_, Error>(all)
-        })?
-    };
-    crate::progress::checkpoint()?;
-    finished.sort_by_key(|(index, _)| *index);
-    let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(jobs.len());
-    outcomes.resize_with(jobs.len(), || None);
-    for (index, outcome) in finished {
-        outcomes[index] = Some(outcome);
-    }
-    Ok(outcomes)
-}
-
+/// Search one file: its first `max_matches` matches, and how many there are in all.
 fn search_file(
     searcher: &mut Searcher,
     matcher: &RegexMatcher,
     exclude: Option<&RegexMatcher>,
-    context: usize,
-    limit: usize,
+    plan: &Plan,
     path: &Path,
 ) -> Outcome {
+    let context = plan.context as u64;
     let mut sink = Collect {
         exclude,
-        context: context as u64,
-        limit,
+        context,
+        limit: plan.max_matches.unwrap_or(usize::MAX),
         hits: Vec::new(),
         lines: Vec::new(),
         original: 0,
         filtered: 0,
         binary: false,
-        stop_after: None,
+        keep_until: u64::MAX,
     };
     if let Err(e) = searcher.search_path(matcher, path, &mut sink) {
         return Outcome::Failed(e.to_string());
@@ -713,16 +738,16 @@ fn search_file(
     } = sink;
     if context > 0 {
         for hit in &mut hits {
-            let line = hit.line.line;
-            let start = line.saturating_sub(context as u64);
-            let end = line.saturating_add(context as u64);
+            let line = hit.line;
+            let start = line.saturating_sub(context);
+            let end = line.saturating_add(context);
             let from = lines.partition_point(|(n, _)| *n < start);
             let to = lines.partition_point(|(n, _)| *n <= end);
             for (n, text) in &lines[from..to] {
                 if *n < line {
-                    hit.line.context_before.push(text.clone());
+                    hit.context_before.push(text.clone());
                 } else if *n > line {
-                    hit.line.context_after.push(text.clone());
+                    hit.context_after.push(text.clone());
                 }
             }
         }
@@ -734,20 +759,21 @@ fn search_file(
     })
 }
 
-/// Collects one file's matching lines (and, with context, every line the searcher shows
-/// around them).
+/// Collects one file's first `limit` matching lines (and, with context, the lines the
+/// searcher shows around them), and counts all of them.
 struct Collect<'a> {
     exclude: Option<&'a RegexMatcher>,
     context: u64,
     limit: usize,
-    hits: Vec<Hit>,
-    /// With context: every line shown, matching or not, in line order.
+    hits: Vec<LineMatch>,
+    /// With context: every line shown up to `keep_until`, matching or not, in line order.
     lines: Vec<(u64, String)>,
     original: usize,
     filtered: usize,
     binary: bool,
-    /// Once `limit` matches are kept: the last line still needed (for context).
-    stop_after: Option<u64>,
+    /// The last line still needed for context: the last kept match's line plus
+    /// `context`, once `limit` matches are kept.
+    keep_until: u64,
 }
 
 impl Sink for Collect<'_> {
@@ -758,14 +784,7 @@ impl Sink for Collect<'_> {
         for (i, line) in mat.lines().enumerate() {
             let number = first + i as u64;
             let text = trim_line_end(line);
-            if let Some(stop) = self.stop_after {
-                if number > stop {
-                    return Ok(false);
-                }
-                self.lines.push((number, lossy(text)));
-                continue;
-            }
-            if self.context > 0 {
+            if self.context > 0 && number <= self.keep_until {
                 self.lines.push((number, lossy(text)));
             }
             self.original += 1;
@@ -775,19 +794,15 @@ impl Sink for Collect<'_> {
                 self.filtered += 1;
                 continue;
             }
-            self.hits.push(Hit {
-                line: LineMatch {
+            if self.hits.len() < self.limit {
+                self.hits.push(LineMatch {
                     line: number,
                     content: lossy(text),
                     ..LineMatch::default()
-                },
-                filtered_before: self.filtered,
-            });
-            if self.hits.len() >= self.limit {
-                if self.context == 0 {
-                    return Ok(false);
+                });
+                if self.hits.len() == self.limit {
+                    self.keep_until = number.saturating_add(self.context);
                 }
-                self.stop_after = Some(number.saturating_add(self.context));
             }
         }
         Ok(true)
@@ -795,10 +810,9 @@ impl Sink for Collect<'_> {
 
     fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, std::io::Error> {
         let number = ctx.line_number().unwrap_or(0);
-        if self.stop_after.is_some_and(|stop| number > stop) {
-            return Ok(false);
+        if number <= self.keep_until {
+            self.lines.push((number, lossy(trim_line_end(ctx.bytes()))));
         }
-        self.lines.push((number, lossy(trim_line_end(ctx.bytes()))));
         Ok(true)
     }
 

@@ -257,6 +257,30 @@ fn check(current: &Current) -> Result<()> {
     current.watch.stopper.checkpoint()
 }
 
+/// Run `f` on a thread of its own while this one keeps asking the poll (a pending
+/// Ctrl-C) every [`POLL_EVERY`], and return what `f` returned. `f` sees a stop through a
+/// [`Stopper`] taken before ([`stopper`]): the poll's decision reaches it there. For work
+/// that blocks its thread until done, such as a parallel walk.
+pub fn run_polling<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R> {
+    std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            let result = f();
+            drop(done);
+            result
+        });
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            finished.recv_timeout(POLL_EVERY)
+        {
+            // A stop is seen by `f` through its stopper; this only keeps asking.
+            let _ = checkpoint();
+        }
+        worker
+            .join()
+            .map_err(|_| Error::Internal("a worker thread panicked".into()))
+    })
+}
+
 /// What stops the operation running on this thread, for the threads it starts to check
 /// ([`Stopper::checkpoint`]); they cannot ask the poll, but see what it decided.
 pub fn stopper() -> Stopper {

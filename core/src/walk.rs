@@ -3,8 +3,10 @@
 //! Built on the `ignore` crate (ripgrep's walker). What a walk honours:
 //!
 //! - `.gitignore` files (nested, in parent directories, `.git/info/exclude` and the global
-//!   excludes file), also outside git repositories;
-//! - the built-in [`DEFAULT_EXCLUDES`] and the caller's own gitignore-style patterns;
+//!   excludes file), also outside git repositories unless [`WalkOptions::require_git`];
+//!   `.ignore` files;
+//! - the built-in [`DEFAULT_EXCLUDES`] (unless [`WalkOptions::default_excludes`] is off) and
+//!   the caller's own gitignore-style patterns;
 //! - a maximum depth, a maximum number of files (deterministically truncated, with a
 //!   warning) and a maximum file size;
 //! - symlinks: never descended into. A file reached through a link is indexed under its
@@ -13,8 +15,8 @@
 //!   link or one that escapes the allowed roots is skipped with a warning. Loops cannot
 //!   occur.
 //!
-//! Hidden files are included (`.claude/settings.json` is a file people ask for), the
-//! `.git` directory never is.
+//! Hidden files are included (`.claude/settings.json` is a file people ask for) unless
+//! [`WalkOptions::skip_hidden`]; the `.git` directory never is.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,10 +28,12 @@ use ignore::{WalkBuilder, WalkState};
 
 use crate::error::{Error, Result};
 
-/// Directories and files no index wants.
+/// Never walked, whatever the options.
+const ALWAYS_EXCLUDED: &[&str] = &[".git"];
+
+/// Dependency, build and cache output no index wants (gitignore-style patterns).
 pub const DEFAULT_EXCLUDES: &[&str] = &[
     "node_modules",
-    ".git",
     "dist",
     "build",
     ".next",
@@ -57,6 +61,13 @@ pub struct WalkOptions {
     pub max_file_size: u64,
     /// Gitignore-style patterns to exclude, in addition to [`DEFAULT_EXCLUDES`].
     pub excludes: Vec<String>,
+    /// Exclude [`DEFAULT_EXCLUDES`] (default: yes).
+    pub default_excludes: bool,
+    /// Skip hidden files and directories (names starting with `.`; default: no).
+    pub skip_hidden: bool,
+    /// Honour `.gitignore` files only inside a git repository, as ripgrep does (default:
+    /// no, they are honoured everywhere).
+    pub require_git: bool,
     /// Roots a symlink may resolve into (canonical or not). The walked root is always
     /// allowed.
     pub allowed_roots: Vec<PathBuf>,
@@ -81,6 +92,9 @@ impl Default for WalkOptions {
             max_files: 50_000,
             max_file_size: 100 * 1024 * 1024,
             excludes: Vec::new(),
+            default_excludes: true,
+            skip_hidden: false,
+            require_git: false,
             allowed_roots: Vec::new(),
             threads: 0,
             metadata: true,
@@ -125,6 +139,46 @@ pub struct WalkResult {
 /// Fails only when `root` itself cannot be used (missing, not a directory); anything
 /// below it that cannot be read becomes a warning.
 pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
+    let root = directory(root)?;
+    let allowed = allowed_roots(&root, options);
+    walk_within(&root, &root, &allowed, options)
+}
+
+/// What [`visit`] found besides the files it handed over.
+#[derive(Debug, Default)]
+pub struct Visited {
+    /// The canonical root that was walked.
+    pub root: PathBuf,
+    /// Why something was skipped, sorted.
+    pub warnings: Vec<String>,
+}
+
+/// Walk `root` with the rules of [`walk`] and hand each file's path to a visitor, in no
+/// particular order, on the walk's own threads: `make` makes one visitor per thread, so
+/// work done per file (reading it) runs while the walk goes on. `max_files` does not
+/// apply. Fails as [`walk`] does, and with [`Error::Cancelled`] when `options.stop`
+/// stopped it.
+pub fn visit<M, V>(root: &Path, options: &WalkOptions, make: M) -> Result<Visited>
+where
+    M: Fn() -> V + Sync,
+    V: FnMut(&Path) + Send,
+{
+    let root = directory(root)?;
+    let allowed = allowed_roots(&root, options);
+    let warnings = parallel(&root, &root, &allowed, options, || {
+        let mut visitor = make();
+        move |found: Found<'_>| {
+            if let Found::File(entry) = found {
+                visitor(entry.path());
+            }
+            WalkState::Continue
+        }
+    })?;
+    Ok(Visited { root, warnings })
+}
+
+/// `root` made canonical, when it is a directory.
+fn directory(root: &Path) -> Result<PathBuf> {
     let root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
     let meta = std::fs::metadata(&root).map_err(|e| Error::io(&root, e))?;
     if !meta.is_dir() {
@@ -133,8 +187,59 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<WalkResult> {
             std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
         ));
     }
-    let allowed = allowed_roots(&root, options);
-    walk_within(&root, &root, &allowed, options)
+    Ok(root)
+}
+
+/// An entry a parallel walk passes on: a directory or a file, never a link (links are
+/// checked and reported by the walk itself).
+enum Found<'e> {
+    Dir(&'e ignore::DirEntry),
+    File(&'e ignore::DirEntry),
+}
+
+/// Walk `start`, a directory below the canonical `root`, in parallel with the rules of a
+/// walk of `root`, giving what it finds to visitors `make` makes, one per thread. Returns
+/// the warnings (unsorted); fails with [`Error::Cancelled`] when `options.stop` stopped it.
+fn parallel<M, V>(
+    root: &Path,
+    start: &Path,
+    allowed: &[PathBuf],
+    options: &WalkOptions,
+    make: M,
+) -> Result<Vec<String>>
+where
+    M: Fn() -> V + Sync,
+    V: FnMut(Found<'_>) -> WalkState + Send,
+{
+    let builder = walk_builder_at(root, start, options, depth_left(root, start, options))?;
+    let warnings: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let mut visitor = make();
+        let warnings = &warnings;
+        Box::new(move |entry| {
+            if options.stop.stopped() {
+                return WalkState::Quit;
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    push(warnings, format!("skipped: {e}"));
+                    return WalkState::Continue;
+                }
+            };
+            if entry.path_is_symlink() {
+                check_symlink(entry.path(), allowed, warnings);
+                return WalkState::Continue;
+            }
+            match entry.file_type() {
+                Some(t) if t.is_dir() => visitor(Found::Dir(&entry)),
+                Some(t) if t.is_file() => visitor(Found::File(&entry)),
+                _ => WalkState::Continue,
+            }
+        })
+    });
+    options.stop.checkpoint()?;
+    Ok(warnings.into_inner().unwrap_or_default())
 }
 
 /// Walk `start`, a directory below the canonical `root`, with the rules of a walk of
@@ -146,71 +251,50 @@ fn walk_within(
     options: &WalkOptions,
 ) -> Result<WalkResult> {
     let root = root.to_path_buf();
-    let builder = walk_builder_at(&root, start, options, depth_left(&root, start, options))?;
     let found: Mutex<BTreeMap<PathBuf, WalkedFile>> = Mutex::new(BTreeMap::new());
     let dirs: Mutex<Vec<(PathBuf, i64)>> = Mutex::new(Vec::new());
-    let warnings: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let over_limit = AtomicUsize::new(0);
 
-    builder.build_parallel().run(|| {
-        Box::new(|entry| {
-            if options.stop.stopped() {
-                return WalkState::Quit;
-            }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    push(&warnings, format!("skipped: {e}"));
-                    return WalkState::Continue;
+    let mut warnings = parallel(&root, start, allowed, options, || {
+        |found_now: Found<'_>| {
+            match found_now {
+                Found::Dir(entry) => {
+                    let mtime = if options.metadata {
+                        entry.metadata().map(|m| crate::time::mtime_ns(&m))
+                    } else {
+                        Ok(0)
+                    };
+                    if let (Ok(mtime), Ok(mut dirs)) = (mtime, dirs.lock()) {
+                        dirs.push((entry.path().to_path_buf(), mtime));
+                    }
                 }
-            };
-            if !entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
-                let mtime = if options.metadata {
-                    entry.metadata().map(|m| crate::time::mtime_ns(&m))
-                } else {
-                    Ok(0)
-                };
-                if let (Ok(mtime), Ok(mut dirs)) = (mtime, dirs.lock()) {
-                    dirs.push((entry.path().to_path_buf(), mtime));
-                }
-                return WalkState::Continue;
-            }
-            let file = if entry.path_is_symlink() {
-                check_symlink(entry.path(), allowed, &warnings);
-                None
-            } else if entry.file_type().is_some_and(|t| t.is_file()) {
-                if options.metadata {
-                    entry
-                        .metadata()
-                        .ok()
-                        .map(|m| walked(entry.path().to_path_buf(), &m))
-                } else {
-                    Some(WalkedFile {
-                        path: entry.path().to_path_buf(),
-                        mtime: 0,
-                        size: 0,
-                    })
-                }
-            } else {
-                None
-            };
-            if let Some(file) = file {
-                if count.fetch_add(1, Ordering::Relaxed) >= options.max_files {
-                    over_limit.store(1, Ordering::Relaxed);
-                    return WalkState::Quit;
-                }
-                options.found.fetch_add(1, Ordering::Relaxed);
-                if let Ok(mut found) = found.lock() {
-                    found.insert(file.path.clone(), file);
+                Found::File(entry) => {
+                    let file = if options.metadata {
+                        match entry.metadata() {
+                            Ok(m) => walked(entry.path().to_path_buf(), &m),
+                            Err(_) => return WalkState::Continue,
+                        }
+                    } else {
+                        WalkedFile {
+                            path: entry.path().to_path_buf(),
+                            mtime: 0,
+                            size: 0,
+                        }
+                    };
+                    if count.fetch_add(1, Ordering::Relaxed) >= options.max_files {
+                        over_limit.store(1, Ordering::Relaxed);
+                        return WalkState::Quit;
+                    }
+                    options.found.fetch_add(1, Ordering::Relaxed);
+                    if let Ok(mut found) = found.lock() {
+                        found.insert(file.path.clone(), file);
+                    }
                 }
             }
             WalkState::Continue
-        })
-    });
-
-    options.stop.checkpoint()?;
-    let mut warnings = warnings.into_inner().unwrap_or_default();
+        }
+    })?;
     let mut files: Vec<WalkedFile> = found
         .into_inner()
         .unwrap_or_default()
@@ -423,8 +507,14 @@ fn walk_builder_at(
     max_depth: usize,
 ) -> Result<WalkBuilder> {
     let mut overrides = OverrideBuilder::new(root);
-    for pattern in DEFAULT_EXCLUDES
+    let defaults: &[&str] = if options.default_excludes {
+        DEFAULT_EXCLUDES
+    } else {
+        &[]
+    };
+    for pattern in ALWAYS_EXCLUDED
         .iter()
+        .chain(defaults)
         .copied()
         .chain(options.excludes.iter().map(String::as_str))
     {
@@ -443,12 +533,12 @@ fn walk_builder_at(
         .map_err(|e| Error::invalid("walk", format!("exclude patterns: {e}")))?;
     let mut builder = WalkBuilder::new(start);
     builder
-        .hidden(false)
+        .hidden(options.skip_hidden)
         .git_ignore(true)
         .git_global(true)
         .git_exclude(true)
         .parents(true)
-        .require_git(false)
+        .require_git(options.require_git)
         .ignore(true)
         .follow_links(false)
         .overrides(overrides)

@@ -265,27 +265,85 @@ fn non_recursive_skips_subdirectories_and_recursive_reads_them() {
     assert_eq!(deep["directories"][0]["matches_found"], 3);
 }
 
-#[test]
-fn recursive_follows_gitignore_and_default_excludes() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), ".gitignore", "ignored.txt\nlogs/\n");
-    write(dir.path(), "kept.txt", "secret\n");
-    write(dir.path(), "ignored.txt", "secret\n");
-    write(dir.path(), "logs/today.txt", "secret\n");
-    write(dir.path(), "node_modules/pkg/index.js", "secret\n");
-    write(dir.path(), "src/.hidden.txt", "secret\n");
-    let d = dir_str(dir.path());
-    let out = call_value(json!({"search": "secret", "dir": d, "recursive": true}));
-    let paths: Vec<&str> = out["directories"][0]["files"]
+fn paths_of(value: &Value, dir: usize) -> Vec<String> {
+    value["directories"][dir]["files"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
-    assert_eq!(paths, ["kept.txt", "src/.hidden.txt"]);
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn recursive_skips_what_ripgrep_skips_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    common::git_at(dir.path(), &["init", "-q"], 1_700_000_000);
+    write(dir.path(), ".gitignore", "ignored.txt\nlogs/\n");
+    write(dir.path(), ".ignore", "private/\n");
+    write(dir.path(), "kept.txt", "secret\n");
+    write(dir.path(), "ignored.txt", "secret\n");
+    write(dir.path(), "logs/today.txt", "secret\n");
+    write(dir.path(), "private/key.txt", "secret\n");
+    write(dir.path(), "src/.hidden.txt", "secret\n");
+    write(dir.path(), ".config/app.txt", "secret\n");
+    write(dir.path(), ".git/secret.txt", "secret\n");
+    // No ignore file lists these: found, as `rg` and `grep -r` find them.
+    for generated in [
+        "node_modules/pkg/index.js",
+        "vendor/lib.go",
+        "build/out.txt",
+        "dist/a.js",
+        "coverage/c.txt",
+        "target/t.txt",
+    ] {
+        write(dir.path(), generated, "secret\n");
+    }
+    let d = dir_str(dir.path());
+    let out = call_value(json!({"search": "secret", "dir": d, "recursive": true}));
+    assert_eq!(
+        paths_of(&out, 0),
+        [
+            "build/out.txt",
+            "coverage/c.txt",
+            "dist/a.js",
+            "kept.txt",
+            "node_modules/pkg/index.js",
+            "target/t.txt",
+            "vendor/lib.go"
+        ]
+    );
+    assert_eq!(out["directories"][0]["matches_found"], 7);
+
+    // `hidden`: hidden files and directories too, never `.git`.
+    let hidden =
+        call_value(json!({"search": "secret", "dir": d, "recursive": true, "hidden": true}));
+    let paths = paths_of(&hidden, 0);
+    assert!(paths.contains(&".config/app.txt".to_string()), "{paths:?}");
+    assert!(paths.contains(&"src/.hidden.txt".to_string()), "{paths:?}");
+    assert!(!paths.iter().any(|p| p.starts_with(".git/")), "{paths:?}");
+    assert_eq!(paths.len(), 9, "{paths:?}");
+
+    // `skip_generated`: the index walkers' excludes, on request.
+    let skipped = call_value(
+        json!({"search": "secret", "dir": d, "recursive": true, "skip_generated": true}),
+    );
+    assert_eq!(paths_of(&skipped, 0), ["kept.txt"]);
+
     // Without recursion every file of the directory itself is read, as checkfor does.
     let flat = call_value(json!({"search": "secret", "dir": d}));
     assert_eq!(flat["directories"][0]["matches_found"], 2);
+}
+
+#[test]
+fn outside_a_git_repository_gitignore_does_not_apply_but_ignore_files_do() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".gitignore", "a.txt\n");
+    write(dir.path(), ".ignore", "b.txt\n");
+    write(dir.path(), "a.txt", "secret\n");
+    write(dir.path(), "b.txt", "secret\n");
+    let out =
+        call_value(json!({"search": "secret", "dir": dir_str(dir.path()), "recursive": true}));
+    assert_eq!(paths_of(&out, 0), ["a.txt"]);
 }
 
 #[test]
@@ -304,6 +362,15 @@ fn ext_filters_by_name_suffix_with_or_without_the_dot() {
             .map(|f| f["path"].as_str().unwrap())
             .collect();
         assert_eq!(paths, ["main.go", "util.go"], "ext {ext:?}");
+    }
+    // Several: a comma list or an array.
+    for ext in [json!("go,txt"), json!(" .go , txt"), json!(["go", ".txt"])] {
+        let out = call_value(json!({"search": "package", "dir": d, "ext": ext}));
+        assert_eq!(
+            paths_of(&out, 0),
+            ["main.go", "notes.txt", "util.go"],
+            "ext {ext}"
+        );
     }
     let recursive =
         call_value(json!({"search": "package", "dir": d, "ext": ".go", "recursive": true}));
@@ -453,13 +520,14 @@ fn max_matches_keeps_the_first_matches_in_output_order() {
     let out =
         call_value(json!({"search": "hit", "dir": dirs, "max_matches": 3, "exclude": ["skip"]}));
     assert_eq!(out["truncated"], true);
+    // Three listed; the counts are of every match there is.
     let first = &out["directories"][0];
-    assert_eq!(first["matches_found"], 3);
-    assert_eq!(first["original_matches"], 4);
+    assert_eq!(first["matches_found"], 4);
+    assert_eq!(first["original_matches"], 5);
     assert_eq!(first["filtered_matches"], 1);
     assert_eq!(lines_of(&out, 0, 0), [1, 3]);
     assert_eq!(lines_of(&out, 0, 1), [1]);
-    assert_eq!(out["directories"][1]["matches_found"], 0);
+    assert_eq!(out["directories"][1]["matches_found"], 1);
     assert_eq!(out["directories"][1]["files"], json!([]));
 
     // Exactly as many as there are: nothing was cut.
@@ -481,6 +549,7 @@ fn max_matches_keeps_context_of_the_last_match() {
         json!([{"line": 1, "content": "hit 1", "context_after": ["after"]}])
     );
     assert_eq!(out["truncated"], true);
+    assert_eq!(out["directories"][0]["matches_found"], 2);
 }
 
 #[test]
@@ -658,6 +727,8 @@ fn the_operation_is_in_the_table_with_checkfor_parameters() {
         "context",
         "hide_filter_stats",
         "recursive",
+        "hidden",
+        "skip_generated",
         "regex",
         "max_matches",
         "max_tokens",

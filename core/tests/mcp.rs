@@ -354,7 +354,7 @@ fn checkfor_keeps_its_exact_schema() {
         r#""hide_filter_stats":{"type":"boolean","description":"Hide original_matches and filtered_matches from output. Optional, defaults to false.","default":false},"#,
         r#""search":{"type":"string","description":"String pattern to search for"},"#,
         r#""whole_word":{"type":"boolean","description":"Match whole words only. Optional, defaults to false.","default":false},"#,
-        r#""recursive":{"type":"boolean","description":"Search subdirectories too, honouring .gitignore. Optional, defaults to false.","default":false},"#,
+        r#""recursive":{"type":"boolean","description":"Search subdirectories too, skipping ignored and hidden files. Optional, defaults to false.","default":false},"#,
         r#""regex":{"type":"boolean","description":"`search` is a regular expression. Optional, defaults to false.","default":false},"#,
         r#""max_tokens":{"type":"integer","description":"Answer budget in tokens (default 8000).","minimum":1}},"#,
         r#""required":["search"]}"#,

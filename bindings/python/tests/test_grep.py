@@ -208,7 +208,9 @@ def test_cli_recursive_regex_and_budgets(home: Path, tree: Path) -> None:
     capped = run_cli("grep", "--search", "log", "--dir", str(tree), "--max-matches", "2", home=home)
     value = json.loads(capped.stdout)
     assert value["truncated"] is True
-    assert value["directories"][0]["matches_found"] == 2
+    # Two listed, all four counted.
+    assert value["directories"][0]["matches_found"] == 4
+    assert sum(len(f["matches"]) for f in value["directories"][0]["files"]) == 2
     budget = (len(str(tree)) + 190) // 4
     small = run_cli(
         "grep", "--search", "log", "--dir", str(tree), "--max-tokens", str(budget), home=home

@@ -95,7 +95,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: CHECKFOR_OPERATION,
-        description: "Search file contents for a string in the given directories; `recursive` for subdirectories (honours .gitignore), `regex` for a regular expression. Prefer it to grep/rg: compact JSON per directory with line numbers, cut to a token budget.",
+        description: "Search file contents for a string in the given directories; `recursive` for subdirectories (skips ignored and hidden files), `regex` for a regular expression. Prefer it to grep/rg: compact JSON per directory with line numbers, cut to a token budget.",
         brief: "text in files (literal or regex, recursive on request)",
         params: &[],
         required: &["search"],
@@ -246,7 +246,7 @@ const CHECKFOR_EXTRAS: &[(&str, &str, &str)] = &[
     (
         "recursive",
         "boolean",
-        "Search subdirectories too, honouring .gitignore. Optional, defaults to false.",
+        "Search subdirectories too, skipping ignored and hidden files. Optional, defaults to false.",
     ),
     (
         "regex",

@@ -671,13 +671,15 @@ class EngineOperations:
         search: str,
         dirs: StrPath | Iterable[StrPath] | None = None,
         *,
-        ext: str | None = None,
+        ext: str | Iterable[str] | None = None,
         exclude: str | Iterable[str] | None = None,
         case_insensitive: bool = False,
         whole_word: bool = False,
         context: int | None = None,
         hide_filter_stats: bool = False,
         recursive: bool = False,
+        hidden: bool = False,
+        skip_generated: bool = False,
         regex: bool = False,
         max_matches: int | None = None,
         max_tokens: int | None = None,
@@ -692,15 +694,22 @@ class EngineOperations:
             dirs: Directories to search, in this order: one path or an array of paths. Defaults
                 to the project directory (``$CLAUDE_PROJECT_DIR``, else the current directory).
                 Relative paths are relative to the current directory; each is reported as given.
-            ext: Only files whose name ends with this extension (``.go``, or ``go``).
+            ext: Only files whose name ends with one of these extensions (``.go`` or ``go``):
+                one string, several separated by commas (``rs,py``), or an array.
             exclude: Drop matching lines that contain any of these strings (one string or an
                 array).
             case_insensitive: Ignore case in ``search`` and ``exclude``.
             whole_word: Match whole words only (word characters: ASCII letters, digits, ``_``).
             context: Lines of context before and after each match (default 0).
             hide_filter_stats: Leave ``original_matches`` and ``filtered_matches`` out.
-            recursive: Search subdirectories too, following ``.gitignore`` and the default
-                excludes.
+            recursive: Search subdirectories too, skipping what ripgrep skips by default: files
+                that ignore files exclude (``.gitignore`` in a git repository, ``.ignore``) and
+                hidden files and directories.
+            hidden: With ``recursive``: search hidden files and directories too (never
+                ``.git``).
+            skip_generated: With ``recursive``: also skip dependency, build and cache output:
+                ``node_modules``, ``dist``, ``build``, ``.next``, ``.nuxt``, ``target``,
+                ``__pycache__``, ``.venv``, ``vendor``, ``coverage``, ``.cache``, ``*.pyc``.
             regex: ``search`` is a regular expression.
             max_matches: List at most this many matches (in output order).
             max_tokens: Keep the JSON result within about this many tokens (4 bytes each).
@@ -711,7 +720,7 @@ class EngineOperations:
         if dirs is not None:
             params["dir"] = _paths(dirs)
         if ext is not None:
-            params["ext"] = ext
+            params["ext"] = _strings(ext)
         if exclude is not None:
             params["exclude"] = _strings(exclude)
         if case_insensitive:
@@ -724,6 +733,10 @@ class EngineOperations:
             params["hide_filter_stats"] = True
         if recursive:
             params["recursive"] = True
+        if hidden:
+            params["hidden"] = True
+        if skip_generated:
+            params["skip_generated"] = True
         if regex:
             params["regex"] = True
         if max_matches is not None:

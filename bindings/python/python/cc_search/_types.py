@@ -983,8 +983,10 @@ class GrepRequest(_GrepRequestRequired, total=False):
     project directory (``$CLAUDE_PROJECT_DIR``, else the current directory). Relative paths
     are relative to the current directory; each is reported as given.
     """
-    ext: str | None
-    """Only files whose name ends with this extension (``.go``, or ``go``)."""
+    ext: str | list[str]
+    """Only files whose name ends with one of these extensions (``.go`` or ``go``): one string,
+    several separated by commas (``rs,py``), or an array.
+    """
     exclude: str | list[str]
     """Drop matching lines that contain any of these strings (one string or an array)."""
     case_insensitive: bool
@@ -996,7 +998,17 @@ class GrepRequest(_GrepRequestRequired, total=False):
     hide_filter_stats: bool
     """Leave ``original_matches`` and ``filtered_matches`` out."""
     recursive: bool
-    """Search subdirectories too, following ``.gitignore`` and the default excludes."""
+    """Search subdirectories too, skipping what ripgrep skips by default: files that ignore files
+    exclude (``.gitignore`` in a git repository, ``.ignore``) and hidden files and
+    directories.
+    """
+    hidden: bool
+    """With ``recursive``: search hidden files and directories too (never ``.git``)."""
+    skip_generated: bool
+    """With ``recursive``: also skip dependency, build and cache output: ``node_modules``,
+    ``dist``, ``build``, ``.next``, ``.nuxt``, ``target``, ``__pycache__``, ``.venv``,
+    ``vendor``, ``coverage``, ``.cache``, ``*.pyc``.
+    """
     regex: bool
     """``search`` is a regular expression."""
     max_matches: int | None
