@@ -1084,6 +1084,30 @@ pub fn query_vector_for(
     Ok((vector, used))
 }
 
+/// Warn when a search in `mode` uses vectors and some of the chunks `filter` selects have
+/// none yet (an index run was stopped, or ran without the model): the vector side cannot
+/// see them. `what` names them (`sections`), `fix` is the command that embeds them.
+pub fn note_unembedded(
+    store: &ChunkStore,
+    filter: &Filter,
+    mode: Mode,
+    what: &str,
+    fix: &str,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if mode == Mode::Keyword {
+        return Ok(());
+    }
+    let pending = store.pending(filter, warnings)?;
+    if pending > 0 {
+        warnings.push(format!(
+            "{pending} {what} have no vectors yet, so search by meaning misses them: \
+             run `{fix}` to embed them"
+        ));
+    }
+    Ok(())
+}
+
 /// After an index run: embed what `store` has pending among the chunks `only` selects
 /// (the run's own project and branch) with the engine's model, reporting progress (stage
 /// `embed`). Without a model nothing happens (the chunks wait, and the missing model is

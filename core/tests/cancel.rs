@@ -72,8 +72,28 @@ fn a_docs_index_stopped_while_embedding_keeps_its_vectors_and_the_next_run_finis
         stopped_in < Duration::from_secs(1),
         "stopped {stopped_in:?} after asked"
     );
-    // The lock is released and the sections written are searchable; the next run
-    // embeds only what is still pending.
+    // The lock is released and the sections written are searchable; a search by
+    // meaning says which sections it cannot see yet, and how to fill them.
+    let query = json!({ "query": "section words", "project_dir": project.path() });
+    let before = call(&engine, "docs.query", query.clone());
+    let warning = before["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w.as_str())
+        .find(|w| w.contains("no vectors yet"))
+        .unwrap_or_else(|| panic!("no warning about missing vectors: {before}"))
+        .to_string();
+    let missing: u64 = warning.split(' ').next().unwrap().parse().unwrap();
+    assert!(missing > 0 && missing < 320, "{warning}");
+    assert!(warning.contains("`cc-search docs index`"), "{warning}");
+    let keyword = call(
+        &engine,
+        "docs.query",
+        json!({ "query": "section words", "project_dir": project.path(), "mode": "keyword" }),
+    );
+    assert!(!keyword.to_string().contains("no vectors yet"), "{keyword}");
+    // The next run embeds only what is still pending.
     let again = call(
         &engine,
         "docs.index",
@@ -90,6 +110,8 @@ fn a_docs_index_stopped_while_embedding_keeps_its_vectors_and_the_next_run_finis
         embedded > 0 && embedded < 320,
         "only the rest is embedded: {again}"
     );
+    let after = call(&engine, "docs.query", query);
+    assert!(!after.to_string().contains("no vectors yet"), "{after}");
 }
 
 #[test]

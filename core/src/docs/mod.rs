@@ -948,6 +948,16 @@ fn query(
         }
     }
     let (vector, used) = hybrid::query_vector_for(engine, mode, text, &mut warnings)?;
+    if indexed.is_some() {
+        hybrid::note_unembedded(
+            store,
+            &filter,
+            used,
+            "sections",
+            &format!("cc-search {} index", collection.name()),
+            &mut warnings,
+        )?;
+    }
     let search = Search {
         text: text.to_string(),
         mode,

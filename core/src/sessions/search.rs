@@ -250,6 +250,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
     };
     let (vector, used) = hybrid::query_vector_for(engine, request.mode, text, &mut warnings)?;
     response.mode = used;
+    let store = &store(engine)?;
     let mut search = hybrid::Search {
         text: text.to_string(),
         mode: request.mode,
@@ -268,7 +269,14 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         }),
         ..hybrid::Search::default()
     };
-    let store = &store(engine)?;
+    hybrid::note_unembedded(
+        store,
+        &search.filter,
+        used,
+        "session chunks",
+        "cc-search index",
+        &mut warnings,
+    )?;
     let mut hits = store.search(&search, vector.as_deref(), &mut warnings)?;
     if hits.is_empty() && request.mode != Mode::Vector {
         // Nothing matched the words: the closest chunks by meaning, when the model is
