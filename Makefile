@@ -204,7 +204,7 @@ bench: python-release setup-node
 	cargo bench -p cc-search --bench bench
 	command -v fzf >/dev/null || apt-get install -y -q fzf >/dev/null 2>&1 || echo "fzf not installed: the ranking replay leaves it out"
 	cargo bench -p cc-search --bench ranking -- $(REPLAY_REPOS)
-	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" cargo bench -p cc-search --bench grep
+	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" CC_SEARCH_CLI=$(VENV)/bin/cc-search cargo bench -p cc-search --bench grep
 	cd $(NODE_DIR) && node bench/hooks-bench.js
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tools_list.py

@@ -5,6 +5,7 @@
 // rest and gives `Engine` those methods.
 
 import type {
+  CallOptions,
   EngineOperations,
   OperationName,
   OperationParams,
@@ -223,16 +224,6 @@ export declare class Engine {
   cancelRunning(): void
 }
 
-/** Options of {@link Engine.callAsync}. */
-export interface CallOptions {
-  /** Stops the call within a fraction of a second. */
-  signal?: AbortSignal | null
-  /**
-   * Called on the JS thread as the operation reports progress: `stage` (`walk`, `parse`,
-   * `embed`), `done` of `total` units (`total` 0: not known yet).
-   */
-  onProgress?: ((stage: string, done: number, total: number) => void) | null
-}
 
 /**
  * The generated methods (operations.d.ts): one per operation, `filesSuggest(query, options)`

@@ -150,9 +150,18 @@ function run(engine, op, options, args, projectKeys) {
   return engine.call(op, operationParams(op, options, args, projectKeys))
 }
 
-/** Like `run`, on a worker thread. */
+/**
+ * Like `run`, on a worker thread; `signal` and `onProgress` in `options` are the
+ * `callAsync` options, the others the operation's.
+ */
 function runAsync(engine, op, options, args, projectKeys) {
-  return engine.callAsync(op, operationParams(op, options, args, projectKeys))
+  let call = null
+  if (options !== null && typeof options === 'object' && !Array.isArray(options)) {
+    const { signal, onProgress, ...rest } = options
+    call = { signal, onProgress }
+    options = rest
+  }
+  return engine.callAsync(op, operationParams(op, options, args, projectKeys), call)
 }
 
 // Warnings from opening an engine are shown once per process, however many engines

@@ -4,6 +4,20 @@
 // do not edit. `cargo test -p cc-search --test bindings_generated` fails when this file is
 // not what the table gives. index.d.ts re-exports it and gives `Engine` these methods.
 
+/**
+ * Options of `Engine.callAsync`, also taken by every `…Async` method beside the
+ * operation's own.
+ */
+export interface CallOptions {
+  /** Stops the call within a fraction of a second (it rejects with code `cancelled`). */
+  signal?: AbortSignal | null
+  /**
+   * Called on the JS thread as the operation reports progress: `stage` (`walk`, `parse`,
+   * `embed`), `done` of `total` units (`total` 0: not known yet).
+   */
+  onProgress?: ((stage: string, done: number, total: number) => void) | null
+}
+
 /** A chunk kind of the session index. */
 export type SessionsChunkKind = 'user' | 'assistant' | 'tool' | 'thinking' | 'summary'
 
@@ -1634,8 +1648,9 @@ export interface EngineOperations {
    * @see Operation `claude.install`.
    */
   claudeInstall(options?: ClaudeInstallOptions): ClaudeInstallResponse
-  /** Like {@link EngineOperations.claudeInstall}, on a worker thread. */
-  claudeInstallAsync(options?: ClaudeInstallOptions): Promise<ClaudeInstallResponse>
+  /** Like {@link EngineOperations.claudeInstall}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  claudeInstallAsync(options?: ClaudeInstallOptions & CallOptions): Promise<ClaudeInstallResponse>
 
   /**
    * Register cc-search's MCP server with Claude Code (mcpServers in ~/.claude.json or the project's
@@ -1646,8 +1661,11 @@ export interface EngineOperations {
    * @see Operation `claude.install_mcp`.
    */
   claudeInstallMcp(options?: ClaudeInstallMcpOptions): ClaudeInstallMcpResponse
-  /** Like {@link EngineOperations.claudeInstallMcp}, on a worker thread. */
-  claudeInstallMcpAsync(options?: ClaudeInstallMcpOptions): Promise<ClaudeInstallMcpResponse>
+  /** Like {@link EngineOperations.claudeInstallMcp}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  claudeInstallMcpAsync(
+    options?: ClaudeInstallMcpOptions & CallOptions,
+  ): Promise<ClaudeInstallMcpResponse>
 
   /**
    * Delete the code index of the given repositories (or of all with `all`).
@@ -1657,8 +1675,12 @@ export interface EngineOperations {
    * @see Operation `code.delete_repos`.
    */
   codeDelete(paths?: string[], options?: CodeDeleteOptions): CodeDeleteResponse
-  /** Like {@link EngineOperations.codeDelete}, on a worker thread. */
-  codeDeleteAsync(paths?: string[], options?: CodeDeleteOptions): Promise<CodeDeleteResponse>
+  /** Like {@link EngineOperations.codeDelete}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeDeleteAsync(
+    paths?: string[],
+    options?: CodeDeleteOptions & CallOptions,
+  ): Promise<CodeDeleteResponse>
 
   /**
    * What a symbol refers to (calls, type uses, extends, implements), resolved to symbol ids where
@@ -1669,10 +1691,11 @@ export interface EngineOperations {
    * @see Operation `code.get_dependencies`.
    */
   codeDependencies(id: number, options?: CodeDependenciesOptions): CodeDependenciesResponse
-  /** Like {@link EngineOperations.codeDependencies}, on a worker thread. */
+  /** Like {@link EngineOperations.codeDependencies}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
   codeDependenciesAsync(
     id: number,
-    options?: CodeDependenciesOptions,
+    options?: CodeDependenciesOptions & CallOptions,
   ): Promise<CodeDependenciesResponse>
 
   /**
@@ -1684,10 +1707,11 @@ export interface EngineOperations {
    * @see Operation `code.get_file_symbols`.
    */
   codeFileSymbols(file: string, options?: CodeFileSymbolsOptions): CodeFileSymbolsResponse
-  /** Like {@link EngineOperations.codeFileSymbols}, on a worker thread. */
+  /** Like {@link EngineOperations.codeFileSymbols}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
   codeFileSymbolsAsync(
     file: string,
-    options?: CodeFileSymbolsOptions,
+    options?: CodeFileSymbolsOptions & CallOptions,
   ): Promise<CodeFileSymbolsResponse>
 
   /**
@@ -1698,8 +1722,9 @@ export interface EngineOperations {
    * @see Operation `code.get_overview`.
    */
   codeOverview(options?: CodeOverviewOptions): CodeOverviewResponse
-  /** Like {@link EngineOperations.codeOverview}, on a worker thread. */
-  codeOverviewAsync(options?: CodeOverviewOptions): Promise<CodeOverviewResponse>
+  /** Like {@link EngineOperations.codeOverview}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeOverviewAsync(options?: CodeOverviewOptions & CallOptions): Promise<CodeOverviewResponse>
 
   /**
    * Who refers to a symbol (calls, imports, type uses, extends, implements), with file and line.
@@ -1709,8 +1734,12 @@ export interface EngineOperations {
    * @see Operation `code.get_references`.
    */
   codeReferences(id: number, options?: CodeReferencesOptions): CodeReferencesResponse
-  /** Like {@link EngineOperations.codeReferences}, on a worker thread. */
-  codeReferencesAsync(id: number, options?: CodeReferencesOptions): Promise<CodeReferencesResponse>
+  /** Like {@link EngineOperations.codeReferences}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeReferencesAsync(
+    id: number,
+    options?: CodeReferencesOptions & CallOptions,
+  ): Promise<CodeReferencesResponse>
 
   /**
    * One symbol in full: untruncated signature and doc, parent, children, what it calls, who calls
@@ -1721,8 +1750,12 @@ export interface EngineOperations {
    * @see Operation `code.get_symbol_detail`.
    */
   codeSymbol(id: number, options?: CodeSymbolDetailOptions): CodeSymbolDetailResponse
-  /** Like {@link EngineOperations.codeSymbol}, on a worker thread. */
-  codeSymbolAsync(id: number, options?: CodeSymbolDetailOptions): Promise<CodeSymbolDetailResponse>
+  /** Like {@link EngineOperations.codeSymbol}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeSymbolAsync(
+    id: number,
+    options?: CodeSymbolDetailOptions & CallOptions,
+  ): Promise<CodeSymbolDetailResponse>
 
   /**
    * Index a repository's code symbols (functions, classes, methods, types…) and references with
@@ -1732,8 +1765,9 @@ export interface EngineOperations {
    * @see Operation `code.index_repository`.
    */
   codeIndex(options?: CodeIndexOptions): CodeIndexResponse
-  /** Like {@link EngineOperations.codeIndex}, on a worker thread. */
-  codeIndexAsync(options?: CodeIndexOptions): Promise<CodeIndexResponse>
+  /** Like {@link EngineOperations.codeIndex}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeIndexAsync(options?: CodeIndexOptions & CallOptions): Promise<CodeIndexResponse>
 
   /**
    * Status of a repository's code index: files, symbols, references, languages, when indexed, and
@@ -1743,8 +1777,9 @@ export interface EngineOperations {
    * @see Operation `code.index_status`.
    */
   codeStatus(options?: CodeStatusOptions): CodeStatusResponse
-  /** Like {@link EngineOperations.codeStatus}, on a worker thread. */
-  codeStatusAsync(options?: CodeStatusOptions): Promise<CodeStatusResponse>
+  /** Like {@link EngineOperations.codeStatus}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeStatusAsync(options?: CodeStatusOptions & CallOptions): Promise<CodeStatusResponse>
 
   /**
    * List the repositories with a code index: path, files, symbols, when indexed.
@@ -1754,8 +1789,9 @@ export interface EngineOperations {
    * @see Operation `code.list_repos`.
    */
   codeRepos(options?: CodeReposOptions): CodeRepo[]
-  /** Like {@link EngineOperations.codeRepos}, on a worker thread. */
-  codeReposAsync(options?: CodeReposOptions): Promise<CodeRepo[]>
+  /** Like {@link EngineOperations.codeRepos}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeReposAsync(options?: CodeReposOptions & CallOptions): Promise<CodeRepo[]>
 
   /**
    * Search a repository's symbols by name, subword (camelCase/snake_case split), doc comment, kind
@@ -1768,8 +1804,12 @@ export interface EngineOperations {
    * @see Operation `code.search_symbols`.
    */
   codeSearch(query: string, options?: CodeSearchOptions): CodeSearchResponse
-  /** Like {@link EngineOperations.codeSearch}, on a worker thread. */
-  codeSearchAsync(query: string, options?: CodeSearchOptions): Promise<CodeSearchResponse>
+  /** Like {@link EngineOperations.codeSearch}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeSearchAsync(
+    query: string,
+    options?: CodeSearchOptions & CallOptions,
+  ): Promise<CodeSearchResponse>
 
   /**
    * Re-index specific files of an indexed repository (changed ones re-parsed, deleted ones removed)
@@ -1781,8 +1821,12 @@ export interface EngineOperations {
    * @see Operation `code.update_files`.
    */
   codeUpdate(files: string[], options?: CodeUpdateOptions): CodeIndexResponse
-  /** Like {@link EngineOperations.codeUpdate}, on a worker thread. */
-  codeUpdateAsync(files: string[], options?: CodeUpdateOptions): Promise<CodeIndexResponse>
+  /** Like {@link EngineOperations.codeUpdate}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeUpdateAsync(
+    files: string[],
+    options?: CodeUpdateOptions & CallOptions,
+  ): Promise<CodeIndexResponse>
 
   /**
    * Index the project's markdown docs (docs/**\/*.md, {apps,packages}/*\/docs/**\/*.md or given
@@ -1793,8 +1837,9 @@ export interface EngineOperations {
    * @see Operation `docs.index`.
    */
   docsIndex(options?: DocsIndexOptions): DocsIndexResponse
-  /** Like {@link EngineOperations.docsIndex}, on a worker thread. */
-  docsIndexAsync(options?: DocsIndexOptions): Promise<DocsIndexResponse>
+  /** Like {@link EngineOperations.docsIndex}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  docsIndexAsync(options?: DocsIndexOptions & CallOptions): Promise<DocsIndexResponse>
 
   /**
    * Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the current
@@ -1805,8 +1850,12 @@ export interface EngineOperations {
    * @see Operation `docs.query`.
    */
   docsQuery(query: string, options?: DocsQueryOptions): DocsQueryResponse
-  /** Like {@link EngineOperations.docsQuery}, on a worker thread. */
-  docsQueryAsync(query: string, options?: DocsQueryOptions): Promise<DocsQueryResponse>
+  /** Like {@link EngineOperations.docsQuery}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  docsQueryAsync(
+    query: string,
+    options?: DocsQueryOptions & CallOptions,
+  ): Promise<DocsQueryResponse>
 
   /**
    * Embed texts with all-MiniLM-L6-v2 (384-dim L2-normalised sentence vectors, as
@@ -1817,8 +1866,9 @@ export interface EngineOperations {
    * @see Operation `embed.text`.
    */
   embed(texts: string[], options?: EmbedOptions): EmbedResponse
-  /** Like {@link EngineOperations.embed}, on a worker thread. */
-  embedAsync(texts: string[], options?: EmbedOptions): Promise<EmbedResponse>
+  /** Like {@link EngineOperations.embed}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  embedAsync(texts: string[], options?: EmbedOptions & CallOptions): Promise<EmbedResponse>
 
   /**
    * Index file paths: one directory, or the project plus configured roots (incremental by mtime;
@@ -1828,8 +1878,9 @@ export interface EngineOperations {
    * @see Operation `files.refresh`.
    */
   filesRefresh(options?: FilesRefreshOptions): FilesRefreshResponse
-  /** Like {@link EngineOperations.filesRefresh}, on a worker thread. */
-  filesRefreshAsync(options?: FilesRefreshOptions): Promise<FilesRefreshResponse>
+  /** Like {@link EngineOperations.filesRefresh}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  filesRefreshAsync(options?: FilesRefreshOptions & CallOptions): Promise<FilesRefreshResponse>
 
   /**
    * Suggest up to 15 file paths for an `@` query, ranked, relative to the project root.
@@ -1839,8 +1890,12 @@ export interface EngineOperations {
    * @see Operation `files.suggest`.
    */
   filesSuggest(query?: string, options?: FilesSuggestOptions): FilesSuggestResponse
-  /** Like {@link EngineOperations.filesSuggest}, on a worker thread. */
-  filesSuggestAsync(query?: string, options?: FilesSuggestOptions): Promise<FilesSuggestResponse>
+  /** Like {@link EngineOperations.filesSuggest}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  filesSuggestAsync(
+    query?: string,
+    options?: FilesSuggestOptions & CallOptions,
+  ): Promise<FilesSuggestResponse>
 
   /**
    * Search file contents in one or more directories (non-recursive unless asked): literal or regex,
@@ -1853,8 +1908,9 @@ export interface EngineOperations {
    * @see Operation `grep.search`.
    */
   grep(search: string, options?: GrepOptions): GrepResponse
-  /** Like {@link EngineOperations.grep}, on a worker thread. */
-  grepAsync(search: string, options?: GrepOptions): Promise<GrepResponse>
+  /** Like {@link EngineOperations.grep}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  grepAsync(search: string, options?: GrepOptions & CallOptions): Promise<GrepResponse>
 
   /**
    * Index the project's session notes (sessions/**\/*.md, dated by their YYYY_MM_DD_TOPIC folder)
@@ -1864,8 +1920,9 @@ export interface EngineOperations {
    * @see Operation `notes.index`.
    */
   notesIndex(options?: NotesIndexOptions): DocsIndexResponse
-  /** Like {@link EngineOperations.notesIndex}, on a worker thread. */
-  notesIndexAsync(options?: NotesIndexOptions): Promise<DocsIndexResponse>
+  /** Like {@link EngineOperations.notesIndex}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  notesIndexAsync(options?: NotesIndexOptions & CallOptions): Promise<DocsIndexResponse>
 
   /**
    * Search the project's indexed session notes (keyword + semantic) by H2 section, filtered by
@@ -1876,8 +1933,12 @@ export interface EngineOperations {
    * @see Operation `notes.query`.
    */
   notesQuery(query: string, options?: NotesQueryOptions): DocsQueryResponse
-  /** Like {@link EngineOperations.notesQuery}, on a worker thread. */
-  notesQueryAsync(query: string, options?: NotesQueryOptions): Promise<DocsQueryResponse>
+  /** Like {@link EngineOperations.notesQuery}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  notesQueryAsync(
+    query: string,
+    options?: NotesQueryOptions & CallOptions,
+  ): Promise<DocsQueryResponse>
 
   /**
    * Show one session chunk in full (by its id from sessions.search, or any unique prefix), with its
@@ -1888,8 +1949,12 @@ export interface EngineOperations {
    * @see Operation `sessions.chunk`.
    */
   sessionsChunk(id: string, options?: SessionsChunkOptions): SessionsChunkResponse
-  /** Like {@link EngineOperations.sessionsChunk}, on a worker thread. */
-  sessionsChunkAsync(id: string, options?: SessionsChunkOptions): Promise<SessionsChunkResponse>
+  /** Like {@link EngineOperations.sessionsChunk}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  sessionsChunkAsync(
+    id: string,
+    options?: SessionsChunkOptions & CallOptions,
+  ): Promise<SessionsChunkResponse>
 
   /**
    * Index Claude Code session transcripts ($CLAUDE_CONFIG_DIR/projects/**\/*.jsonl) by prompt
@@ -1899,8 +1964,9 @@ export interface EngineOperations {
    * @see Operation `sessions.index`.
    */
   sessionsIndex(options?: SessionsIndexOptions): SessionsIndexResponse
-  /** Like {@link EngineOperations.sessionsIndex}, on a worker thread. */
-  sessionsIndexAsync(options?: SessionsIndexOptions): Promise<SessionsIndexResponse>
+  /** Like {@link EngineOperations.sessionsIndex}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  sessionsIndexAsync(options?: SessionsIndexOptions & CallOptions): Promise<SessionsIndexResponse>
 
   /**
    * Search Claude Code session transcripts (keyword + semantic, recent first, tool output and
@@ -1912,10 +1978,11 @@ export interface EngineOperations {
    * @see Operation `sessions.search`.
    */
   sessionsSearch(query: string, options?: SessionsSearchOptions): SessionsSearchResponse
-  /** Like {@link EngineOperations.sessionsSearch}, on a worker thread. */
+  /** Like {@link EngineOperations.sessionsSearch}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
   sessionsSearchAsync(
     query: string,
-    options?: SessionsSearchOptions,
+    options?: SessionsSearchOptions & CallOptions,
   ): Promise<SessionsSearchResponse>
 
   /**
@@ -1926,6 +1993,9 @@ export interface EngineOperations {
    * @see Operation `sessions.status`.
    */
   sessionsStatus(options?: SessionsStatusOptions): SessionsStatusResponse
-  /** Like {@link EngineOperations.sessionsStatus}, on a worker thread. */
-  sessionsStatusAsync(options?: SessionsStatusOptions): Promise<SessionsStatusResponse>
+  /** Like {@link EngineOperations.sessionsStatus}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  sessionsStatusAsync(
+    options?: SessionsStatusOptions & CallOptions,
+  ): Promise<SessionsStatusResponse>
 }

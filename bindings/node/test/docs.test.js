@@ -208,4 +208,41 @@ describe('callAsync: progress and an AbortSignal', { skip: SKIP }, () => {
       (err) => err instanceof CcSearchError && err.code === 'invalid_request',
     )
   })
+
+  test('the generated Async methods take signal and onProgress beside their own options', async () => {
+    const engine = engineWithModel()
+    const project = tempDir()
+    for (let f = 0; f < 6; f++) {
+      let text = `# Notes ${f}\n\n`
+      for (let s = 0; s < 40; s++) {
+        text += `## Step ${f}-${s}\n\nPart ${s} of note ${f} explains gadget ${f * 100 + s}.\n\n`
+      }
+      writeFile(project, `docs/n${f}.md`, text)
+    }
+    const controller = new AbortController()
+    const stages = new Set()
+    const run = engine.docsIndexAsync({
+      projectDir: project,
+      signal: controller.signal,
+      onProgress: (stage, done) => {
+        stages.add(stage)
+        if (stage === 'embed' && done > 0) controller.abort()
+      },
+    })
+    await assert.rejects(run, (err) => err instanceof CcSearchError && err.code === 'cancelled')
+    assert.deepEqual([...stages].sort(), ['embed', 'parse'])
+    // The operation's own options still reach it; a search by meaning says what is missing.
+    const found = await engine.docsQueryAsync('gadget', { projectDir: project, limit: 2 })
+    assert.ok(
+      (found.warnings ?? []).some((w) => /have no vectors yet/.test(w) && /cc-search docs index/.test(w)),
+      JSON.stringify(found.warnings),
+    )
+    const again = await engine.docsIndexAsync({ projectDir: project, onProgress: () => {} })
+    assert.equal(again.unchanged, 6)
+    assert.equal(again.pending_vectors, 0)
+    await assert.rejects(
+      engine.grepAsync('x', { dir: project, recursive: true, signal: AbortSignal.abort() }),
+      (err) => err.code === 'cancelled',
+    )
+  })
 })

@@ -29,6 +29,11 @@ async function main(): Promise<void> {
   const count: number = refreshed.files + refreshed.added + refreshed.updated + refreshed.removed
   const truncated: boolean = refreshed.truncated
   const again: FilesRefreshResponse = await engine.filesRefreshAsync()
+  const watched: FilesRefreshResponse = await engine.filesRefreshAsync({
+    root: '.',
+    signal: new AbortController().signal,
+    onProgress: (stage: string, done: number, total: number) => console.log(stage, done, total),
+  })
 
   const found: FilesSuggestResponse = engine.filesSuggest('src/comp', { projectDir: '.', limit: 5 })
   const paths: string[] = found.paths

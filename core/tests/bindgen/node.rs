@@ -134,6 +134,20 @@ const DTS_HEADER: &str =
 // Generated from the operation table (cc_search::OPERATIONS in the core) by `make bindings`:
 // do not edit. `cargo test -p cc-search --test bindings_generated` fails when this file is
 // not what the table gives. index.d.ts re-exports it and gives `Engine` these methods.
+
+/**
+ * Options of `Engine.callAsync`, also taken by every `…Async` method beside the
+ * operation's own.
+ */
+export interface CallOptions {
+  /** Stops the call within a fraction of a second (it rejects with code `cancelled`). */
+  signal?: AbortSignal | null
+  /**
+   * Called on the JS thread as the operation reports progress: `stage` (`walk`, `parse`,
+   * `embed`), `done` of `total` units (`total` 0: not known yet).
+   */
+  onProgress?: ((stage: string, done: number, total: number) => void) | null
+}
 ";
 
 fn render_def(out: &mut String, def: &Def) {
@@ -241,14 +255,18 @@ fn render_method(out: &mut String, method: &Method) {
     signature(out, &method.js_name, &args, &returns);
     writeln!(
         out,
-        "  /** Like {{@link EngineOperations.{}}}, on a worker thread. */",
+        "  /** Like {{@link EngineOperations.{}}}, on a worker thread; `options` may add\n   * {{@link CallOptions}}. */",
         method.js_name
     )
     .unwrap();
+    let mut async_args = args.clone();
+    if let Some(last) = async_args.last_mut() {
+        *last = format!("options?: {} & CallOptions", method.options);
+    }
     signature(
         out,
         &format!("{}Async", method.js_name),
-        &args,
+        &async_args,
         &format!("Promise<{returns}>"),
     );
 }
