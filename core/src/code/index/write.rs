@@ -259,6 +259,8 @@ fn write_transaction(
         let (of_symbols, of_refs): (Vec<_>, Vec<_>) = deferred
             .iter()
             .partition(|(name, _)| name.starts_with("symbols"));
+        // Stopped now, the transaction rolls back: nothing of the run is written.
+        crate::progress::checkpoint()?;
         match cold_state {
             Some(state) => link_cold(conn, state, || {
                 for (_, sql) in &of_symbols {
@@ -269,6 +271,7 @@ fn write_transaction(
             .map_err(dberr)?,
             None => resolve(conn, cold, &changed_files, &touched).map_err(dberr)?,
         }
+        crate::progress::checkpoint()?;
         for (_, sql) in of_refs {
             conn.execute_batch(sql).map_err(dberr)?;
         }
