@@ -50,3 +50,13 @@ def test_an_unknown_name_is_still_an_attribute_error() -> None:
         "except AttributeError as e:\n    print('AttributeError', e)"
     )
     assert out == "AttributeError module 'cc_search' has no attribute 'NoSuchThing'"
+
+
+def test_importing_the_package_loads_the_native_module_alone() -> None:
+    # `cc-search grep` needs nothing more: the rest loads on first use.
+    out = run(
+        "import sys, cc_search\n"
+        "print([m for m in ('cc_search._engine', 'cc_search._operations', 'json')"
+        " if m in sys.modules], isinstance(cc_search.IoError('x'), cc_search.Error))"
+    )
+    assert out == "[] True"
