@@ -287,3 +287,66 @@ def test_cli_repeated_runs_are_identical(home: Path, tree: Path) -> None:
     first = run_cli(*args, home=home).stdout
     assert len(first) > 2000
     assert run_cli(*args, home=home).stdout == first
+
+
+def test_cli_prints_the_core_json_as_the_api_returns_it_without_warnings(
+    home: Path, tree: Path
+) -> None:
+    # A warning (a broken link) and a cut (max_matches): the printed JSON is the API's
+    # result, key for key and in the same order, with the warnings on stderr.
+    (tree / "broken.txt").symlink_to(tree / "gone.txt")
+    write(tree, "quote.txt", 'log "warnings":[ inside a line\n')
+    proc = run_cli("grep", "--search", "log", "--dir", str(tree), "-n", "2", home=home)
+    with cc_search.Engine(home) as engine:
+        result = engine.grep("log", str(tree), max_matches=2)
+    warnings = result.pop("warnings")
+    assert warnings and all(w in proc.stderr for w in warnings)
+    assert proc.stdout == json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert result["truncated"] is True and result["directories"][0]["matches_found"] == 5
+
+
+def test_cli_recursive_follows_ripgrep_defaults_and_takes_extension_lists(
+    home: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "repo"
+    for rel in ["src/a.rs", "src/b.py", "src/c.go", "vendor/d.rs", ".hidden/e.rs"]:
+        write(root, rel, "needle\n")
+
+    def paths(*flags: str) -> list[str]:
+        proc = run_cli("grep", "-e", "needle", "--dir", str(root), "-r", *flags, home=home)
+        assert proc.returncode == 0, proc.stderr
+        return [f["path"] for f in json.loads(proc.stdout)["directories"][0]["files"]]
+
+    assert paths() == ["src/a.rs", "src/b.py", "src/c.go", "vendor/d.rs"]
+    assert paths("--ext", "rs,py") == ["src/a.rs", "src/b.py", "vendor/d.rs"]
+    assert paths("--hidden", "--ext", ".rs") == [".hidden/e.rs", "src/a.rs", "vendor/d.rs"]
+    assert paths("--skip-generated", "--json") == ["src/a.rs", "src/b.py", "src/c.go"]
+    help_text = run_cli("grep", "--help", home=home).stdout
+    assert "node_modules, dist, build" in help_text and "--hidden" in help_text
+
+
+def test_cli_grep_starts_without_the_rest_of_the_command_line(
+    home: Path, tree: Path
+) -> None:
+    # `cc-search grep` runs where an agent would run rg: neither typer nor the
+    # engine's Python layer is loaded.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        f"sys.argv = ['cc-search', 'grep', '--search', 'log', '--dir', {str(tree)!r}]\n"
+        "from cc_search._main import main\n"
+        "try:\n    main()\n"
+        "except SystemExit as e:\n"
+        "    print(e.code, [m for m in ('typer', 'cc_search.cli', 'cc_search._engine')"
+        " if m in sys.modules], file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"CC_SEARCH_HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.stderr.strip() == "0 []", proc.stderr
+    assert json.loads(proc.stdout)["directories"][0]["matches_found"] == 4

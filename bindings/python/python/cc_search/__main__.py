@@ -1,5 +1,5 @@
 """``python -m cc_search``: the ``cc-search`` command line."""
 
-from .cli import app
+from ._main import main
 
-app(prog_name="cc-search")
+main(prog_name="cc-search")
