@@ -21,7 +21,7 @@ use std::sync::{Arc, RwLock};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 
 use cc_search::ErrorCode;
 use cc_search::progress::Watch;
@@ -186,43 +186,10 @@ impl Engine {
             .clone()
             .ok_or_else(|| error(py, ErrorCode::InvalidRequest, "the engine is closed"))
     }
-}
 
-#[pymethods]
-impl Engine {
-    /// Open an engine. `home` is the data root (default: `$CC_SEARCH_HOME`, else the
-    /// XDG data directory); `config_path` an explicit `config.toml`.
-    #[new]
-    #[pyo3(signature = (home = None, config_path = None))]
-    fn new(py: Python<'_>, home: Option<PathBuf>, config_path: Option<PathBuf>) -> PyResult<Self> {
-        let options = cc_search::EngineOptions {
-            home: non_empty(py, home, "home")?,
-            config_path: non_empty(py, config_path, "config_path")?,
-        };
-        let engine = py
-            .detach(|| guarded(|| cc_search::Engine::open(options)))
-            .map_err(|e| core_error(py, &e))?;
-        Ok(Engine {
-            home: engine.home().as_os_str().to_owned(),
-            config_path: engine.config_path().as_os_str().to_owned(),
-            warnings: engine.warnings().to_vec(),
-            inner: RwLock::new(Some(Arc::new(engine))),
-        })
-    }
-
-    /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
-    /// and return its JSON result. The GIL is released while the core works.
-    ///
-    /// `progress`, when given, is called as `progress(stage, done, total)` while the
-    /// operation reports progress (with the GIL, on this thread). Should it raise (Ctrl-C
-    /// arriving while it runs raises `KeyboardInterrupt` there), it is not called again,
-    /// the operation stops at its next checkpoint, and the exception is raised.
-    ///
-    /// Ctrl-C (a pending `KeyboardInterrupt`, seen on the main thread) stops the operation
-    /// at its next checkpoint, within a fraction of a second, and is raised here; what the
-    /// operation had committed is kept. `cancel_running` stops it from another thread.
-    #[pyo3(signature = (op, params_json, progress = None))]
-    fn call(
+    /// `call`'s work: the operation run watched for Ctrl-C and, with `progress`, for
+    /// the callback.
+    fn call_watched(
         &self,
         py: Python<'_>,
         op: &Bound<'_, PyString>,
@@ -278,6 +245,63 @@ impl Engine {
             (Some(err), _, _) | (None, Some(err), _) => Err(err),
             (None, None, result) => result.map_err(|e| core_error(py, &e)),
         }
+    }
+}
+
+#[pymethods]
+impl Engine {
+    /// Open an engine. `home` is the data root (default: `$CC_SEARCH_HOME`, else the
+    /// XDG data directory); `config_path` an explicit `config.toml`.
+    #[new]
+    #[pyo3(signature = (home = None, config_path = None))]
+    fn new(py: Python<'_>, home: Option<PathBuf>, config_path: Option<PathBuf>) -> PyResult<Self> {
+        let options = cc_search::EngineOptions {
+            home: non_empty(py, home, "home")?,
+            config_path: non_empty(py, config_path, "config_path")?,
+        };
+        let engine = py
+            .detach(|| guarded(|| cc_search::Engine::open(options)))
+            .map_err(|e| core_error(py, &e))?;
+        Ok(Engine {
+            home: engine.home().as_os_str().to_owned(),
+            config_path: engine.config_path().as_os_str().to_owned(),
+            warnings: engine.warnings().to_vec(),
+            inner: RwLock::new(Some(Arc::new(engine))),
+        })
+    }
+
+    /// Run the operation `op` with JSON parameters (`""` or `"null"` for the defaults)
+    /// and return its JSON result. The GIL is released while the core works.
+    ///
+    /// `progress`, when given, is called as `progress(stage, done, total)` while the
+    /// operation reports progress (with the GIL, on this thread). Should it raise (Ctrl-C
+    /// arriving while it runs raises `KeyboardInterrupt` there), it is not called again,
+    /// the operation stops at its next checkpoint, and the exception is raised.
+    ///
+    /// Ctrl-C (a pending `KeyboardInterrupt`, seen on the main thread) stops the operation
+    /// at its next checkpoint, within a fraction of a second, and is raised here; what the
+    /// operation had committed is kept. `cancel_running` stops it from another thread.
+    #[pyo3(signature = (op, params_json, progress = None))]
+    fn call(
+        &self,
+        py: Python<'_>,
+        op: &Bound<'_, PyString>,
+        params_json: &Bound<'_, PyString>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<String> {
+        self.call_watched(py, op, params_json, progress)
+    }
+
+    /// Like `call`, the JSON result as UTF-8 bytes: for a caller that writes it out as
+    /// it is (the CLI's grep), a large result is not made into a `str` and back.
+    fn call_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        op: &Bound<'_, PyString>,
+        params_json: &Bound<'_, PyString>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let json = self.call_watched(py, op, params_json, None)?;
+        Ok(PyBytes::new(py, json.as_bytes()))
     }
 
     /// Ask every call running on this engine now (on any thread) to stop at its next

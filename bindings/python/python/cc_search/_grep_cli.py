@@ -158,16 +158,16 @@ def _report(kind: str, message: str) -> None:
     sys.stderr.flush()
 
 
-def split_warnings(text: str) -> tuple[str, list[str]]:
+def split_warnings(text: bytes) -> tuple[bytes, list[str]]:
     """The JSON result without its ``warnings``, and the warnings. ``warnings`` is the
     last key the core writes, and ``,"warnings":[`` can only be that key: inside a JSON
     string every quote is escaped."""
-    at = text.rfind(',"warnings":[')
+    at = text.rfind(b',"warnings":[')
     if at < 0:
         return text, []
     import json
 
-    return text[:at] + "}", json.loads(text[at + len(',"warnings":') : -1])
+    return text[:at] + b"}", json.loads(text[at + len(b',"warnings":') : -1])
 
 
 def main(argv: list[str], home: str | None = None, config: str | None = None) -> int:
@@ -205,7 +205,7 @@ def main(argv: list[str], home: str | None = None, config: str | None = None) ->
         engine = _native.Engine(home, config)
         for message in engine.warnings:
             _report("warning", message)
-        text = engine.call("grep.search", json.dumps(params, ensure_ascii=False))
+        text = engine.call_bytes("grep.search", json.dumps(params, ensure_ascii=False))
     except Error as e:
         _report("error", str(e))
         return 1
@@ -216,14 +216,16 @@ def main(argv: list[str], home: str | None = None, config: str | None = None) ->
     for message in warnings:
         _report("warning", message)
     failed = []
-    if '"error":"' in result:
+    if b'"error":"' in result:
         # A directory could not be searched (`error` is a key only there).
         failed = [d for d in json.loads(result)["directories"] if "error" in d]
     for directory in failed:
         _report("error", f"{directory['dir']}: {directory['error']}")
     try:
-        sys.stdout.write(result + "\n")
         sys.stdout.flush()
+        sys.stdout.buffer.write(result)
+        sys.stdout.buffer.write(b"\n")
+        sys.stdout.buffer.flush()
     except BrokenPipeError:
         # The reader stopped early (`| head`): what it read is what it wanted.
         import os

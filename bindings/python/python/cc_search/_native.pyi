@@ -59,6 +59,9 @@ class Engine:
         its JSON result. ``progress(stage, done, total)`` is called as the operation
         reports progress. Ctrl-C stops it within a fraction of a second
         (``KeyboardInterrupt``), keeping what it committed."""
+    def call_bytes(self, op: str, params_json: str) -> bytes:
+        """Like :meth:`call`, the JSON result as UTF-8 bytes (for writing it out as it
+        is)."""
     def cancel_running(self) -> None:
         """Stop every call running on this engine now (``CancelledError``)."""
     def hook(
