@@ -178,3 +178,104 @@ fn the_global_gitignore_named_by_core_excludes_file_is_honoured() {
     assert_eq!(found(&engine, &root, "localOnlyFn"), ["localOnlyFn"]);
     assert_eq!(found(&engine, &root, "scratch_fn"), ["scratch_fn"]);
 }
+
+/// The files of `code.search_symbols` hits for `query` asked from `dir` (sorted, each
+/// once), and the warnings.
+fn hits_from(engine: &Engine, dir: &Path, query: &str) -> (Vec<String>, String) {
+    let out = call(
+        engine,
+        "code.search_symbols",
+        json!({"path": dir, "query": query}),
+    );
+    // Each hit names its file (`f`), or an entry of `_f` (`fi`) when they are several.
+    let mut files: Vec<String> = out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| match h["f"].as_str() {
+            Some(f) => f.to_string(),
+            None => out["_f"][h["fi"].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        })
+        .collect();
+    files.sort();
+    files.dedup();
+    (files, out["warnings"].to_string())
+}
+
+#[test]
+fn a_subdirectory_of_a_repository_uses_the_repository_index() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::fs::canonicalize(dir.path()).unwrap();
+    git_at(&repo, &["init", "-q"], 1_700_000_000);
+    write(
+        &repo,
+        "core/src/engine.rs",
+        "pub struct Gadget;\npub fn alpha_start() {}\n",
+    );
+    write(
+        &repo,
+        "bindings/py/engine.py",
+        "def alpha_start():\n    pass\n",
+    );
+
+    // Never indexed: asked from `core/`, the whole work tree is indexed, once.
+    let core = repo.join("core");
+    let (files, warnings) = hits_from(&engine, &core, "alpha_start");
+    assert_eq!(
+        files,
+        ["bindings/py/engine.py", "core/src/engine.rs"],
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains(&format!("{} was not indexed", repo.display())),
+        "{warnings}"
+    );
+    let listed = call(&engine, "code.list_repos", json!({}));
+    assert_eq!(listed["repos"].as_array().unwrap().len(), 1, "{listed}");
+
+    // From deeper down: the same index, paths relative to the repository root.
+    let (files, warnings) = hits_from(&engine, &core.join("src"), "Gadget");
+    assert_eq!(files, ["core/src/engine.rs"]);
+    assert!(!warnings.contains("not indexed"), "{warnings}");
+
+    // A file named relative to the directory given.
+    let symbols = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": core, "file": "src/engine.rs"}),
+    );
+    assert_eq!(symbols["f"], "core/src/engine.rs", "{symbols}");
+    let from_root = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": repo, "file": "core/src/engine.rs"}),
+    );
+    assert_eq!(from_root["syms"], symbols["syms"]);
+}
+
+#[test]
+fn a_directory_outside_any_repository_is_indexed_on_its_own() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let top = std::fs::canonicalize(dir.path()).unwrap();
+    write(&top, "a/one.py", "def beta_one():\n    pass\n");
+    write(&top, "b/two.py", "def beta_two():\n    pass\n");
+    let (files, warnings) = hits_from(&engine, &top.join("a"), "beta");
+    assert_eq!(files, ["one.py"], "{warnings}");
+    assert!(
+        warnings.contains(&format!("{} was not indexed", top.join("a").display())),
+        "{warnings}"
+    );
+    // Once the top is indexed, its subdirectories use its index.
+    call(&engine, "code.index_repository", json!({"path": top}));
+    let (files, _) = hits_from(&engine, &top.join("b"), "beta");
+    assert_eq!(files, ["a/one.py", "b/two.py"]);
+}

@@ -28,6 +28,8 @@ fn is_zero(n: &usize) -> bool {
 /// The repository an operation is about, with its database and project config.
 struct Repo {
     root: PathBuf,
+    /// The directory the operation was given (inside `root`, or `root` itself).
+    from: PathBuf,
     db_path: PathBuf,
     database: std::sync::Arc<crate::store::Database>,
     config: ProjectConfig,
@@ -39,22 +41,38 @@ fn open_repo(
     op: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Repo> {
-    let root = crate::env::project_dir(path, op)?;
-    if !root.is_dir() {
+    let from = crate::env::project_dir(path, op)?;
+    if !from.is_dir() {
         return Err(Error::invalid(
             op,
-            format!("{} is not a directory", root.display()),
+            format!("{} is not a directory", from.display()),
         ));
     }
+    let root = repository_of(engine.home(), &from);
     let db_path = db::db_path(engine.home(), &root);
     let database = engine.database_at(&db_path, db::SCHEMA)?;
     let config = ProjectConfig::load(&root, warnings);
     Ok(Repo {
         root,
+        from,
         db_path,
         database,
         config,
     })
+}
+
+/// The repository a directory (canonical) belongs to, whose index answers for it: going
+/// up from the directory, the first that has an index or is the top of a git work tree;
+/// the directory itself when there is none. The filesystem root and the home directory
+/// are passed over (an index or a repository of dotfiles there is no project of its own)
+/// unless given themselves.
+fn repository_of(home: &Path, dir: &Path) -> PathBuf {
+    let user_home = crate::env::home_dir().and_then(|h| std::fs::canonicalize(h).ok());
+    dir.ancestors()
+        .filter(|a| *a == dir || (a.parent().is_some() && Some(*a) != user_home.as_deref()))
+        .find(|a| db::db_path(home, a).is_file() || a.join(".git").exists())
+        .unwrap_or(dir)
+        .to_path_buf()
 }
 
 impl Repo {
@@ -798,6 +816,12 @@ fn relative_file(repo: &Repo, file: &Path, op: &str) -> Result<String> {
                     format!("{} is not inside {}", file.display(), repo.root.display()),
                 )
             })?
+    } else if repo.from != repo.root
+        && let Ok(inside) = std::fs::canonicalize(repo.from.join(file))
+        && let Ok(rel) = inside.strip_prefix(&repo.root)
+    {
+        // Relative to the directory given, a subdirectory of the repository.
+        rel.to_path_buf()
     } else {
         file.to_path_buf()
     };
