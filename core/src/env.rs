@@ -35,6 +35,38 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+thread_local! {
+    static CONFINED_TO: std::cell::RefCell<Option<Vec<PathBuf>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with the operations it runs on this thread confined to the directories
+/// `roots` (canonical): where an operation looks beyond the paths it was given (the code
+/// index going up to a repository's top), it does not leave them. The MCP server runs
+/// every tool this way; its path parameters are checked against the same roots.
+pub fn confined<R>(roots: &[PathBuf], f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Vec<PathBuf>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            CONFINED_TO.with(|slot| *slot.borrow_mut() = before);
+        }
+    }
+    let before = CONFINED_TO.with(|slot| slot.borrow_mut().replace(roots.to_vec()));
+    let _restore = Restore(before);
+    f()
+}
+
+/// Whether `path` lies within the directories the current thread is confined to
+/// ([`confined`]); always, outside a confinement.
+pub fn allowed(path: &Path) -> bool {
+    CONFINED_TO.with(|slot| {
+        slot.borrow()
+            .as_ref()
+            .is_none_or(|roots| roots.iter().any(|root| path.starts_with(root)))
+    })
+}
+
 /// The project directory as named: `given`, else `$CLAUDE_PROJECT_DIR`, else the current
 /// directory.
 pub fn project_dir_as_named(given: Option<PathBuf>) -> Result<PathBuf> {

@@ -749,3 +749,55 @@ fn every_path_parameter_is_declared() {
         }
     }
 }
+
+#[test]
+fn code_tools_of_a_server_rooted_in_a_subdirectory_stay_below_it() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::fs::canonicalize(dir.path()).unwrap();
+    common::git_at(&repo, &["init", "-q"], 1_700_000_000);
+    write(&repo, "core/inner.py", "def gamma_inner():\n    pass\n");
+    write(&repo, "secret/outer.py", "def gamma_outer():\n    pass\n");
+    let core = repo.join("core");
+    let engine = Arc::new(Engine::open_at(home.path()).unwrap());
+    let server = Server::new(
+        Arc::clone(&engine),
+        ServerOptions {
+            roots: vec![core.clone()],
+            tools: vec!["all".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let send = |id: i64, method: &str, params: Value| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap()
+    };
+    send(
+        0,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "test", "version": "1"}}),
+    );
+    // The work tree's top is above the server's root: the index is of the root alone.
+    let reply = send(
+        1,
+        "tools/call",
+        json!({"name": "code_search_symbols", "arguments": {"query": "gamma"}}),
+    );
+    let text = reply["result"].to_string();
+    assert!(text.contains("gamma_inner"), "{text}");
+    assert!(
+        !text.contains("gamma_outer") && !text.contains("secret"),
+        "{text}"
+    );
+    // Outside a server (another data root, no index yet) the same directory answers from
+    // the repository's index.
+    let other = tempfile::tempdir().unwrap();
+    let open = common::call(
+        &Engine::open_at(other.path()).unwrap(),
+        "code.search_symbols",
+        json!({"path": core, "query": "gamma"}),
+    );
+    assert!(open.to_string().contains("gamma_outer"), "{open}");
+}

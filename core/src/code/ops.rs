@@ -65,11 +65,14 @@ fn open_repo(
 /// up from the directory, the first that has an index or is the top of a git work tree;
 /// the directory itself when there is none. The filesystem root and the home directory
 /// are passed over (an index or a repository of dotfiles there is no project of its own)
-/// unless given themselves.
+/// unless given themselves, and a confined caller ([`crate::env::confined`]) is never
+/// taken above its directories.
 fn repository_of(home: &Path, dir: &Path) -> PathBuf {
     let user_home = crate::env::home_dir().and_then(|h| std::fs::canonicalize(h).ok());
     dir.ancestors()
         .filter(|a| *a == dir || (a.parent().is_some() && Some(*a) != user_home.as_deref()))
+        // Confined (an MCP server's roots): never above what the caller may read.
+        .take_while(|a| *a == dir || crate::env::allowed(a))
         .find(|a| db::db_path(home, a).is_file() || a.join(".git").exists())
         .unwrap_or(dir)
         .to_path_buf()

@@ -679,7 +679,12 @@ impl Server {
         if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
             self.freshen(&freshen, &request, &mut warnings);
         }
-        let text = match call_guarded(&self.engine, tool.op.name, &request.to_string()) {
+        let text = match call_guarded(
+            &self.engine,
+            &self.roots,
+            tool.op.name,
+            &request.to_string(),
+        ) {
             Ok(text) => text,
             Err(message) => return tool_error(message),
         };
@@ -741,7 +746,7 @@ impl Server {
         {
             return;
         }
-        match call_guarded(&self.engine, freshen.op, &params) {
+        match call_guarded(&self.engine, &self.roots, freshen.op, &params) {
             Ok(_) => {
                 if let Ok(mut done) = self.freshened.lock() {
                     done.insert(key, Instant::now());
@@ -832,9 +837,16 @@ impl Server {
     }
 }
 
-/// Run operation `name`, a panic caught: its JSON answer, or what went wrong.
-fn call_guarded(engine: &Engine, name: &str, params: &str) -> std::result::Result<String, String> {
-    match catch_unwind(AssertUnwindSafe(|| registry::call(engine, name, params))) {
+/// Run operation `name` confined to `roots`, a panic caught: its JSON answer, or what
+/// went wrong.
+fn call_guarded(
+    engine: &Engine,
+    roots: &[PathBuf],
+    name: &str,
+    params: &str,
+) -> std::result::Result<String, String> {
+    let call = || crate::env::confined(roots, || registry::call(engine, name, params));
+    match catch_unwind(AssertUnwindSafe(call)) {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("internal error: `{name}` panicked")),
