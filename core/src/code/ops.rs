@@ -1184,6 +1184,93 @@ pub struct SearchSymbolsResponse {
 /// Largest `limit` accepted.
 const MAX_LIMIT: usize = 1000;
 
+/// BM25 candidates ranked for a bare name (at least this many).
+const NAME_CANDIDATES: usize = 200;
+
+/// The query as one identifier (`Engine`, `get_user`), when it is one.
+fn bare_name(query: &str) -> Option<&str> {
+    let is_ident = !query.is_empty()
+        && !query.starts_with(|c: char| c.is_ascii_digit())
+        && query.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (is_ident && !matches!(query, "AND" | "OR" | "NOT" | "NEAR")).then_some(query)
+}
+
+/// The symbols named exactly `name` (case and all), of `kind` when given.
+fn symbols_named(
+    conn: &Connection,
+    name: &str,
+    kind: Option<SymbolKind>,
+) -> rusqlite::Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 AND (?2 IS NULL OR s.kind = ?2) ORDER BY s.id"
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![name, kind.map(SymbolKind::as_str)], symbol_row)?
+        .collect()
+}
+
+/// The kinds that define a name (a type, trait, interface, class, function, method or
+/// module), as against impls, variables, fields, constants and sections.
+fn defines(kind: &str) -> bool {
+    matches!(
+        SymbolKind::parse(kind),
+        Some(
+            SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Class
+                | SymbolKind::Interface
+                | SymbolKind::Trait
+                | SymbolKind::Type
+                | SymbolKind::Fn
+                | SymbolKind::Method
+                | SymbolKind::Mod
+        )
+    )
+}
+
+/// Whether a symbol's signature marks it public (`pub`, `export`, `public`).
+fn marked_public(signature: Option<&str>) -> bool {
+    let sig = signature.unwrap_or("").trim_start();
+    ["pub ", "pub(", "export ", "public "]
+        .iter()
+        .any(|p| sig.starts_with(p))
+}
+
+/// Candidates for a bare `name` in rank order: the symbols of that name first — those
+/// that define it before the others (impls, variables, fields), then exact case before
+/// other case, then public before private — then the rest; BM25 order (`bm25`'s), then
+/// id, within each. `exact` are the symbols named exactly `name`, which BM25 may have
+/// left out.
+fn definitions_first(name: &str, bm25: Vec<SymbolRow>, exact: Vec<SymbolRow>) -> Vec<SymbolRow> {
+    let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
+    for row in exact {
+        if !rows.iter().any(|(_, r)| r.id == row.id) {
+            rows.push((usize::MAX, row));
+        }
+    }
+    let key = |(position, row): &(usize, SymbolRow)| {
+        let case = if row.name == name {
+            0
+        } else if row.name.eq_ignore_ascii_case(name) {
+            1
+        } else {
+            2
+        };
+        let of_name = case < 2;
+        (
+            !of_name,
+            of_name && !defines(&row.kind),
+            case,
+            of_name && !marked_public(row.signature.as_deref()),
+            *position,
+            row.id,
+        )
+    };
+    rows.sort_by_key(key);
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
 fn run_search(conn: &Connection, fts: &str, limit: usize) -> rusqlite::Result<Vec<SymbolRow>> {
     let sql = format!(
         "WITH m AS (SELECT rowid AS id, bm25(symbols_fts, 10.0, 1.0, 1.0, 2.0, 5.0) AS rank
@@ -1243,15 +1330,27 @@ impl Operation for SearchSymbols {
             }
             fts.push_str(word);
         }
-        let rows = match run_search(&conn, &with_kind(&fts), limit) {
+        let name = bare_name(query);
+        // A bare name is ranked by the rules of `definitions_first`, over more candidates
+        // than asked for: the definition may be far down the BM25 order.
+        let candidates = if name.is_some() {
+            limit.max(NAME_CANDIDATES)
+        } else {
+            limit
+        };
+        let mut rows = match run_search(&conn, &with_kind(&fts), candidates) {
             Ok(rows) => rows,
             Err(_) => match crate::text::fts5_query(query, false) {
-                Some(escaped) => {
-                    run_search(&conn, &with_kind(&escaped), limit).map_err(dberr(&repo.db_path))?
-                }
+                Some(escaped) => run_search(&conn, &with_kind(&escaped), candidates)
+                    .map_err(dberr(&repo.db_path))?,
                 None => Vec::new(),
             },
         };
+        if let Some(name) = name {
+            let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
+            rows = definitions_first(name, rows, named);
+            rows.truncate(limit);
+        }
         drop(conn);
         let briefs: Vec<(String, SymbolBrief)> = rows
             .iter()
