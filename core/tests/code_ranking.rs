@@ -53,11 +53,14 @@ fn uses(line: impl Fn(usize) -> String, n: usize) -> String {
     (0..n).map(line).collect::<Vec<_>>().join("\n")
 }
 
+/// (language, files, the definition's kind, its file).
+type Case = (&'static str, Vec<(&'static str, String)>, &'static str, &'static str);
+
 #[test]
 fn a_bare_type_name_finds_its_definition_first_in_each_language() {
     let home = tempfile::tempdir().unwrap();
     let engine = Engine::open_at(home.path()).unwrap();
-    let cases: Vec<(&str, Vec<(&str, String)>, &str, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "rust",
             vec![
