@@ -75,33 +75,50 @@ fn file_suggestion_prints_the_paths_of_the_query_one_a_line() {
 }
 
 #[test]
-fn malformed_input_is_the_empty_query() {
+fn no_input_is_the_empty_query() {
     let (_dir, project, engine) = indexed_project();
     let top = suggest(&engine, &project, b"");
     assert_eq!(top.stdout.lines().count(), 3, "{top:?}");
     assert_eq!(top, suggest(&engine, &project, br#"{"query":""}"#));
-    let malformed: [&[u8]; 16] = [
-        b"   \n",
-        b"{",
-        b"{\"query\":",
-        b"not json at all",
-        b"[]",
-        b"null",
-        b"\"butt\"",
-        b"42",
-        b"{}",
-        br#"{"query": 5}"#,
-        br#"{"query": null}"#,
-        br#"{"query": ["butt"]}"#,
-        br#"{"other": "butt"}"#,
-        br#"{"query":"butt"} trailing"#,
-        b"\xEF\xBB\xBF{\"query\":\"butt\"}",
-        b"\x00\xff\xfe",
+    assert_eq!(top, suggest(&engine, &project, b"   \n"));
+    assert_eq!(hook::query(b" \r\n\t"), Ok(String::new()));
+}
+
+#[test]
+fn input_that_is_not_the_hooks_json_prints_nothing_and_says_why() {
+    let (_dir, project, engine) = indexed_project();
+    let malformed: [(&[u8], &str); 15] = [
+        (b"{", "bytes that are not JSON"),
+        (b"{\"query\":", "bytes that are not JSON"),
+        (b"not json at all", "15 bytes that are not JSON"),
+        (b"[]", "JSON that is not an object"),
+        (b"null", "JSON that is not an object"),
+        (b"\"butt\"", "JSON that is not an object"),
+        (b"42", "JSON that is not an object"),
+        (b"{}", "an object without `query`"),
+        (br#"{"other": "butt"}"#, "an object without `query`"),
+        (br#"{"query": 5}"#, "`query` is not a string"),
+        (br#"{"query": null}"#, "`query` is not a string"),
+        (br#"{"query": ["butt"]}"#, "`query` is not a string"),
+        (br#"{"query":"butt"} trailing"#, "bytes that are not JSON"),
+        (
+            b"\xEF\xBB\xBF{\"query\":\"butt\"}",
+            "bytes that are not JSON",
+        ),
+        (b"\x00\xff\xfe", "bytes that are not JSON"),
     ];
-    for input in malformed {
+    for (input, why) in malformed {
         let shown = String::from_utf8_lossy(input);
-        assert_eq!(suggest(&engine, &project, input), top, "{shown:?}");
-        assert_eq!(hook::query(input), "", "{shown:?}");
+        let answer = suggest(&engine, &project, input);
+        assert_eq!(answer.stdout, "", "{shown:?}");
+        assert_eq!(answer.refresh, None, "{shown:?}");
+        let error = answer.error.unwrap_or_default();
+        assert!(
+            error.starts_with(r#"the input is not {"query": "..."} but "#) && error.contains(why),
+            "{shown:?}: {error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+        assert_eq!(hook::query(input), Err(error), "{shown:?}");
     }
 }
 
@@ -117,14 +134,19 @@ fn invalid_utf8_and_lone_surrogates_never_break_the_picker() {
         assert_eq!(answer.error, None, "{answer:?}");
         assert!(answer.stdout.lines().count() <= 3, "{answer:?}");
     }
-    assert_eq!(hook::query(b"{\"query\": \"\xffbutt\"}"), "\u{FFFD}butt");
-    assert_eq!(hook::query(br#"{"query": "\ud800butt"}"#), "\u{FFFD}butt");
+    assert_eq!(
+        hook::query(b"{\"query\": \"\xffbutt\"}").as_deref(),
+        Ok("\u{FFFD}butt")
+    );
+    assert_eq!(
+        hook::query(br#"{"query": "\ud800butt"}"#).as_deref(),
+        Ok("\u{FFFD}butt")
+    );
 }
 
 #[test]
-fn oversize_input_is_cut_at_the_limit() {
+fn oversize_input_is_an_error() {
     let (_dir, project, engine) = indexed_project();
-    let top = suggest(&engine, &project, b"");
     // The same query object, padded to just within the limit and to just past it.
     let object = |len: usize| -> Vec<u8> {
         let head = br#"{"query":"butt","pad":""#;
@@ -135,21 +157,30 @@ fn oversize_input_is_cut_at_the_limit() {
         input
     };
     let within = object(MAX_INPUT);
-    assert_eq!(hook::query(&within), "butt");
+    assert_eq!(hook::query(&within).as_deref(), Ok("butt"));
     assert!(hook::input_complete(&within));
     assert_eq!(
         suggest(&engine, &project, &within),
         answered(&format!("{BUTTON}\n"))
     );
 
+    // Past the limit (or cut at it, as the runtimes read it): an error, nothing printed.
     let over = object(MAX_INPUT + 1);
-    assert_eq!(hook::query(&over), "");
     assert!(!hook::input_complete(&over));
-    assert_eq!(suggest(&engine, &project, &over), top);
-
-    // Megabytes of anything are read no further than the limit.
-    let huge = vec![b'{'; 8 * MAX_INPUT];
-    assert_eq!(suggest(&engine, &project, &huge), top);
+    for input in [
+        &over[..],
+        &over[..MAX_INPUT],
+        &vec![b'{'; 8 * MAX_INPUT][..],
+    ] {
+        let answer = suggest(&engine, &project, input);
+        assert_eq!(answer.stdout, "");
+        assert!(answer.error.is_some(), "{:?}", answer.error);
+    }
+    assert!(
+        hook::query(&over)
+            .unwrap_err()
+            .ends_with("but more than 1 MiB")
+    );
 }
 
 #[test]

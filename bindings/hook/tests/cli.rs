@@ -127,9 +127,40 @@ fn a_reader_that_went_away_is_no_error() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"{}").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"query":""}"#)
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!((out.status.code(), text(&out.stderr)), (Some(0), ""));
+}
+
+#[test]
+fn input_that_is_not_the_hooks_json_prints_nothing_and_one_line_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = indexed_project(dir.path());
+    for input in ["garbage\n", "[1, 2]", r#"{"q": "butt"}"#] {
+        let out = run(&["file-suggestion"], &home, &project, input);
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout)),
+            (Some(0), ""),
+            "{input}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(
+                r#"cc-search: error: hook file-suggestion: the input is not {"query": "..."} but "#
+            ),
+            "{stderr}"
+        );
+    }
+    // No input at all is the empty query: the project's top-ranked files.
+    let out = run(&["file-suggestion"], &home, &project, "");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!text(&out.stdout).is_empty(), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -2,8 +2,9 @@
 
 // Claude Code's `fileSuggestion` command, run by file-suggestion.sh under Bun (or Node).
 //
-// stdin:  {"query": "..."} — empty input, a terminal, invalid JSON or a missing `query`
-//         all mean the empty query, which lists the project's top-ranked files.
+// stdin:  {"query": "..."} — no input (blanks only, or a terminal) means the empty query,
+//         which lists the project's top-ranked files; any other input (not JSON, not an
+//         object, no string `query`) is an error: nothing on stdout, one line on stderr.
 // stdout: up to 15 paths, one a line, best first, relative to the project
 //         ($CLAUDE_PROJECT_DIR, else the current directory).
 //

@@ -4,8 +4,9 @@
 #
 # Runs file-suggestion.js (next to this script, symbolic links followed) under Bun (see
 # runtime.sh). A terminal or a closed descriptor on stdin reads as empty input: the
-# project's top-ranked files. Never fails: whatever goes wrong, the exit status is 0 and
-# the reason is one line on stderr. Only shell builtins run on the way to Bun.
+# project's top-ranked files. Never fails: whatever goes wrong (input that is not the
+# hook's JSON among it), stdout stays empty, the exit status is 0 and the reason is one
+# line on stderr. Only shell builtins run on the way to Bun.
 
 self=$0
 hops=0

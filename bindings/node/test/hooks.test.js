@@ -291,12 +291,33 @@ for (const rt of RUNTIMES) describe(`file suggestion (${rt.name})`, () => {
     },
   )
 
-  test('input that is not a query object is the empty query', () => {
+  test('no input (blanks only) is the empty query', () => {
     const root = project()
     const env = { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root }
-    for (const input of ['not json', '{"query":', '{}', '{"query":null}', '{"query":42}', '["butt"]', 'null', '"butt"', '\n \n']) {
+    for (const input of ['', '\n \n', '{"query":""}']) {
       const r = runHook(rt.suggest, { input, env })
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, TOP, ''], JSON.stringify(input))
+    }
+  })
+
+  test('input that is not the hook\'s JSON prints nothing, and one line on stderr', () => {
+    const root = project()
+    const env = { CC_SEARCH_HOME: indexedHome(root), CLAUDE_PROJECT_DIR: root }
+    const prefix = 'cc-search: error: hook file-suggestion: the input is not {"query": "..."} but '
+    const cases = [
+      ['garbage\n', '8 bytes that are not JSON'],
+      ['not json', '8 bytes that are not JSON'],
+      ['{"query":', '9 bytes that are not JSON'],
+      ['{}', 'an object without `query`'],
+      ['{"query":null}', 'an object whose `query` is not a string'],
+      ['{"query":42}', 'an object whose `query` is not a string'],
+      ['["butt"]', 'JSON that is not an object'],
+      ['null', 'JSON that is not an object'],
+      ['"butt"', 'JSON that is not an object'],
+    ]
+    for (const [input, why] of cases) {
+      const r = runHook(rt.suggest, { input, env })
+      assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', `${prefix}${why}\n`], JSON.stringify(input))
     }
   })
 

@@ -140,27 +140,38 @@ def test_file_suggestion_prints_at_most_15_paths(runtime: Runtime, home: Path, a
     assert all(line.startswith("src/file") for line in lines)
 
 
-@pytest.mark.parametrize(
-    "stdin",
-    [
-        "",
-        "   \n",
-        "{",
-        "not json at all",
-        "[]",
-        "null",
-        '"butt"',
-        '{"query": 5}',
-        '{"query": null}',
-        '{"other": "butt"}',
-        '{"query": ""}',
-    ],
-)
-def test_file_suggestion_without_a_usable_query_lists_the_top_files(
+@pytest.mark.parametrize("stdin", ["", "   \n", '{"query": ""}'])
+def test_file_suggestion_without_input_lists_the_top_files(
     runtime: Runtime, home: Path, app: Path, stdin: str
 ) -> None:
     proc = suggest_hook(runtime, home, app, stdin)
     assert (proc.returncode, proc.stdout) == (0, top_files(home, app)), proc
+
+
+@pytest.mark.parametrize(
+    ("stdin", "why"),
+    [
+        ("{", "bytes that are not JSON"),
+        ("not json at all", "15 bytes that are not JSON"),
+        ("garbage\n", "8 bytes that are not JSON"),
+        ("[]", "JSON that is not an object"),
+        ("null", "JSON that is not an object"),
+        ('"butt"', "JSON that is not an object"),
+        ('{"query": 5}', "an object whose `query` is not a string"),
+        ('{"query": null}', "an object whose `query` is not a string"),
+        ('{"other": "butt"}', "an object without `query`"),
+    ],
+)
+def test_file_suggestion_of_input_that_is_not_the_hooks_json_prints_nothing(
+    runtime: Runtime, home: Path, app: Path, stdin: str, why: str
+) -> None:
+    top_files(home, app)  # indexed: the files are there to be listed
+    proc = suggest_hook(runtime, home, app, stdin)
+    assert (proc.returncode, proc.stdout) == (0, ""), proc
+    prefix = 'cc-search: error: hook file-suggestion: the input is not {"query": "..."} but '
+    assert proc.stderr.startswith(prefix), proc.stderr
+    assert why in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
 
 
 def test_file_suggestion_with_no_stdin(runtime: Runtime, home: Path, app: Path) -> None:

@@ -12,10 +12,12 @@
 //! Code. Reading stdin, writing, and spawning stay with each runtime (each knows its own
 //! streams and its own refresh command); everything else is decided here.
 //!
-//! - [`Hook::FileSuggestion`] (`fileSuggestion`): the input `{"query": "..."}`; anything
-//!   else (no input, not JSON, not an object, no string `query`) is the empty query, which
-//!   lists the project's top-ranked files. Stdout: at most [`MAX_PATHS`] paths of
-//!   `files.suggest`, one a line, best first.
+//! - [`Hook::FileSuggestion`] (`fileSuggestion`): the input `{"query": "..."}` (other keys
+//!   are ignored); no input at all (nothing but blanks: a terminal, a closed stdin) is the
+//!   empty query, which lists the project's top-ranked files. Stdout: at most
+//!   [`MAX_PATHS`] paths of `files.suggest`, one a line, best first. Any other input (not
+//!   JSON, not an object, no string `query`, more than [`MAX_INPUT`] bytes) is an error:
+//!   stdout stays empty.
 //! - [`Hook::SessionStart`] (`SessionStart`): the input is read and ignored; stdout stays
 //!   empty (Claude Code adds it to the conversation). A refresh of the project's session
 //!   roots is always due; its log is `<data root>/logs/session-start.log`, moved to
@@ -119,16 +121,31 @@ pub fn input_complete(input: &[u8]) -> bool {
     matches!(input.last(), Some(b'}' | b'\n')) && parse_object(input).is_some()
 }
 
-/// The `query` of a `fileSuggestion` input: `""` for no input, input that is not JSON or
-/// not an object, and an object without a string `query`. Invalid UTF-8 and unpaired
-/// surrogate escapes become U+FFFD. Only the first [`MAX_INPUT`] bytes are read.
-pub fn query(input: &[u8]) -> String {
-    match parse_object(input) {
-        Some(object) => match object.get("query") {
-            Some(Value::String(query)) => query.clone(),
-            _ => String::new(),
+/// The `query` of a `fileSuggestion` input: the string `query` of a JSON object, or `""`
+/// for no input (nothing but blanks). Anything else is an error saying what the input is
+/// instead (one line, without a prefix): not JSON (or cut at [`MAX_INPUT`] bytes), not
+/// an object, an object without a string `query`. Invalid UTF-8 and unpaired surrogate
+/// escapes become U+FFFD.
+pub fn query(input: &[u8]) -> std::result::Result<String, String> {
+    if input.iter().all(u8::is_ascii_whitespace) {
+        return Ok(String::new());
+    }
+    let not = |what: &str| {
+        Err(format!(
+            "the input is not {{\"query\": \"...\"}} but {what}"
+        ))
+    };
+    if input.len() > MAX_INPUT {
+        return not(&format!("more than {} MiB", MAX_INPUT >> 20));
+    }
+    match parse_value(input) {
+        Some(Value::Object(object)) => match object.get("query") {
+            Some(Value::String(query)) => Ok(query.clone()),
+            Some(_) => not("an object whose `query` is not a string"),
+            None => not("an object without `query`"),
         },
-        None => String::new(),
+        Some(_) => not("JSON that is not an object"),
+        None => not(&format!("{} bytes that are not JSON", input.len())),
     }
 }
 
@@ -173,8 +190,12 @@ pub fn open_log(home: &Path) -> Result<PathBuf> {
 }
 
 fn file_suggestion(engine: &Engine, input: &[u8], project_dir: Option<&Path>) -> Result<Answer> {
+    let query = match query(input) {
+        Ok(query) => query,
+        Err(why) => return Ok(failed(why)),
+    };
     let response = engine.run::<files::Suggest>(files::SuggestRequest {
-        query: query(input),
+        query,
         project_dir: project_dir.map(Path::to_path_buf),
         limit: Some(MAX_PATHS),
         ..Default::default()
@@ -230,23 +251,27 @@ pub fn one_line(message: &str) -> String {
 
 /// The first [`MAX_INPUT`] bytes of `input` as a JSON object, when they are one.
 fn parse_object(input: &[u8]) -> Option<Map<String, Value>> {
+    match parse_value(input)? {
+        Value::Object(object) => Some(object),
+        _ => None,
+    }
+}
+
+/// The first [`MAX_INPUT`] bytes of `input` as one JSON value, when they are one.
+fn parse_value(input: &[u8]) -> Option<Value> {
     let input = &input[..input.len().min(MAX_INPUT)];
     if input.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
     let text = String::from_utf8_lossy(input);
-    let value = match serde_json::from_str::<Value>(&text) {
-        Ok(value) => value,
+    match serde_json::from_str::<Value>(&text) {
+        Ok(value) => Some(value),
         // serde_json refuses an unpaired surrogate escape (`"\ud800"`), which
         // JavaScript's and Python's parsers accept: read it as U+FFFD instead.
         Err(_) if text.contains("\\u") => {
-            serde_json::from_str::<Value>(&replace_lone_surrogates(&text)).ok()?
+            serde_json::from_str::<Value>(&replace_lone_surrogates(&text)).ok()
         }
-        Err(_) => return None,
-    };
-    match value {
-        Value::Object(object) => Some(object),
-        _ => None,
+        Err(_) => None,
     }
 }
 
@@ -304,12 +329,13 @@ mod tests {
 
     #[test]
     fn lone_surrogates_become_replacement_characters() {
+        let query = |input: &[u8]| query(input).unwrap_or_else(|e| e);
         assert_eq!(query(br#"{"query": "\ud800butt"}"#), "\u{FFFD}butt");
         assert_eq!(query(br#"{"query": "a\udc00"}"#), "a\u{FFFD}");
         assert_eq!(query(br#"{"query": "\ud83d\ude00"}"#), "\u{1F600}");
         assert_eq!(query(br#"{"query": "\\ud800"}"#), "\\ud800");
         assert_eq!(query(br#"{"query": "\ud800\ud800x"}"#), "\u{FFFD}\u{FFFD}x");
-        assert_eq!(query(br#"{"query": "\ud800"#), "");
+        assert!(super::query(br#"{"query": "\ud800"#).is_err());
     }
 
     #[test]

@@ -90,8 +90,9 @@ def _hook_failed(hook: str, error: Union[BaseException, str]) -> None:
 
 def hook_file_suggestion(ctx: typer.Context) -> None:
     """Claude Code's fileSuggestion command: reads {"query": "..."} on stdin and prints up
-    to 15 paths of the project ($CLAUDE_PROJECT_DIR, else the current directory), one a
-    line. Never fails: on an error stdout stays empty, stderr says why, the status is 0."""
+    to 15 paths of the project, one a line; no input at all lists the top files. Never
+    fails: on an error (input that is not that JSON among them) stdout stays empty, one
+    line on stderr says why, the status is 0."""
     try:
         answer = _run_hook(ctx, "file-suggestion")
     except Exception as e:
