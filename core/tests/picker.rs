@@ -544,3 +544,27 @@ fn fresh_files_follow_gitignore_and_excludes() {
     }
     assert!(p.paths("env").iter().all(|x| x != ".env"));
 }
+
+#[test]
+fn a_project_dir_that_is_a_file_is_an_error_naming_it() {
+    let p = picker(APP, "");
+    let file = p.project.path().join("README.md");
+    let expected = format!("{}: not a directory", file.display());
+    let error = p
+        .engine
+        .run::<Suggest>(SuggestRequest {
+            query: "x".into(),
+            project_dir: Some(file.clone()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!((error.code(), error.to_string()), ("io", expected.clone()));
+    let error = p
+        .engine
+        .run::<Refresh>(RefreshRequest {
+            project_dir: Some(file),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!((error.code(), error.to_string()), ("io", expected));
+}

@@ -331,6 +331,21 @@ impl crate::ops::Operation for Suggest {
     }
 }
 
+/// The project (or root) a files operation works on: [`crate::env::project_dir`], which
+/// must be a directory. A file is an `io` error naming it as given (`README.md: not a
+/// directory`), before anything inside it (its `.claude/settings.json`) is looked for.
+pub(crate) fn project_dir(given: Option<PathBuf>, operation: &str) -> crate::Result<PathBuf> {
+    let named = crate::env::project_dir_as_named(given)?;
+    let dir = crate::env::project_dir(Some(named.clone()), operation)?;
+    if !dir.is_dir() {
+        return Err(crate::Error::io(
+            &named,
+            std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+        ));
+    }
+    Ok(dir)
+}
+
 /// Half-open range `[lo, hi)` of the paths strictly inside `dir`, for an index range scan.
 pub(crate) fn scope_bounds(dir: &str) -> (String, String) {
     let base = dir.trim_end_matches('/');

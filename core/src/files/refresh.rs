@@ -94,7 +94,7 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let db_path = files_db.path();
     // The root asked for, else the project: its sessions' transcripts are read too.
     let explicit = request.root.is_some();
-    let project = crate::env::project_dir(request.root.or(request.project_dir), OP)?;
+    let project = super::project_dir(request.root.or(request.project_dir), OP)?;
     let project_key = utf8(&project)?.to_string();
     let started_at = crate::time::unix_now();
     let started_ns = crate::time::unix_now_ns();

@@ -93,7 +93,7 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
             ));
         }
     };
-    let project = crate::env::project_dir(request.project_dir, OP)?;
+    let project = super::project_dir(request.project_dir, OP)?;
     let config = engine.config();
     let mut warnings = Vec::new();
     let typed = truncate_utf8(&request.query, crate::text::MAX_QUERY_BYTES);
