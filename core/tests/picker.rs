@@ -235,9 +235,26 @@ fn inline_glob_and_namespaces() {
         sorted(p.paths("@claude:")),
         [".claude/settings.json", "tools/claude/prompt.txt"]
     );
-    // An unknown namespace is a plain query for its text.
+    // An unknown namespace is a plain query for its text, with a warning naming the
+    // namespaces there are.
     let plain = p.ask("@nope:readme");
-    assert!(plain.warnings.is_empty(), "{:?}", plain.warnings);
+    assert!(plain.paths.is_empty(), "{:?}", plain.paths);
+    assert_eq!(
+        plain.warnings,
+        [
+            "no namespace `nope` (configured: claude, docs), so `@nope:` was searched for as plain text"
+        ]
+    );
+    let bare = picker(APP, "").ask("@nope:readme");
+    assert_eq!(
+        bare.warnings,
+        [
+            "no namespace `nope` (none is configured: [namespaces] in config.toml), so `@nope:` was searched for as plain text"
+        ]
+    );
+    for known in ["@docs:guide", "@/hooks:x", "@*.md", "@@types"] {
+        assert!(p.ask(known).warnings.is_empty(), "{known}");
+    }
     // `@@` searches for a literal `@`.
     assert_eq!(p.paths("@@types")[0], "@types/node.d.ts");
 }

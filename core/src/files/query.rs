@@ -8,7 +8,8 @@
 //! | `@*.md` | inline glob: every `*.md` file (the rest of the text is the glob) |
 //! | anything else | a plain search in the project scope |
 //!
-//! An unknown namespace is a plain query, exactly as the spec's parser does. The leading
+//! An unknown namespace is a plain query, exactly as the spec's parser does
+//! ([`unknown_namespace`] tells a caller, who says so). The leading
 //! `@` that Claude Code may or may not pass through is not part of these forms: the picker
 //! receives what follows the user's `@`, so a query starting with `@` is a prefix form.
 
@@ -83,6 +84,25 @@ pub fn parse(query: &str, namespaces: &BTreeMap<String, Namespace>) -> ParsedQue
     plain(query)
 }
 
+/// The `name` of a query `@name:…` whose name is no configured namespace, which [`parse`]
+/// reads as plain text (and which then finds nothing): a name of letters, digits, `-`,
+/// `_` and `.`, so that `@/folder:`, `@*.md` and `@@` are never taken for one.
+pub fn unknown_namespace<'q>(
+    query: &'q str,
+    namespaces: &BTreeMap<String, Namespace>,
+) -> Option<&'q str> {
+    if query.starts_with("@@") {
+        return None;
+    }
+    let rest = query.strip_prefix('@')?;
+    let name = &rest[..rest.find(':')?];
+    let plausible = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    (plausible && !namespaces.contains_key(name)).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +168,30 @@ mod tests {
         assert_eq!(p("@*md"), (None, "@*md".into()));
         assert_eq!(p(""), (None, String::new()));
         assert_eq!(p("a@docs:b"), (None, "a@docs:b".into()));
+    }
+
+    #[test]
+    fn unknown_namespaces_are_told_apart_from_the_other_forms() {
+        let unknown = |q| unknown_namespace(q, &namespaces());
+        assert_eq!(unknown("@nope:x"), Some("nope"));
+        assert_eq!(unknown("@no-such_name.2:"), Some("no-such_name.2"));
+        for q in [
+            "@docs:api",
+            "@dev:",
+            "@@nope:x",
+            "@/components:x",
+            "@/src/components:x",
+            "@*.md",
+            "@*.md:x",
+            "@nope",
+            "@:x",
+            "@a b:x",
+            "nope:x",
+            "",
+        ] {
+            assert_eq!(unknown(q), None, "{q:?}");
+        }
+        assert_eq!(unknown_namespace("@docs:x", &BTreeMap::new()), Some("docs"));
     }
 
     #[test]

@@ -98,6 +98,9 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
     let mut warnings = Vec::new();
     let typed = truncate_utf8(&request.query, crate::text::MAX_QUERY_BYTES);
     let parsed = query::parse(typed, &config.namespaces);
+    if let Some(name) = query::unknown_namespace(typed, &config.namespaces) {
+        warnings.push(unknown_namespace(name, config.namespaces.keys()));
+    }
     let (extra, extra_warnings) = crate::claude::additional_directories(&project);
     warnings.extend(extra_warnings);
     let mut scope = Scope::resolve(
@@ -132,6 +135,20 @@ pub fn suggest(engine: &Engine, request: SuggestRequest) -> Result<SuggestRespon
         Err(e) => return Err(e.into()),
     };
     Ok(SuggestResponse { paths, warnings })
+}
+
+/// The warning of a query `@name:…` whose `name` is no namespace of `configured`.
+fn unknown_namespace<'a>(
+    name: &str,
+    configured: impl ExactSizeIterator<Item = &'a String>,
+) -> String {
+    let known = if configured.len() == 0 {
+        "none is configured: [namespaces] in config.toml".to_string()
+    } else {
+        let names: Vec<&str> = configured.map(String::as_str).collect();
+        format!("configured: {}", names.join(", "))
+    };
+    format!("no namespace `{name}` ({known}), so `@{name}:` was searched for as plain text")
 }
 
 /// What the scan scores paths with: the fuzzy matcher, or the typo matcher when the
