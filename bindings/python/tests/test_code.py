@@ -129,14 +129,14 @@ def test_symbol_detail_budget(engine: cc_search.Engine, tmp_path: Path, home: Pa
     assert (cut["sig"], cut["doc"]) == (full["sig"], full["doc"])
     assert cut["called_by"] == full["called_by"][: len(cut["called_by"])]
 
-    assert cli_json("index", "-p", str(root), home=home)["stats"]["files"] == 41
-    cli_target = cli_json("search", "target", "-p", str(root), "--kind", "fn", home=home)["hits"][0]["id"]
-    cli_full = cli_json("detail", str(cli_target), "-p", str(root), home=home)
+    assert cli_json("index", "-C", str(root), home=home)["stats"]["files"] == 41
+    cli_target = cli_json("search", "target", "-C", str(root), "--kind", "fn", home=home)["hits"][0]["id"]
+    cli_full = cli_json("detail", str(cli_target), "-C", str(root), home=home)
     assert len(cli_full["called_by"]) == 40
-    cli_cut = cli_json("detail", str(cli_target), "-p", str(root), "--max-tokens", "500", home=home)
+    cli_cut = cli_json("detail", str(cli_target), "-C", str(root), "--max-tokens", "500", home=home)
     assert cli_cut["truncated"] is True
     assert len(cli_cut["called_by"]) == len(cut["called_by"])
-    assert run_cli("code", "detail", str(cli_target), "-p", str(root), "--max-tokens", "0", home=home).returncode == 2
+    assert run_cli("code", "detail", str(cli_target), "-C", str(root), "--max-tokens", "0", home=home).returncode == 2
 
 
 def test_errors(engine: cc_search.Engine, repo: Path, tmp_path: Path) -> None:
@@ -172,27 +172,27 @@ def cli_json(*args: str, home: Path) -> dict:
 
 
 def test_cli(repo: Path, home: Path) -> None:
-    index = cli_json("index", "--path", str(repo), home=home)
+    index = cli_json("index", "--project-dir", str(repo), home=home)
     assert index["stats"]["files"] == 4
-    proc = run_cli("code", "search", "user", "-p", str(repo), home=home)
+    proc = run_cli("code", "search", "user", "-C", str(repo), home=home)
     assert proc.returncode == 0, proc.stderr
     # One line of compact JSON.
     assert proc.stdout.count("\n") == 1 and ", " not in proc.stdout
     hits = json.loads(proc.stdout)["hits"]
     assert "getUserById" in [h["n"] for h in hits]
     method = next(h for h in hits if h["n"] == "getUserById")
-    detail = cli_json("detail", str(method["id"]), "-p", str(repo), home=home)
+    detail = cli_json("detail", str(method["id"]), "-C", str(repo), home=home)
     assert detail["parent"]["n"] == "UserService"
-    refs = cli_json("refs", str(detail["calls"][0]["id"]), "-p", str(repo), home=home)
+    refs = cli_json("refs", str(detail["calls"][0]["id"]), "-C", str(repo), home=home)
     assert any(r.get("from_n") == "getUserById" for r in refs["refs_to"])
-    deps = cli_json("deps", str(method["id"]), "-p", str(repo), home=home)
+    deps = cli_json("deps", str(method["id"]), "-C", str(repo), home=home)
     assert "helper" in [d["to_n"] for d in deps["deps"]]
-    syms = cli_json("symbols", "app/parser.py", "-p", str(repo), home=home)
+    syms = cli_json("symbols", "app/parser.py", "-C", str(repo), home=home)
     assert syms["syms"][0]["children"][0]["n"] == "feed"
-    assert cli_json("overview", "-p", str(repo), home=home)["langs"]["typescript"] == 2
-    assert cli_json("status", "-p", str(repo), home=home)["indexed"] is True
+    assert cli_json("overview", "-C", str(repo), home=home)["langs"]["typescript"] == 2
+    assert cli_json("status", "-C", str(repo), home=home)["indexed"] is True
     write(repo, "app/parser.py", "def replaced():\n    pass\n")
-    assert cli_json("update", "app/parser.py", "-p", str(repo), home=home)["changed"] == 1
+    assert cli_json("update", "app/parser.py", "-C", str(repo), home=home)["changed"] == 1
     assert cli_json("repos", home=home)["repos"][0]["p"] == str(repo)
     assert cli_json("delete", str(repo), home=home)["deleted"] == [str(repo)]
 
@@ -211,7 +211,7 @@ def test_cli_defaults_to_the_project_and_reports_errors(repo: Path, home: Path) 
 
 def test_warnings_go_to_stderr(repo: Path, home: Path) -> None:
     write(repo, "blob.rs", b"\0\0binary")
-    proc = run_cli("code", "index", "-p", str(repo), home=home)
+    proc = run_cli("code", "index", "-C", str(repo), home=home)
     assert proc.returncode == 0
     assert "blob.rs" in proc.stderr
     assert "warnings" not in json.loads(proc.stdout)

@@ -123,7 +123,7 @@ def test_cli_index_and_query(home: Path, docs_project: Path) -> None:
     assert result["results"][0]["content"].endswith("surge pricing.\n")
 
     custom = run_cli(
-        "docs", "index", "--project-dir", str(docs_project), "--path", "sessions/**/*.md",
+        "docs", "index", "--project-dir", str(docs_project), "--glob", "sessions/**/*.md",
         "--json", home=home,
     )
     assert json.loads(custom.stdout)["files"] == 2

@@ -490,6 +490,22 @@ def test_default_root_is_the_project(home: Path, tree: Path) -> None:
         assert process.close() == 0
 
 
+def test_project_dir_is_the_first_root(home: Path, tree: Path, tmp_path: Path) -> None:
+    other = make_files(tmp_path / "other", ["notes.md"], "log in other\n")
+    elsewhere = make_files(tmp_path / "elsewhere", ["x.txt"], "log in elsewhere\n")
+    process = McpProcess(home, "-C", str(tree), "--root", str(other), cwd=elsewhere)
+    try:
+        process.initialize()
+        found = json.loads(text_of(process.call("checkfor", {"search": "below", "dir": "sub"})))
+        assert found["directories"][0]["files"][0]["path"] == "deep.txt"
+        both = json.loads(text_of(process.call("checkfor", {"search": "log in", "dir": ["sub", str(other)]})))
+        assert [d["matches_found"] for d in both["directories"]] == [0, 1]
+        refused = process.call("checkfor", {"search": "log", "dir": str(elsewhere)})
+        assert refused["isError"] is True
+    finally:
+        assert process.close() == 0
+
+
 def test_missing_root_is_an_error(home: Path, tmp_path: Path) -> None:
     proc = subprocess.run(
         [cli_path(), "mcp", "--root", str(tmp_path / "nope")],

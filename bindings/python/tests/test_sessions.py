@@ -268,7 +268,7 @@ def test_filters_from_the_command_line(sessions_home: Path, projects: Path) -> N
         found: list[dict[str, object]] = json.loads(done.stdout)["results"]
         return found
 
-    assert {hit["project"] for hit in results("nginx refresh", "-p", "AUTH-serv")} == {
+    assert {hit["project"] for hit in results("nginx refresh", "--project", "AUTH-serv")} == {
         "/home/u/auth-service"}
     # --since relative to the clock: both sessions are older than a day.
     assert results("nginx refresh", "--since", "1d") == []

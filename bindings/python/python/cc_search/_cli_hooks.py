@@ -15,11 +15,14 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any, List, Union
+from typing import Any, List, Optional, Union
 
 import typer
 
 from ._cli_common import _open_quietly, _report, _self_argv, _shell_command, _warn_all
+from ._cli_options import _project_dir_option
+
+_HookProjectOption = _project_dir_option("The project")
 
 #: Longest wait for the hook input to end, in seconds.
 HOOK_INPUT_TIMEOUT = 2.0
@@ -72,14 +75,14 @@ def _read_hook_input() -> bytes:
     return b"".join(chunks)[:limit]
 
 
-def _run_hook(ctx: typer.Context, name: str) -> Any:
+def _run_hook(ctx: typer.Context, name: str, project_dir: Optional[str]) -> Any:
     """The core's answer to hook `name` for this process's stdin (see `_native.Engine.hook`).
     Warnings of opening the engine are in the answer (file-suggestion) or the refresh's
     to log (session-start)."""
     data = _read_hook_input()
     engine, _ = _open_quietly(ctx)
     with engine:
-        return engine._native.hook(name, data)
+        return engine._native.hook(name, data, project_dir)
 
 
 def _hook_failed(hook: str, error: Union[BaseException, str]) -> None:
@@ -88,13 +91,13 @@ def _hook_failed(hook: str, error: Union[BaseException, str]) -> None:
         _report("error", f"hook {hook}: {error}")
 
 
-def hook_file_suggestion(ctx: typer.Context) -> None:
+def hook_file_suggestion(ctx: typer.Context, project_dir: _HookProjectOption = None) -> None:
     """Claude Code's fileSuggestion command: reads {"query": "..."} on stdin and prints up
     to 15 paths of the project, one a line; no input at all lists the top files. Never
     fails: on an error (input that is not that JSON among them) stdout stays empty, one
     line on stderr says why, the status is 0."""
     try:
-        answer = _run_hook(ctx, "file-suggestion")
+        answer = _run_hook(ctx, "file-suggestion", project_dir)
     except Exception as e:
         _hook_failed("file-suggestion", e)
         return
@@ -120,13 +123,13 @@ def _silence_stdout() -> None:
         pass
 
 
-def hook_session_start(ctx: typer.Context) -> None:
+def hook_session_start(ctx: typer.Context, project_dir: _HookProjectOption = None) -> None:
     """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project's session
-    ($CLAUDE_PROJECT_DIR, else the current directory) in the background, logging to
+    in the background, logging to
     <data root>/logs/session-start.log, and returns at once. Reads and ignores the hook's
     JSON on stdin; prints nothing on stdout; the status is always 0."""
     try:
-        answer = _run_hook(ctx, "session-start")
+        answer = _run_hook(ctx, "session-start", project_dir)
         if answer["error"] is not None:
             _hook_failed("session-start", answer["error"])
             return

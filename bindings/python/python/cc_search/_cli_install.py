@@ -25,6 +25,7 @@ from ._cli_common import (
     _shell_command,
     _warn_all,
 )
+from ._cli_options import _json_option, _project_dir_option
 
 #: The native hook program the wheel installs beside the `cc-search` command.
 NATIVE_HOOK = "cc-search-hook"
@@ -105,16 +106,9 @@ def install_claude(
             "(`cc-search-hook …` from PATH); with --mcp, its .mcp.json (`cc-search mcp`).",
         ),
     ] = False,
-    project_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--project-dir",
-            metavar="D",
-            help="The project (implies --project); defaults to $CLAUDE_PROJECT_DIR, "
-            "else the current directory.",
-            show_default=False,
-        ),
-    ] = None,
+    project_dir: _project_dir_option(
+        "The project whose settings to edit; implies --project"
+    ) = None,
     hooks_dir: Annotated[
         Optional[str],
         typer.Option(
@@ -149,7 +143,10 @@ def install_claude(
         bool,
         typer.Option("--uninstall", help="Remove what an install added, and only that."),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+    as_json: _json_option(
+        "Print the result as JSON: the settings file, whether and what changed, the backup, "
+        "and the warnings."
+    ) = False,
 ) -> None:
     """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
     that refreshes the index (idempotent; one backup of the previous file is kept in the

@@ -1,7 +1,11 @@
 """The ``cc-search`` command line.
 
-Results go to stdout, warnings to stderr. An error prints one line on stderr and exits
-with status 1; a usage error exits with status 2.
+Results go to stdout, warnings to stderr (each once per run). An error prints one line
+on stderr and exits with status 1; a usage error exits with status 2.
+
+One grammar for every command (README.md, "The command line"): ``-C/--project-dir DIR``
+is the project (a repository for ``code``), ``--path`` only ever a path, ``-n/--limit N``
+the most results, ``--json`` the result as JSON, ``-V/--version`` the version.
 """
 
 # No `from __future__ import annotations` here: typer reads the parameters'
@@ -27,6 +31,13 @@ from ._cli_common import (
 )
 from ._cli_hooks import hook_file_suggestion, hook_session_start
 from ._cli_install import install_claude
+from ._cli_options import (
+    JSON_ALWAYS,
+    _either,
+    _json_option,
+    _limit_option,
+    _project_dir_option,
+)
 from ._cli_print import (
     _code_print,
     _print_chunk,
@@ -133,6 +144,7 @@ def main(
         bool,
         typer.Option(
             "--version",
+            "-V",
             callback=_version,
             is_eager=True,
             help="Print the version and exit.",
@@ -155,15 +167,7 @@ def files_refresh(
             show_default=False,
         ),
     ] = None,
-    project_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--project-dir",
-            metavar="D",
-            help="The project refreshed without DIR (default $CLAUDE_PROJECT_DIR, else the "
-            "current directory).",
-        ),
-    ] = None,
+    project_dir: _project_dir_option("The project refreshed without DIR") = None,
     max_depth: Annotated[
         Optional[int],
         typer.Option("--max-depth", metavar="N", help="Deepest level below DIR to index."),
@@ -174,6 +178,7 @@ def files_refresh(
             "--exclude",
             metavar="PAT",
             help="Gitignore-style pattern to leave out (repeatable).",
+            show_default=False,
         ),
     ] = None,
     max_files: Annotated[
@@ -188,7 +193,9 @@ def files_refresh(
             "changed since the last refresh.",
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+    as_json: _json_option(
+        "Print the result as JSON: each root's counts, and the warnings."
+    ) = False,
 ) -> None:
     """Index the file paths under DIR, or the project's session roots (incremental)."""
     with _open(ctx) as engine, _progress_bar() as progress:
@@ -231,20 +238,9 @@ def files_suggest(
             show_default=False,
         ),
     ] = "",
-    project_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--project-dir",
-            metavar="D",
-            help="Project root; defaults to $CLAUDE_PROJECT_DIR, else the current directory.",
-            show_default=False,
-        ),
-    ] = None,
-    limit: Annotated[
-        Optional[int],
-        typer.Option("--limit", metavar="N", help="Most paths to print, 1 to 15 (default 15)."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+    project_dir: _project_dir_option("The project, whose paths are suggested") = None,
+    limit: _limit_option("Most paths to print, 1 to 15 (default 15).", Optional[int], None) = None,
+    as_json: _json_option('Print the result as JSON: {"paths": [...], "warnings": [...]}.') = False,
 ) -> None:
     """Print the best paths for QUERY, one a line, relative to the project."""
     with _open(ctx) as engine:
@@ -375,124 +371,167 @@ def grep(
 
 # ── code: the tree-sitter symbol index ──
 
-_RepoOption = Annotated[
-    Optional[Path],
+_RepoOption = _project_dir_option("The repository, or a directory inside it")
+# The old name of -C/--project-dir on `code` commands, still accepted.
+_OldPathOption = Annotated[Optional[str], typer.Option("--path", metavar="DIR", hidden=True)]
+_MaxTokensOption = Annotated[
+    Optional[int],
     typer.Option(
-        "--path",
-        "-p",
-        metavar="DIR",
-        help="Repository root (default: $CLAUDE_PROJECT_DIR, else the current directory).",
+        "--max-tokens", metavar="N", min=1, help="Keep the JSON within about N tokens.",
         show_default=False,
     ),
 ]
-_MaxTokensOption = Annotated[
-    Optional[int],
-    typer.Option("--max-tokens", metavar="N", min=1, help="Keep the JSON within about N tokens."),
-]
+_CodeJsonOption = _json_option(JSON_ALWAYS)
+
+
+def _repo(project_dir: Optional[str], path: Optional[str]) -> Optional[str]:
+    return _either(project_dir, path, "--project-dir/--path")
 
 
 @code_app.command("index")
 def code_index(
     ctx: typer.Context,
-    path: _RepoOption = None,
+    project_dir: _RepoOption = None,
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file.")] = False,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine, _progress_bar() as progress:
-        _code_print(engine.code_index(path, force=force, progress=progress))
+        _code_print(engine.code_index(repo, force=force, progress=progress))
 
 
 @code_app.command("update")
 def code_update(
     ctx: typer.Context,
     files: Annotated[List[Path], typer.Argument(metavar="FILE...", help="Files to re-index.")],
-    path: _RepoOption = None,
+    project_dir: _RepoOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """Re-index the given files only (deleted ones are removed), without a walk."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_update(files, path=path))
+        _code_print(engine.code_update(files, path=repo))
 
 
 @code_app.command("status")
-def code_status(ctx: typer.Context, path: _RepoOption = None) -> None:
+def code_status(
+    ctx: typer.Context,
+    project_dir: _RepoOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
+) -> None:
     """What the index holds and which files changed since."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_status(path))
+        _code_print(engine.code_status(repo))
 
 
 @code_app.command("overview")
-def code_overview(ctx: typer.Context, path: _RepoOption = None, max_tokens: _MaxTokensOption = None) -> None:
+def code_overview(
+    ctx: typer.Context,
+    project_dir: _RepoOption = None,
+    max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
+) -> None:
     """Languages, directories, most referenced types, entry points."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_overview(path, max_tokens=max_tokens))
+        _code_print(engine.code_overview(repo, max_tokens=max_tokens))
 
 
 @code_app.command("symbols")
 def code_symbols(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="File, relative to the repository.")],
-    path: _RepoOption = None,
+    project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """The symbols of one file, as a tree."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_file_symbols(file, path=path, max_tokens=max_tokens))
+        _code_print(engine.code_file_symbols(file, path=repo, max_tokens=max_tokens))
 
 
 @code_app.command("search")
 def code_search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Words, prefix*, AND/OR/NOT.")],
-    path: _RepoOption = None,
+    project_dir: _RepoOption = None,
     kind: Annotated[
-        Optional[str], typer.Option("--kind", "-k", metavar="KIND", help="Only this kind (fn, class, ...).")
+        Optional[str],
+        typer.Option(
+            "--kind", "-k", metavar="KIND", help="Only this kind (fn, class, ...).",
+            show_default=False,
+        ),
     ] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", "-n", metavar="N", min=1, help="Most results.")] = None,
+    limit: _limit_option("Most symbols to list.", Optional[int]) = None,
     max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """Search symbols by name, subword, doc comment, kind or path."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_search(query, path=path, kind=kind, limit=limit, max_tokens=max_tokens))
+        result = engine.code_search(query, path=repo, kind=kind, limit=limit, max_tokens=max_tokens)
+        _code_print(result)
+
+
+_SymbolId = Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")]
 
 
 @code_app.command("detail")
 def code_detail(
     ctx: typer.Context,
-    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
-    path: _RepoOption = None,
+    id: _SymbolId,  # noqa: A002
+    project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """One symbol in full: signature, doc, parent, children, calls, callers."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_symbol(id, path=path, max_tokens=max_tokens))
+        _code_print(engine.code_symbol(id, path=repo, max_tokens=max_tokens))
 
 
 @code_app.command("refs")
 def code_refs(
     ctx: typer.Context,
-    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
-    path: _RepoOption = None,
+    id: _SymbolId,  # noqa: A002
+    project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """Who refers to a symbol."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_references(id, path=path, max_tokens=max_tokens))
+        _code_print(engine.code_references(id, path=repo, max_tokens=max_tokens))
 
 
 @code_app.command("deps")
 def code_deps(
     ctx: typer.Context,
-    id: Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")],  # noqa: A002
-    path: _RepoOption = None,
+    id: _SymbolId,  # noqa: A002
+    project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """What a symbol refers to."""
+    repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_dependencies(id, path=path, max_tokens=max_tokens))
+        _code_print(engine.code_dependencies(id, path=repo, max_tokens=max_tokens))
 
 
 @code_app.command("repos")
-def code_repos(ctx: typer.Context) -> None:
+def code_repos(ctx: typer.Context, as_json: _CodeJsonOption = False) -> None:
     """The indexed repositories."""
     with _open(ctx) as engine:
         _code_print({"repos": engine.code_repos()})
@@ -505,6 +544,7 @@ def code_delete(
         Optional[List[Path]], typer.Argument(metavar="DIR...", help="Repositories whose index to delete.")
     ] = None,
     all_repos: Annotated[bool, typer.Option("--all", help="Delete every code index.")] = False,
+    as_json: _CodeJsonOption = False,
 ) -> None:
     """Delete the code index of repositories."""
     if not paths and not all_repos:
@@ -516,17 +556,15 @@ def code_delete(
 # ── docs and notes ──
 
 
-_ProjectDirOption = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--project-dir",
-        metavar="DIR",
-        help="A directory of the project (default: $CLAUDE_PROJECT_DIR, else the current directory).",
-        show_default=False,
-    ),
-]
-_LimitOption = Annotated[int, typer.Option("--limit", "-n", min=1, max=100, help="Number of results.")]
-_JsonOption = Annotated[bool, typer.Option("--json", help="JSON output with the full content.")]
+_ProjectDirOption = _project_dir_option("The project, or any directory inside it")
+_LimitOption = _limit_option("Most results to list, 1 to 100 (default 10).", int, 1, 100)
+_IndexJsonOption = _json_option(
+    "Print the result as JSON: the run's counts (files, sections, embedded) and the warnings."
+)
+_QueryJsonOption = _json_option(
+    "Print the result as JSON: every hit with its whole section, score and place, the mode "
+    "and the warnings (the text output shows a snippet of each)."
+)
 _LockWaitOption = Annotated[
     Optional[int],
     typer.Option(
@@ -550,10 +588,10 @@ _ModeOption = Annotated[
 @docs_app.command("index")
 def docs_index(
     ctx: typer.Context,
-    paths: Annotated[
+    globs: Annotated[
         Optional[List[str]],
         typer.Option(
-            "--path",
+            "--glob",
             metavar="GLOB",
             help="Markdown files to index, relative to the project root (repeatable; default "
             "docs/**/*.md and {apps,packages}/*/docs/**/*.md).",
@@ -562,12 +600,17 @@ def docs_index(
     ] = None,
     project_dir: _ProjectDirOption = None,
     lock_wait: _LockWaitOption = None,
-    json_output: _JsonOption = False,
+    json_output: _IndexJsonOption = False,
+    old_globs: Annotated[
+        # The old name of --glob, still accepted.
+        Optional[List[str]], typer.Option("--path", metavar="GLOB", hidden=True)
+    ] = None,
 ) -> None:
     """Index the project's markdown docs by H2 section, for the current git branch."""
+    patterns = [*(globs or []), *(old_globs or [])]
     with _open(ctx) as engine, _progress_bar() as progress:
         result = engine.docs_index(
-            project_dir, globs=paths or None, lock_wait_secs=lock_wait, progress=progress
+            project_dir, globs=patterns or None, lock_wait_secs=lock_wait, progress=progress
         )
     if json_output:
         _warn_all(result["warnings"])
@@ -579,18 +622,21 @@ def docs_index(
 @docs_app.command("query")
 def docs_query(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
     all_branches: Annotated[
         bool, typer.Option("--all-branches", help="Search every indexed branch of the project.")
     ] = False,
     branch: Annotated[
         Optional[str],
-        typer.Option("--branch", metavar="B", help="Search branch B instead of the current one."),
+        typer.Option(
+            "--branch", metavar="NAME", help="Search this branch instead of the current one.",
+            show_default=False,
+        ),
     ] = None,
     limit: _LimitOption = 10,
     project_dir: _ProjectDirOption = None,
     mode: _ModeOption = "hybrid",
-    json_output: _JsonOption = False,
+    json_output: _QueryJsonOption = False,
 ) -> None:
     """Search the project's indexed docs (current branch by default). Never indexes."""
     if not query.strip():
@@ -614,7 +660,7 @@ def notes_index(
     ctx: typer.Context,
     project_dir: _ProjectDirOption = None,
     lock_wait: _LockWaitOption = None,
-    json_output: _JsonOption = False,
+    json_output: _IndexJsonOption = False,
 ) -> None:
     """Index the project's session notes (sessions/**/*.md) by H2 section."""
     with _open(ctx) as engine, _progress_bar() as progress:
@@ -629,19 +675,25 @@ def notes_index(
 @notes_app.command("query")
 def notes_query(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
     after: Annotated[
         Optional[str],
-        typer.Option("--after", metavar="YYYY-MM-DD", help="Only sessions on or after this date."),
+        typer.Option(
+            "--after", metavar="YYYY-MM-DD", help="Only sessions on or after this date.",
+            show_default=False,
+        ),
     ] = None,
     file: Annotated[
         Optional[str],
-        typer.Option("--file", metavar="NAME", help="Only files with this base name (IMPLEMENTATION)."),
+        typer.Option(
+            "--file", metavar="NAME", help="Only files with this base name (IMPLEMENTATION).",
+            show_default=False,
+        ),
     ] = None,
     limit: _LimitOption = 10,
     project_dir: _ProjectDirOption = None,
     mode: _ModeOption = "hybrid",
-    json_output: _JsonOption = False,
+    json_output: _QueryJsonOption = False,
 ) -> None:
     """Search the project's indexed session notes. Never indexes."""
     if not query.strip():
@@ -671,13 +723,16 @@ def _split_types(values: Optional[List[str]]) -> Optional[List[str]]:
 def sessions_search(
     ctx: typer.Context,
     query: Annotated[
-        str, typer.Argument(help="What to look for, in your own words.", show_default=False)
+        str,
+        typer.Argument(
+            metavar="QUERY", help="What to look for, in your own words.", show_default=False
+        ),
     ] = "",
     project: Annotated[
         Optional[str],
         typer.Option(
-            "--project", "-p", metavar="TEXT",
-            help="Only projects whose path contains TEXT (case-insensitive).",
+            "--project", metavar="NAME",
+            help="Only projects whose path contains NAME (case-insensitive).",
             show_default=False,
         ),
     ] = None,
@@ -698,14 +753,20 @@ def sessions_search(
             show_default=False,
         ),
     ] = None,
-    limit: Annotated[
-        int, typer.Option("--limit", "-n", min=1, max=100, help="Number of results.")
-    ] = 5,
+    limit: _limit_option("Most results to list, 1 to 100 (default 5).", int, 1, 100) = 5,
     mode: _ModeOption = "hybrid",
-    json_output: _JsonOption = False,
+    json_output: _json_option(
+        "Print the result as JSON: every hit with its whole text, score, project, session and "
+        "time, and the warnings (the text output shows a snippet of each)."
+    ) = False,
+    old_project: Annotated[
+        # The old short name of --project, still accepted.
+        Optional[str], typer.Option("-p", metavar="NAME", hidden=True)
+    ] = None,
 ) -> None:
     """Search Claude Code sessions (keyword + semantic, recent first). Indexes first when
     there is no index yet."""
+    project = _either(project, old_project, "--project/-p")
     if not query.strip():
         _fail("Query required")
     with _open(ctx) as engine, _progress_bar() as progress:
@@ -726,7 +787,9 @@ def sessions_chunk(
     id: Annotated[  # noqa: A002
         str, typer.Argument(metavar="ID", help="A chunk id from `search` (any unique prefix).")
     ],
-    json_output: _JsonOption = False,
+    json_output: _json_option(
+        "Print the chunk as JSON: its whole text, the messages around it, its session and time."
+    ) = False,
 ) -> None:
     """View the full content of a chunk, with its context."""
     with _open(ctx) as engine:
@@ -741,7 +804,10 @@ def sessions_chunk(
 def sessions_index(
     ctx: typer.Context,
     force: Annotated[bool, typer.Option("--force", help="Reindex all sessions.")] = False,
-    json_output: _JsonOption = False,
+    json_output: _json_option(
+        "Print the result as JSON: sessions and chunks read, written and removed, and the "
+        "warnings."
+    ) = False,
 ) -> None:
     """Build or update the session search index (new and grown sessions only)."""
     with _open(ctx) as engine, _progress_bar() as progress:
@@ -754,7 +820,12 @@ def sessions_index(
 
 
 @app.command("status")
-def sessions_status(ctx: typer.Context, json_output: _JsonOption = False) -> None:
+def sessions_status(
+    ctx: typer.Context,
+    json_output: _json_option(
+        "Print the status as JSON: counts by project and kind, size, model, last run."
+    ) = False,
+) -> None:
     """Show the session index: sessions, chunks, projects, size, model, last indexed."""
     with _open(ctx) as engine:
         result = engine.sessions_status()
@@ -767,9 +838,10 @@ def sessions_status(ctx: typer.Context, json_output: _JsonOption = False) -> Non
 
 @app.command("ops")
 def ops(
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print names, summaries and JSON Schemas.")
-    ] = False,
+    as_json: _json_option(
+        "Print the table as JSON: each operation's name, summary and request and response "
+        "JSON Schemas."
+    ) = False,
 ) -> None:
     """List the operations `call` can run."""
     from . import operations
@@ -795,6 +867,7 @@ def call(
             show_default=False,
         ),
     ] = "",
+    as_json: _json_option(JSON_ALWAYS) = False,
 ) -> None:
     """Run any operation by name and print its JSON result."""
     if params == "-":
@@ -806,14 +879,16 @@ def call(
 @app.command("mcp")
 def mcp(
     ctx: typer.Context,
+    project_dir: _project_dir_option(
+        "The project: the first directory the tools may read"
+    ) = None,
     roots: Annotated[
         Optional[List[str]],
         typer.Option(
             "--root",
             metavar="DIR",
-            help="A directory the tools may read (repeatable; the first is the project). "
-            "Default: $CLAUDE_PROJECT_DIR, else the current directory. The configured "
-            "[index] roots are added.",
+            help="Another directory the tools may read (repeatable; without -C the first is "
+            "the project). The configured [index] roots are added.",
             show_default=False,
         ),
     ] = None,
@@ -860,7 +935,8 @@ def mcp(
     # The loop runs in Rust without the GIL: Ctrl-C ends the process rather than waiting
     # for Python to see it.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    given = [os.path.abspath(os.path.expanduser(root)) for root in roots or []]
+    named = ([project_dir] if project_dir is not None else []) + (roots or [])
+    given = [os.path.abspath(os.path.expanduser(root)) for root in named]
     with _open(ctx) as engine:
         selectors = [t.strip() for item in tools or [] for t in item.split(",") if t.strip()]
         server = _native.McpServer(
