@@ -16,15 +16,14 @@ const USAGE = `Usage: ${PROG} [--home DIR] [--config FILE] COMMAND [OPTIONS]
 Embedded search for coding agents: files, grep, code, docs and sessions.
 
 Commands:
-  install claude --mcp [--user | --project | --project-dir DIR] [--uninstall] [--json]
+  install claude --mcp [--user | --project | -C DIR] [--uninstall] [--json]
       Register cc-search's MCP server with Claude Code, as \`claude mcp add\` does:
       --user (default): in ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json), running
         this copy of cc-search with this runtime (absolute paths);
       --project: in the project's .mcp.json, as \`npx --no-install cc-search mcp\`, which
         works for everyone who ran \`npm install\` there (commit the file).
       Idempotent; --uninstall removes exactly that server.
-  install claude [--user | --project | --project-dir DIR] [--hook-program FILE]
-                 [--uninstall] [--json]
+  install claude [--user | --project | -C DIR] [--hook-program FILE] [--uninstall] [--json]
       Without --mcp: this package's hooks in Claude Code's settings.json (the @ picker's
       fileSuggestion command and a SessionStart hook). They run the native program
       hooks/cc-search-hook (or FILE); where it cannot run, the Bun scripts
@@ -33,12 +32,14 @@ Commands:
       ("$CLAUDE_PROJECT_DIR"/node_modules/cc-search/hooks/…), which works for everyone
       who ran \`npm install\` there (commit the file). One backup of the previous file is
       kept in the data root; --uninstall puts the file back as it was.
-  mcp [--root DIR]... [--tools LIST] [--max-tokens N] [--structured]
-      Run the MCP server on stdin/stdout until stdin ends. --root: a directory the tools
-      may read (repeatable; the first is the project; default $CLAUDE_PROJECT_DIR, else
-      the current directory). --tools: comma-separated selectors (default, all, a
-      component, a tool name). --max-tokens: the answers' token budget. --structured:
-      answer with structuredContent too.
+      -C, --project-dir DIR: the project whose settings to edit (implies --project).
+  mcp [-C DIR] [--root DIR]... [--tools LIST] [--max-tokens N] [--structured]
+      Run the MCP server on stdin/stdout until stdin ends. -C, --project-dir: the project,
+      the first directory the tools may read (default $CLAUDE_PROJECT_DIR, else the
+      current directory). --root: another directory the tools may read (repeatable;
+      without -C the first is the project). --tools: comma-separated selectors (default,
+      all, a component, a tool name). --max-tokens: the answers' token budget.
+      --structured: answer with structuredContent too.
 
 Options:
   --home DIR       Data root; defaults to $CC_SEARCH_HOME, else $XDG_DATA_HOME/cc-search.
@@ -58,7 +59,7 @@ const COMMANDS = {
     values: ['project-dir', 'hook-program'],
     many: [],
   },
-  mcp: { flags: ['structured'], values: ['tools', 'max-tokens'], many: ['root'] },
+  mcp: { flags: ['structured'], values: ['project-dir', 'tools', 'max-tokens'], many: ['root'] },
 }
 
 /**
@@ -71,7 +72,8 @@ function parse(argv) {
   const options = {}
   let help = false
   let version = false
-  const pending = [...argv]
+  // -C DIR is --project-dir DIR, as on every cc-search command line.
+  const pending = argv.map((arg) => (arg === '-C' ? '--project-dir' : arg))
   const seen = []
   while (pending.length > 0) {
     const arg = pending.shift()
@@ -318,7 +320,8 @@ function mcp(options) {
   if (options.home !== undefined) serve.home = absolute(options.home)
   if (options.config !== undefined) serve.configPath = absolute(options.config)
   // Only what was given: the server's defaults (and the configuration) decide the rest.
-  if (options.root !== undefined) serve.roots = options.root.map(absolute)
+  const roots = [...(options['project-dir'] !== undefined ? [options['project-dir']] : []), ...(options.root || [])]
+  if (roots.length > 0) serve.roots = roots.map(absolute)
   if (options.tools !== undefined) {
     serve.tools = options.tools
       .split(',')

@@ -399,7 +399,8 @@ describe('install claude --project (hooks)', () => {
     assert.ok(backup.startsWith(path.join(u.env.CC_SEARCH_HOME, 'backups') + path.sep), backup)
     assert.equal(fs.readFileSync(backup, 'utf8'), original)
     assert.equal(status(project), ' M .claude/settings.json\n')
-    ok(cli(['install', 'claude', '--project-dir', project, '--uninstall'], { env: u.env }))
+    // -C is --project-dir, as on every cc-search command line.
+    ok(cli(['install', 'claude', '-C', project, '--uninstall'], { env: u.env, cwd: tempDir() }))
     assert.equal(fs.readFileSync(settings, 'utf8'), original)
     assert.equal(status(project), '')
     noBackups(path.join(project, '.claude'))
@@ -442,6 +443,22 @@ describe('cc-search mcp', () => {
       [1, 2],
     )
     assert.match(replies[1].result.content[0].text, /src\/components\/Button\.tsx/)
+  })
+
+  test('-C is the project: the first root', () => {
+    const u = user()
+    const root = makeProject({ 'src/components/Button.tsx': 'x\n' })
+    const input = [
+      request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      request(2, 'tools/call', { name: 'files_suggest', arguments: { query: 'button' } }),
+    ].join('\n')
+    for (const flag of ['-C', '--project-dir']) {
+      const child = cli(['mcp', flag, root], { env: u.env, cwd: tempDir(), input: `${input}\n` })
+      assert.equal(child.status, 0, child.stderr)
+      const replies = child.stdout.trim().split('\n').map((line) => JSON.parse(line))
+      assert.match(replies[1].result.content[0].text, /src\/components\/Button\.tsx/, flag)
+    }
   })
 })
 
