@@ -35,7 +35,8 @@ NO_PROJECT = {"search", "chunk", "index", "status", "ops", "call", "code repos",
 #: Commands that list results, and so take -n/--limit.
 LIMITED = {"files suggest", "code search", "docs query", "notes query", "search"}
 
-#: Commands with a parser of their own, checked apart.
+#: Commands with a parser of their own, checked apart: grep (argparse, so that it starts
+#: fast; `cc-search grep` and `cc-search --home DIR grep` both run it).
 OWN_PARSER = {"grep"}
 
 
@@ -117,6 +118,20 @@ def test_the_same_flag_means_the_same_thing(name: str) -> None:
         assert (as_json.help or "").startswith("Print "), (name, as_json.help)
 
 
+def test_grep_speaks_the_same_grammar() -> None:
+    from cc_search._grep_cli import _parser
+
+    actions = {opt: a for a in _parser("cc-search grep")._actions for opt in a.option_strings}
+    assert "--path" not in actions and "-p" not in actions
+    assert actions["-C"] is actions["--project-dir"] and actions["-C"].metavar == "DIR"
+    assert actions["-n"] is actions["--limit"] is actions["--max-matches"]
+    assert actions["-n"].metavar == "N"
+    assert actions["--json"].nargs == 0 and actions["--json"].help.startswith("Print ")
+    for action in actions.values():
+        if action.nargs != 0:
+            assert action.metavar and action.metavar.upper() == action.metavar, action
+
+
 def test_help_texts_show_the_grammar(home: Path) -> None:
     for args, present, absent in [
         (["docs", "index"], ["--glob GLOB", "-C, --project-dir DIR"], ["--path", "<int range>"]),
@@ -126,6 +141,12 @@ def test_help_texts_show_the_grammar(home: Path) -> None:
             ["--path", "-p,"],
         ),
         (["search"], ["--project NAME", "-n, --limit N"], ["-p,", "<int range>", "INTEGER"]),
+        (["grep"], ["--project-dir DIR, -C DIR", "--hidden", "--skip-generated", "--json"], []),
+        (
+            ["--home", str(home), "grep"],
+            ["--project-dir DIR, -C DIR", "--max-matches N, --limit N, -n N"],
+            [],
+        ),
     ]:
         proc = run_cli(*args, "--help", home=home)
         assert proc.returncode == 0, proc
@@ -182,6 +203,59 @@ def test_project_dir_is_the_project_on_files(home: Path, app_dir: Path, elsewher
         cli("files", "suggest", "readme", "--project-dir", str(app_dir), home=home, cwd=elsewhere)
     )
     assert long == found
+
+
+def test_project_dir_is_the_default_dir_of_grep(home: Path, app_dir: Path, elsewhere: Path) -> None:
+    result = json.loads(
+        ok(
+            cli(
+                "grep",
+                "--search",
+                "needle",
+                "--recursive",
+                "-C",
+                str(app_dir),
+                home=home,
+                cwd=elsewhere,
+            )
+        )
+    )
+    (directory,) = result["directories"]
+    assert directory["dir"] == str(app_dir)
+    assert {f["path"] for f in directory["files"]} >= {"src/main.py", "src/util.py"}
+    # The same through the full command line (global options before `grep`).
+    again = ok(
+        cli(
+            "--home",
+            str(home),
+            "grep",
+            "-e",
+            "needle",
+            "-r",
+            "--project-dir",
+            str(app_dir),
+            home=home,
+            cwd=elsewhere,
+        )
+    )
+    assert json.loads(again) == result
+    # --dir, when given, is what is searched.
+    only = json.loads(
+        ok(
+            cli(
+                "grep",
+                "--search",
+                "needle",
+                "--dir",
+                str(app_dir / "src"),
+                "-C",
+                str(elsewhere),
+                home=home,
+                cwd=elsewhere,
+            )
+        )
+    )
+    assert [d["dir"] for d in only["directories"]] == [str(app_dir / "src")]
 
 
 def test_project_dir_is_the_repository_of_code(home: Path, app_dir: Path, elsewhere: Path) -> None:
@@ -310,6 +384,24 @@ def test_limit_on_every_command_that_lists(home: Path, app_dir: Path, elsewhere:
         cli("files", "suggest", "py", "-C", str(app_dir), "-n", "1", home=home, cwd=elsewhere)
     )
     assert len(suggested.splitlines()) == 1
+    for flag in ("-n", "--limit", "--max-matches"):
+        grep = json.loads(
+            ok(
+                cli(
+                    "grep",
+                    "--search",
+                    "needle",
+                    "--recursive",
+                    "-C",
+                    str(app_dir),
+                    flag,
+                    "1",
+                    home=home,
+                    cwd=elsewhere,
+                )
+            )
+        )
+        assert sum(len(f["matches"]) for f in grep["directories"][0]["files"]) == 1, flag
     code = json.loads(
         ok(
             cli(
@@ -354,6 +446,8 @@ def test_json_is_accepted_where_the_output_is_json_anyway(
         ["code", "search", "needle_function", "-C", str(app_dir)],
         ["code", "overview", "-C", str(app_dir)],
         ["code", "repos"],
+        ["grep", "--search", "needle", "--recursive", "-C", str(app_dir)],
+        ["--home", str(home), "grep", "--search", "needle", "--recursive", "-C", str(app_dir)],
         ["call", "files.suggest", json.dumps({"query": "readme", "project_dir": str(app_dir)})],
     ]:
         plain = ok(cli(*args, home=home, cwd=elsewhere))

@@ -53,7 +53,14 @@ def _parser(prog: str):  # type: ignore[no-untyped-def]
         "--dir",
         metavar="DIR[,DIR]",
         help="Comma-separated directories, searched and reported in this order "
-        "(default: $CLAUDE_PROJECT_DIR, else the current directory).",
+        "(default: the project, -C).",
+    )
+    add(
+        "--project-dir",
+        "-C",
+        metavar="DIR",
+        help="The project, searched when --dir is not given (default: $CLAUDE_PROJECT_DIR, "
+        "else the current directory).",
     )
     add(
         "--ext",
@@ -148,8 +155,16 @@ def _text(value: str) -> str:
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+#: The warnings this run has shown: each is shown once.
+_SHOWN: set[str] = set()
+
+
 def _report(kind: str, message: str) -> None:
     message = " ".join(message.split("\n"))
+    if kind == "warning":
+        if message in _SHOWN:
+            return
+        _SHOWN.add(message)
     if sys.stderr.isatty():
         colour = "1;31" if kind == "error" else "33"
         sys.stderr.write(f"{PROG}: \x1b[{colour}m{kind}:\x1b[0m {message}\n")
@@ -175,8 +190,11 @@ def main(argv: list[str], home: str | None = None, config: str | None = None) ->
     status."""
     args = _parser(f"{PROG} grep").parse_args(argv)
     params: dict[str, object] = {"search": _text(args.search)}
+    dirs = _list(args.dir)
+    if dirs is None and args.project_dir is not None:
+        dirs = [args.project_dir]
     for key, value in (
-        ("dir", _list(args.dir)),
+        ("dir", dirs),
         ("ext", _list(args.ext)),
         ("exclude", _list(args.exclude)),
         ("context", args.context or None),

@@ -11,7 +11,6 @@ the most results, ``--json`` the result as JSON, ``-V/--version`` the version.
 # No `from __future__ import annotations` here: typer reads the parameters'
 # annotations at run time, and older typer releases (the ones Python 3.9 gets) only
 # understand real annotation objects.
-import json
 import os
 import sys
 from pathlib import Path
@@ -253,120 +252,21 @@ def files_suggest(
         sys.stdout.write("\n".join(result["paths"]) + "\n")
 
 
-def _comma_list(value: Optional[str]) -> Optional[List[str]]:
-    """``"a, b,"`` as ``["a", "b"]`` (None when nothing is left)."""
-    if value is None:
-        return None
-    items = [item.strip() for item in value.split(",")]
-    return [item for item in items if item] or None
+@app.command(
+    "grep",
+    # Every argument goes to grep's own parser (`cc-search grep --help`), which is also
+    # what `cc-search grep …` runs without this CLI (cc_search._main): one grammar.
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    add_help_option=False,
+)
+def grep(ctx: typer.Context) -> None:
+    """Search file contents (checkfor's flags) and print compact JSON on one line."""
+    from ._grep_cli import main as grep_main
 
-
-@app.command("grep")
-def grep(
-    ctx: typer.Context,
-    search: Annotated[
-        str,
-        typer.Option(
-            "--search",
-            metavar="S",
-            help="Text to search for: a literal substring, or a regular expression with --regex.",
-            show_default=False,
-        ),
-    ],
-    dirs: Annotated[
-        Optional[str],
-        typer.Option(
-            "--dir",
-            metavar="A,B",
-            help="Comma-separated directories, searched and reported in this order "
-            "(default: $CLAUDE_PROJECT_DIR, else the current directory).",
-            show_default=False,
-        ),
-    ] = None,
-    ext: Annotated[
-        Optional[str],
-        typer.Option("--ext", metavar="EXT", help="Only files with this extension (.go)."),
-    ] = None,
-    exclude: Annotated[
-        Optional[str],
-        typer.Option(
-            "--exclude",
-            metavar="X,Y",
-            help="Comma-separated strings; matching lines containing any are dropped "
-            "(and counted).",
-        ),
-    ] = None,
-    case_insensitive: Annotated[
-        bool,
-        typer.Option("--case-insensitive", help="Ignore case in the search and exclude strings."),
-    ] = False,
-    whole_word: Annotated[
-        bool,
-        typer.Option("--whole-word", help="Match whole words only (ASCII letters, digits, _)."),
-    ] = False,
-    context: Annotated[
-        int,
-        typer.Option("--context", metavar="N", min=0, help="Lines of context around each match."),
-    ] = 0,
-    hide_filter_stats: Annotated[
-        bool,
-        typer.Option(
-            "--hide-filter-stats", help="Leave original_matches and filtered_matches out."
-        ),
-    ] = False,
-    recursive: Annotated[
-        bool,
-        typer.Option(
-            "--recursive",
-            help="Search subdirectories too, following .gitignore and the default excludes.",
-        ),
-    ] = False,
-    regex: Annotated[
-        bool, typer.Option("--regex", help="The search text is a regular expression.")
-    ] = False,
-    max_matches: Annotated[
-        Optional[int],
-        typer.Option("--max-matches", metavar="N", min=1, help="List at most N matches."),
-    ] = None,
-    max_tokens: Annotated[
-        Optional[int],
-        typer.Option(
-            "--max-tokens",
-            metavar="N",
-            min=1,
-            help="Keep the JSON within about N tokens (context dropped first, then long "
-            "lines shortened, then the last matches).",
-        ),
-    ] = None,
-) -> None:
-    """Search file contents (checkfor's flags) and print compact JSON on one line.
-
-    Finding nothing is not an error (status 0). Unreadable files are warnings on stderr;
-    a directory that cannot be read is reported in the JSON and on stderr, and the
-    status is then 1.
-    """
-    with _open(ctx) as engine:
-        result = engine.grep(
-            _query_text(search),
-            _comma_list(dirs),
-            ext=ext,
-            exclude=_comma_list(exclude),
-            case_insensitive=case_insensitive,
-            whole_word=whole_word,
-            context=context,
-            hide_filter_stats=hide_filter_stats,
-            recursive=recursive,
-            regex=regex,
-            max_matches=max_matches,
-            max_tokens=max_tokens,
-        )
-    _warn_all(result.pop("warnings", []))
-    failed = [d for d in result["directories"] if "error" in d]
-    for directory in failed:
-        _report("error", f"{directory['dir']}: {directory.get('error', '')}")
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
-    if failed:
-        raise typer.Exit(1)
+    options = ctx.find_object(_Options)
+    home = options.home if options else None
+    config = options.config if options else None
+    raise typer.Exit(grep_main(list(ctx.args), home, config))
 
 
 # ── code: the tree-sitter symbol index ──
