@@ -2,9 +2,9 @@
 //! run them (no interpreter to start).
 //!
 //! ```text
-//! cc-search-hook [--home DIR] [--config FILE] file-suggestion
-//! cc-search-hook [--home DIR] [--config FILE] session-start
-//! cc-search-hook [--home DIR] [--config FILE] refresh [--project-dir DIR]
+//! cc-search-hook [--home DIR] [--config FILE] file-suggestion [-C DIR]
+//! cc-search-hook [--home DIR] [--config FILE] session-start [-C DIR]
+//! cc-search-hook [--home DIR] [--config FILE] refresh [-C DIR]
 //! ```
 //!
 //! What a hook's input means, how much of it is read, what is printed, the session-start
@@ -19,7 +19,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,11 +42,14 @@ Commands:
                     background, logging to <data root>/logs/session-start.log.
   refresh           Refresh the index of a session's roots (the project, the configured
                     [index] roots, the project's additional directories), one log line
-                    per step on stdout. Option: --project-dir DIR.
+                    per step on stdout.
 
 The hooks never fail: the exit status is 0, a problem is one line on stderr.
 
 Options:
+  -C, --project-dir DIR
+                   The project; defaults to $CLAUDE_PROJECT_DIR, else the current
+                   directory.
   --home DIR       Data root; defaults to $CC_SEARCH_HOME, else $XDG_DATA_HOME/cc-search.
   --config FILE    Configuration file; defaults to config.toml in the data root.
   --timings        After a hook's answer, one line on stderr with the time of each step.
@@ -57,7 +60,8 @@ Options:
 /// What the command line asks for.
 #[derive(Debug)]
 enum Task {
-    Hook(Hook),
+    /// A hook, for the project given (else the default one).
+    Hook(Hook, Option<PathBuf>),
     Refresh(Option<PathBuf>),
     Help,
     Version,
@@ -86,9 +90,9 @@ fn main() -> ExitCode {
     match args.task {
         Task::Help => print(USAGE),
         Task::Version => print(&format!("cc-search-hook {}\n", env!("CARGO_PKG_VERSION"))),
-        Task::Hook(which) => {
+        Task::Hook(which, project_dir) => {
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                answer(which, args.options, args.timings);
+                answer(which, args.options, args.timings, project_dir.as_deref());
             }));
             if let Err(payload) = outcome {
                 let detail = cc_search::error::panic_message(payload.as_ref());
@@ -147,7 +151,7 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Args, String> {
             "--timings" => timings = true,
             "--home" => options.home = Some(value("--home")?),
             "--config" => options.config_path = Some(value("--config")?),
-            "--project-dir" => project_dir = Some(value("--project-dir")?),
+            "-C" | "--project-dir" => project_dir = Some(value("--project-dir")?),
             _ if name.starts_with('-') && name != "-" => {
                 return Err(format!("no such option: {name}"));
             }
@@ -166,13 +170,13 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Args, String> {
                     "a command is required: file-suggestion, session-start or refresh".into(),
                 );
             }
-            Some("refresh") => Task::Refresh(project_dir.take()),
-            Some(name) => Task::Hook(Hook::from_name(name).map_err(|e| e.to_string())?),
+            Some("refresh") => Task::Refresh(project_dir),
+            Some(name) => Task::Hook(
+                Hook::from_name(name).map_err(|e| e.to_string())?,
+                project_dir,
+            ),
         }
     };
-    if project_dir.is_some() && matches!(task, Task::Hook(_)) {
-        return Err("--project-dir is an option of `refresh`".into());
-    }
     Ok(Args {
         task,
         options,
@@ -181,7 +185,7 @@ fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Args, String> {
 }
 
 /// Answer hook `which` for this process's stdin: everything a hook run does.
-fn answer(which: Hook, options: EngineOptions, timings: bool) {
+fn answer(which: Hook, options: EngineOptions, timings: bool, project_dir: Option<&Path>) {
     let started = Instant::now();
     let input = read_input();
     let read = started.elapsed();
@@ -199,7 +203,7 @@ fn answer(which: Hook, options: EngineOptions, timings: bool) {
         }
     }
     let database = started.elapsed();
-    let answer = hook::run(&engine, which, &input, None);
+    let answer = hook::run(&engine, which, &input, project_dir);
     let queried = started.elapsed();
     deliver(which, &answer);
     if let Some(refresh) = &answer.refresh {

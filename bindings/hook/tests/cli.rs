@@ -71,7 +71,7 @@ fn usage_errors_exit_2_with_one_message() {
         &["suggest"],
         &["--bogus", "file-suggestion"],
         &["file-suggestion", "--home"],
-        &["file-suggestion", "--project-dir", "/x"],
+        &["file-suggestion", "-C"],
         &["file-suggestion", "session-start"],
     ] {
         let out = Command::new(HOOK)
@@ -109,6 +109,37 @@ fn options_go_before_or_after_the_command_and_name_the_data_root() {
     assert!(
         !elsewhere.exists(),
         "$CC_SEARCH_HOME is not used over --home"
+    );
+}
+
+#[test]
+fn project_dir_names_the_project_of_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = indexed_project(dir.path());
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    for flag in ["-C", "--project-dir"] {
+        let args = ["file-suggestion", flag, project.to_str().unwrap()];
+        // $CLAUDE_PROJECT_DIR names another directory: the flag wins.
+        let out = run(&args, &home, &elsewhere, r#"{"query":"readme"}"#);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(0), "README.md\n", ""),
+            "{flag}"
+        );
+    }
+    let out = Command::new(HOOK)
+        .args(["refresh", "-C", project.to_str().unwrap()])
+        .env("CC_SEARCH_HOME", &home)
+        .env("CLAUDE_PROJECT_DIR", &elsewhere)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(&format!("refresh {}: started", project.display())),
+        "{}",
+        text(&out.stdout)
     );
 }
 
