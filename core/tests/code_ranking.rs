@@ -54,7 +54,12 @@ fn uses(line: impl Fn(usize) -> String, n: usize) -> String {
 }
 
 /// (language, files, the definition's kind, its file).
-type Case = (&'static str, Vec<(&'static str, String)>, &'static str, &'static str);
+type Case = (
+    &'static str,
+    Vec<(&'static str, String)>,
+    &'static str,
+    &'static str,
+);
 
 #[test]
 fn a_bare_type_name_finds_its_definition_first_in_each_language() {
