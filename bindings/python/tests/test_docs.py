@@ -248,3 +248,19 @@ def test_ctrl_c_stops_an_index_run_at_once_and_the_next_run_finishes(
     result = json.loads(again.stdout)
     assert result["unchanged"] == 12 and result["pending_vectors"] == 0, result
     assert 0 < result["embedded"] < 720, result
+
+
+def test_ctrl_c_says_what_an_interrupted_run_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    # Docs, notes and sessions commit as they go; files refresh and code index write all
+    # at the end, so a stopped run wrote nothing — and says so.
+    from cc_search._cli_print import _progress_bar
+
+    for keeps_work, said in [
+        (True, "interrupted: what was done is kept; run the command again to finish\n"),
+        (False, "interrupted: nothing was written; run the command again\n"),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            with _progress_bar(keeps_work=keeps_work):
+                raise KeyboardInterrupt
+        assert stopped.value.code == 130
+        assert capsys.readouterr().err == said

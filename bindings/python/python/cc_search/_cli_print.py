@@ -172,16 +172,23 @@ class _ProgressBar:
 
 
 @contextlib.contextmanager
-def _progress_bar() -> Any:
+def _progress_bar(keeps_work: bool = True) -> Any:
     """A progress bar for the duration of the block, and Ctrl-C for a long run: the core
     stops at its next checkpoint (within a fraction of a second), keeping what it had
-    committed, and the command says so and exits with status 130."""
+    committed, and the command says so and exits with status 130. ``keeps_work``: whether
+    the run commits as it goes (an index of docs, notes, sessions) or writes all at once
+    at the end (files refresh, code index), so a stopped run wrote nothing."""
     bar = _ProgressBar()
     try:
         yield bar.callback()
     except KeyboardInterrupt:
         bar.clear()
-        sys.stderr.write("interrupted: what was done is kept; run the command again to finish\n")
+        if keeps_work:
+            sys.stderr.write(
+                "interrupted: what was done is kept; run the command again to finish\n"
+            )
+        else:
+            sys.stderr.write("interrupted: nothing was written; run the command again\n")
         sys.stderr.flush()
         raise SystemExit(130) from None
     finally:

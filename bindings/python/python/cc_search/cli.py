@@ -197,7 +197,7 @@ def files_refresh(
     ) = False,
 ) -> None:
     """Index the file paths under DIR, or the project's session roots (incremental)."""
-    with _open(ctx) as engine, _progress_bar() as progress:
+    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
         result = engine.files_refresh(
             directory,
             progress=progress,
@@ -298,7 +298,7 @@ def code_index(
 ) -> None:
     """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
     repo = _repo(project_dir, path)
-    with _open(ctx) as engine, _progress_bar() as progress:
+    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
         _code_print(engine.code_index(repo, force=force, progress=progress))
 
 
