@@ -20,7 +20,7 @@ threads.
 from __future__ import annotations
 
 from . import _native
-from ._native import (
+from ._native import (  # noqa: F401 (re-exported: the error classes)
     CancelledError,
     DatabaseError,
     Error,
@@ -34,16 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._engine import *  # noqa: F403 (every public name, listed in its ALL)
-    from ._engine import (
-        CcSearchWarning,
-        Engine,
-        EngineOperations,
-        OperationInfo,
-        error_codes,
-        operations,
-        version,
-    )
+    from ._engine import *  # noqa: F403 (its public names: Engine, operations, ...)
     from ._types import *  # noqa: F403 (the generated types, listed in its __all__)
 
 __version__: str = _native.version()

@@ -13,15 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from . import _native
-from ._native import (
-    CancelledError,
-    DatabaseError,
-    Error,
-    InternalError,
-    InvalidRequestError,
-    IoError,
-    UnknownOperationError,
-)
 from ._operations import TYPE_NAMES, EngineOperations
 
 if TYPE_CHECKING:

@@ -84,7 +84,13 @@ def _parser(prog: str):  # type: ignore[no-untyped-def]
         action="store_true",
         help="Match whole words only (ASCII letters, digits, _).",
     )
-    add("--context", metavar="N", type=_count(0), default=0, help="Lines of context around each match.")
+    add(
+        "--context",
+        metavar="N",
+        type=_count(0),
+        default=0,
+        help="Lines of context around each match.",
+    )
     add(
         "--hide-filter-stats",
         action="store_true",
@@ -149,9 +155,9 @@ def _list(value: str | None) -> list[str] | None:
     return [item for item in items if item] or None
 
 
-def _text(value: str) -> str:
-    # Arguments that were not valid UTF-8 arrive with surrogate escapes; they become
-    # U+FFFD rather than failing the JSON encoding.
+def argument_text(value: str) -> str:
+    """A command-line argument as text: bytes that were not valid UTF-8 (they arrive as
+    surrogate escapes) become U+FFFD, so a query never fails to encode."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
@@ -189,7 +195,7 @@ def main(argv: list[str], home: str | None = None, config: str | None = None) ->
     """Run ``cc-search grep`` with ``argv`` (the arguments after ``grep``); the exit
     status."""
     args = _parser(f"{PROG} grep").parse_args(argv)
-    params: dict[str, object] = {"search": _text(args.search)}
+    params: dict[str, object] = {"search": argument_text(args.search)}
     dirs = _list(args.dir)
     if dirs is None and args.project_dir is not None:
         dirs = [args.project_dir]
@@ -202,7 +208,7 @@ def main(argv: list[str], home: str | None = None, config: str | None = None) ->
         ("max_tokens", args.max_tokens),
     ):
         if value is not None:
-            params[key] = [_text(v) for v in value] if isinstance(value, list) else value
+            params[key] = [argument_text(v) for v in value] if isinstance(value, list) else value
     for flag in (
         "case_insensitive",
         "whole_word",

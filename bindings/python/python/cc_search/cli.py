@@ -47,6 +47,7 @@ from ._cli_print import (
     _print_sessions_status,
     _progress_bar,
 )
+from ._grep_cli import argument_text
 
 
 class _App(typer.Typer):
@@ -220,12 +221,6 @@ def files_refresh(
         )
 
 
-def _query_text(query: str) -> str:
-    # Arguments that were not valid UTF-8 arrive with surrogate escapes; a picker query
-    # never fails, so such bytes become U+FFFD.
-    return query.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 @files_app.command("suggest")
 def files_suggest(
     ctx: typer.Context,
@@ -243,7 +238,7 @@ def files_suggest(
 ) -> None:
     """Print the best paths for QUERY, one a line, relative to the project."""
     with _open(ctx) as engine:
-        result = engine.files_suggest(_query_text(query), project_dir=project_dir, limit=limit)
+        result = engine.files_suggest(argument_text(query), project_dir=project_dir, limit=limit)
     if as_json:
         _print_json(result)
         return
