@@ -335,15 +335,13 @@ fn search_tree(
     let found: std::sync::Mutex<Vec<(PathBuf, Outcome)>> = std::sync::Mutex::default();
     let visited = crate::progress::run_polling(|| {
         crate::walk::visit(Path::new(dir), &options, || {
-            let mut searcher = plan.searcher();
-            let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
+            let mut searcher = plan.file_searcher();
             let found = &found;
             move |path: &Path| {
                 if !plan.wanted(path) {
                     return;
                 }
-                let outcome = search_file(&mut searcher, &matcher, exclude.as_ref(), plan, path);
-                if outcome.worth_keeping()
+                if let Some(outcome) = searcher.search(path)
                     && let Ok(mut found) = found.lock()
                 {
                     found.push((path.to_path_buf(), outcome));
@@ -373,15 +371,13 @@ fn search_listed(
     // `caller`: the calling thread, which also asks the caller whether to stop (a
     // pending Ctrl-C); the others see what it decided through `stop`.
     let worker = |caller: bool| {
-        let mut searcher = plan.searcher();
-        let (matcher, exclude) = (plan.matcher.clone(), plan.exclude.clone());
+        let mut searcher = plan.file_searcher();
         let mut done: Vec<(String, Outcome)> = Vec::new();
         while !(stop.stopped() || (caller && crate::progress::checkpoint().is_err())) {
             let Some((name, path)) = files.get(next.fetch_add(1, Ordering::AcqRel)) else {
                 break;
             };
-            let outcome = search_file(&mut searcher, &matcher, exclude.as_ref(), plan, path);
-            if outcome.worth_keeping() {
+            if let Some(outcome) = searcher.search(path) {
                 done.push((name.clone(), outcome));
             }
         }
@@ -531,14 +527,19 @@ impl Plan {
 }
 
 impl Plan {
-    /// A searcher for one thread.
-    fn searcher(&self) -> Searcher {
-        SearcherBuilder::new()
-            .line_number(true)
-            .binary_detection(BinaryDetection::quit(b'\0'))
-            .before_context(self.context)
-            .after_context(self.context)
-            .build()
+    /// What one thread searches files with.
+    fn file_searcher(&self) -> FileSearcher<'_> {
+        FileSearcher {
+            plan: self,
+            searcher: SearcherBuilder::new()
+                .line_number(true)
+                .binary_detection(BinaryDetection::quit(b'\0'))
+                .before_context(self.context)
+                .after_context(self.context)
+                .build(),
+            matcher: self.matcher.clone(),
+            exclude: self.exclude.clone(),
+        }
     }
 
     /// Whether a file's name has one of the wanted endings (and more before it).
@@ -682,13 +683,29 @@ enum Outcome {
     Failed(String),
 }
 
-impl Outcome {
-    /// Whether it says more than "no match".
-    fn worth_keeping(&self) -> bool {
-        match self {
-            Outcome::Searched(hits) => hits.original > 0,
-            Outcome::Binary => false,
-            Outcome::Failed(_) => true,
+/// One thread's searcher and matchers.
+struct FileSearcher<'p> {
+    plan: &'p Plan,
+    searcher: Searcher,
+    matcher: RegexMatcher,
+    exclude: Option<RegexMatcher>,
+}
+
+impl FileSearcher<'_> {
+    /// What searching `path` gave, when it says more than "no match": matches, or why it
+    /// could not be searched.
+    fn search(&mut self, path: &Path) -> Option<Outcome> {
+        let outcome = search_file(
+            &mut self.searcher,
+            &self.matcher,
+            self.exclude.as_ref(),
+            self.plan,
+            path,
+        );
+        match &outcome {
+            Outcome::Searched(hits) if hits.original > 0 => Some(outcome),
+            Outcome::Failed(_) => Some(outcome),
+            Outcome::Searched(_) | Outcome::Binary => None,
         }
     }
 }
