@@ -333,22 +333,25 @@ fn search_tree(
         ..crate::walk::WalkOptions::default()
     };
     let found: std::sync::Mutex<Vec<(PathBuf, Outcome)>> = std::sync::Mutex::default();
-    let visited = crate::progress::run_polling(|| {
-        crate::walk::visit(Path::new(dir), &options, || {
-            let mut searcher = plan.file_searcher();
-            let found = &found;
-            move |path: &Path| {
-                if !plan.wanted(path) {
-                    return;
+    let visited = crate::progress::run_polling(
+        || {
+            crate::walk::visit(Path::new(dir), &options, || {
+                let mut searcher = plan.file_searcher();
+                let found = &found;
+                move |path: &Path| {
+                    if !plan.wanted(path) {
+                        return;
+                    }
+                    if let Some(outcome) = searcher.search(path)
+                        && let Ok(mut found) = found.lock()
+                    {
+                        found.push((path.to_path_buf(), outcome));
+                    }
                 }
-                if let Some(outcome) = searcher.search(path)
-                    && let Ok(mut found) = found.lock()
-                {
-                    found.push((path.to_path_buf(), outcome));
-                }
-            }
-        })
-    })??;
+            })
+        },
+        || (),
+    )??;
     warnings.extend(visited.warnings);
     let found = found.into_inner().unwrap_or_default();
     let found = found.into_iter().filter_map(|(path, outcome)| {

@@ -258,10 +258,11 @@ fn check(current: &Current) -> Result<()> {
 }
 
 /// Run `f` on a thread of its own while this one keeps asking the poll (a pending
-/// Ctrl-C) every [`POLL_EVERY`], and return what `f` returned. `f` sees a stop through a
-/// [`Stopper`] taken before ([`stopper`]): the poll's decision reaches it there. For work
-/// that blocks its thread until done, such as a parallel walk.
-pub fn run_polling<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R> {
+/// Ctrl-C) and calls `tick` (to report progress) every [`POLL_EVERY`] until `f` is done,
+/// and return what `f` returned. `f` sees a stop through a [`Stopper`] taken before
+/// ([`stopper`]): the poll's decision reaches it there. For work that blocks its thread
+/// until done, such as walks; one that ends within [`POLL_EVERY`] is not ticked at all.
+pub fn run_polling<R: Send>(f: impl FnOnce() -> R + Send, mut tick: impl FnMut()) -> Result<R> {
     std::thread::scope(|scope| {
         let (done, finished) = std::sync::mpsc::channel::<()>();
         let worker = scope.spawn(move || {
@@ -274,6 +275,7 @@ pub fn run_polling<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R> {
         {
             // A stop is seen by `f` through its stopper; this only keeps asking.
             let _ = checkpoint();
+            tick();
         }
         worker
             .join()

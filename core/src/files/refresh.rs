@@ -189,62 +189,44 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     let replay = request.now.is_some();
     type Activity = (Vec<GitActivity>, crate::claude::activity::Scan);
     let (walks, activity): (Vec<Result<Found>>, Activity) = std::thread::scope(|s| {
-        // Each thread says when it is done, so this one can report progress and check
-        // for cancellation meanwhile (the walkers stop with it) without delaying a quick
-        // refresh.
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let signal = |done: &std::sync::mpsc::Sender<()>| {
-            struct Signal(std::sync::mpsc::Sender<()>);
-            impl Drop for Signal {
-                fn drop(&mut self) {
-                    let _ = self.0.send(());
-                }
-            }
-            Signal(done.clone())
-        };
-        let handles: Vec<_> = plans
-            .iter()
-            .zip(priors)
-            .map(|(plan, prior)| {
-                let signal = signal(&done);
-                s.spawn(move || {
-                    let _signal = signal;
-                    match prior {
-                        Some(prior) => {
-                            rewalk(&plan.root, &plan.options, &prior.dirs).map(|rewalk| {
-                                Found::Changes {
-                                    rewalk,
-                                    prior,
-                                    restat: Vec::new(),
-                                }
-                            })
-                        }
-                        None => walk(&plan.root, &plan.options).map(Found::Full),
-                    }
-                })
-            })
-            .collect();
-        drop(done);
         let git = s.spawn(|| git_activity(&plans, &heads, now, replay));
         let sessions = s.spawn(|| crate::claude::activity::scan(&claude_dir, &project, &cursors));
-        let mut running = handles.len();
-        while running > 0 {
-            match finished.recv_timeout(crate::progress::POLL_EVERY) {
-                Ok(()) => running -= 1,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    // A cancelled walk stops and fails on its own; this keeps waiting.
-                    let _ = crate::progress::report("walk", found.load(Ordering::Relaxed), 0);
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-        }
-        let walks = handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::Internal("walker thread panicked".into())))
-            })
-            .collect();
+        // The walks run on threads of their own, one a root, while this one reports
+        // progress and checks for cancellation (the walkers stop with it).
+        let walks = crate::progress::run_polling(
+            || {
+                std::thread::scope(|w| {
+                    let handles: Vec<_> =
+                        plans
+                            .iter()
+                            .zip(priors)
+                            .map(|(plan, prior)| {
+                                w.spawn(move || match prior {
+                                    Some(prior) => rewalk(&plan.root, &plan.options, &prior.dirs)
+                                        .map(|rewalk| Found::Changes {
+                                            rewalk,
+                                            prior,
+                                            restat: Vec::new(),
+                                        }),
+                                    None => walk(&plan.root, &plan.options).map(Found::Full),
+                                })
+                            })
+                            .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| {
+                            h.join().unwrap_or_else(|_| {
+                                Err(Error::Internal("walker thread panicked".into()))
+                            })
+                        })
+                        .collect()
+                })
+            },
+            || {
+                let _ = crate::progress::report("walk", found.load(Ordering::Relaxed), 0);
+            },
+        )
+        .unwrap_or_else(|e| vec![Err(e)]);
         let sessions = sessions
             .join()
             .unwrap_or_else(|_| crate::claude::activity::Scan {
