@@ -164,7 +164,8 @@ fn a_new_better_definition_takes_over_references_already_linked_elsewhere() {
     let home = tempfile::tempdir().unwrap();
     let engine = Engine::open_at(home.path()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    // `format` exists only in far.ts at first: app.ts's call links there ("anywhere").
+    // `format` exists only in far.ts at first, which app.ts does not import: the call,
+    // to what `./util` would export, links nowhere (far.ts's is not reachable).
     write(
         dir.path(),
         "src/far.ts",
@@ -180,7 +181,7 @@ fn a_new_better_definition_takes_over_references_already_linked_elsewhere() {
     call(&engine, "code.index_repository", json!({"path": root}));
     let before = links(home.path(), &root);
     assert!(
-        before.contains("src/app.ts:2 call format -> src/far.ts:format@1"),
+        before.contains("src/app.ts:2 call format -> external"),
         "{before:?}"
     );
 
@@ -203,12 +204,12 @@ fn a_new_better_definition_takes_over_references_already_linked_elsewhere() {
     );
     assert_eq!(after, fresh_links(&root));
 
-    // And back: the definition removed again, the call returns to far.ts.
+    // And back: the definition removed again, the call links nowhere again.
     write(dir.path(), "src/util.ts", "export function other() {}\n");
     call(&engine, "code.index_repository", json!({"path": root}));
     let again = links(home.path(), &root);
     assert!(
-        again.contains("src/app.ts:2 call format -> src/far.ts:format@1"),
+        again.contains("src/app.ts:2 call format -> external"),
         "{again:?}"
     );
     assert_eq!(again, fresh_links(&root));

@@ -22,6 +22,11 @@ use crate::store::Migrations;
 ///    a small update links each reference with a few indexed lookups — the name in the
 ///    same file, in each imported file, the first symbol of each kind — instead of
 ///    reading every symbol of the name.
+/// 5. Resolution by each language's rules: a reference keeps what it is reached through
+///    (`qual`: the receiver or path before the name) and whether several definitions
+///    could be meant (`ambiguous`, linked to none); `file_bindings` holds the names each
+///    file's imports bind. Rows written before lack both, so the index is emptied (and
+///    its counts and time forgotten): the next run indexes afresh.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -122,6 +127,28 @@ DROP INDEX IF EXISTS symbols_name;
 CREATE INDEX IF NOT EXISTS symbols_name_kind ON symbols(name, kind);
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '4');
 "#,
+    r#"
+ALTER TABLE refs ADD COLUMN qual TEXT;
+ALTER TABLE refs ADD COLUMN ambiguous INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE file_bindings (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    local TEXT NOT NULL,
+    module TEXT NOT NULL,
+    name TEXT
+) STRICT;
+CREATE INDEX file_bindings_file ON file_bindings(file_id);
+DROP TRIGGER IF EXISTS symbols_ad;
+INSERT INTO symbols_fts (symbols_fts) VALUES ('delete-all');
+DELETE FROM refs;
+DELETE FROM file_imports;
+DELETE FROM symbols;
+DELETE FROM files;
+CREATE TRIGGER symbols_ad AFTER DELETE ON symbols BEGIN
+    DELETE FROM symbols_fts WHERE rowid = old.id;
+END;
+DELETE FROM metadata WHERE key IN ('last_indexed', 'count_symbols', 'count_refs', 'backfill_name_tokens');
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '5');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -133,7 +160,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 4;
+pub const SCHEMA_VERSION: usize = 5;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -43,6 +43,26 @@ pub struct ExtractedRef {
     pub kind: RefKind,
     /// Line, from 1.
     pub line: u32,
+    /// What the name is reached through, when not bare: the receiver or path written
+    /// before it, its segments joined by `.` (`a.b` for `a.b.c()`, `a::b::c()`), `self`,
+    /// `this`, `Self` and `cls` replaced by the enclosing type's name; `?` for an
+    /// expression that is not a plain path (`f().c()`), `!` for a Rust macro, `new()` for a
+    /// constructor call (`new X()`: the class).
+    pub qual: Option<String>,
+}
+
+/// A name an import brings into a file: `local` stands for `name` of `module`, or for
+/// the module itself when `name` is `None`. `local` is `*` for a glob import (`use a::*`,
+/// `from a import *`, `#include "a.h"`). The module is written as in the source
+/// (`crate::code::db`, `..util`, `./user`, `"net/http"`, `a.b.C`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The name the file uses.
+    pub local: String,
+    /// The module it comes from, as written.
+    pub module: String,
+    /// The name in the module; `None` for the module itself.
+    pub name: Option<String>,
 }
 
 /// Everything extracted from one file.
@@ -53,8 +73,10 @@ pub struct ExtractedFile {
     /// References outside any symbol (imports, top-level calls).
     pub references: Vec<ExtractedRef>,
     /// The modules the file imports, as written (`./user`, `os.path`, `crate::a::b`):
-    /// reference resolution prefers symbols of the files these name.
+    /// stored as they are (`file_imports`).
     pub imports: Vec<String>,
+    /// The names the file's imports bind (what reference resolution follows).
+    pub bindings: Vec<Binding>,
 }
 
 /// What a language contributes to the index: its grammar, and which nodes are
@@ -116,6 +138,7 @@ pub struct Context<'a> {
     frames: Vec<Frame>,
     top_refs: Vec<ExtractedRef>,
     imports: Vec<String>,
+    bindings: Vec<Binding>,
     /// The walk's position: the root, its child, …, the node being looked at.
     /// tree-sitter's `Node::parent` and `Node::prev_named_sibling` search down from the
     /// root on every call; for the nodes on this path the walk answers them itself.
@@ -134,6 +157,7 @@ impl<'a> Context<'a> {
             frames: Vec::new(),
             top_refs: Vec::new(),
             imports: Vec::new(),
+            bindings: Vec::new(),
             path: vec![root],
             before: vec![Vec::new()],
             spare: Vec::new(),
@@ -230,8 +254,63 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Record a reference from the innermost symbol (or the file) to `name`.
+    /// Record a reference from the innermost symbol (or the file) to `name`, written
+    /// bare.
     pub fn add_ref(&mut self, kind: RefKind, name: &str, node: Node) {
+        self.add_ref_via(kind, name, node, None);
+    }
+
+    /// Record a reference to `name` reached through `receiver` (`a.b` in `a.b.c()`,
+    /// `Type` in `Type::new()`); see [`ExtractedRef::qual`].
+    pub fn add_member_ref(&mut self, kind: RefKind, name: &str, node: Node, receiver: Node) {
+        let qual = self.qualifier(self.text(receiver));
+        self.add_ref_via(kind, name, node, Some(qual));
+    }
+
+    /// A reference's qualifier from the receiver or path text written before the name.
+    pub fn qualifier(&self, text: &str) -> String {
+        let text = text.trim();
+        let mut segments = Vec::new();
+        for segment in text.split("::").flat_map(|s| s.split('.')) {
+            let plain = !segment.is_empty()
+                && segment.len() <= MAX_NAME_BYTES
+                && segment
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                && !segment.starts_with(|c: char| c.is_ascii_digit());
+            if !plain || segments.len() == 8 {
+                return "?".into();
+            }
+            segments.push(segment);
+        }
+        if segments.is_empty() {
+            return "?".into();
+        }
+        if matches!(segments[0], "self" | "this" | "Self" | "cls") {
+            // `self::x` in Rust is the module, not the type.
+            if segments[0] == "self" && text.starts_with("self::") {
+                return segments.join(".");
+            }
+            match self.enclosing_type() {
+                Some(name) => segments[0] = name,
+                None => return "?".into(),
+            }
+        }
+        segments.join(".")
+    }
+
+    /// The name of the innermost type-like symbol being defined (a class, a struct, an
+    /// `impl` block: the type it is for).
+    fn enclosing_type(&self) -> Option<&str> {
+        self.frames
+            .iter()
+            .rev()
+            .find(|f| f.symbol.kind.is_container())
+            .map(|f| f.symbol.name.as_str())
+    }
+
+    /// Record a reference with its qualifier (see [`ExtractedRef::qual`]).
+    pub fn add_ref_via(&mut self, kind: RefKind, name: &str, node: Node, qual: Option<String>) {
         let name = name.trim();
         if name.is_empty() || name.len() > MAX_NAME_BYTES {
             return;
@@ -248,12 +327,78 @@ impl<'a> Context<'a> {
             Some(frame) => &mut frame.symbol.references,
             None => &mut self.top_refs,
         };
-        if !refs.iter().any(|r| r.kind == kind && r.to_name == name) {
+        if !refs
+            .iter()
+            .any(|r| r.kind == kind && r.to_name == name && r.qual == qual)
+        {
             refs.push(ExtractedRef {
                 to_name: name.to_string(),
                 kind,
                 line,
+                qual,
             });
+        }
+    }
+
+    /// Record each of `nodes` that is a plain name (`f`) or a path of names (`a.f`,
+    /// `a::f`; `path` gives its name and what it is reached through) as a name used as
+    /// a value ([`RefKind::Value`]). Other expressions are left to the walk.
+    pub fn add_values<'n>(
+        &mut self,
+        nodes: impl IntoIterator<Item = Node<'n>>,
+        path: impl Fn(Node<'n>) -> Option<(Node<'n>, Node<'n>)>,
+    ) {
+        for node in nodes {
+            match node.kind() {
+                "identifier" => {
+                    let name = self.text(node);
+                    if !self.is_parameter(name) {
+                        self.add_ref(RefKind::Value, name, node);
+                    }
+                }
+                _ => {
+                    if let Some((name, receiver)) = path(node) {
+                        let name = self.text(name);
+                        self.add_member_ref(RefKind::Value, name, node, receiver);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `name` is a parameter (or receiver) of the innermost function being
+    /// defined: a word of its signature.
+    fn is_parameter(&self, name: &str) -> bool {
+        let Some(signature) = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| matches!(f.symbol.kind, SymbolKind::Fn | SymbolKind::Method))
+            .and_then(|f| f.symbol.signature.as_deref())
+        else {
+            return false;
+        };
+        signature
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .any(|word| word == name)
+    }
+
+    /// Record a name an import binds (see [`Binding`]).
+    pub fn add_binding(&mut self, local: &str, module: &str, name: Option<&str>) {
+        let module = module
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '<' || c == '>');
+        let local = local.trim();
+        if local.is_empty() || local.len() > MAX_NAME_BYTES || module.len() > 500 {
+            return;
+        }
+        let binding = Binding {
+            local: local.to_string(),
+            module: module.to_string(),
+            name: name.map(|n| n.trim().to_string()),
+        };
+        if !self.bindings.contains(&binding) {
+            self.bindings.push(binding);
         }
     }
 
@@ -552,6 +697,7 @@ fn extract_at(
         symbols,
         references: cx.top_refs,
         imports: cx.imports,
+        bindings: cx.bindings,
     };
     Ok((file, tree.root_node().has_error()))
 }

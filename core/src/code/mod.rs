@@ -172,6 +172,10 @@ pub enum RefKind {
     Extends,
     /// An interface or trait implemented (or a module included).
     Implements,
+    /// A function, type or constant used as a value rather than called: passed as an
+    /// argument, assigned, stored in a field, returned (`map(parse)`,
+    /// `call: call_json::<O>`, `Java's Foo::bar`).
+    Value,
 }
 
 impl RefKind {
@@ -183,6 +187,7 @@ impl RefKind {
             RefKind::TypeRef => "type_ref",
             RefKind::Extends => "extends",
             RefKind::Implements => "implements",
+            RefKind::Value => "value",
         }
     }
 
@@ -194,6 +199,7 @@ impl RefKind {
             RefKind::TypeRef,
             RefKind::Extends,
             RefKind::Implements,
+            RefKind::Value,
         ]
         .into_iter()
         .find(|k| k.as_str() == name)

@@ -935,9 +935,17 @@ pub struct RefTarget {
     /// Reference kind when not implied by the list (`extends`, `implements`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
-    /// Present (`true`) when the name resolved to nothing in the index.
+    /// Present (`true`) when the name resolved to nothing in the index (the standard
+    /// library, a dependency, a builtin).
     #[serde(default, skip_serializing_if = "is_false")]
     pub external: bool,
+    /// Present (`true`) when several definitions could be meant (a method called on a
+    /// value of unknown type) and none is linked: `candidates` lists some.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ambiguous: bool,
+    /// With `ambiguous`: ids of definitions it could mean (at most five).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<i64>,
 }
 
 /// A reference to a symbol, from where it is made.
@@ -959,6 +967,11 @@ pub struct RefSource {
     pub kind: String,
     /// Line of the reference.
     pub line: i64,
+    /// Present (`true`) when the reference may mean this symbol or another of its name
+    /// (its target is ambiguous: a method called on a value of unknown type); these
+    /// come after the sure ones.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub maybe: bool,
 }
 
 /// Result of `code.get_symbol_detail`.
@@ -992,7 +1005,8 @@ pub struct SymbolDetailResponse {
     /// Who refers to it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub called_by: Vec<RefSource>,
-    /// The types it names, extends or implements.
+    /// The types it names, extends or implements, and the definitions it uses as values
+    /// (kind `value`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub type_refs: Vec<RefTarget>,
     /// Files of `called_by` when they are several.
@@ -1003,28 +1017,66 @@ pub struct SymbolDetailResponse {
     pub truncated: bool,
 }
 
-/// An outgoing reference: name, kind, resolved symbol, line.
-type Outgoing = (String, String, Option<i64>, i64);
-
-/// An incoming reference row: from symbol, its name, file, kind, line.
-type IncomingRow = (Option<i64>, Option<String>, String, String, i64);
-
-fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
-    conn.prepare_cached("SELECT to_name, kind, to_symbol_id, line FROM refs WHERE from_symbol_id = ?1 ORDER BY line, id")
-        .map_err(dberr(path))?
-        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .map_err(dberr(path))?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(dberr(path))
+/// An outgoing reference as stored.
+struct Outgoing {
+    name: String,
+    kind: String,
+    to: Option<i64>,
+    ambiguous: bool,
+    /// With `ambiguous`: definitions it could mean.
+    candidates: Vec<i64>,
 }
 
-/// Incoming references, each with the referring file.
-fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefSource)>> {
-    let rows: Vec<IncomingRow> = conn
+impl Outgoing {
+    fn target(self) -> RefTarget {
+        RefTarget {
+            external: self.to.is_none() && !self.ambiguous,
+            kind: (self.kind != "call" && self.kind != "type_ref").then(|| self.kind.clone()),
+            n: self.name,
+            id: self.to,
+            ambiguous: self.ambiguous,
+            candidates: self.candidates,
+        }
+    }
+}
+
+/// Most candidates listed for an ambiguous reference.
+const MAX_CANDIDATES: usize = 5;
+
+/// The definitions an ambiguous reference from a file of `language` to `name` could
+/// mean: symbols of that name in the same language family (not `impl` blocks), the
+/// first few by id.
+fn candidates(conn: &Connection, name: &str, language: &str) -> rusqlite::Result<Vec<i64>> {
+    let family = index::Family::of(language);
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.id, f.language FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 AND s.kind != 'impl' ORDER BY s.id",
+    )?;
+    let mut out = Vec::new();
+    for row in stmt.query_map([name], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })? {
+        let (id, lang) = row?;
+        if index::Family::of(&lang) == family {
+            out.push(id);
+            if out.len() == MAX_CANDIDATES {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a symbol refers to, in line order. A name used as a value that links nowhere (a
+/// local variable, a parameter, a field: the index stores no such symbols) is left out.
+fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
+    let rows: Vec<(String, String, Option<i64>, bool, String)> = conn
         .prepare_cached(
-            "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line FROM refs r
-             JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
-             WHERE r.to_symbol_id = ?1 ORDER BY f.rel_path, r.line, r.id",
+            "SELECT r.to_name, r.kind, r.to_symbol_id, r.ambiguous, f.language FROM refs r
+             JOIN files f ON f.id = r.file_id
+             WHERE r.from_symbol_id = ?1
+               AND NOT (r.kind = 'value' AND r.to_symbol_id IS NULL AND r.ambiguous = 0)
+             ORDER BY r.line, r.id",
         )
         .map_err(dberr(path))?
         .query_map([id], |r| {
@@ -1033,9 +1085,76 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefS
         .map_err(dberr(path))?
         .collect::<rusqlite::Result<_>>()
         .map_err(dberr(path))?;
-    Ok(rows
+    rows.into_iter()
+        .map(|(name, kind, to, ambiguous, language)| {
+            let candidates = if ambiguous {
+                candidates(conn, &name, &language).map_err(dberr(path))?
+            } else {
+                Vec::new()
+            };
+            Ok(Outgoing {
+                name,
+                kind,
+                to,
+                ambiguous,
+                candidates,
+            })
+        })
+        .collect()
+}
+
+/// An incoming reference row: from symbol, its name, file, kind, line, file language.
+type IncomingRow = (Option<i64>, Option<String>, String, String, i64, String);
+
+/// Incoming references, each with the referring file: those linked to the symbol, then
+/// the ambiguous ones that may mean it (same name, same language family).
+fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefSource)>> {
+    let read = |sql: &str, param: &dyn rusqlite::ToSql| -> Result<Vec<IncomingRow>> {
+        conn.prepare_cached(sql)
+            .map_err(dberr(path))?
+            .query_map([param], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
+            .map_err(dberr(path))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(dberr(path))
+    };
+    let sure = read(
+        "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line, f.language FROM refs r
+         JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
+         WHERE r.to_symbol_id = ?1 ORDER BY f.rel_path, r.line, r.id",
+        &id,
+    )?;
+    let (name, language): (String, String) = conn
+        .prepare_cached(
+            "SELECT s.name, f.language FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1",
+        )
+        .map_err(dberr(path))?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(dberr(path))?;
+    let family = index::Family::of(&language);
+    let maybe = read(
+        "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line, f.language FROM refs r
+         JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
+         WHERE r.to_name = ?1 AND r.ambiguous = 1 ORDER BY f.rel_path, r.line, r.id",
+        &name,
+    )?;
+    let maybe = maybe
         .into_iter()
-        .map(|(from_id, from_n, file, kind, line)| {
+        .filter(|row| index::Family::of(&row.5) == family)
+        .map(|row| (row, true));
+    Ok(sure
+        .into_iter()
+        .map(|row| (row, false))
+        .chain(maybe)
+        .map(|((from_id, from_n, file, kind, line, _), maybe)| {
             (
                 file,
                 RefSource {
@@ -1045,6 +1164,7 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefS
                     from_f: None,
                     kind,
                     line,
+                    maybe,
                 },
             )
         })
@@ -1083,14 +1203,10 @@ impl Operation for GetSymbolDetail {
             .map_err(&e)?;
         let mut calls = Vec::new();
         let mut type_refs = Vec::new();
-        for (name, kind, to, _line) in outgoing(&conn, &repo.db_path, row.id)? {
-            let target = RefTarget {
-                n: name,
-                id: to,
-                kind: (kind != "call" && kind != "type_ref").then(|| kind.clone()),
-                external: to.is_none() && kind != "call",
-            };
-            if kind == "call" {
+        for out in outgoing(&conn, &repo.db_path, row.id)? {
+            let call = out.kind == "call";
+            let target = out.target();
+            if call {
                 calls.push(target);
             } else {
                 type_refs.push(target);
@@ -1442,9 +1558,17 @@ pub struct Dependency {
     /// The symbol it resolved to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_id: Option<i64>,
-    /// Present (`true`) when it resolved to nothing in the index.
+    /// Present (`true`) when it resolved to nothing in the index (the standard library,
+    /// a dependency, a builtin).
     #[serde(default, skip_serializing_if = "is_false")]
     pub external: bool,
+    /// Present (`true`) when several definitions could be meant and none is linked:
+    /// `candidates` lists some.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ambiguous: bool,
+    /// With `ambiguous`: ids of definitions it could mean (at most five).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<i64>,
 }
 
 /// Result of `code.get_dependencies`.
@@ -1472,11 +1596,13 @@ impl Operation for GetDependencies {
         load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
         let deps = outgoing(&conn, &repo.db_path, request.id)?
             .into_iter()
-            .map(|(to_n, kind, to_id, _)| Dependency {
-                external: to_id.is_none(),
-                to_n,
-                kind,
-                to_id,
+            .map(|o| Dependency {
+                external: o.to.is_none() && !o.ambiguous,
+                to_n: o.name,
+                kind: o.kind,
+                to_id: o.to,
+                ambiguous: o.ambiguous,
+                candidates: o.candidates,
             })
             .collect();
         drop(conn);

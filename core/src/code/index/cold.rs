@@ -1,17 +1,19 @@
 //! A cold run (an empty index): symbols written as they come, references kept in memory,
 //! linked on another thread and inserted already linked.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::mpsc;
 
 use rusqlite::{Connection, params};
 
 use super::Job;
 use super::Writer;
-use super::resolve::{Candidates, file_key_map, imported_files};
-use crate::code::extract::{ExtractedFile, ExtractedSymbol};
+use super::insert_bindings;
+use super::link::{Family, Files, Linker, Scope, Source, Sym, is_rename};
+use crate::code::RefKind;
+use crate::code::extract::{Binding, ExtractedFile, ExtractedSymbol};
 use crate::code::text::name_tokens;
-use crate::code::{RefKind, SymbolKind};
 
 /// A cold run (an empty index) keeps its references in memory until every symbol is
 /// written, then inserts them already linked — one write per reference, no `UPDATE` pass.
@@ -19,14 +21,23 @@ use crate::code::{RefKind, SymbolKind};
 pub(super) struct Cold {
     /// Whether the writer fills the FTS index itself (its insert trigger is off).
     pub(super) fts: bool,
-    /// Symbols by name: (id, file, kind), in id order.
-    pub(super) by_name: HashMap<String, Vec<(i64, i64, Option<SymbolKind>)>>,
-    /// Every file written, (id, relative path), in id order.
-    pub(super) files: Vec<(i64, String)>,
-    /// The modules each file imports.
-    pub(super) imports: HashMap<i64, Vec<String>>,
+    /// Symbols by name, in id order.
+    pub(super) by_name: HashMap<String, Vec<Sym>>,
+    /// Every file written, (id, relative path, family), in id order.
+    pub(super) files: Vec<(i64, String, Family)>,
+    /// The names each file's imports bind.
+    pub(super) bindings: HashMap<i64, Vec<Binding>>,
+    /// Each symbol's parent, for those that have one.
+    pub(super) parents: HashMap<i64, i64>,
     /// The references, in the order they are inserted.
     pub(super) refs: Vec<PendingRef>,
+}
+
+/// The file a cold run's symbol is written into.
+struct At<'r> {
+    file: i64,
+    rel: &'r str,
+    family: Family,
 }
 
 /// A reference of a cold run waiting for its target.
@@ -36,6 +47,7 @@ pub(super) struct PendingRef {
     pub(super) name: String,
     pub(super) kind: RefKind,
     pub(super) line: u32,
+    pub(super) qual: Option<String>,
 }
 
 impl Writer<'_, '_> {
@@ -64,11 +76,15 @@ impl Writer<'_, '_> {
         for module in &file.imports {
             import.execute(params![file_id, module])?;
         }
+        insert_bindings(conn, file_id, &file.bindings)?;
         let Some(cold) = self.cold.as_mut() else {
             return Ok(file_id);
         };
-        cold.files.push((file_id, job.rel.clone()));
-        cold.imports.insert(file_id, file.imports);
+        cold.files
+            .push((file_id, job.rel.clone(), Family::of(job.lang.name())));
+        if !file.bindings.is_empty() {
+            cold.bindings.insert(file_id, file.bindings);
+        }
         self.delta.refs += file.references.len() as i64;
         cold.refs
             .extend(file.references.into_iter().map(|r| PendingRef {
@@ -77,10 +93,18 @@ impl Writer<'_, '_> {
                 name: r.to_name,
                 kind: r.kind,
                 line: r.line,
+                qual: r.qual,
             }));
         let mut tokens = tokens.into_iter();
+        let family = Family::of(job.lang.name());
         for symbol in file.symbols {
-            self.put_new_symbol(file_id, &job.rel, None, symbol, &mut tokens)?;
+            let scope = Scope::of(family, None, Some(symbol.kind), symbol.signature.as_deref());
+            let at = At {
+                file: file_id,
+                rel: &job.rel,
+                family,
+            };
+            self.put_new_symbol(&at, None, scope, symbol, &mut tokens)?;
         }
         Ok(file_id)
     }
@@ -88,9 +112,9 @@ impl Writer<'_, '_> {
     /// Insert `symbol` and its children (a cold run).
     fn put_new_symbol(
         &mut self,
-        file_id: i64,
-        rel: &str,
+        at: &At,
         parent: Option<i64>,
+        scope: Scope,
         symbol: ExtractedSymbol,
         tokens: &mut std::vec::IntoIter<String>,
     ) -> rusqlite::Result<()> {
@@ -102,7 +126,7 @@ impl Writer<'_, '_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .execute(params![
-            file_id,
+            at.file,
             parent,
             symbol.name,
             kind,
@@ -122,47 +146,60 @@ impl Writer<'_, '_> {
                 "INSERT INTO symbols_fts (rowid, name, doc_comment, kind, file_rel_path, name_tokens)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![id, symbol.name, symbol.doc_comment, kind, rel, tokens_here])?;
+            .execute(params![id, symbol.name, symbol.doc_comment, kind, at.rel, tokens_here])?;
         }
         self.delta.refs += symbol.references.len() as i64;
         cold.refs
             .extend(symbol.references.into_iter().map(|r| PendingRef {
-                file: file_id,
+                file: at.file,
                 from: Some(id),
                 name: r.to_name,
                 kind: r.kind,
                 line: r.line,
+                qual: r.qual,
             }));
+        let sym = Sym {
+            id,
+            file: at.file,
+            kind: Some(symbol.kind),
+            scope,
+            parent,
+            rename: is_rename(at.family, Some(symbol.kind), symbol.signature.as_deref()),
+        };
+        if let Some(parent) = parent {
+            cold.parents.insert(id, parent);
+        }
+        let inner = Scope::under(Some((symbol.kind, symbol.name.as_str())));
         match cold.by_name.get_mut(&symbol.name) {
-            Some(found) => found.push((id, file_id, Some(symbol.kind))),
+            Some(found) => found.push(sym),
             None => {
-                cold.by_name
-                    .insert(symbol.name, vec![(id, file_id, Some(symbol.kind))]);
+                cold.by_name.insert(symbol.name, vec![sym]);
             }
         }
         for child in symbol.children {
-            self.put_new_symbol(file_id, rel, Some(id), child, tokens)?;
+            self.put_new_symbol(at, Some(id), inner.clone(), child, tokens)?;
         }
         Ok(())
     }
 }
 
-/// Link and insert the references of a cold run (see [`Cold`]), as [`resolve`] links
-/// them: the same file, then imported files, then anywhere.
+/// Link and insert the references of a cold run (see [`Cold`]) by [`super::link`]'s
+/// rules.
 ///
 /// The targets are computed on another thread while this one runs `meanwhile` (creating
 /// an index of the symbols), then the references are inserted here.
 pub(super) fn link_cold(
     conn: &Connection,
+    root: &Path,
     cold: Cold,
     meanwhile: impl FnOnce() -> rusqlite::Result<()>,
 ) -> rusqlite::Result<()> {
     // Resolution runs on another thread and hands its targets over in chunks, so the
     // writer inserts the first references while the last are still being resolved.
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::sync_channel::<Vec<Option<i64>>>(4);
+        let (tx, rx) = mpsc::sync_channel::<Vec<(Option<i64>, bool)>>(4);
         let cold = &cold;
-        let linking = scope.spawn(move || cold_targets(cold, |chunk| tx.send(chunk).is_ok()));
+        let linking = scope.spawn(move || cold_targets(cold, root, |chunk| tx.send(chunk).is_ok()));
         let written = meanwhile().and_then(|()| {
             let mut refs = cold.refs.iter();
             let mut insert = RefInserter::new(conn);
@@ -188,7 +225,7 @@ pub(super) const LINK_CHUNK: usize = 16 * 1024;
 /// step per [`RefInserter::ROWS`] rows instead of one per row), in the order given.
 pub(super) struct RefInserter<'c, 'r> {
     pub(super) conn: &'c Connection,
-    pub(super) pending: Vec<(&'r PendingRef, Option<i64>)>,
+    pub(super) pending: Vec<(&'r PendingRef, (Option<i64>, bool))>,
     /// The statement of [`RefInserter::ROWS`] rows.
     full: String,
 }
@@ -205,13 +242,17 @@ impl<'c, 'r> RefInserter<'c, 'r> {
     }
 
     fn sql(rows: usize) -> String {
-        let values = vec!["(?, ?, ?, ?, ?, ?)"; rows].join(", ");
+        let values = vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; rows].join(", ");
         format!(
-            "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line) VALUES {values}"
+            "INSERT INTO refs (file_id, from_symbol_id, to_name, to_symbol_id, kind, line, qual, ambiguous) VALUES {values}"
         )
     }
 
-    pub(super) fn push(&mut self, r: &'r PendingRef, target: Option<i64>) -> rusqlite::Result<()> {
+    pub(super) fn push(
+        &mut self,
+        r: &'r PendingRef,
+        target: (Option<i64>, bool),
+    ) -> rusqlite::Result<()> {
         self.pending.push((r, target));
         if self.pending.len() == Self::ROWS {
             self.flush()?;
@@ -229,14 +270,16 @@ impl<'c, 'r> RefInserter<'c, 'r> {
         } else {
             self.conn.prepare_cached(&Self::sql(self.pending.len()))?
         };
-        for (i, (r, target)) in self.pending.drain(..).enumerate() {
-            let at = i * 6;
+        for (i, (r, (target, ambiguous))) in self.pending.drain(..).enumerate() {
+            let at = i * 8;
             insert.raw_bind_parameter(at + 1, r.file)?;
             insert.raw_bind_parameter(at + 2, r.from)?;
             insert.raw_bind_parameter(at + 3, &r.name)?;
             insert.raw_bind_parameter(at + 4, target)?;
             insert.raw_bind_parameter(at + 5, r.kind.as_str())?;
             insert.raw_bind_parameter(at + 6, r.line)?;
+            insert.raw_bind_parameter(at + 7, &r.qual)?;
+            insert.raw_bind_parameter(at + 8, ambiguous)?;
         }
         insert.raw_execute()?;
         Ok(())
@@ -245,39 +288,27 @@ impl<'c, 'r> RefInserter<'c, 'r> {
 
 /// The target of each reference of a cold run, in order, handed to `send` in chunks;
 /// stops when `send` says so (returns `false`).
-fn cold_targets(cold: &Cold, mut send: impl FnMut(Vec<Option<i64>>) -> bool) {
-    let keys = file_key_map(cold.files.iter().map(|(id, rel)| (*id, rel.as_str())));
-    let candidates: HashMap<&str, Candidates> = cold
-        .by_name
-        .iter()
-        .map(|(name, symbols)| (name.as_str(), Candidates::new(symbols)))
-        .collect();
-    let mut imported: HashMap<i64, HashSet<i64>> = HashMap::new();
-    let no_modules = Vec::new();
+fn cold_targets(cold: &Cold, root: &Path, mut send: impl FnMut(Vec<(Option<i64>, bool)>) -> bool) {
+    let files = Files::new(
+        cold.files
+            .iter()
+            .map(|(id, rel, family)| (*id, rel.as_str(), *family)),
+    );
+    let mut linker = Linker::new(
+        files,
+        Source::Memory {
+            symbols: &cold.by_name,
+            bindings: &cold.bindings,
+            parents: &cold.parents,
+        },
+        root,
+    );
     let mut targets = Vec::with_capacity(LINK_CHUNK);
     for r in &cold.refs {
-        let target = candidates.get(r.name.as_str()).and_then(|found| {
-            let target = found.best_in(r.kind, std::iter::once(r.file));
-            if target.is_some() || found.by_file.len() <= 1 {
-                return target.or_else(|| found.best_anywhere(r.kind));
-            }
-            let imports = imported.entry(r.file).or_insert_with(|| {
-                imported_files(cold.imports.get(&r.file).unwrap_or(&no_modules), &keys)
-            });
-            let target = if imports.len() <= found.by_file.len() {
-                found.best_in(r.kind, imports.iter().copied())
-            } else {
-                found.best_in(
-                    r.kind,
-                    found
-                        .by_file
-                        .keys()
-                        .copied()
-                        .filter(|f| imports.contains(f)),
-                )
-            };
-            target.or_else(|| found.best_anywhere(r.kind))
-        });
+        // Memory holds everything: nothing to fail on.
+        let target = linker
+            .resolve(r.file, r.from, &r.name, r.kind, r.qual.as_deref())
+            .map_or((None, false), |t| t.columns());
         targets.push(target);
         if targets.len() == LINK_CHUNK
             && !send(std::mem::replace(

@@ -9,12 +9,14 @@
 //! - `write`: the run's one transaction, writing each parsed file in job order;
 //! - `identity`: a changed file's symbols as stored before, so a symbol that keeps its
 //!   identity keeps its row and id;
-//! - `resolve`: linking references to symbols after an incremental run;
+//! - `link`: which definition a reference means, by its language's rules;
+//! - `resolve`: which references an incremental run links again;
 //! - `cold`: a run into an empty index, which links its references in memory and
 //!   inserts them already linked.
 
 mod cold;
 mod identity;
+mod link;
 mod parse;
 mod plan;
 mod resolve;
@@ -23,12 +25,13 @@ mod write;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, params};
 
-use super::extract::ExtractedFile;
+use super::extract::{Binding, ExtractedFile};
 use super::lang::LanguageExtractor;
 
 use cold::Cold;
+pub(crate) use link::Family;
 pub(crate) use plan::{index_repository, update_files};
 
 /// What an index run did.
@@ -115,4 +118,15 @@ struct Writer<'c, 't> {
 /// Why a file over the size limit is not indexed.
 fn too_large(rel: &str, size: u64, max_size: u64) -> String {
     format!("{rel}: {size} bytes, over the {max_size} byte limit, skipped")
+}
+
+/// Store the names a file's imports bind.
+fn insert_bindings(conn: &Connection, file_id: i64, bindings: &[Binding]) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO file_bindings (file_id, local, module, name) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for b in bindings {
+        stmt.execute(params![file_id, b.local, b.module, b.name])?;
+    }
+    Ok(())
 }

@@ -87,17 +87,20 @@ fn a_large_cold_run_leaves_every_index_and_valid_keys() {
     for i in 0..files {
         std::fs::write(
             root.join(format!("src/f{i}.rs")),
-            format!("/// Number {i}.\npub fn f{i}() {{ shared(); }}\npub struct S{i};\n"),
+            format!(
+                "use crate::shared::shared;\n/// Number {i}.\npub fn f{i}() {{ shared(); }}\npub struct S{i};\n"
+            ),
         )
         .unwrap();
     }
     std::fs::write(root.join("src/shared.rs"), "pub fn shared() {}\n").unwrap();
+    std::fs::write(root.join("src/lib.rs"), "mod shared;\n").unwrap();
     let root = std::fs::canonicalize(&root).unwrap();
     let database = Database::new(dir.path().join("index.db"), db::SCHEMA);
     let mut warnings = Vec::new();
     let config = ProjectConfig::default();
     let stats = index_repository(&database, &root, &config, false, &mut warnings).unwrap();
-    assert_eq!(stats.new, files + 1, "{warnings:?}");
+    assert_eq!(stats.new, files + 2, "{warnings:?}");
 
     let fresh = Connection::open_in_memory().unwrap();
     for migration in db::SCHEMA {

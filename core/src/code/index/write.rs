@@ -12,7 +12,7 @@ use super::cold::{Cold, link_cold};
 use super::identity::{OldSymbol, OldSymbols, symbol_key};
 use super::parse::process;
 use super::resolve::resolve;
-use super::{Delta, Job, Outcome, RunStats, Touched, Writer};
+use super::{Delta, Job, Outcome, RunStats, Touched, Writer, insert_bindings};
 use crate::code::SymbolKind;
 use crate::code::config::ProjectConfig;
 use crate::code::db;
@@ -262,14 +262,14 @@ fn write_transaction(
         // Stopped now, the transaction rolls back: nothing of the run is written.
         crate::progress::checkpoint()?;
         match cold_state {
-            Some(state) => link_cold(conn, state, || {
+            Some(state) => link_cold(conn, root, state, || {
                 for (_, sql) in &of_symbols {
                     conn.execute_batch(sql)?;
                 }
                 Ok(())
             })
             .map_err(dberr)?,
-            None => resolve(conn, cold, &changed_files, &touched).map_err(dberr)?,
+            None => resolve(conn, root, cold, &changed_files, &touched).map_err(dberr)?,
         }
         crate::progress::checkpoint()?;
         for (_, sql) in of_refs {
@@ -414,6 +414,8 @@ impl<'c, 't> Writer<'c, 't> {
                             .execute([id])?;
                         conn.prepare_cached("DELETE FROM file_imports WHERE file_id = ?1")?
                             .execute([id])?;
+                        conn.prepare_cached("DELETE FROM file_bindings WHERE file_id = ?1")?
+                            .execute([id])?;
                         conn.prepare_cached(
                             "UPDATE files SET language = ?1, hash = ?2, mtime = ?3, size = ?4, indexed_at = ?5 WHERE id = ?6",
                         )?
@@ -441,6 +443,7 @@ impl<'c, 't> Writer<'c, 't> {
                     )?
                     .execute(params![file_id, module])?;
                 }
+                insert_bindings(conn, file_id, &file.bindings)?;
                 insert_refs(conn, file_id, None, &file.references, &mut self.delta)?;
                 let mut siblings = HashMap::new();
                 for symbol in &file.symbols {
@@ -567,10 +570,17 @@ fn insert_refs(
     delta: &mut Delta,
 ) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO refs (file_id, from_symbol_id, to_name, kind, line) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO refs (file_id, from_symbol_id, to_name, kind, line, qual) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for r in refs {
-        stmt.execute(params![file_id, from, r.to_name, r.kind.as_str(), r.line])?;
+        stmt.execute(params![
+            file_id,
+            from,
+            r.to_name,
+            r.kind.as_str(),
+            r.line,
+            r.qual
+        ])?;
     }
     delta.refs += refs.len() as i64;
     Ok(())

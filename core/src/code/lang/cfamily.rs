@@ -43,6 +43,8 @@ fn declarator_name<'t>(node: Node<'t>) -> Option<Node<'t>> {
                 return Some(node);
             }
             "qualified_identifier" => node = node.child_by_field_name("name")?,
+            // `(*f)` in `typedef void (*f)(int);`
+            "parenthesized_declarator" => node = node.named_child(0)?,
             _ => node = node.child_by_field_name("declarator")?,
         }
     }
@@ -197,7 +199,15 @@ impl LanguageExtractor for Cpp {
                         _ => None,
                     };
                     if let Some(name) = name {
-                        cx.add_ref(RefKind::Call, name, f);
+                        // A member call's object type is not known (`?`).
+                        let qual = match f.kind() {
+                            "field_expression" => Some("?".to_string()),
+                            "qualified_identifier" => f
+                                .child_by_field_name("scope")
+                                .map(|scope| cx.qualifier(cx.text(scope))),
+                            _ => None,
+                        };
+                        cx.add_ref_via(RefKind::Call, name, f, qual);
                     }
                 }
                 true
@@ -206,6 +216,7 @@ impl LanguageExtractor for Cpp {
                 if let Some(path) = node.child_by_field_name("path") {
                     let module = cx.text(path);
                     cx.add_import(module);
+                    cx.add_binding("*", module, None);
                     let module = module.trim_matches(|c| c == '"' || c == '<' || c == '>');
                     let file = module.rsplit(['/', '\\']).next().unwrap_or(module);
                     let stem = file.split('.').next().unwrap_or(file).to_string();

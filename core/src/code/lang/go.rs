@@ -66,13 +66,21 @@ impl LanguageExtractor for Go {
         match node.kind() {
             "call_expression" => {
                 if let Some(f) = node.child_by_field_name("function") {
-                    let name = match f.kind() {
-                        "identifier" => Some(cx.text(f)),
-                        "selector_expression" => f.child_by_field_name("field").map(|x| cx.text(x)),
-                        _ => None,
-                    };
-                    if let Some(name) = name {
-                        cx.add_ref(RefKind::Call, name, f);
+                    match f.kind() {
+                        "identifier" => {
+                            let name = cx.text(f);
+                            cx.add_ref(RefKind::Call, name, f);
+                        }
+                        "selector_expression" => {
+                            if let (Some(field), Some(operand)) = (
+                                f.child_by_field_name("field"),
+                                f.child_by_field_name("operand"),
+                            ) {
+                                let name = cx.text(field);
+                                cx.add_member_ref(RefKind::Call, name, f, operand);
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 true
@@ -85,6 +93,11 @@ impl LanguageExtractor for Go {
                         || last_segment(module.trim_matches(|c| c == '"' || c == '`')),
                         |n| cx.text(n),
                     );
+                    match shown {
+                        "_" => {}
+                        "." => cx.add_binding("*", module, None),
+                        _ => cx.add_binding(shown, module, None),
+                    }
                     cx.add_ref(RefKind::Import, shown, node);
                 }
                 false
@@ -93,6 +106,29 @@ impl LanguageExtractor for Go {
                 let text = cx.text(node);
                 cx.add_ref(RefKind::TypeRef, text, node);
                 false
+            }
+            "qualified_type" => {
+                if let (Some(name), Some(package)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("package"),
+                ) {
+                    let text = cx.text(name);
+                    cx.add_member_ref(RefKind::TypeRef, text, node, package);
+                }
+                false
+            }
+            "argument_list" => {
+                let nodes =
+                    (0..node.named_child_count()).filter_map(|i| node.named_child(i as u32));
+                cx.add_values(nodes, |n| {
+                    (n.kind() == "selector_expression")
+                        .then(|| {
+                            n.child_by_field_name("field")
+                                .zip(n.child_by_field_name("operand"))
+                        })
+                        .flatten()
+                });
+                true
             }
             "comment" | "interpreted_string_literal" | "raw_string_literal" => false,
             _ => true,

@@ -74,14 +74,17 @@ impl LanguageExtractor for Java {
             "method_invocation" => {
                 if let Some(name) = node.child_by_field_name("name") {
                     let text = cx.text(name);
-                    cx.add_ref(RefKind::Call, text, name);
+                    match node.child_by_field_name("object") {
+                        Some(object) => cx.add_member_ref(RefKind::Call, text, name, object),
+                        None => cx.add_ref(RefKind::Call, text, name),
+                    }
                 }
                 true
             }
             "object_creation_expression" => {
                 if let Some(t) = node.child_by_field_name("type") {
                     let name = last_segment(cx.text(t));
-                    cx.add_ref(RefKind::Call, name, t);
+                    cx.add_ref_via(RefKind::Call, name, t, Some("new()".into()));
                 }
                 true
             }
@@ -94,6 +97,21 @@ impl LanguageExtractor for Java {
                     .trim_end_matches(';')
                     .trim();
                 cx.add_import(module);
+                match module.strip_suffix(".*") {
+                    Some(package) => cx.add_binding("*", package, None),
+                    None => {
+                        // `a.b.C` binds `C` of the file `a/b/C.java`; a static
+                        // `a.b.C.m` binds `m` of the same file's class, so both are
+                        // stored as (name, `a.b.C`-like path, name).
+                        let name = last_segment(module);
+                        let file = if text.contains("static ") {
+                            module.rsplit_once('.').map_or(module, |(m, _)| m)
+                        } else {
+                            module
+                        };
+                        cx.add_binding(name, file, Some(name));
+                    }
+                }
                 let name = last_segment(module.trim_end_matches(".*"));
                 cx.add_ref(RefKind::Import, name, node);
                 false
@@ -119,6 +137,19 @@ impl LanguageExtractor for Java {
                 let text = cx.text(node);
                 cx.add_ref(RefKind::TypeRef, text, node);
                 false
+            }
+            // `Foo::bar`, `this::bar`
+            "method_reference" => {
+                let parts: Vec<Node> = (0..node.named_child_count())
+                    .filter_map(|i| node.named_child(i as u32))
+                    .collect();
+                if let [receiver, .., name] = parts.as_slice()
+                    && name.kind() == "identifier"
+                {
+                    let text = cx.text(*name);
+                    cx.add_member_ref(RefKind::Value, text, *name, *receiver);
+                }
+                true
             }
             "line_comment" | "block_comment" | "string_literal" => false,
             _ => true,

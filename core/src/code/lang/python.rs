@@ -34,6 +34,38 @@ fn is_constant_name(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// Names used as values in `nodes`: `f`, `mod.f` (not calls).
+fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
+    cx.add_values(nodes, |n| {
+        (n.kind() == "attribute")
+            .then(|| {
+                n.child_by_field_name("attribute")
+                    .zip(n.child_by_field_name("object"))
+            })
+            .flatten()
+    });
+}
+
+/// A reference to what `node` names: `f` bare, `a.b.f` as `f` via `a.b`.
+fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
+    match node.kind() {
+        "identifier" => {
+            let name = cx.text(node);
+            cx.add_ref(kind, name, node);
+        }
+        "attribute" => {
+            if let (Some(name), Some(object)) = (
+                node.child_by_field_name("attribute"),
+                node.child_by_field_name("object"),
+            ) {
+                let name = cx.text(name);
+                cx.add_member_ref(kind, name, node, object);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The references of a decorator, made by the definition it decorates: the decorator
 /// itself as a call (`@cache`, `@functools.wraps(f)` → `cache`, `wraps`), then whatever
 /// its arguments refer to.
@@ -41,16 +73,7 @@ fn decorator_refs(lang: &Python, decorator: Node, cx: &mut Context) {
     let Some(expression) = decorator.named_child(0) else {
         return;
     };
-    let name = match expression.kind() {
-        "identifier" => Some(cx.text(expression)),
-        "attribute" => expression
-            .child_by_field_name("attribute")
-            .map(|a| cx.text(a)),
-        _ => None,
-    };
-    if let Some(name) = name {
-        cx.add_ref(RefKind::Call, name, expression);
-    }
+    add_callee_ref(RefKind::Call, expression, cx);
     let mut stack = vec![expression];
     while let Some(node) = stack.pop() {
         if lang.references(node, cx) {
@@ -149,16 +172,7 @@ impl LanguageExtractor for Python {
             }
             "call" => {
                 if let Some(function) = node.child_by_field_name("function") {
-                    let name = match function.kind() {
-                        "identifier" => Some(cx.text(function)),
-                        "attribute" => function
-                            .child_by_field_name("attribute")
-                            .map(|a| cx.text(a)),
-                        _ => None,
-                    };
-                    if let Some(name) = name {
-                        cx.add_ref(RefKind::Call, name, function);
-                    }
+                    add_callee_ref(RefKind::Call, function, cx);
                 }
                 true
             }
@@ -170,17 +184,27 @@ impl LanguageExtractor for Python {
                     let path = name.child_by_field_name("name").unwrap_or(name);
                     let module = cx.text(path);
                     cx.add_import(module);
-                    let shown = name
-                        .child_by_field_name("alias")
-                        .map_or(last_segment(module), |a| cx.text(a));
+                    let alias = name.child_by_field_name("alias").map(|a| cx.text(a));
+                    match alias {
+                        // `import a.b as c`: `c` is `a.b`.
+                        Some(alias) => cx.add_binding(alias, module, None),
+                        // `import a.b`: `a` is `a` (and `a.b` is reached through it).
+                        None => {
+                            let top = module.split('.').next().unwrap_or(module);
+                            cx.add_binding(top, top, None);
+                        }
+                    }
+                    let shown = alias.unwrap_or(last_segment(module));
                     cx.add_ref(RefKind::Import, shown, name);
                 }
                 false
             }
             "import_from_statement" => {
-                if let Some(module) = node.child_by_field_name("module_name") {
-                    let text = cx.text(module);
-                    cx.add_import(text);
+                let module = node
+                    .child_by_field_name("module_name")
+                    .map_or("", |m| cx.text(m));
+                if !module.is_empty() {
+                    cx.add_import(module);
                 }
                 for name in node
                     .children_by_field_name("name", &mut node.walk())
@@ -188,7 +212,17 @@ impl LanguageExtractor for Python {
                 {
                     let path = name.child_by_field_name("name").unwrap_or(name);
                     let text = last_segment(cx.text(path));
+                    let local = name
+                        .child_by_field_name("alias")
+                        .map_or(text, |a| cx.text(a));
+                    cx.add_binding(local, module, Some(text));
                     cx.add_ref(RefKind::Import, text, name);
+                }
+                if (0..node.named_child_count())
+                    .filter_map(|i| node.named_child(i as u32))
+                    .any(|c| c.kind() == "wildcard_import")
+                {
+                    cx.add_binding("*", module, None);
                 }
                 false
             }
@@ -203,18 +237,13 @@ impl LanguageExtractor for Python {
             {
                 for i in 0..node.named_child_count() {
                     if let Some(base) = node.named_child(i as u32) {
-                        let name = match base.kind() {
-                            "identifier" => Some(cx.text(base)),
-                            "attribute" => {
-                                base.child_by_field_name("attribute").map(|a| cx.text(a))
+                        match base.kind() {
+                            "subscript" => {
+                                if let Some(value) = base.child_by_field_name("value") {
+                                    add_callee_ref(RefKind::Extends, value, cx);
+                                }
                             }
-                            "subscript" => base
-                                .child_by_field_name("value")
-                                .map(|v| last_segment(cx.text(v))),
-                            _ => None,
-                        };
-                        if let Some(name) = name {
-                            cx.add_ref(RefKind::Extends, name, base);
+                            _ => add_callee_ref(RefKind::Extends, base, cx),
                         }
                     }
                 }
@@ -226,6 +255,20 @@ impl LanguageExtractor for Python {
                     cx.add_ref(RefKind::TypeRef, text, id);
                 }
                 false
+            }
+            "argument_list" | "return_statement" | "list" | "tuple" => {
+                let nodes = (0..node.named_child_count())
+                    .filter_map(|i| node.named_child(i as u32))
+                    .map(|n| match n.kind() {
+                        "keyword_argument" => n.child_by_field_name("value").unwrap_or(n),
+                        _ => n,
+                    });
+                values(nodes, cx);
+                true
+            }
+            "assignment" => {
+                values(node.child_by_field_name("right"), cx);
+                true
             }
             "comment" | "string" => false,
             _ => true,

@@ -10,37 +10,139 @@ use crate::code::{RefKind, SymbolKind};
 /// Rust.
 pub struct Rust;
 
-fn use_names(node: Node, cx: &mut Context) {
+/// `prefix::path` (either may be empty).
+fn joined(prefix: &str, path: &str) -> String {
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => path.to_string(),
+        (_, true) => prefix.to_string(),
+        _ => format!("{prefix}::{path}"),
+    }
+}
+
+/// `a::b::c` as (`a::b`, `c`).
+fn split_last(path: &str) -> (&str, &str) {
+    match path.rsplit_once("::") {
+        Some((module, name)) => (module, name),
+        None => ("", path),
+    }
+}
+
+/// The names a `use` tree imports (as references) and binds, under `prefix`.
+fn use_names(node: Node, prefix: &str, cx: &mut Context) {
     match node.kind() {
-        "identifier" | "self" | "crate" | "super" => {
-            let text = cx.text(node);
-            cx.add_ref(RefKind::Import, text, node);
-        }
-        "scoped_identifier" => {
-            if let Some(name) = node.child_by_field_name("name") {
-                let text = cx.text(name);
-                cx.add_ref(RefKind::Import, text, name);
+        "identifier" | "self" | "crate" | "super" | "scoped_identifier" => {
+            let path = joined(prefix, cx.text(node));
+            let (module, name) = split_last(&path);
+            if name == "self" {
+                // `use a::b::{self}` binds `b`, the module.
+                let (parent, module_name) = split_last(module);
+                cx.add_binding(module_name, parent, Some(module_name));
+            } else {
+                cx.add_binding(name, module, Some(name));
             }
+            let shown = node.child_by_field_name("name").unwrap_or(node);
+            let text = cx.text(shown);
+            cx.add_ref(RefKind::Import, text, shown);
         }
         "use_as_clause" => {
-            if let Some(path) = node.child_by_field_name("path") {
-                use_names(path, cx);
+            if let (Some(path), Some(alias)) = (
+                node.child_by_field_name("path"),
+                node.child_by_field_name("alias"),
+            ) {
+                let full = joined(prefix, cx.text(path));
+                let (module, name) = split_last(&full);
+                let alias = cx.text(alias);
+                cx.add_binding(alias, module, Some(name));
+                let shown = path.child_by_field_name("name").unwrap_or(path);
+                let text = cx.text(shown);
+                cx.add_ref(RefKind::Import, text, shown);
             }
         }
         "scoped_use_list" => {
+            let path = node.child_by_field_name("path").map(|p| cx.text(p));
+            let inner = joined(prefix, path.unwrap_or(""));
             if let Some(list) = node.child_by_field_name("list") {
-                use_names(list, cx);
+                use_names(list, &inner, cx);
             }
         }
         "use_list" => {
             for i in 0..node.named_child_count() {
                 if let Some(child) = node.named_child(i as u32) {
-                    use_names(child, cx);
+                    use_names(child, prefix, cx);
                 }
+            }
+        }
+        "use_wildcard" => {
+            let text = cx.text(node);
+            let path = text.trim_end_matches('*').trim_end_matches("::");
+            cx.add_binding("*", &joined(prefix, path), None);
+        }
+        _ => {}
+    }
+}
+
+/// A call's or path's name with what it is reached through: `x.f` → `f` via `x`,
+/// `a::b::f` → `f` via `a::b`, `f` bare.
+fn add_path_ref(kind: RefKind, node: Node, cx: &mut Context) {
+    match node.kind() {
+        "identifier" | "type_identifier" => {
+            let name = cx.text(node);
+            cx.add_ref(kind, name, node);
+        }
+        "field_expression" => {
+            if let (Some(field), Some(value)) = (
+                node.child_by_field_name("field"),
+                node.child_by_field_name("value"),
+            ) {
+                let name = cx.text(field);
+                // A method of a value: only `self`'s type is known.
+                let qual = match value.kind() {
+                    "self" => cx.qualifier("self"),
+                    _ => "?".to_string(),
+                };
+                cx.add_ref_via(kind, name, node, Some(qual));
+            }
+        }
+        "scoped_identifier" | "scoped_type_identifier" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let text = cx.text(name);
+                match node.child_by_field_name("path") {
+                    Some(path) => cx.add_member_ref(kind, text, node, path),
+                    None => cx.add_ref(kind, text, node),
+                }
+            }
+        }
+        "generic_type" | "generic_function" => {
+            let inner = node
+                .child_by_field_name("type")
+                .or_else(|| node.child_by_field_name("function"));
+            if let Some(inner) = inner {
+                add_path_ref(kind, inner, cx);
             }
         }
         _ => {}
     }
+}
+
+/// The named children of `node`.
+fn children(node: Node) -> impl Iterator<Item = Node> {
+    (0..node.named_child_count()).filter_map(move |i| node.named_child(i as u32))
+}
+
+/// Names used as values in `nodes`: `f`, `a::f`, `f::<T>` (not fields, not calls).
+fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
+    let unwrapped = nodes.into_iter().map(|n| match n.kind() {
+        "generic_function" => n.child_by_field_name("function").unwrap_or(n),
+        _ => n,
+    });
+    cx.add_values(unwrapped, |n| {
+        (n.kind() == "scoped_identifier")
+            .then(|| {
+                n.child_by_field_name("name")
+                    .zip(n.child_by_field_name("path"))
+            })
+            .flatten()
+    });
 }
 
 impl LanguageExtractor for Rust {
@@ -140,27 +242,15 @@ impl LanguageExtractor for Rust {
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {
             "call_expression" => {
-                let mut function = node.child_by_field_name("function");
-                while let Some(f) = function.filter(|f| f.kind() == "generic_function") {
-                    function = f.child_by_field_name("function");
-                }
-                if let Some(f) = function {
-                    let name = match f.kind() {
-                        "identifier" => Some(cx.text(f)),
-                        "field_expression" => f.child_by_field_name("field").map(|x| cx.text(x)),
-                        "scoped_identifier" => f.child_by_field_name("name").map(|x| cx.text(x)),
-                        _ => None,
-                    };
-                    if let Some(name) = name {
-                        cx.add_ref(RefKind::Call, name, f);
-                    }
+                if let Some(f) = node.child_by_field_name("function") {
+                    add_path_ref(RefKind::Call, f, cx);
                 }
                 true
             }
             "macro_invocation" => {
                 if let Some(m) = node.child_by_field_name("macro") {
                     let name = last_segment(cx.text(m));
-                    cx.add_ref(RefKind::Call, name, m);
+                    cx.add_ref_via(RefKind::Call, name, m, Some("!".into()));
                 }
                 true
             }
@@ -173,18 +263,16 @@ impl LanguageExtractor for Rust {
                         .unwrap_or(module)
                         .trim_end_matches("::");
                     cx.add_import(module);
-                    use_names(arg, cx);
+                    use_names(arg, "", cx);
                 }
                 false
             }
             "impl_item" => {
                 if let Some(t) = node.child_by_field_name("trait") {
-                    let name = last_segment(cx.text(t));
-                    cx.add_ref(RefKind::Implements, name, t);
+                    add_path_ref(RefKind::Implements, t, cx);
                 }
                 if let Some(t) = node.child_by_field_name("type") {
-                    let name = last_segment(cx.text(t));
-                    cx.add_ref(RefKind::TypeRef, name, t);
+                    add_path_ref(RefKind::TypeRef, t, cx);
                 }
                 true
             }
@@ -202,6 +290,29 @@ impl LanguageExtractor for Rust {
                 let text = cx.text(node);
                 cx.add_ref(RefKind::TypeRef, text, node);
                 false
+            }
+            "scoped_type_identifier" => {
+                add_path_ref(RefKind::TypeRef, node, cx);
+                false
+            }
+            "arguments" | "array_expression" | "tuple_expression" => {
+                values(children(node), cx);
+                true
+            }
+            "field_initializer"
+            | "let_declaration"
+            | "assignment_expression"
+            | "return_expression" => {
+                let value = node
+                    .child_by_field_name("value")
+                    .or_else(|| node.child_by_field_name("right"))
+                    .or_else(|| {
+                        (node.kind() == "return_expression")
+                            .then(|| node.named_child(0))
+                            .flatten()
+                    });
+                values(value, cx);
+                true
             }
             "line_comment" | "block_comment" | "string_literal" | "raw_string_literal" => false,
             _ => true,

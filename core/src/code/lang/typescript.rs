@@ -265,9 +265,8 @@ fn outer_decorators<'t>(node: Node<'t>, cx: &Context<'t>) -> Vec<Node<'t>> {
 fn decorator_name(decorator: Node, cx: &mut Context) {
     if let Some(expression) = decorator.named_child(0)
         && expression.kind() != "call_expression"
-        && let Some(name) = callee(expression, cx)
     {
-        cx.add_ref(RefKind::Call, name, expression);
+        add_callee_ref(RefKind::Call, expression, cx);
     }
 }
 
@@ -293,6 +292,90 @@ fn callee<'a>(node: Node, cx: &Context<'a>) -> Option<&'a str> {
         "nested_identifier" | "nested_type_identifier" => Some(last_segment(cx.text(node))),
         "generic_type" => node.child_by_field_name("name").and_then(|n| callee(n, cx)),
         _ => None,
+    }
+}
+
+/// A reference to what `node` (a call's function, a `new`'s constructor, a heritage
+/// clause's type) names: `f` bare, `a.b.f` as `f` via `a.b`.
+fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
+    match node.kind() {
+        "member_expression" => {
+            if let (Some(property), Some(object)) = (
+                node.child_by_field_name("property"),
+                node.child_by_field_name("object"),
+            ) {
+                let name = cx.text(property);
+                cx.add_member_ref(kind, name, node, object);
+            }
+        }
+        "nested_identifier" | "nested_type_identifier" => {
+            let text = cx.text(node);
+            match text.rsplit_once('.') {
+                Some((path, name)) => {
+                    let qual = cx.qualifier(path);
+                    cx.add_ref_via(kind, name.trim(), node, Some(qual));
+                }
+                None => cx.add_ref(kind, text, node),
+            }
+        }
+        "generic_type" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                add_callee_ref(kind, name, cx);
+            }
+        }
+        _ => {
+            if let Some(name) = callee(node, cx) {
+                cx.add_ref(kind, name, node);
+            }
+        }
+    }
+}
+
+/// Names used as values in `nodes`: `f`, `ns.f` (not calls).
+fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
+    cx.add_values(nodes, |n| {
+        (n.kind() == "member_expression")
+            .then(|| {
+                n.child_by_field_name("property")
+                    .zip(n.child_by_field_name("object"))
+            })
+            .flatten()
+    });
+}
+
+/// The names an `import … from S` or `export … from S` statement binds.
+fn bind_specifiers(node: Node, source: &str, cx: &mut Context) {
+    for n in cx.descendants(
+        node,
+        &[
+            "import_specifier",
+            "export_specifier",
+            "namespace_import",
+            "namespace_export",
+            "identifier",
+        ],
+    ) {
+        match n.kind() {
+            "import_specifier" | "export_specifier" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let name = cx.text(name);
+                    let local = n.child_by_field_name("alias").map_or(name, |a| cx.text(a));
+                    cx.add_binding(local, source, Some(name));
+                }
+            }
+            "namespace_import" | "namespace_export" => {
+                if let Some(id) = n.named_child(0) {
+                    let local = cx.text(id);
+                    cx.add_binding(local, source, None);
+                }
+            }
+            // `import x from S`: the default export.
+            _ if cx.parent(n).is_some_and(|p| p.kind() == "import_clause") => {
+                let local = cx.text(n);
+                cx.add_binding(local, source, Some("default"));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -339,17 +422,19 @@ fn references(node: Node, cx: &mut Context) -> bool {
                         cx.add_import(module);
                     }
                 } else {
-                    cx.add_ref(RefKind::Call, name, function);
+                    add_callee_ref(RefKind::Call, function, cx);
                 }
             }
             true
         }
         "new_expression" => {
-            if let Some(name) = node
-                .child_by_field_name("constructor")
-                .and_then(|c| callee(c, cx))
-            {
-                cx.add_ref(RefKind::Call, name, node);
+            match node.child_by_field_name("constructor") {
+                Some(c) if c.kind() == "identifier" => {
+                    let name = cx.text(c);
+                    cx.add_ref_via(RefKind::Call, name, c, Some("new()".into()));
+                }
+                Some(c) => add_callee_ref(RefKind::Call, c, cx),
+                None => {}
             }
             true
         }
@@ -357,6 +442,7 @@ fn references(node: Node, cx: &mut Context) -> bool {
             if let Some(source) = node.child_by_field_name("source") {
                 let module = cx.text(source);
                 cx.add_import(module);
+                bind_specifiers(node, module, cx);
             }
             for n in cx.descendants(
                 node,
@@ -400,6 +486,14 @@ fn references(node: Node, cx: &mut Context) -> bool {
             if let Some(source) = node.child_by_field_name("source") {
                 let module = cx.text(source);
                 cx.add_import(module);
+                bind_specifiers(node, module, cx);
+                // `export * from S`
+                if !(0..node.named_child_count())
+                    .filter_map(|i| node.named_child(i as u32))
+                    .any(|c| matches!(c.kind(), "export_clause" | "namespace_export"))
+                {
+                    cx.add_binding("*", module, None);
+                }
             }
             true
         }
@@ -407,9 +501,8 @@ fn references(node: Node, cx: &mut Context) -> bool {
             for i in 0..node.named_child_count() {
                 if let Some(child) = node.named_child(i as u32)
                     && child.kind() != "type_arguments"
-                    && let Some(name) = callee(child, cx)
                 {
-                    cx.add_ref(RefKind::Extends, name, child);
+                    add_callee_ref(RefKind::Extends, child, cx);
                 }
             }
             false
@@ -417,10 +510,8 @@ fn references(node: Node, cx: &mut Context) -> bool {
         "class_heritage" => {
             // JavaScript: `extends expr` directly; TypeScript: extends/implements clauses.
             for i in 0..node.named_child_count() {
-                if let Some(child) = node.named_child(i as u32)
-                    && let Some(name) = callee(child, cx)
-                {
-                    cx.add_ref(RefKind::Extends, name, child);
+                if let Some(child) = node.named_child(i as u32) {
+                    add_callee_ref(RefKind::Extends, child, cx);
                 }
             }
             true
@@ -432,10 +523,8 @@ fn references(node: Node, cx: &mut Context) -> bool {
                 RefKind::Extends
             };
             for i in 0..node.named_child_count() {
-                if let Some(child) = node.named_child(i as u32)
-                    && let Some(name) = callee(child, cx)
-                {
-                    cx.add_ref(kind, name, child);
+                if let Some(child) = node.named_child(i as u32) {
+                    add_callee_ref(kind, child, cx);
                 }
             }
             false
@@ -444,6 +533,36 @@ fn references(node: Node, cx: &mut Context) -> bool {
             let text = cx.text(node);
             cx.add_ref(RefKind::TypeRef, text, node);
             false
+        }
+        "nested_type_identifier" => {
+            add_callee_ref(RefKind::TypeRef, node, cx);
+            false
+        }
+        "arguments" | "array" | "return_statement" | "jsx_expression" => {
+            values(
+                (0..node.named_child_count()).filter_map(|i| node.named_child(i as u32)),
+                cx,
+            );
+            true
+        }
+        "pair" | "variable_declarator" | "assignment_expression" => {
+            let value = node
+                .child_by_field_name("value")
+                .or_else(|| node.child_by_field_name("right"));
+            values(value, cx);
+            true
+        }
+        // `<Component …>`: rendering a component calls it (lowercase names are the
+        // platform's elements).
+        "jsx_opening_element" | "jsx_self_closing_element" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let text = cx.text(name);
+                let last = text.rsplit('.').next().unwrap_or(text);
+                if last.starts_with(|c: char| c.is_uppercase()) {
+                    add_callee_ref(RefKind::Call, name, cx);
+                }
+            }
+            true
         }
         "comment" | "string" | "template_string" | "regex" => false,
         _ => true,
