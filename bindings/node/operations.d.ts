@@ -245,8 +245,18 @@ export interface CodeDependency {
   kind: string
   /** The symbol it resolved to. */
   to_id?: number
-  /** Present (`true`) when it resolved to nothing in the index. */
+  /**
+   * Present (`true`) when it resolved to nothing in the index (the standard library, a dependency,
+   * a builtin).
+   */
   external?: true
+  /**
+   * Present (`true`) when several definitions could be meant and none is linked: `candidates` lists
+   * some.
+   */
+  ambiguous?: boolean
+  /** With `ambiguous`: ids of definitions it could mean (at most five). */
+  candidates?: number[]
 }
 
 // ── code.get_file_symbols ──
@@ -397,6 +407,11 @@ export interface CodeRefSource {
   kind: string
   /** Line of the reference. */
   line: number
+  /**
+   * Present (`true`) when the reference may mean this symbol or another of its name (its target is
+   * ambiguous: a method called on a value of unknown type); these come after the sure ones.
+   */
+  maybe?: boolean
 }
 
 // ── code.get_symbol_detail ──
@@ -443,7 +458,10 @@ export interface CodeSymbolDetailResponse {
   calls?: CodeRefTarget[]
   /** Who refers to it. */
   called_by?: CodeRefSource[]
-  /** The types it names, extends or implements. */
+  /**
+   * The types it names, extends or implements, and the definitions it uses as values (kind
+   * `value`).
+   */
   type_refs?: CodeRefTarget[]
   /** Files of `called_by` when they are several. */
   _f?: string[]
@@ -459,8 +477,18 @@ export interface CodeRefTarget {
   id?: number
   /** Reference kind when not implied by the list (`extends`, `implements`). */
   kind?: string
-  /** Present (`true`) when the name resolved to nothing in the index. */
+  /**
+   * Present (`true`) when the name resolved to nothing in the index (the standard library, a
+   * dependency, a builtin).
+   */
   external?: true
+  /**
+   * Present (`true`) when several definitions could be meant (a method called on a value of unknown
+   * type) and none is linked: `candidates` lists some.
+   */
+  ambiguous?: boolean
+  /** With `ambiguous`: ids of definitions it could mean (at most five). */
+  candidates?: number[]
 }
 
 // ── code.index_repository ──

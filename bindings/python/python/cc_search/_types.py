@@ -263,7 +263,15 @@ class CodeDependency(_CodeDependencyRequired, total=False):
     to_id: int
     """The symbol it resolved to."""
     external: Literal[True]
-    """Present (``true``) when it resolved to nothing in the index."""
+    """Present (``true``) when it resolved to nothing in the index (the standard library, a
+    dependency, a builtin).
+    """
+    ambiguous: bool
+    """Present (``true``) when several definitions could be meant and none is linked:
+    ``candidates`` lists some.
+    """
+    candidates: list[int]
+    """With ``ambiguous``: ids of definitions it could mean (at most five)."""
 
 
 # ── code.get_file_symbols ──
@@ -417,6 +425,11 @@ class CodeRefSource(_CodeRefSourceRequired, total=False):
     """Index of the referring file in ``_f``."""
     from_f: str
     """The referring file, when all share one."""
+    maybe: bool
+    """Present (``true``) when the reference may mean this symbol or another of its name (its
+    target is ambiguous: a method called on a value of unknown type); these come after the
+    sure ones.
+    """
 
 
 # ── code.get_symbol_detail ──
@@ -464,7 +477,9 @@ class CodeSymbolDetailResponse(_CodeSymbolDetailResponseRequired, total=False):
     called_by: list[CodeRefSource]
     """Who refers to it."""
     type_refs: list[CodeRefTarget]
-    """The types it names, extends or implements."""
+    """The types it names, extends or implements, and the definitions it uses as values (kind
+    ``value``).
+    """
     _f: list[str]
     """Files of ``called_by`` when they are several."""
     truncated: Literal[True]
@@ -484,7 +499,15 @@ class CodeRefTarget(_CodeRefTargetRequired, total=False):
     kind: str
     """Reference kind when not implied by the list (``extends``, ``implements``)."""
     external: Literal[True]
-    """Present (``true``) when the name resolved to nothing in the index."""
+    """Present (``true``) when the name resolved to nothing in the index (the standard library, a
+    dependency, a builtin).
+    """
+    ambiguous: bool
+    """Present (``true``) when several definitions could be meant (a method called on a value of
+    unknown type) and none is linked: ``candidates`` lists some.
+    """
+    candidates: list[int]
+    """With ``ambiguous``: ids of definitions it could mean (at most five)."""
 
 
 # ── code.index_repository ──
