@@ -259,18 +259,27 @@ def test_project_dir_is_the_default_dir_of_grep(home: Path, app_dir: Path, elsew
 
 
 def test_project_dir_is_the_repository_of_code(home: Path, app_dir: Path, elsewhere: Path) -> None:
-    indexed = json.loads(ok(cli("code", "index", "-C", str(app_dir), home=home, cwd=elsewhere)))
+    indexed = json.loads(
+        ok(cli("code", "index", "-C", str(app_dir), "--json", home=home, cwd=elsewhere))
+    )
     assert indexed["stats"]["files"] >= 2
     hits = json.loads(
-        ok(cli("code", "search", "needle_function", "-C", str(app_dir), home=home, cwd=elsewhere))
+        ok(
+            cli(
+                "code", "search", "needle_function", "-C", str(app_dir), "--json",
+                home=home, cwd=elsewhere,
+            )
+        )
     )
     assert [h["n"] for h in hits["hits"]] == ["needle_function"]
     status = json.loads(
-        ok(cli("code", "status", "--project-dir", str(app_dir), home=home, cwd=elsewhere))
+        ok(cli("code", "status", "--project-dir", str(app_dir), "--json", home=home, cwd=elsewhere))
     )
     assert status["indexed"] is True
     # The old name, hidden, still works; given with -C it must agree.
-    old = json.loads(ok(cli("code", "status", "--path", str(app_dir), home=home, cwd=elsewhere)))
+    old = json.loads(
+        ok(cli("code", "status", "--path", str(app_dir), "--json", home=home, cwd=elsewhere))
+    )
     assert old == status
     both = cli(
         "code", "status", "-C", str(app_dir), "--path", str(elsewhere), home=home, cwd=elsewhere
@@ -405,7 +414,8 @@ def test_limit_on_every_command_that_lists(home: Path, app_dir: Path, elsewhere:
     code = json.loads(
         ok(
             cli(
-                "code", "search", "needle*", "-C", str(app_dir), "-n", "1", home=home, cwd=elsewhere
+                "code", "search", "needle*", "-C", str(app_dir), "-n", "1", "--json",
+                home=home, cwd=elsewhere,
             )
         )
     )
@@ -440,12 +450,8 @@ def test_limit_on_every_command_that_lists(home: Path, app_dir: Path, elsewhere:
 def test_json_is_accepted_where_the_output_is_json_anyway(
     home: Path, app_dir: Path, elsewhere: Path
 ) -> None:
-    ok(cli("code", "index", "-C", str(app_dir), home=home, cwd=elsewhere))
     ok(cli("files", "refresh", "-C", str(app_dir), home=home, cwd=elsewhere))
     for args in [
-        ["code", "search", "needle_function", "-C", str(app_dir)],
-        ["code", "overview", "-C", str(app_dir)],
-        ["code", "repos"],
         ["grep", "--search", "needle", "--recursive", "-C", str(app_dir)],
         ["--home", str(home), "grep", "--search", "needle", "--recursive", "-C", str(app_dir)],
         ["call", "files.suggest", json.dumps({"query": "readme", "project_dir": str(app_dir)})],
@@ -455,6 +461,24 @@ def test_json_is_accepted_where_the_output_is_json_anyway(
         assert as_json == plain, args
         compact = json.dumps(json.loads(plain), ensure_ascii=False, separators=(",", ":"))
         assert plain == compact + "\n", args
+
+
+def test_code_prints_text_and_compact_json_with_json(
+    home: Path, app_dir: Path, elsewhere: Path
+) -> None:
+    ok(cli("code", "index", "-C", str(app_dir), home=home, cwd=elsewhere))
+    for args in [
+        ["code", "search", "needle_function", "-C", str(app_dir)],
+        ["code", "overview", "-C", str(app_dir)],
+        ["code", "status", "-C", str(app_dir)],
+        ["code", "repos"],
+    ]:
+        plain = ok(cli(*args, home=home, cwd=elsewhere))
+        with pytest.raises(ValueError):
+            json.loads(plain)
+        as_json = ok(cli(*args, "--json", home=home, cwd=elsewhere))
+        compact = json.dumps(json.loads(as_json), ensure_ascii=False, separators=(",", ":"))
+        assert as_json == compact + "\n", args
 
 
 # --- messages ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import typer
 
 T = TypeVar("T")
 
-#: The help of `--json` on the commands whose output is JSON anyway.
+#: The help of `--json` on the commands whose output is JSON anyway (`call`).
 JSON_ALWAYS = "Print the result as JSON: compact, on one line, as without --json."
 
 
@@ -51,6 +51,12 @@ def _limit_option(
 def _json_option(what: str) -> Any:
     """``--json``: `what` says what is printed."""
     return Annotated[bool, typer.Option("--json", help=what)]
+
+
+def _compact_json_option(what: str) -> Any:
+    """``--json`` of a command whose JSON is compact, on one line (`code …`): `what`
+    says what it holds."""
+    return _json_option(f"Print the result as compact JSON on one line: {what}.")
 
 
 def _either(given: Optional[T], old: Optional[T], names: str) -> Optional[T]:

@@ -13,7 +13,8 @@ from ._cli_common import PROG, _warn_all
 
 
 def _code_print(result: Any) -> None:
-    """Warnings on stderr, the compact JSON on one line."""
+    """`code … --json`: warnings on stderr, the compact JSON on one line (the text the
+    code commands print otherwise is _cli_print_code's)."""
     if isinstance(result, dict):
         _warn_all(result.pop("warnings", []))
     sys.stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -53,7 +54,8 @@ class _Printer:
         if self.colour:
             from rich.console import Console
 
-            self._console = Console(highlight=False, soft_wrap=True)
+            # No emoji codes: `a::smile::b` in a signature stays as it is.
+            self._console = Console(highlight=False, soft_wrap=True, emoji=False)
 
     def styled(self, text: str, style: str) -> str:
         if not self.colour:

@@ -13,8 +13,9 @@ the most results, ``--json`` the result as JSON, ``-V/--version`` the version.
 # understand real annotation objects.
 import os
 import sys
+import time
 from pathlib import Path
-from typing import Annotated, Any, List, Literal, Optional
+from typing import Annotated, Any, Callable, List, Literal, Optional
 
 import typer
 
@@ -32,6 +33,7 @@ from ._cli_hooks import hook_file_suggestion, hook_session_start
 from ._cli_install import install_claude
 from ._cli_options import (
     JSON_ALWAYS,
+    _compact_json_option,
     _either,
     _json_option,
     _limit_option,
@@ -46,6 +48,18 @@ from ._cli_print import (
     _print_sessions_index,
     _print_sessions_status,
     _progress_bar,
+)
+from ._cli_print_code import (
+    print_code_delete,
+    print_code_deps,
+    print_code_detail,
+    print_code_index,
+    print_code_overview,
+    print_code_refs,
+    print_code_repos,
+    print_code_search,
+    print_code_status,
+    print_code_symbols,
 )
 from ._grep_cli import argument_text
 
@@ -272,15 +286,30 @@ _OldPathOption = Annotated[Optional[str], typer.Option("--path", metavar="DIR", 
 _MaxTokensOption = Annotated[
     Optional[int],
     typer.Option(
-        "--max-tokens", metavar="N", min=1, help="Keep the JSON within about N tokens.",
+        "--max-tokens", metavar="N", min=1,
+        help="Keep the result within about N tokens of JSON (fewer items listed).",
         show_default=False,
     ),
 ]
-_CodeJsonOption = _json_option(JSON_ALWAYS)
+
+
+def _show(result: Any, as_json: bool, human: Callable[[Any], None]) -> None:
+    """The result as compact JSON with `--json`, else as `human` lays it out (warnings on
+    stderr either way)."""
+    if as_json:
+        _code_print(result)
+    else:
+        human(result)
 
 
 def _repo(project_dir: Optional[str], path: Optional[str]) -> Optional[str]:
     return _either(project_dir, path, "--project-dir/--path")
+
+
+_IndexRunJson = _compact_json_option(
+    "the run's counts (new, changed, unchanged and deleted files; the symbols and references "
+    "the index holds)"
+)
 
 
 @code_app.command("index")
@@ -289,12 +318,15 @@ def code_index(
     project_dir: _RepoOption = None,
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file.")] = False,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _IndexRunJson = False,
 ) -> None:
     """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
     repo = _repo(project_dir, path)
+    started = time.monotonic()
     with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
-        _code_print(engine.code_index(repo, force=force, progress=progress))
+        result = engine.code_index(repo, force=force, progress=progress)
+    seconds = time.monotonic() - started
+    _show(result, as_json, lambda r: print_code_index(r, seconds))
 
 
 @code_app.command("update")
@@ -303,12 +335,15 @@ def code_update(
     files: Annotated[List[Path], typer.Argument(metavar="FILE...", help="Files to re-index.")],
     project_dir: _RepoOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _IndexRunJson = False,
 ) -> None:
     """Re-index the given files only (deleted ones are removed), without a walk."""
     repo = _repo(project_dir, path)
+    started = time.monotonic()
     with _open(ctx) as engine:
-        _code_print(engine.code_update(files, path=repo))
+        result = engine.code_update(files, path=repo)
+    seconds = time.monotonic() - started
+    _show(result, as_json, lambda r: print_code_index(r, seconds, "Updated"))
 
 
 @code_app.command("status")
@@ -316,12 +351,16 @@ def code_status(
     ctx: typer.Context,
     project_dir: _RepoOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "files, symbols, references and languages, when indexed, and the files changed, "
+        "deleted or new since"
+    ) = False,
 ) -> None:
     """What the index holds and which files changed since."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_status(repo))
+        result = engine.code_status(repo)
+    _show(result, as_json, print_code_status)
 
 
 @code_app.command("overview")
@@ -330,12 +369,16 @@ def code_overview(
     project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "languages, directories, and the top types and entry points with their signatures "
+        "and docs"
+    ) = False,
 ) -> None:
     """Languages, directories, most referenced types, entry points."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_overview(repo, max_tokens=max_tokens))
+        result = engine.code_overview(repo, max_tokens=max_tokens)
+    _show(result, as_json, print_code_overview)
 
 
 @code_app.command("symbols")
@@ -345,12 +388,15 @@ def code_symbols(
     project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "the tree of symbols, each with its lines, signature and doc"
+    ) = False,
 ) -> None:
     """The symbols of one file, as a tree."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_file_symbols(file, path=repo, max_tokens=max_tokens))
+        result = engine.code_file_symbols(file, path=repo, max_tokens=max_tokens)
+    _show(result, as_json, print_code_symbols)
 
 
 @code_app.command("search")
@@ -368,13 +414,16 @@ def code_search(
     limit: _limit_option("Most symbols to list.", Optional[int]) = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "every hit with its signature and doc (the text output cuts the signature to the "
+        "line)"
+    ) = False,
 ) -> None:
     """Search symbols by name, subword, doc comment, kind or path."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
         result = engine.code_search(query, path=repo, kind=kind, limit=limit, max_tokens=max_tokens)
-        _code_print(result)
+    _show(result, as_json, print_code_search)
 
 
 _SymbolId = Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")]
@@ -387,12 +436,16 @@ def code_detail(
     project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "the symbol with its whole signature and doc, its parent, children and references "
+        "(the text output shows the start of a long doc)"
+    ) = False,
 ) -> None:
     """One symbol in full: signature, doc, parent, children, calls, callers."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_symbol(id, path=repo, max_tokens=max_tokens))
+        result = engine.code_symbol(id, path=repo, max_tokens=max_tokens)
+    _show(result, as_json, print_code_detail)
 
 
 @code_app.command("refs")
@@ -402,12 +455,15 @@ def code_refs(
     project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "every reference with its file, line, kind and referring symbol"
+    ) = False,
 ) -> None:
     """Who refers to a symbol."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_references(id, path=repo, max_tokens=max_tokens))
+        result = engine.code_references(id, path=repo, max_tokens=max_tokens)
+    _show(result, as_json, print_code_refs)
 
 
 @code_app.command("deps")
@@ -417,19 +473,28 @@ def code_deps(
     project_dir: _RepoOption = None,
     max_tokens: _MaxTokensOption = None,
     path: _OldPathOption = None,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "every name it refers to, with its kind and the symbol it resolved to"
+    ) = False,
 ) -> None:
     """What a symbol refers to."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        _code_print(engine.code_dependencies(id, path=repo, max_tokens=max_tokens))
+        result = engine.code_dependencies(id, path=repo, max_tokens=max_tokens)
+    _show(result, as_json, print_code_deps)
 
 
 @code_app.command("repos")
-def code_repos(ctx: typer.Context, as_json: _CodeJsonOption = False) -> None:
+def code_repos(
+    ctx: typer.Context,
+    as_json: _compact_json_option(
+        "each repository's path, files, symbols, when indexed and database file"
+    ) = False,
+) -> None:
     """The indexed repositories."""
     with _open(ctx) as engine:
-        _code_print({"repos": engine.code_repos()})
+        result = {"repos": engine.code_repos()}
+    _show(result, as_json, print_code_repos)
 
 
 @code_app.command("delete")
@@ -439,13 +504,16 @@ def code_delete(
         Optional[List[Path]], typer.Argument(metavar="DIR...", help="Repositories whose index to delete.")
     ] = None,
     all_repos: Annotated[bool, typer.Option("--all", help="Delete every code index.")] = False,
-    as_json: _CodeJsonOption = False,
+    as_json: _compact_json_option(
+        "the repositories whose index was deleted, and those without one"
+    ) = False,
 ) -> None:
     """Delete the code index of repositories."""
     if not paths and not all_repos:
         _fail("give repository paths, or --all")
     with _open(ctx) as engine:
-        _code_print(engine.code_delete(paths, all=all_repos))
+        result = engine.code_delete(paths, all=all_repos)
+    _show(result, as_json, print_code_delete)
 
 
 # ── docs and notes ──
