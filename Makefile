@@ -15,7 +15,7 @@ CBINDGEN_VERSION := 0.29.4
 CBINDGEN := $(TOOLS)/bin/cbindgen
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test bench header bindings setup setup-python setup-node python python-release node install wheel \
+.PHONY: demo test bench bench-links header bindings setup setup-python setup-node python python-release node install wheel \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
         test-packaging clean-demo fuzz fuzz-quick fuzz-build
 
@@ -231,3 +231,13 @@ bench: python-release setup-node
 	# Back to the debug builds the tests use.
 	cd $(NODE_DIR) && npm run --silent build
 	VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop --quiet -m bindings/python/Cargo.toml
+	# Reference-link accuracy against compilers and language servers (the debug CLI).
+	core/benches/links/run.sh --no-kinds
+	core/benches/links/run_more.sh
+
+# How well the code index links references: precision / recall against jedi, the
+# TypeScript compiler, go/types, javac, libclang and rustdoc, and a hand-checked Rust
+# sample, on pinned real projects (core/benches/links/README.md).
+bench-links: python
+	core/benches/links/run.sh
+	core/benches/links/run_more.sh
