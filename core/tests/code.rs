@@ -391,7 +391,7 @@ func run(s *Server) error { return nil }
         r#"interface Handler 14-16 sig=Some("type Handler interface") doc=Some("Handler handles.") refs=[]"#,
         r#"  method Serve 15-15 sig=Some("Serve(w Writer) error") doc=None refs=[type_ref:Writer@15 type_ref:error@15]"#,
         r#"const Version 18-18 sig=Some("Version = \"1.0\"") doc=None refs=[]"#,
-        r#"method Start 21-24 sig=Some("func (s *Server) Start() error") doc=Some("Start starts the server.") refs=[type_ref:Server@21 type_ref:error@21 call:Println@22 call:ToUpper@22 value:Addr@22 call:run@23]"#,
+        r#"method Start 21-24 sig=Some("func (s *Server) Start() error") doc=Some("Start starts the server.") refs=[type_ref:Server@21 type_ref:error@21 call:Println@22 call:ToUpper@22 call:run@23]"#,
         r#"fn run 26-26 sig=Some("func run(s *Server) error") doc=None refs=[type_ref:Server@26 type_ref:error@26]"#,
         r#"top refs=[import:fmt@4 import:str@5] imports=["fmt", "strings"]"#,
     ];

@@ -357,9 +357,13 @@ impl<'a> Context<'a> {
                     }
                 }
                 _ => {
+                    // (A parameter's field is no definition's use.)
                     if let Some((name, receiver)) = path(node) {
-                        let name = self.text(name);
-                        self.add_member_ref(RefKind::Value, name, node, receiver);
+                        let head = self.text(receiver).split(['.', ':']).next().unwrap_or("");
+                        if !self.is_parameter(head) {
+                            let name = self.text(name);
+                            self.add_member_ref(RefKind::Value, name, node, receiver);
+                        }
                     }
                 }
             }
