@@ -124,6 +124,37 @@ def main() -> None:
                 return i + 1
         return start
 
+    def cfg_attr_above(rel: str, line: int) -> bool:
+        """Whether the item at `line` carries a `#[cfg(…)]` (among the attributes right
+        above it)."""
+        ls = lines_of(rel)
+        i = line - 2
+        while i >= 0 and ls[i].strip().startswith(("#[", "///", "//")):
+            if ls[i].strip().startswith("#[cfg("):
+                return True
+            i -= 1
+        return False
+
+    def cfg_twins(tgt: dict, ident: str) -> list:
+        """The same item for another configuration: a definition of `ident` in the same
+        file, at the same indentation, where both carry a `#[cfg(…)]` (rustdoc builds
+        one target; the hand-checked sample counts these twins as alternatives too)."""
+        if not isinstance(tgt, dict):
+            return []
+        rel, line = tgt["file"], tgt["line"]
+        if not cfg_attr_above(rel, line):
+            return []
+        ls = lines_of(rel)
+        indent = len(ls[line - 1]) - len(ls[line - 1].lstrip())
+        pattern = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|unsafe|async)\s+)*"
+                             r"(?:fn|struct|enum|type|trait|const|static|mod)\s+" + re.escape(ident) + r"\b")
+        out = []
+        for i, t in enumerate(ls, 1):
+            if i != line and pattern.match(t) and len(t) - len(t.lstrip()) == indent \
+                    and cfg_attr_above(rel, i) and abs(i - line) <= 40:
+                out.append({"file": rel, "line": i})
+        return out
+
     # (file, line) -> name -> [(col, target)]
     occ: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
     for d, dirs, files in os.walk(pages):
@@ -209,6 +240,9 @@ def main() -> None:
             else:
                 g["target"] = tgt
                 g["col"] = col
+                twins = cfg_twins(tgt, q["name"])
+                if twins:
+                    g["alts"] = twins
         else:
             g["target"], g["note"] = "unknown", "not linked by rustdoc"
         sys.stdout.write(json.dumps(g) + "\n")

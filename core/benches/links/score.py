@@ -19,6 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from export import find_db  # (export.py, beside this file)
+
 # Outcomes of one reference row (README.md, "Scoring rules").
 CORRECT = "correct"  # linked to the gold symbol
 WRONG_OTHER = "wrong_other"  # linked; gold is another indexed symbol in the project
@@ -34,13 +36,6 @@ NO_GOLD = "no_gold"  # the gold file has no line for this ref: skipped
 WRONG = (WRONG_OTHER, WRONG_UNINDEXED, WRONG_EXTERNAL)
 
 
-def find_db(home: str) -> Path:
-    dbs = sorted(p for p in (Path(home) / "code").rglob("*.db") if p.is_file())
-    if len(dbs) != 1:
-        sys.exit(
-            f"expected exactly one *.db under {home}/code/, found {len(dbs)}: {dbs}"
-        )
-    return dbs[0]
 
 
 @dataclass
