@@ -94,7 +94,7 @@ fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
         ),
         (
             "core/src/engine.rs",
-            "use crate::store::Database;\nuse super::write;\n\npub struct Engine { db: Database }\n\nimpl Engine {\n    pub fn new() -> Engine {\n        let db = Database::open();\n        write();\n        let v: Vec<u8> = Vec::new();\n        let n = v.len();\n        Engine { db }\n    }\n    pub fn run(&self) { self.helper(); }\n    fn helper(&self) {}\n}\n",
+            "use crate::store::Database;\nuse super::write;\n\npub struct Engine { db: Database }\n\nimpl Engine {\n    pub fn new() -> Engine {\n        let db = Database::open();\n        write();\n        let v: Vec<u8> = Vec::new();\n        let n = v.len();\n        let d = make();\n        let m = d.len();\n        Engine { db }\n    }\n    pub fn run(&self) { self.helper(); }\n    fn helper(&self) {}\n}\n",
         ),
         (
             "core/tests/t.rs",
@@ -130,10 +130,22 @@ fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
         dep(&engine, &root, "core/src/engine.rs", "run", "helper")["to_id"],
         helper
     );
-    // `v.len()` on a Vec: the user's `Database::len` is a candidate, never a link.
-    let len = dep(&engine, &root, "core/src/engine.rs", "new", "len");
-    assert!(len.get("to_id").is_none(), "{len}");
-    assert_eq!(len["ambiguous"], true, "{len}");
+    // `v.len()` on a `Vec` (declared): the standard library's. `d.len()` on a value of a
+    // type the index does not know: the user's `Database::len` is a candidate, never a
+    // link.
+    let lens = deps_named(&engine, &root, "core/src/engine.rs", "new", "len");
+    assert_eq!(lens.len(), 2, "{lens:?}");
+    assert!(lens.iter().all(|d| d.get("to_id").is_none()), "{lens:?}");
+    assert!(lens.iter().any(|d| d["external"] == true), "{lens:?}");
+    let unknown = lens
+        .iter()
+        .find(|d| d["ambiguous"] == true)
+        .expect("d.len()");
+    assert_eq!(
+        unknown["candidates"].as_array().unwrap().len(),
+        1,
+        "{unknown}"
+    );
     // `Vec::new()`: the standard library.
     let vec_new = deps_named(&engine, &root, "core/src/engine.rs", "new", "new");
     assert!(vec_new.iter().all(|d| d["external"] == true), "{vec_new:?}");
@@ -277,14 +289,17 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
             "cmd/main.go",
             "package main\n\nimport \"example.com/m/pkg/util\"\n\nfunc main() {\n\tutil.Clean(\"x\")\n\thelp()\n}\n",
         ),
-        ("cmd/help.go", "package main\n\nfunc help() {}\n"),
+        (
+            "cmd/help.go",
+            "package main\n\nfunc help() {}\n\ntype Flags struct{}\n\nfunc (f *Flags) Parse() {}\n\nfunc Parse() {}\n\nfunc use() {\n\tfl := &Flags{}\n\tfl.Parse()\n}\n",
+        ),
         (
             "src/a/Shape.java",
-            "package a;\n\npublic class Shape {\n    public Shape() {}\n    public static Shape unit() { return new Shape(); }\n}\n",
+            "package a;\n\npublic class Shape {\n    public Shape() {}\n    public static Shape unit() { return new Shape(); }\n    public double area() { return 1; }\n}\n",
         ),
         (
             "src/b/Main.java",
-            "package b;\n\nimport a.Shape;\n\npublic class Main {\n    void run() { Shape s = Shape.unit(); }\n}\n",
+            "package b;\n\nimport a.Shape;\n\npublic class Main {\n    void run() { Shape s = Shape.unit(); s.area(); }\n}\n",
         ),
         (
             "c/util.h",
@@ -308,6 +323,28 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
     assert_eq!(
         dep(&engine, &root, "cmd/main.go", "main", "help")["to_id"],
         help
+    );
+    // A declared variable's type gives its methods: Go's `fl := &Flags{}`, Java's
+    // `Shape s`.
+    let method = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "cmd/help.go"}),
+    )["syms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["n"] == "Parse" && s["k"] == "method")
+        .map(|s| s["id"].clone())
+        .unwrap();
+    assert_eq!(
+        dep(&engine, &root, "cmd/help.go", "use", "Parse")["to_id"],
+        method
+    );
+    let area = id_of(&engine, &root, "src/a/Shape.java", "area");
+    assert_eq!(
+        dep(&engine, &root, "src/b/Main.java", "run", "area")["to_id"],
+        area
     );
     let shape = id_of(&engine, &root, "src/a/Shape.java", "Shape");
     let unit = id_of(&engine, &root, "src/a/Shape.java", "unit");

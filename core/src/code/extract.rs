@@ -127,6 +127,9 @@ struct Frame {
     node_id: usize,
     name_node: Option<usize>,
     symbol: ExtractedSymbol,
+    /// The declared types of the names bound in it (parameters, typed variables,
+    /// fields): `x` → `Foo` for `x: Foo`, `Foo x`, `x = Foo(…)`.
+    types: Vec<(String, String)>,
 }
 
 /// What the walk knows while a language looks at a node.
@@ -286,6 +289,15 @@ impl<'a> Context<'a> {
         if segments.is_empty() {
             return "?".into();
         }
+        if let Some(ty) = self.local_type(segments[0]) {
+            // `x.f()` with `x: Foo` is `Foo`'s `f`; `x.y.f()` a field's, of a type not
+            // known.
+            return if segments.len() == 1 {
+                ty.to_string()
+            } else {
+                "?".into()
+            };
+        }
         if matches!(segments[0], "self" | "this" | "Self" | "cls") {
             // `self::x` in Rust is the module, not the type.
             if segments[0] == "self" && text.starts_with("self::") {
@@ -297,6 +309,36 @@ impl<'a> Context<'a> {
             }
         }
         segments.join(".")
+    }
+
+    /// Record that `name` is declared of type `ty` (written as in the source: `&mut
+    /// Foo`, `*pkg.Foo`, `Foo<T>`, `"Foo"`) in the innermost symbol being defined. Types
+    /// that are not one plain name (`Vec<Foo>` is `Vec`) keep their outer name.
+    pub fn bind_type(&mut self, name: &str, ty: &str) {
+        let Some(ty) = type_name(ty) else {
+            return;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.len() > MAX_NAME_BYTES {
+            return;
+        }
+        if let Some(frame) = self.frames.last_mut()
+            && frame.types.len() < 256
+        {
+            frame.types.push((name.to_string(), ty));
+        }
+    }
+
+    /// The declared type of `name` in the symbols being defined, innermost first (the
+    /// latest declaration first).
+    pub fn local_type(&self, name: &str) -> Option<&str> {
+        self.frames.iter().rev().find_map(|f| {
+            f.types
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, t)| t.as_str())
+        })
     }
 
     /// The name of the innermost type-like symbol being defined (a class, a struct, an
@@ -735,6 +777,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
         cx.frames.push(Frame {
             node_id: node.id(),
             name_node: def.name_node,
+            types: Vec::new(),
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),
                 kind: def.kind,
@@ -763,6 +806,34 @@ fn attach(symbol: ExtractedSymbol, cx: &mut Context, symbols: &mut Vec<Extracted
         Some(parent) => parent.symbol.children.push(symbol),
         None => symbols.push(symbol),
     }
+}
+
+/// The type a declaration names, as a path of names joined by `.`: `&mut Foo` → `Foo`,
+/// `*pkg.Foo` → `pkg.Foo`, `Foo<T>` → `Foo`, `fs::DirEntry` → `fs.DirEntry`, `"Foo"` →
+/// `Foo`, `Optional[Foo]` → `Optional`; `None` for anything else (a tuple, a function
+/// type, a union).
+pub(crate) fn type_name(text: &str) -> Option<String> {
+    let mut t = text.trim().trim_matches(|c| c == '"' || c == '\'');
+    loop {
+        let before = t;
+        t = t.trim_start_matches(['&', '*', '?']).trim_start();
+        for prefix in ["mut ", "const ", "dyn ", "impl "] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        if t == before {
+            break;
+        }
+    }
+    let t = t.split(['<', '[', '(']).next()?.trim();
+    let segments: Vec<&str> = t.split("::").flat_map(|s| s.split('.')).collect();
+    let plain = |s: &&str| {
+        !s.is_empty()
+            && s.len() <= MAX_NAME_BYTES
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    (segments.len() <= 8 && segments.iter().all(plain)).then(|| segments.join("."))
 }
 
 /// The last segment of a dotted, `::` or `/` separated path (`a::b::c` → `c`).

@@ -949,6 +949,15 @@ impl<'a> Linker<'a> {
                 .lookup(&set, name, kind, 0)?
                 .map_or(Target::External, |s| Target::Linked(s.id)));
         }
+        if self.files.family(file) == Family::Rust
+            && segments.len() > 1
+            && self
+                .rust_module(file, &segments[..segments.len() - 1], 0)?
+                .is_none()
+        {
+            // `fs::DirEntry::f`: a type of a module outside the repository.
+            return Ok(Target::External);
+        }
         let ty = segments.last().copied().unwrap_or(qual);
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
         let mut owned = self.owned(file, name, ty)?;

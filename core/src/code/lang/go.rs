@@ -117,6 +117,41 @@ impl LanguageExtractor for Go {
                 }
                 false
             }
+            "parameter_declaration" | "var_spec" => {
+                if let Some(ty) = node.child_by_field_name("type") {
+                    let ty = cx.text(ty);
+                    for name in node
+                        .children_by_field_name("name", &mut node.walk())
+                        .collect::<Vec<_>>()
+                    {
+                        let name = cx.text(name);
+                        cx.bind_type(name, ty);
+                    }
+                }
+                true
+            }
+            // `x := T{…}`, `x := &T{…}`
+            "short_var_declaration" => {
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) && left.named_child_count() == 1
+                    && right.named_child_count() == 1
+                    && let (Some(name), Some(value)) = (left.named_child(0), right.named_child(0))
+                {
+                    let value = match value.kind() {
+                        "unary_expression" => value.child_by_field_name("operand").unwrap_or(value),
+                        _ => value,
+                    };
+                    if value.kind() == "composite_literal"
+                        && let Some(ty) = value.child_by_field_name("type")
+                    {
+                        let (name, ty) = (cx.text(name), cx.text(ty));
+                        cx.bind_type(name, ty);
+                    }
+                }
+                true
+            }
             "argument_list" => {
                 let nodes =
                     (0..node.named_child_count()).filter_map(|i| node.named_child(i as u32));

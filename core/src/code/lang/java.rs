@@ -138,6 +138,25 @@ impl LanguageExtractor for Java {
                 cx.add_ref(RefKind::TypeRef, text, node);
                 false
             }
+            "formal_parameter" | "local_variable_declaration" | "field_declaration" => {
+                if let Some(ty) = node.child_by_field_name("type") {
+                    let ty = cx.text(ty);
+                    let names: Vec<Node> = match node.kind() {
+                        "formal_parameter" => {
+                            node.child_by_field_name("name").into_iter().collect()
+                        }
+                        _ => node
+                            .children_by_field_name("declarator", &mut node.walk())
+                            .filter_map(|d| d.child_by_field_name("name"))
+                            .collect(),
+                    };
+                    for name in names {
+                        let name = cx.text(name);
+                        cx.bind_type(name, ty);
+                    }
+                }
+                true
+            }
             // `Foo::bar`, `this::bar`
             "method_reference" => {
                 let parts: Vec<Node> = (0..node.named_child_count())

@@ -34,6 +34,30 @@ fn is_constant_name(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// The type of `x: Foo = …` or the evident one of `x = Foo(…)` (a capitalised callee).
+fn assigned_type(node: Node, cx: &mut Context) {
+    let Some(left) = node
+        .child_by_field_name("left")
+        .filter(|l| l.kind() == "identifier")
+    else {
+        return;
+    };
+    let ty = match node.child_by_field_name("type") {
+        Some(ty) => Some(cx.text(ty)),
+        None => node
+            .child_by_field_name("right")
+            .filter(|r| r.kind() == "call")
+            .and_then(|r| r.child_by_field_name("function"))
+            .filter(|f| f.kind() == "identifier")
+            .map(|f| cx.text(f))
+            .filter(|t| t.starts_with(char::is_uppercase)),
+    };
+    if let Some(ty) = ty {
+        let name = cx.text(left);
+        cx.bind_type(name, ty);
+    }
+}
+
 /// Names used as values in `nodes`: `f`, `mod.f` (not calls).
 fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
     cx.add_values(nodes, |n| {
@@ -267,7 +291,19 @@ impl LanguageExtractor for Python {
                 true
             }
             "assignment" => {
+                assigned_type(node, cx);
                 values(node.child_by_field_name("right"), cx);
+                true
+            }
+            "typed_parameter" | "typed_default_parameter" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.named_child(0))
+                    .filter(|n| n.kind() == "identifier");
+                if let (Some(name), Some(ty)) = (name, node.child_by_field_name("type")) {
+                    let (name, ty) = (cx.text(name), cx.text(ty));
+                    cx.bind_type(name, ty);
+                }
                 true
             }
             "comment" | "string" => false,

@@ -95,9 +95,12 @@ fn add_path_ref(kind: RefKind, node: Node, cx: &mut Context) {
                 node.child_by_field_name("value"),
             ) {
                 let name = cx.text(field);
-                // A method of a value: only `self`'s type is known.
+                // A method of a value: `self`'s type, or a variable's declared one.
                 let qual = match value.kind() {
                     "self" => cx.qualifier("self"),
+                    "identifier" => cx
+                        .local_type(cx.text(value))
+                        .map_or_else(|| "?".to_string(), str::to_string),
                     _ => "?".to_string(),
                 };
                 cx.add_ref_via(kind, name, node, Some(qual));
@@ -143,6 +146,41 @@ fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
             })
             .flatten()
     });
+}
+
+/// The declared type of `let x: T = …`, or the evident one of `let x = T::new(…)` and
+/// `let x = T { … }`.
+fn let_type(node: Node, cx: &mut Context) {
+    let Some(pattern) = node
+        .child_by_field_name("pattern")
+        .filter(|p| p.kind() == "identifier")
+    else {
+        return;
+    };
+    let ty = match (
+        node.child_by_field_name("type"),
+        node.child_by_field_name("value"),
+    ) {
+        (Some(ty), _) => Some(cx.text(ty)),
+        (None, Some(value)) => match value.kind() {
+            "struct_expression" => value.child_by_field_name("name").map(|n| cx.text(n)),
+            "call_expression" => value
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "scoped_identifier")
+                .filter(|f| {
+                    f.child_by_field_name("name")
+                        .is_some_and(|n| cx.text(n) == "new")
+                })
+                .and_then(|f| f.child_by_field_name("path"))
+                .map(|p| cx.text(p)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(ty) = ty {
+        let name = cx.text(pattern);
+        cx.bind_type(name, ty);
+    }
 }
 
 impl LanguageExtractor for Rust {
@@ -299,6 +337,17 @@ impl LanguageExtractor for Rust {
                 values(children(node), cx);
                 true
             }
+            "parameter" => {
+                if let (Some(pattern), Some(ty)) = (
+                    node.child_by_field_name("pattern"),
+                    node.child_by_field_name("type"),
+                ) && pattern.kind() == "identifier"
+                {
+                    let (name, ty) = (cx.text(pattern), cx.text(ty));
+                    cx.bind_type(name, ty);
+                }
+                true
+            }
             "field_initializer"
             | "let_declaration"
             | "assignment_expression"
@@ -311,6 +360,9 @@ impl LanguageExtractor for Rust {
                             .then(|| node.named_child(0))
                             .flatten()
                     });
+                if node.kind() == "let_declaration" {
+                    let_type(node, cx);
+                }
                 values(value, cx);
                 true
             }

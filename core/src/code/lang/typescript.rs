@@ -331,6 +331,29 @@ fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
     }
 }
 
+/// The type of `const x: Foo = …`, or the evident one of `const x = new Foo(…)`.
+fn declared_type(node: Node, cx: &mut Context) {
+    let Some(name) = node
+        .child_by_field_name("name")
+        .filter(|n| n.kind() == "identifier")
+    else {
+        return;
+    };
+    let ty = match node.child_by_field_name("type") {
+        Some(ty) => Some(cx.text(ty.named_child(0).unwrap_or(ty))),
+        None => node
+            .child_by_field_name("value")
+            .filter(|v| v.kind() == "new_expression")
+            .and_then(|v| v.child_by_field_name("constructor"))
+            .filter(|c| c.kind() == "identifier")
+            .map(|c| cx.text(c)),
+    };
+    if let Some(ty) = ty {
+        let name = cx.text(name);
+        cx.bind_type(name, ty);
+    }
+}
+
 /// Names used as values in `nodes`: `f`, `ns.f` (not calls).
 fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
     cx.add_values(nodes, |n| {
@@ -545,7 +568,22 @@ fn references(node: Node, cx: &mut Context) -> bool {
             );
             true
         }
+        "required_parameter" | "optional_parameter" => {
+            if let (Some(pattern), Some(ty)) = (
+                node.child_by_field_name("pattern"),
+                node.child_by_field_name("type"),
+            ) && pattern.kind() == "identifier"
+            {
+                let ty = ty.named_child(0).unwrap_or(ty);
+                let (name, ty) = (cx.text(pattern), cx.text(ty));
+                cx.bind_type(name, ty);
+            }
+            true
+        }
         "pair" | "variable_declarator" | "assignment_expression" => {
+            if node.kind() == "variable_declarator" {
+                declared_type(node, cx);
+            }
             let value = node
                 .child_by_field_name("value")
                 .or_else(|| node.child_by_field_name("right"));
