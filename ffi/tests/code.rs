@@ -36,6 +36,11 @@ fn code_index_search_and_detail_through_cc_search_call() {
         "src/helpers.ts",
         "/** Helps. */\nexport function helper(id: number): User {\n  return { id };\n}\n",
     );
+    write(
+        repo.path(),
+        "src/pets.ts",
+        "export class Cat { speak() {} }\nexport class Dog { speak() {} }\nexport function talk(pet) { pet.speak(); }\n",
+    );
     let repo_path = std::fs::canonicalize(repo.path()).unwrap();
     let output = Command::new(&exe)
         .arg(home.path())
@@ -49,7 +54,7 @@ fn code_index_search_and_detail_through_cc_search_call() {
         String::from_utf8_lossy(&output.stderr),
     );
     assert!(output.status.success(), "code_test failed:\n{stderr}");
-    assert!(stdout.starts_with("ok 26 checks"), "{stdout}");
+    assert!(stdout.starts_with("ok 29 checks"), "{stdout}");
     // The index is one database under the data root's code/.
     let dbs: Vec<_> = std::fs::read_dir(home.path().join("code"))
         .unwrap()

@@ -1,7 +1,8 @@
 /* code.* through the C ABI (cc_search_call), compiled with gcc and run by
  * ffi/tests/code.rs. Usage: code_test <home-dir> <repo-dir>, where the repository has
  * src/service.ts (class UserService, method getUserById calling helper) and
- * src/helpers.ts (function helper). Exits 0 when every check holds, printing
+ * src/helpers.ts (function helper), src/pets.ts (two classes with `speak`, and `talk`
+ * calling `pet.speak()`). Exits 0 when every check holds, printing
  * "ok <n> checks"; otherwise prints each failed check. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +51,11 @@ int main(int argc, char **argv) {
     snprintf(params, sizeof params, "{\"path\":\"%s\"}", argv[2]);
     CHECK(call("code.index_repository", params, &text) == CC_SEARCH_OK);
     CHECK(has(text, "\"status\":\"ok\""));
-    CHECK(has(text, "\"files\":2"));
-    CHECK(has(text, "\"new\":2"));
+    CHECK(has(text, "\"files\":3"));
+    CHECK(has(text, "\"new\":3"));
     cc_search_string_free(text);
     CHECK(call("code.index_repository", params, &text) == CC_SEARCH_OK);
-    CHECK(has(text, "\"unchanged\":2"));
+    CHECK(has(text, "\"unchanged\":3"));
     cc_search_string_free(text);
 
     /* Search by subword: `user by id` finds the method, in compact keys. */
@@ -86,6 +87,17 @@ int main(int argc, char **argv) {
     CHECK(call("code.get_symbol_detail", params, &text) == CC_SEARCH_OK);
     CHECK(has(text, "\"f\":\"src/helpers.ts\""));
     CHECK(has(text, "\"from_n\":\"getUserById\""));
+    cc_search_string_free(text);
+
+    /* A method of a value of unknown type (src/pets.ts: `pet.speak()`, two classes
+     * define `speak`): ambiguous, with its candidates, linked to neither. */
+    snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"talk\"}", argv[2]);
+    CHECK(call("code.search_symbols", params, &text) == CC_SEARCH_OK);
+    long talk = number_after(text, "id");
+    cc_search_string_free(text);
+    snprintf(params, sizeof params, "{\"path\":\"%s\",\"id\":%ld}", argv[2], talk);
+    CHECK(call("code.get_dependencies", params, &text) == CC_SEARCH_OK);
+    CHECK(has(text, "{\"to_n\":\"speak\",\"kind\":\"call\",\"ambiguous\":true,\"candidates\":["));
     cc_search_string_free(text);
 
     /* Invalid requests are statuses with a message. */

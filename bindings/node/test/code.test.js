@@ -66,6 +66,29 @@ describe('code', () => {
     assert.deepEqual(engine.call('code.search_symbols', { path: root, query: 'html' }), engine.codeSearch('html', { path: root }))
   })
 
+  test('an unknown value\'s method is ambiguous; a function passed by name is a value reference', () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = makeProject({
+      'src/pets.ts': 'export class Cat { speak() {} }\nexport class Dog { speak() {} }\n',
+      'src/app.ts':
+        "import { Cat } from './pets';\nexport function talk(pet) { pet.speak(); }\nexport function all(pets) { return pets.map(talk); }\nexport function one() { const c: Cat = new Cat(); c.speak(); }\n",
+    })
+    engine.codeIndex({ path: root })
+    const syms = engine.codeFileSymbols('src/app.ts', { path: root }).syms
+    const id = (name) => syms.find((s) => s.n === name).id
+    const speak = engine.codeDependencies(id('talk'), { path: root }).deps.find((d) => d.to_n === 'speak')
+    assert.equal(speak.ambiguous, true, JSON.stringify(speak))
+    assert.equal(speak.to_id, undefined)
+    assert.equal(speak.candidates.length, 2)
+    // `c: Cat` is declared: `c.speak()` is Cat's.
+    const cat = engine.codeFileSymbols('src/pets.ts', { path: root }).syms.find((s) => s.n === 'Cat')
+    const typed = engine.codeDependencies(id('one'), { path: root }).deps.find((d) => d.to_n === 'speak')
+    assert.equal(typed.to_id, cat.children[0].id, JSON.stringify(typed))
+    // `pets.map(talk)`: talk used as a value.
+    const refs = engine.codeReferences(id('talk'), { path: root }).refs_to
+    assert.deepEqual(refs.map((r) => [r.from_n, r.kind]), [['all', 'value']])
+  })
+
   test('async variants, update, budgets, repos and delete', async () => {
     const engine = new Engine({ home: tempDir() })
     const root = repo()
@@ -96,17 +119,18 @@ describe('code', () => {
     const files = { 'lib/target.py': 'def target(value: int) -> int:\n    """Target. Returns value."""\n    return value\n' }
     for (let i = 0; i < 40; i++) {
       const n = String(i).padStart(2, '0')
-      files[`lib/caller_${n}.py`] = `def caller_${n}():\n    return target(${i})\n`
+      files[`lib/caller_${n}.py`] = `from lib.target import target\n\n\ndef caller_${n}():\n    return target(${i})\n`
     }
     const root = makeProject(files)
     engine.codeIndex({ path: root })
     const target = engine.codeSearch('target', { path: root, kind: 'fn' }).hits[0].id
     const full = engine.codeSymbol(target, { path: root })
-    assert.equal(full.called_by.length, 40)
+    // Each caller imports and calls it.
+    assert.equal(full.called_by.filter((r) => r.kind === 'call').length, 40)
     assert.equal(full.truncated, undefined)
     const cut = engine.codeSymbol(target, { path: root, maxTokens: 400 })
     assert.equal(cut.truncated, true)
-    assert.ok(cut.called_by.length > 0 && cut.called_by.length < 40, JSON.stringify(cut))
+    assert.ok(cut.called_by.length > 0 && cut.called_by.length < 80, JSON.stringify(cut))
     assert.ok(JSON.stringify(cut).length <= 1600)
     assert.deepEqual([cut.sig, cut.doc], [full.sig, full.doc])
     assert.deepEqual(cut.called_by, full.called_by.slice(0, cut.called_by.length))
