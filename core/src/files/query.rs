@@ -47,13 +47,14 @@ pub fn parse(query: &str, namespaces: &BTreeMap<String, Namespace>) -> ParsedQue
     if let Some(rest) = query.strip_prefix("@@") {
         return plain(&format!("@{rest}"));
     }
-    // Folder glob: @/folder: (single segment only)
+    // Folder glob: @/folder: (single segment only; a name, not punctuation alone: `@/;:`
+    // is no folder anyone has, and as a query it is empty)
     if let Some(rest) = query.strip_prefix("@/")
         && let Some(colon) = rest.find(':')
         && colon > 0
     {
         let folder = &rest[..colon];
-        if !folder.contains('/') {
+        if !folder.contains('/') && folder.chars().any(char::is_alphanumeric) {
             return ParsedQuery {
                 prefix: Some(Prefix::Folder(folder.to_string())),
                 text: rest[colon + 1..].to_string(),
@@ -161,6 +162,8 @@ mod tests {
         assert_eq!(p("@/src/components:x"), (None, "@/src/components:x".into()));
         // Empty folder name.
         assert_eq!(p("@/:x"), (None, "@/:x".into()));
+        // Punctuation alone is no folder name.
+        assert_eq!(p("@/;:"), (None, "@/;:".into()));
         // No colon.
         assert_eq!(p("@/components"), (None, "@/components".into()));
         assert_eq!(p("@docs"), (None, "@docs".into()));
