@@ -1395,6 +1395,9 @@ impl<'a> Linker<'a> {
                 child.push(first.to_string());
                 if self.rust_module_file(&krate, &child).is_some() {
                     (krate, child, &segments[1..])
+                } else if matches!(first, "std" | "core" | "alloc" | "proc_macro" | "test") {
+                    // The standard library: no need to read every manifest to know.
+                    return Ok(None);
                 } else if let Some(other) = self.crates().get(first).cloned() {
                     (other, Vec::new(), &segments[1..])
                 } else {
