@@ -177,8 +177,8 @@ def test_detail_shows_where_what_and_the_references(repo: Repo) -> None:
     main = repo.symbol("main", "fn")
     shown = repo.text("detail", str(main["id"]))
     assert re.search(r"^  print +\(external\)$", shown, re.M), shown
-    # `user.greet()`: the type of `user` is not known, `User.greet` is a candidate.
-    assert re.search(rf"^  greet +ambiguous: #{greet['id']}$", shown, re.M), shown
+    # `user = User("ada")` declares `user`'s type: `user.greet()` is `User.greet`.
+    assert re.search(rf"^  greet +→ #{greet['id']}$", shown, re.M), shown
 
     full = repo.text("detail", str(target["id"]))
     assert "\n  Hello, NAME.\n" in full
@@ -317,10 +317,18 @@ def test_ambiguous_references_show_their_candidates(capsys: pytest.CaptureFixtur
     assert out.endswith("raise --max-tokens to see them.\n")
 
 
-def test_a_method_of_an_unknown_value_is_ambiguous_with_its_candidates(repo: Repo) -> None:
-    # `user.greet()`: the index does not know `user`'s type, so the call links to no
-    # definition but names `User.greet` as a candidate, and `User.greet`'s references
-    # list the call as a maybe; `print` is the builtin.
+def test_a_method_of_an_unknown_value_is_ambiguous_with_its_candidates(
+    tmp_path: Path, home: Path
+) -> None:
+    # `user.greet()` on a parameter of no declared type: the index does not know its
+    # type, so the call links to no definition but names `User.greet` as a candidate,
+    # and `User.greet`'s references list the call as a maybe; `print` is the builtin.
+    root = tmp_path / "shop"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "models.py").write_text(MODELS)
+    (root / "app" / "main.py").write_text("def main(user):\n    print(user.greet())\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    repo = Repo(root.resolve(), home)
     repo.run("index")
     main = repo.symbol("main", "fn")
     greet = repo.symbol("greet", "method")
