@@ -31,6 +31,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use rusqlite::Connection;
@@ -460,8 +461,11 @@ pub(super) struct Linker<'a> {
     root: PathBuf,
     /// Symbols by name, indexed (read from the database, or from memory), on first use.
     symbols: HashMap<String, Named>,
-    /// Bindings read from the database.
-    bindings: HashMap<i64, Vec<Binding>>,
+    /// Each file's bindings, as read (from the database, or from memory) on first use:
+    /// shared, not copied, by every reference of the file.
+    bindings: HashMap<i64, Rc<[Binding]>>,
+    /// The Rust crate of each file asked about.
+    crate_of: HashMap<i64, Option<Crate>>,
     /// Parents of symbols read from the database (by the files read).
     parents: HashMap<i64, i64>,
     parents_read: HashSet<i64>,
@@ -483,6 +487,7 @@ impl<'a> Linker<'a> {
             root: root.to_path_buf(),
             symbols: HashMap::new(),
             bindings: HashMap::new(),
+            crate_of: HashMap::new(),
             parents: HashMap::new(),
             parents_read: HashSet::new(),
             modules: HashMap::new(),
@@ -536,29 +541,29 @@ impl<'a> Linker<'a> {
     }
 
     /// The names `file`'s imports bind.
-    fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Vec<Binding>> {
-        match &self.source {
-            Source::Memory { bindings, .. } => Ok(bindings.get(&file).cloned().unwrap_or_default()),
-            Source::Db(conn) => {
-                if let Some(found) = self.bindings.get(&file) {
-                    return Ok(found.clone());
-                }
-                let rows: Vec<Binding> = conn
-                    .prepare_cached(
-                        "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
-                    )?
-                    .query_map([file], |r| {
-                        Ok(Binding {
-                            local: r.get(0)?,
-                            module: r.get(1)?,
-                            name: r.get(2)?,
-                        })
-                    })?
-                    .collect::<rusqlite::Result<_>>()?;
-                self.bindings.insert(file, rows.clone());
-                Ok(rows)
-            }
+    fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Rc<[Binding]>> {
+        if let Some(found) = self.bindings.get(&file) {
+            return Ok(found.clone());
         }
+        let rows: Rc<[Binding]> = match &self.source {
+            Source::Memory { bindings, .. } => {
+                bindings.get(&file).map_or(&[][..], |b| b.as_slice()).into()
+            }
+            Source::Db(conn) => conn
+                .prepare_cached(
+                    "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
+                )?
+                .query_map([file], |r| {
+                    Ok(Binding {
+                        local: r.get(0)?,
+                        module: r.get(1)?,
+                        name: r.get(2)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?,
+        };
+        self.bindings.insert(file, rows.clone());
+        Ok(rows)
     }
 
     /// The symbols named `name` of `file`'s family, those for which `keep` holds (a scan
@@ -1218,8 +1223,17 @@ impl<'a> Linker<'a> {
         name
     }
 
-    /// The crate `file` belongs to.
+    /// The crate `file` belongs to (found once per file).
     fn rust_crate_of(&mut self, file: i64) -> Option<Crate> {
+        if let Some(found) = self.crate_of.get(&file) {
+            return found.clone();
+        }
+        let found = self.find_crate_of(file);
+        self.crate_of.insert(file, found.clone());
+        found
+    }
+
+    fn find_crate_of(&mut self, file: i64) -> Option<Crate> {
         let rel = self.files.rel(file).to_string();
         let mut dir = dir_of(&rel).to_string();
         loop {
