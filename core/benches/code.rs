@@ -191,16 +191,32 @@ fn dump(home: &Path, root: &Path, out: &Path) {
 
 fn main() {
     let source = source_tree();
+    // `CC_SEARCH_BENCH_CODE_KEEP=DIR` keeps the copied tree and the index in `DIR` and
+    // reuses them on the next run (for profiling updates: its "cold" index is then a
+    // re-index, and says so).
+    let keep = std::env::var_os("CC_SEARCH_BENCH_CODE_KEEP").map(PathBuf::from);
     let work = tempfile::tempdir().expect("tempdir");
-    let tree = work.path().join("tree");
+    let base = keep.clone().unwrap_or_else(|| work.path().to_path_buf());
+    let tree = base.join("tree");
     let started = Instant::now();
-    let (files, bytes) = copy_sources(&source, &tree);
-    println!(
-        "tree: {} ({files} source files, {:.1} MB) copied in {:.1} s",
-        source.display(),
-        bytes as f64 / 1e6,
-        started.elapsed().as_secs_f64()
-    );
+    let (files, bytes) = if keep.is_some() && tree.is_dir() {
+        (0, 0)
+    } else {
+        copy_sources(&source, &tree)
+    };
+    if files == 0 {
+        println!(
+            "tree: kept in {} (the index too: \"cold\" below is a re-index)",
+            base.display()
+        );
+    } else {
+        println!(
+            "tree: {} ({files} source files, {:.1} MB) copied in {:.1} s",
+            source.display(),
+            bytes as f64 / 1e6,
+            started.elapsed().as_secs_f64()
+        );
+    }
     // The bound: tree-sitter alone, then tree-sitter plus symbol extraction, on every
     // core, over the same files (read from the page cache), nothing stored.
     // `CC_SEARCH_BENCH_CODE_NO_BOUND=1` skips it (for profiling the index alone).
@@ -239,8 +255,10 @@ fn main() {
 
     // Old mtimes: the fast check trusts an mtime only when it is older than the run.
     std::thread::sleep(Duration::from_millis(1100));
-    let home = tempfile::tempdir().expect("tempdir");
-    let engine = Engine::open_at(home.path()).expect("engine");
+    let temp_home = tempfile::tempdir().expect("tempdir");
+    let home = keep.map_or_else(|| temp_home.path().to_path_buf(), |k| k.join("home"));
+    std::fs::create_dir_all(&home).expect("home");
+    let engine = Engine::open_at(&home).expect("engine");
     let root = std::fs::canonicalize(&tree).expect("tree");
     let root_s = root.to_string_lossy().into_owned();
 
@@ -265,7 +283,7 @@ fn main() {
     );
 
     if let Some(out) = std::env::var_os("CC_SEARCH_BENCH_CODE_DUMP") {
-        dump(home.path(), &root, Path::new(&out));
+        dump(&home, &root, Path::new(&out));
     }
 
     let mut warm = Vec::new();

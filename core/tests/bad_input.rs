@@ -564,7 +564,7 @@ impl Drop for SmallDisk {
 
 #[test]
 fn a_full_disk_fails_cleanly_and_keeps_the_index() {
-    let Some(disk) = SmallDisk::new(1536) else {
+    let Some(disk) = SmallDisk::new(2048) else {
         assert!(
             !common::is_root(),
             "root could not mount a tmpfs for the full-disk test"

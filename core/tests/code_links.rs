@@ -9,7 +9,7 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 mod common;
-use common::{call, write};
+use common::{call, links, write};
 
 fn canonical(dir: &Path) -> String {
     std::fs::canonicalize(dir)
@@ -19,17 +19,32 @@ fn canonical(dir: &Path) -> String {
 }
 
 /// A repository of `files`, indexed.
+///
+/// Each is also indexed a second time file by file, every file added by
+/// `code.update_files` (which reads what linking needs from the database, where a cold
+/// run holds it in memory): both must link alike.
 fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, tempfile::TempDir, Engine, String) {
     let home = tempfile::tempdir().unwrap();
     let engine = Engine::open_at(home.path()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    for (path, text) in files {
-        write(dir.path(), path, text);
-    }
     let root = canonical(dir.path());
     call(&engine, "code.index_repository", json!({"path": root}));
-    (home, dir, engine, root)
+    for (path, text) in files {
+        write(dir.path(), path, text);
+        call(
+            &engine,
+            "code.update_files",
+            json!({"path": root, "files": [path]}),
+        );
+    }
+    let one_by_one = links(home.path(), &root);
+
+    let cold_home = tempfile::tempdir().unwrap();
+    let cold = Engine::open_at(cold_home.path()).unwrap();
+    call(&cold, "code.index_repository", json!({"path": root}));
+    assert_eq!(one_by_one, links(cold_home.path(), &root));
+    (cold_home, dir, cold, root)
 }
 
 /// The id of the symbol `name` defined in `file`.

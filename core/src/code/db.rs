@@ -27,6 +27,9 @@ use crate::store::Migrations;
 ///    could be meant (`ambiguous`, linked to none); `file_bindings` holds the names each
 ///    file's imports bind. Rows written before lack both, so the index is emptied (and
 ///    its counts and time forgotten): the next run indexes afresh.
+/// 6. Generated columns of `files` that module resolution looks files up by — directory,
+///    its last segment, the file's key — each indexed: an update reads the few files a
+///    module can be, not the whole table. Computed by SQLite, so nothing is re-indexed.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -149,6 +152,26 @@ END;
 DELETE FROM metadata WHERE key IN ('last_indexed', 'count_symbols', 'count_refs', 'backfill_name_tokens');
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '5');
 "#,
+    // What module resolution looks files up by (`link::Files`), computed from the path:
+    // the file's name, its directory (`""` at the root), the directory's last segment,
+    // and its key (the name up to the first `.`; for `mod.rs`, `index.ts` and
+    // `__init__.py`, the directory's last segment).
+    r#"
+ALTER TABLE files ADD COLUMN base TEXT
+    GENERATED ALWAYS AS (substr(rel_path, length(rtrim(rel_path, replace(rel_path, '/', ''))) + 1)) VIRTUAL;
+ALTER TABLE files ADD COLUMN dir TEXT
+    GENERATED ALWAYS AS (substr(rel_path, 1, max(length(rel_path) - length(base) - 1, 0))) VIRTUAL;
+ALTER TABLE files ADD COLUMN dir_name TEXT
+    GENERATED ALWAYS AS (substr(dir, length(rtrim(dir, replace(dir, '/', ''))) + 1)) VIRTUAL;
+ALTER TABLE files ADD COLUMN key TEXT
+    GENERATED ALWAYS AS (
+        CASE WHEN dir <> '' AND substr(base, 1, instr(base || '.', '.') - 1) IN ('mod', 'index', '__init__')
+        THEN dir_name ELSE substr(base, 1, instr(base || '.', '.') - 1) END) VIRTUAL;
+CREATE INDEX files_dir ON files(dir);
+CREATE INDEX files_dir_name ON files(dir_name);
+CREATE INDEX files_key ON files(key);
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '6');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -160,7 +183,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 5;
+pub const SCHEMA_VERSION: usize = 6;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -161,6 +161,7 @@ impl Writer<'_, '_> {
         let sym = Sym {
             id,
             file: at.file,
+            family: at.family,
             kind: Some(symbol.kind),
             scope,
             parent,

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::code::extract::Binding;
 use crate::code::{RefKind, SymbolKind};
@@ -65,6 +65,20 @@ impl Family {
             "c" | "cpp" => Family::C,
             "ruby" => Family::Ruby,
             _ => Family::Other,
+        }
+    }
+
+    /// The languages of the family (one twice when it has one).
+    fn languages(self) -> (&'static str, &'static str) {
+        match self {
+            Family::Rust => ("rust", "rust"),
+            Family::Python => ("python", "python"),
+            Family::Ts => ("typescript", "javascript"),
+            Family::Go => ("go", "go"),
+            Family::Java => ("java", "java"),
+            Family::C => ("c", "cpp"),
+            Family::Ruby => ("ruby", "ruby"),
+            Family::Other => ("", ""),
         }
     }
 
@@ -135,6 +149,8 @@ fn go_receiver(signature: &str) -> Option<&str> {
 pub(super) struct Sym {
     pub(super) id: i64,
     pub(super) file: i64,
+    /// Its file's family.
+    pub(super) family: Family,
     pub(super) kind: Option<SymbolKind>,
     pub(super) scope: Scope,
     /// The symbol it is defined in.
@@ -200,21 +216,6 @@ impl Named {
             .map(|i| &self.all[*i])
     }
 
-    /// The symbols in any of `files`, top-level ones only.
-    fn top_in(&self, files: &HashSet<i64>) -> Vec<&Sym> {
-        let mut out: Vec<&Sym> = if files.len() < self.by_file.len() {
-            files.iter().flat_map(|f| self.in_file(*f)).collect()
-        } else {
-            self.all
-                .iter()
-                .filter(|s| files.contains(&s.file))
-                .collect()
-        };
-        // (A Go method is at the top level but reached only through a value.)
-        out.retain(|s| s.scope == Scope::Top && s.kind != Some(SymbolKind::Method));
-        out
-    }
-
     fn owned_by(&self, owner: &str) -> impl Iterator<Item = &Sym> {
         self.by_owner
             .get(owner)
@@ -269,18 +270,26 @@ fn best<'s>(syms: impl Iterator<Item = &'s Sym>, ref_kind: RefKind) -> Option<&'
         .min_by_key(|s| (!kind_fits(ref_kind, s.kind), s.scope != Scope::Top, s.id))
 }
 
-/// Every file of the index: its path, family, and the lookups module resolution needs.
+/// The files of the index: each one's path and family, and the lookups module
+/// resolution needs. A cold run holds every file ([`Files::new`]); an incremental run
+/// reads what it asks about from the database ([`Files::read`]), once each, by the
+/// indexed columns of schema 6 — which compute the same keys as [`Files::add`].
 #[derive(Default)]
-pub(super) struct Files {
+pub(super) struct Files<'a> {
+    /// Where to read what is not here yet; `None` when everything is (a cold run).
+    db: Option<&'a Connection>,
     info: HashMap<i64, (String, Family)>,
-    by_rel: HashMap<String, i64>,
+    /// Files by path (`None`: no such file).
+    by_rel: HashMap<String, Option<i64>>,
     /// Files by directory (`""` for the root).
     by_dir: HashMap<String, Vec<i64>>,
-    /// Directories by their last segment.
+    /// Directories that hold files, by their last segment.
     dirs_named: HashMap<String, Vec<String>>,
     /// Files by stem (`db` for `src/db.rs`), and by directory for `mod.rs`,
     /// `__init__.py`, `index.ts`.
     by_key: HashMap<String, Vec<i64>>,
+    /// The directories Rust packages may be in (above a `src/`), read once.
+    rust_dirs: Option<Vec<String>>,
 }
 
 fn dir_of(rel: &str) -> &str {
@@ -310,8 +319,31 @@ fn normalize(path: &str) -> Option<String> {
     Some(out.join("/"))
 }
 
-impl Files {
-    pub(super) fn new<'a>(files: impl Iterator<Item = (i64, &'a str, Family)>) -> Files {
+/// The key a file is found by (see [`Files::by_key`]).
+fn file_key(rel: &str) -> &str {
+    let dir = dir_of(rel);
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = name.split('.').next().unwrap_or(name);
+    if matches!(stem, "index" | "mod" | "__init__") && !dir.is_empty() {
+        dir.rsplit('/').next().unwrap_or(dir)
+    } else {
+        stem
+    }
+}
+
+/// The directory a Rust package of `rel` may be in: what is above its first `src/`.
+fn rust_package_dir(rel: &str) -> Option<&str> {
+    rel.find("/src/")
+        .map(|i| &rel[..i])
+        .or_else(|| rel.starts_with("src/").then_some(""))
+}
+
+/// Files rows: id, path, language.
+type FileRow = (i64, String, String);
+
+impl<'a> Files<'a> {
+    /// Every file, in memory.
+    pub(super) fn new<'f>(files: impl Iterator<Item = (i64, &'f str, Family)>) -> Files<'a> {
         let mut out = Files::default();
         for (id, rel, family) in files {
             out.add(id, rel, family);
@@ -323,77 +355,207 @@ impl Files {
             list.sort();
             list.dedup();
         }
+        for list in out.by_key.values_mut() {
+            list.sort_unstable();
+        }
+        let mut rust: Vec<String> = out
+            .info
+            .values()
+            .filter(|(_, f)| *f == Family::Rust)
+            .filter_map(|(rel, _)| rust_package_dir(rel).map(String::from))
+            .collect();
+        rust.sort();
+        rust.dedup();
+        out.rust_dirs = Some(rust);
         out
+    }
+
+    /// The files of the index at `conn`, read as asked.
+    pub(super) fn read(conn: &'a Connection) -> Files<'a> {
+        Files {
+            db: Some(conn),
+            ..Files::default()
+        }
     }
 
     fn add(&mut self, id: i64, rel: &str, family: Family) {
         self.info.insert(id, (rel.to_string(), family));
-        self.by_rel.insert(rel.to_string(), id);
+        self.by_rel.insert(rel.to_string(), Some(id));
         let dir = dir_of(rel);
         self.by_dir.entry(dir.to_string()).or_default().push(id);
-        let mut d = dir;
-        while !d.is_empty() {
-            let name = d.rsplit('/').next().unwrap_or(d);
-            let known = self.dirs_named.entry(name.to_string()).or_default();
-            if known.last().map(String::as_str) != Some(d) {
-                known.push(d.to_string());
-            }
-            d = dir_of(d);
+        if !dir.is_empty() {
+            let name = dir.rsplit('/').next().unwrap_or(dir);
+            self.dirs_named
+                .entry(name.to_string())
+                .or_default()
+                .push(dir.to_string());
         }
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        let stem = name.split('.').next().unwrap_or(name);
-        let key = if matches!(stem, "index" | "mod" | "__init__") && !dir.is_empty() {
-            dir.rsplit('/').next().unwrap_or(dir)
-        } else {
-            stem
+        self.by_key
+            .entry(file_key(rel).to_string())
+            .or_default()
+            .push(id);
+    }
+
+    /// Read the rows `sql` selects with `arg` (id, path, language), noting each file.
+    fn rows(&mut self, sql: &str, arg: &dyn rusqlite::ToSql) -> rusqlite::Result<Vec<FileRow>> {
+        let Some(conn) = self.db else {
+            return Ok(Vec::new());
         };
-        self.by_key.entry(key.to_string()).or_default().push(id);
+        let rows: Vec<FileRow> = conn
+            .prepare_cached(sql)?
+            .query_map([arg], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (id, rel, language) in &rows {
+            self.info
+                .entry(*id)
+                .or_insert_with(|| (rel.clone(), Family::of(language)));
+        }
+        Ok(rows)
     }
 
-    pub(super) fn family(&self, file: i64) -> Family {
-        self.info.get(&file).map_or(Family::Other, |(_, f)| *f)
+    fn info(&mut self, file: i64) -> rusqlite::Result<Option<&(String, Family)>> {
+        if self.db.is_some() && !self.info.contains_key(&file) {
+            let rows = self.rows(
+                "SELECT id, rel_path, language FROM files WHERE id = ?1",
+                &file,
+            )?;
+            if rows.is_empty() {
+                self.info.insert(file, (String::new(), Family::Other));
+            }
+        }
+        Ok(self.info.get(&file))
     }
 
-    fn rel(&self, file: i64) -> &str {
-        self.info.get(&file).map_or("", |(rel, _)| rel.as_str())
+    pub(super) fn family(&mut self, file: i64) -> rusqlite::Result<Family> {
+        Ok(self.info(file)?.map_or(Family::Other, |(_, f)| *f))
+    }
+
+    fn rel(&mut self, file: i64) -> rusqlite::Result<String> {
+        Ok(self
+            .info(file)?
+            .map(|(rel, _)| rel.clone())
+            .unwrap_or_default())
+    }
+
+    /// The file at `rel`, if the index has one.
+    fn id_of(&mut self, rel: &str) -> rusqlite::Result<Option<i64>> {
+        if let Some(found) = self.by_rel.get(rel) {
+            return Ok(*found);
+        }
+        if self.db.is_none() {
+            return Ok(None);
+        }
+        let rows = self.rows(
+            "SELECT id, rel_path, language FROM files WHERE rel_path = ?1",
+            &rel,
+        )?;
+        let found = rows.first().map(|r| r.0);
+        self.by_rel.insert(rel.to_string(), found);
+        Ok(found)
+    }
+
+    /// The files directly in `dir`, by id.
+    fn in_dir(&mut self, dir: &str) -> rusqlite::Result<Vec<i64>> {
+        if let Some(found) = self.by_dir.get(dir) {
+            return Ok(found.clone());
+        }
+        let rows = self.rows(
+            "SELECT id, rel_path, language FROM files WHERE dir = ?1 ORDER BY id",
+            &dir,
+        )?;
+        let found: Vec<i64> = rows.iter().map(|r| r.0).collect();
+        self.by_dir.insert(dir.to_string(), found.clone());
+        Ok(found)
+    }
+
+    /// The directories holding files whose last segment is `name`, sorted.
+    fn dirs_named(&mut self, name: &str) -> rusqlite::Result<Vec<String>> {
+        if let Some(found) = self.dirs_named.get(name) {
+            return Ok(found.clone());
+        }
+        let found: Vec<String> = match self.db {
+            Some(conn) => conn
+                .prepare_cached("SELECT DISTINCT dir FROM files WHERE dir_name = ?1 ORDER BY dir")?
+                .query_map([name], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?,
+            None => Vec::new(),
+        };
+        self.dirs_named.insert(name.to_string(), found.clone());
+        Ok(found)
+    }
+
+    /// The files of `key` (see [`Files::by_key`]), by id.
+    fn keyed(&mut self, key: &str) -> rusqlite::Result<Vec<i64>> {
+        if let Some(found) = self.by_key.get(key) {
+            return Ok(found.clone());
+        }
+        let rows = self.rows(
+            "SELECT id, rel_path, language FROM files WHERE key = ?1 ORDER BY id",
+            &key,
+        )?;
+        let found: Vec<i64> = rows.iter().map(|r| r.0).collect();
+        self.by_key.insert(key.to_string(), found.clone());
+        Ok(found)
+    }
+
+    /// The directories Rust packages may be in, sorted.
+    fn rust_dirs(&mut self) -> rusqlite::Result<Vec<String>> {
+        if let Some(found) = &self.rust_dirs {
+            return Ok(found.clone());
+        }
+        let mut found: Vec<String> = Vec::new();
+        if let Some(conn) = self.db {
+            let mut stmt =
+                conn.prepare_cached("SELECT rel_path FROM files WHERE language = 'rust'")?;
+            for rel in stmt.query_map([], |r| r.get::<_, String>(0))? {
+                if let Some(dir) = rust_package_dir(&rel?) {
+                    found.push(dir.to_string());
+                }
+            }
+        }
+        found.sort();
+        found.dedup();
+        self.rust_dirs = Some(found.clone());
+        Ok(found)
     }
 
     /// Of the files whose path ends with `suffix` (at a `/`), those nearest `from`
     /// (the longest shared directory prefix).
-    fn nearest_with_suffix(&self, key: &str, suffix: &str, from: &str) -> Vec<i64> {
-        let Some(ids) = self.by_key.get(key) else {
-            return Vec::new();
-        };
-        let mut found: Vec<(usize, i64)> = ids
-            .iter()
-            .filter_map(|id| {
-                let rel = self.rel(*id);
-                let fits = rel == suffix
-                    || rel
-                        .strip_suffix(suffix)
-                        .is_some_and(|head| head.ends_with('/'));
-                fits.then(|| (shared_prefix(rel, from), *id))
-            })
-            .collect();
+    fn nearest_with_suffix(
+        &mut self,
+        key: &str,
+        suffix: &str,
+        from: &str,
+    ) -> rusqlite::Result<Vec<i64>> {
+        let mut found: Vec<(usize, i64)> = Vec::new();
+        for id in self.keyed(key)? {
+            let rel = self.rel(id)?;
+            let fits = rel == suffix
+                || rel
+                    .strip_suffix(suffix)
+                    .is_some_and(|head| head.ends_with('/'));
+            if fits {
+                found.push((shared_prefix(&rel, from), id));
+            }
+        }
         let Some(most) = found.iter().map(|(n, _)| *n).max() else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         found.retain(|(n, _)| *n == most);
         let mut ids: Vec<i64> = found.into_iter().map(|(_, id)| id).collect();
         ids.sort_unstable();
-        ids
+        Ok(ids)
     }
 
-    /// The directories whose path ends with `suffix` (at a `/`) and the most segments
-    /// of it when only a tail matches, with at least `min` segments matched.
-    fn dirs_ending(&self, suffix: &str, min: usize) -> Vec<String> {
+    /// The directories holding files whose path ends with `suffix` (at a `/`) and the
+    /// most segments of it when only a tail matches, with at least `min` segments
+    /// matched.
+    fn dirs_ending(&mut self, suffix: &str, min: usize) -> rusqlite::Result<Vec<String>> {
         let parts: Vec<&str> = suffix.split('/').filter(|p| !p.is_empty()).collect();
         let Some(last) = parts.last() else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        let Some(dirs) = self.dirs_named.get(*last) else {
-            return Vec::new();
-        };
+        let dirs = self.dirs_named(last)?;
         let matched = |dir: &str| -> usize {
             let mut n = 0;
             for (a, b) in dir.rsplit('/').zip(parts.iter().rev()) {
@@ -406,12 +568,22 @@ impl Files {
         };
         let best = dirs.iter().map(|d| matched(d)).max().unwrap_or(0);
         if best < min.min(parts.len()) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        dirs.iter()
-            .filter(|d| matched(d) == best)
-            .cloned()
-            .collect()
+        Ok(dirs.into_iter().filter(|d| matched(d) == best).collect())
+    }
+
+    /// The files in any of `dirs` of `family`.
+    fn in_dirs_of(&mut self, dirs: &[String], family: Family) -> rusqlite::Result<Vec<i64>> {
+        let mut out = Vec::new();
+        for dir in dirs {
+            for id in self.in_dir(dir)? {
+                if self.family(id)? == family {
+                    out.push(id);
+                }
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -446,21 +618,74 @@ pub(super) enum Source<'a> {
     Db(&'a Connection),
 }
 
-/// The same family only.
-fn same_family<'s>(files: &Files, family: Family, syms: impl Iterator<Item = &'s Sym>) -> Vec<Sym> {
-    syms.filter(|s| files.family(s.file) == family)
-        .cloned()
+/// What was read from the database, by question (an incremental run asks each once).
+#[derive(Default)]
+struct Read {
+    /// Whether any symbol has the name.
+    defined: HashMap<String, bool>,
+    /// The symbols of a name in a file.
+    in_file: HashMap<(i64, String), Vec<Sym>>,
+    /// The members of a name (first) of types of a name (second), every family.
+    owned: HashMap<(String, String, Family), Vec<Sym>>,
+    /// Whether a type of the family has a member of the name (a value may use: `true`;
+    /// any: `false`).
+    any_member: HashMap<(String, Family, bool), bool>,
+    /// The symbols of a name in a family (of a kind).
+    of_family: HashMap<(String, Family, Option<SymbolKind>), Vec<Sym>>,
+}
+
+/// A query of [`Sym`]s ([`sym_row`]): the columns read, for symbols `s` of files `f`
+/// under parents `p`, then the rest of the statement.
+macro_rules! select_syms {
+    ($rest:literal) => {
+        concat!(
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id ",
+            $rest
+        )
+    };
+}
+
+fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
+    let parent_kind: Option<String> = r.get(3)?;
+    let parent_name: Option<String> = r.get(4)?;
+    let parent = parent_kind
+        .as_deref()
+        .and_then(SymbolKind::parse)
+        .zip(parent_name.as_deref());
+    let kind = SymbolKind::parse(&r.get::<_, String>(2)?);
+    let signature: Option<String> = r.get(5)?;
+    let family = Family::of(&r.get::<_, String>(6)?);
+    Ok(Sym {
+        id: r.get(0)?,
+        file: r.get(1)?,
+        family,
+        kind,
+        scope: Scope::of(family, parent, kind, signature.as_deref()),
+        parent: r.get(7)?,
+        rename: is_rename(family, kind, signature.as_deref()),
+    })
+}
+
+fn read_syms(
+    conn: &Connection,
+    sql: &str,
+    args: &[&dyn rusqlite::ToSql],
+) -> rusqlite::Result<Vec<Sym>> {
+    conn.prepare_cached(sql)?
+        .query_map(args, sym_row)?
         .collect()
 }
 
 /// Resolves references (see the module's documentation).
 pub(super) struct Linker<'a> {
-    files: Files,
+    files: Files<'a>,
     source: Source<'a>,
     /// The repository root (Rust crates are found by their `Cargo.toml`).
     root: PathBuf,
-    /// Symbols by name, indexed (read from the database, or from memory), on first use.
-    symbols: HashMap<String, Named>,
+    /// A cold run's symbols by name, indexed on first use.
+    named: HashMap<String, Named>,
+    /// An incremental run's answers from the database.
+    read: Read,
     /// Each file's bindings, as read (from the database, or from memory) on first use:
     /// shared, not copied, by every reference of the file.
     bindings: HashMap<i64, Rc<[Binding]>>,
@@ -471,6 +696,8 @@ pub(super) struct Linker<'a> {
     parents_read: HashSet<i64>,
     /// A module written in a file (by its family's rules) → its files.
     modules: HashMap<(i64, String), Vec<i64>>,
+    /// Each C file's includes, and theirs, to a depth of [`MAX_DEPTH`].
+    includes: HashMap<i64, Rc<HashSet<i64>>>,
     /// Per directory: the Rust package there (its `Cargo.toml`'s crate name), if any.
     packages: HashMap<String, Option<String>>,
     /// Rust crates by name (`-` as `_`), found on first use.
@@ -480,32 +707,46 @@ pub(super) struct Linker<'a> {
 const MAX_DEPTH: usize = 4;
 
 impl<'a> Linker<'a> {
-    pub(super) fn new(files: Files, source: Source<'a>, root: &Path) -> Linker<'a> {
+    pub(super) fn new(files: Files<'a>, source: Source<'a>, root: &Path) -> Linker<'a> {
         Linker {
             files,
             source,
             root: root.to_path_buf(),
-            symbols: HashMap::new(),
+            named: HashMap::new(),
+            read: Read::default(),
             bindings: HashMap::new(),
             crate_of: HashMap::new(),
             parents: HashMap::new(),
             parents_read: HashSet::new(),
             modules: HashMap::new(),
+            includes: HashMap::new(),
             packages: HashMap::new(),
             crates: None,
         }
     }
 
-    /// The symbols named `name` (every family).
-    fn named(&mut self, name: &str) -> rusqlite::Result<&Named> {
-        if !self.symbols.contains_key(name) {
-            let rows = match &self.source {
-                Source::Memory { symbols, .. } => symbols.get(name).cloned().unwrap_or_default(),
-                Source::Db(conn) => read_symbols(conn, name)?,
-            };
-            self.symbols.insert(name.to_string(), Named::new(rows));
+    /// A cold run's symbols named `name` (every family).
+    fn named(&mut self, symbols: &HashMap<String, Vec<Sym>>, name: &str) -> &Named {
+        self.named
+            .entry(name.to_string())
+            .or_insert_with(|| Named::new(symbols.get(name).cloned().unwrap_or_default()))
+    }
+
+    /// Whether any symbol is named `name`.
+    fn defined(&mut self, name: &str) -> rusqlite::Result<bool> {
+        match self.source {
+            Source::Memory { symbols, .. } => Ok(symbols.get(name).is_some_and(|s| !s.is_empty())),
+            Source::Db(conn) => {
+                if let Some(found) = self.read.defined.get(name) {
+                    return Ok(*found);
+                }
+                let found = conn
+                    .prepare_cached("SELECT EXISTS (SELECT 1 FROM symbols WHERE name = ?1)")?
+                    .query_row([name], |r| r.get(0))?;
+                self.read.defined.insert(name.to_string(), found);
+                Ok(found)
+            }
         }
-        Ok(&self.symbols[name])
     }
 
     /// `from` and the symbols it is defined in, innermost first.
@@ -566,49 +807,201 @@ impl<'a> Linker<'a> {
         Ok(rows)
     }
 
-    /// The symbols named `name` of `file`'s family, those for which `keep` holds (a scan
-    /// of every symbol of the name: for the rare cases).
+    /// The symbols named `name` of `file`'s family, of `kind` if given, those for which
+    /// `keep` holds (every such symbol of the name: for the rare cases).
     fn candidates(
         &mut self,
         file: i64,
         name: &str,
+        kind: Option<SymbolKind>,
         keep: impl Fn(&Sym) -> bool,
     ) -> rusqlite::Result<Vec<Sym>> {
-        let family = self.files.family(file);
-        self.named(name)?;
-        let named = &self.symbols[name];
-        Ok(same_family(
-            &self.files,
-            family,
-            named.all.iter().filter(|s| keep(s)),
-        ))
+        let family = self.files.family(file)?;
+        let all: &[Sym] = match self.source {
+            Source::Memory { symbols, .. } => &self.named(symbols, name).all,
+            Source::Db(conn) => {
+                let key = (name.to_string(), family, kind);
+                if !self.read.of_family.contains_key(&key) {
+                    let (a, b) = family.languages();
+                    let rows = match kind {
+                        Some(k) => read_syms(
+                            conn,
+                            select_syms!(
+                                "FROM symbols s JOIN files f ON f.id = s.file_id
+                                 LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                                 WHERE s.name = ?1 AND f.language IN (?2, ?3) AND s.kind = ?4
+                                 ORDER BY s.id"
+                            ),
+                            &[&name, &a, &b, &k.as_str()],
+                        )?,
+                        None => read_syms(
+                            conn,
+                            select_syms!(
+                                "FROM symbols s JOIN files f ON f.id = s.file_id
+                                 LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                                 WHERE s.name = ?1 AND f.language IN (?2, ?3) ORDER BY s.id"
+                            ),
+                            &[&name, &a, &b],
+                        )?,
+                    };
+                    self.read.of_family.insert(key.clone(), rows);
+                }
+                &self.read.of_family[&key]
+            }
+        };
+        Ok(all
+            .iter()
+            .filter(|s| s.family == family && kind.is_none_or(|k| s.kind == Some(k)) && keep(s))
+            .cloned()
+            .collect())
     }
 
     /// The symbols named `name` defined in `file`.
     fn in_file(&mut self, file: i64, name: &str) -> rusqlite::Result<Vec<Sym>> {
-        Ok(self.named(name)?.in_file(file).cloned().collect())
+        match self.source {
+            Source::Memory { symbols, .. } => {
+                Ok(self.named(symbols, name).in_file(file).cloned().collect())
+            }
+            Source::Db(conn) => {
+                let key = (file, name.to_string());
+                if let Some(found) = self.read.in_file.get(&key) {
+                    return Ok(found.clone());
+                }
+                let rows = read_syms(
+                    conn,
+                    select_syms!(
+                        "FROM symbols s JOIN files f ON f.id = s.file_id
+                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                         WHERE s.file_id = ?1 AND s.name = ?2 ORDER BY s.id"
+                    ),
+                    &[&file, &name],
+                )?;
+                self.read.in_file.insert(key, rows.clone());
+                Ok(rows)
+            }
+        }
+    }
+
+    /// The symbols named `name` at the top level of any of `files` (not Go's methods:
+    /// defined at the top level, they are reached only through a value).
+    fn top_in(&mut self, files: &HashSet<i64>, name: &str) -> rusqlite::Result<Vec<Sym>> {
+        let mut ordered: Vec<i64> = files.iter().copied().collect();
+        ordered.sort_unstable();
+        let mut out = Vec::new();
+        for file in ordered {
+            out.extend(self.in_file(file, name)?);
+        }
+        out.retain(|s| s.scope == Scope::Top && s.kind != Some(SymbolKind::Method));
+        Ok(out)
+    }
+
+    /// The file of the symbol `id`, named `name`.
+    fn file_of(&mut self, name: &str, id: i64) -> rusqlite::Result<Option<i64>> {
+        match self.source {
+            Source::Memory { symbols, .. } => Ok(self
+                .named(symbols, name)
+                .all
+                .iter()
+                .find(|s| s.id == id)
+                .map(|s| s.file)),
+            Source::Db(conn) => conn
+                .prepare_cached("SELECT file_id FROM symbols WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional(),
+        }
     }
 
     /// The members named `name` of types named `owner`, of `file`'s family.
     fn owned(&mut self, file: i64, name: &str, owner: &str) -> rusqlite::Result<Vec<Sym>> {
-        let family = self.files.family(file);
-        self.named(name)?;
-        let named = &self.symbols[name];
-        Ok(same_family(&self.files, family, named.owned_by(owner)))
+        let family = self.files.family(file)?;
+        let found: &[Sym] = match self.source {
+            Source::Memory { symbols, .. } => {
+                let named = self.named(symbols, name);
+                return Ok(named
+                    .owned_by(owner)
+                    .filter(|s| s.family == family)
+                    .cloned()
+                    .collect());
+            }
+            Source::Db(conn) => {
+                let key = (name.to_string(), owner.to_string(), family);
+                if !self.read.owned.contains_key(&key) {
+                    // Members are under a type of that name (driven from the few
+                    // symbols of the owner's name, not the many of the member's)…
+                    let mut rows = read_syms(
+                        conn,
+                        select_syms!(
+                            "FROM symbols p CROSS JOIN symbols s ON s.parent_symbol_id = p.id
+                             JOIN files f ON f.id = s.file_id
+                             WHERE p.name = ?1 AND s.name = ?2 ORDER BY s.id"
+                        ),
+                        &[&owner, &name],
+                    )?;
+                    // …except Go's methods, of their receiver's type.
+                    if family == Family::Go {
+                        rows.extend(read_syms(
+                            conn,
+                            select_syms!(
+                                "FROM symbols s JOIN files f ON f.id = s.file_id
+                                 LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                                 WHERE s.name = ?1 AND s.kind = 'method' AND f.language = 'go'"
+                            ),
+                            &[&name],
+                        )?);
+                        rows.sort_by_key(|s| s.id);
+                        rows.dedup_by_key(|s| s.id);
+                    }
+                    rows.retain(|s| {
+                        s.family == family && matches!(&s.scope, Scope::Member(o) if &**o == owner)
+                    });
+                    self.read.owned.insert(key.clone(), rows);
+                }
+                &self.read.owned[&key]
+            }
+        };
+        Ok(found.to_vec())
     }
 
     /// Whether some type of `file`'s family has a member named `name` that a reference
     /// of `kind` may mean (not a field for a value: reading a field is no use of a
     /// definition).
     fn any_member(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<bool> {
-        let family = self.files.family(file);
-        self.named(name)?;
-        let named = &self.symbols[name];
-        Ok(named.by_owner.values().flatten().any(|i| {
-            let s = &named.all[*i];
-            self.files.family(s.file) == family
+        let family = self.files.family(file)?;
+        let fits = |s: &Sym| {
+            s.family == family
+                && matches!(s.scope, Scope::Member(_))
                 && (kind != RefKind::Value || kind_fits(kind, s.kind))
-        }))
+        };
+        match self.source {
+            Source::Memory { symbols, .. } => {
+                let named = self.named(symbols, name);
+                Ok(named
+                    .by_owner
+                    .values()
+                    .flatten()
+                    .any(|i| fits(&named.all[*i])))
+            }
+            Source::Db(conn) => {
+                let key = (name.to_string(), family, kind == RefKind::Value);
+                if let Some(found) = self.read.any_member.get(&key) {
+                    return Ok(*found);
+                }
+                let mut stmt = conn.prepare_cached(select_syms!(
+                    "FROM symbols s JOIN files f ON f.id = s.file_id
+                     LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                     WHERE s.name = ?1 AND (s.parent_symbol_id IS NOT NULL OR s.kind = 'method')"
+                ))?;
+                let mut found = false;
+                for s in stmt.query_map([name], sym_row)? {
+                    if fits(&s?) {
+                        found = true;
+                        break;
+                    }
+                }
+                self.read.any_member.insert(key, found);
+                Ok(found)
+            }
+        }
     }
 
     /// What the reference from `file` to `name`, of `kind`, written through `qual`, means.
@@ -620,8 +1013,8 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         qual: Option<&str>,
     ) -> rusqlite::Result<Target> {
-        let family = self.files.family(file);
-        if family == Family::Other || self.named(name)?.all.is_empty() {
+        let family = self.files.family(file)?;
+        if family == Family::Other || !self.defined(name)? {
             return Ok(Target::External);
         }
         if kind == RefKind::Import {
@@ -664,7 +1057,7 @@ impl<'a> Linker<'a> {
         name: &str,
         kind: RefKind,
     ) -> rusqlite::Result<Option<Target>> {
-        let family = self.files.family(file);
+        let family = self.files.family(file)?;
         if family == Family::C {
             return self.bare_c(file, name, kind);
         }
@@ -721,7 +1114,7 @@ impl<'a> Linker<'a> {
         {
             files.extend(self.module_files(file, &b.module)?);
         }
-        files.extend(self.package_files(file));
+        files.extend(self.package_files(file)?);
         let mut seen = None;
         if !files.is_empty() {
             let set: HashSet<i64> = files.iter().copied().collect();
@@ -738,7 +1131,7 @@ impl<'a> Linker<'a> {
         }
         // 4. One global namespace.
         if family == Family::Ruby {
-            let top = self.candidates(file, name, |s| s.scope == Scope::Top)?;
+            let top = self.candidates(file, name, None, |s| s.scope == Scope::Top)?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
             return Ok(match fitting.as_slice() {
                 [one] => Some(Target::Linked(one.id)),
@@ -769,6 +1162,32 @@ impl<'a> Linker<'a> {
             .into_iter()
             .filter(|s| takes(s))
             .collect();
+        let included = self.includes_of(file)?;
+        let mut there = self.top_in(&included, name)?;
+        there.retain(|s| takes(s));
+        for place in [own, there] {
+            match place.as_slice() {
+                [] => continue,
+                [one] => return Ok(Some(Target::Linked(one.id))),
+                _ => return Ok(Some(Target::Ambiguous)),
+            }
+        }
+        let anywhere = self.candidates(file, name, None, |s| {
+            s.scope == Scope::Top && kind_fits(kind, s.kind) && !s.rename
+        })?;
+        Ok(match anywhere.as_slice() {
+            [] => None,
+            [one] => Some(Target::Linked(one.id)),
+            _ => Some(Target::Ambiguous),
+        })
+    }
+
+    /// What a C file includes, and what that includes, to a depth of [`MAX_DEPTH`]
+    /// (the file itself left out).
+    fn includes_of(&mut self, file: i64) -> rusqlite::Result<Rc<HashSet<i64>>> {
+        if let Some(found) = self.includes.get(&file) {
+            return Ok(found.clone());
+        }
         let mut included: HashSet<i64> = HashSet::new();
         let mut frontier = vec![file];
         for _ in 0..MAX_DEPTH {
@@ -784,47 +1203,22 @@ impl<'a> Linker<'a> {
             }
             frontier = next;
         }
-        let there: Vec<Sym> = self
-            .named(name)?
-            .top_in(&included)
-            .into_iter()
-            .filter(|s| takes(s))
-            .cloned()
-            .collect();
-        let anywhere = self.candidates(file, name, |s| {
-            s.scope == Scope::Top && kind_fits(kind, s.kind) && !s.rename
-        })?;
-        for place in [own, there, anywhere] {
-            match place.as_slice() {
-                [] => continue,
-                [one] => return Ok(Some(Target::Linked(one.id))),
-                _ => return Ok(Some(Target::Ambiguous)),
-            }
-        }
-        Ok(None)
+        let included = Rc::new(included);
+        self.includes.insert(file, included.clone());
+        Ok(included)
     }
 
     /// The files of `file`'s package that it sees without an import (Go and Java: its
     /// directory).
-    fn package_files(&self, file: i64) -> Vec<i64> {
-        match self.files.family(file) {
-            Family::Go | Family::Java => {
-                let dir = dir_of(self.files.rel(file));
-                self.files
-                    .by_dir
-                    .get(dir)
-                    .map(|ids| {
-                        ids.iter()
-                            .copied()
-                            .filter(|id| {
-                                *id != file && self.files.family(*id) == self.files.family(file)
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            }
-            _ => Vec::new(),
+    fn package_files(&mut self, file: i64) -> rusqlite::Result<Vec<i64>> {
+        let family = self.files.family(file)?;
+        if !matches!(family, Family::Go | Family::Java) {
+            return Ok(Vec::new());
         }
+        let rel = self.files.rel(file)?;
+        let mut out = self.files.in_dirs_of(&[dir_of(&rel).to_string()], family)?;
+        out.retain(|id| *id != file);
+        Ok(out)
     }
 
     /// `name` defined at the top level of one of `files`, or brought there by an import
@@ -836,8 +1230,8 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         depth: usize,
     ) -> rusqlite::Result<Option<Sym>> {
-        let top = self.named(name)?.top_in(files);
-        if let Some(s) = best(top.into_iter(), kind) {
+        let top = self.top_in(files, name)?;
+        if let Some(s) = best(top.iter(), kind) {
             return Ok(Some(s.clone()));
         }
         // Only Rust (`pub use`), Python (a package's `__init__` imports) and TypeScript
@@ -845,12 +1239,13 @@ impl<'a> Linker<'a> {
         // own.
         let mut ordered: Vec<i64> = files.iter().copied().collect();
         ordered.sort_unstable();
-        let passes_on = ordered.first().is_some_and(|f| {
-            matches!(
-                self.files.family(*f),
+        let passes_on = match ordered.first() {
+            Some(f) => matches!(
+                self.files.family(*f)?,
                 Family::Rust | Family::Python | Family::Ts
-            )
-        });
+            ),
+            None => false,
+        };
         if depth >= MAX_DEPTH || !passes_on {
             return Ok(None);
         }
@@ -897,11 +1292,18 @@ impl<'a> Linker<'a> {
             name
         };
         let found = self.lookup(&files, name, kind, depth)?;
-        if found.is_none() && self.files.family(file) == Family::Java {
+        if found.is_none() && self.files.family(file)? == Family::Java {
             // A static import: a member of the class the file defines.
-            let members = self.candidates(file, name, |s| {
-                files.contains(&s.file) && matches!(s.scope, Scope::Member(_))
-            })?;
+            let mut ordered: Vec<i64> = files.into_iter().collect();
+            ordered.sort_unstable();
+            let mut members = Vec::new();
+            for f in ordered {
+                members.extend(
+                    self.in_file(f, name)?
+                        .into_iter()
+                        .filter(|s| matches!(s.scope, Scope::Member(_))),
+                );
+            }
             return Ok(best(members.iter(), kind).cloned());
         }
         Ok(found)
@@ -909,17 +1311,15 @@ impl<'a> Linker<'a> {
 
     /// A Rust macro (`name!`): one defined in the same crate.
     fn macro_call(&mut self, file: i64, name: &str) -> rusqlite::Result<Target> {
-        let own = self.rust_crate_of(file).map(|c| c.dir);
-        let macros = self.candidates(file, name, |s| {
-            s.kind == Some(SymbolKind::Fn) && s.scope == Scope::Top
-        })?;
-        let same_crate: Vec<&Sym> = macros
-            .iter()
-            .filter(|s| {
-                let dir = self.rust_crate_of(s.file).map(|c| c.dir);
-                dir == own
-            })
-            .collect();
+        let own = self.rust_crate_dir(file)?;
+        let macros =
+            self.candidates(file, name, Some(SymbolKind::Fn), |s| s.scope == Scope::Top)?;
+        let mut same_crate: Vec<&Sym> = Vec::new();
+        for s in &macros {
+            if self.rust_crate_dir(s.file)? == own {
+                same_crate.push(s);
+            }
+        }
         Ok(match same_crate.as_slice() {
             [] => Target::External,
             [one] => Target::Linked(one.id),
@@ -954,7 +1354,8 @@ impl<'a> Linker<'a> {
                 .lookup(&set, name, kind, 0)?
                 .map_or(Target::External, |s| Target::Linked(s.id)));
         }
-        if self.files.family(file) == Family::Rust
+        let family = self.files.family(file)?;
+        if family == Family::Rust
             && segments.len() > 1
             && self
                 .rust_module(file, &segments[..segments.len() - 1], 0)?
@@ -973,13 +1374,13 @@ impl<'a> Linker<'a> {
                 return Ok(Target::External);
             }
         }
-        if self.files.family(file) == Family::Python && segments.len() == 1 {
+        if family == Family::Python && segments.len() == 1 {
             // Of a class's several definitions of a name (a property's getter and
             // setter), the last one wins.
             owned.sort_by_key(|s| std::cmp::Reverse(s.id));
             owned.dedup_by_key(|s| s.file);
         }
-        if owned.is_empty() && self.files.family(file) == Family::Rust {
+        if owned.is_empty() && family == Family::Rust {
             // A Rust path (`a::b::f`, `Type::f`) is never a value: not a module of the
             // repository nor a member of one of its types, it is outside (another
             // crate, the standard library, a trait's provided method).
@@ -999,32 +1400,26 @@ impl<'a> Linker<'a> {
             return Ok(Target::Linked(one.id));
         }
         // Several types of that name own one: the type this file reaches.
-        if let Some(Target::Linked(type_id)) = self.bare(file, None, ty, RefKind::TypeRef)? {
-            let type_file = self
-                .named(ty)?
-                .all
-                .iter()
-                .find(|s| s.id == type_id)
-                .map(|s| s.file);
-            if let Some(type_file) = type_file {
-                let near: Vec<&Sym> = owned.iter().filter(|s| s.file == type_file).collect();
-                if let Some(s) = best(near.into_iter(), kind) {
-                    return Ok(Target::Linked(s.id));
+        if let Some(Target::Linked(type_id)) = self.bare(file, None, ty, RefKind::TypeRef)?
+            && let Some(type_file) = self.file_of(ty, type_id)?
+        {
+            let near: Vec<&Sym> = owned.iter().filter(|s| s.file == type_file).collect();
+            if let Some(s) = best(near.into_iter(), kind) {
+                return Ok(Target::Linked(s.id));
+            }
+            // Rust: an `impl` of that type elsewhere in its crate.
+            let krate = self.rust_crate_dir(type_file)?;
+            if krate.is_some() {
+                let mut in_crate = Vec::new();
+                for s in &owned {
+                    if self.rust_crate_dir(s.file)? == krate {
+                        in_crate.push(s.clone());
+                    }
                 }
-                // Rust: an `impl` of that type elsewhere in its crate.
-                let krate = self.rust_crate_of(type_file).map(|c| c.dir);
-                if krate.is_some() {
-                    let mut in_crate = Vec::new();
-                    for s in &owned {
-                        if self.rust_crate_of(s.file).map(|c| c.dir) == krate {
-                            in_crate.push(s.clone());
-                        }
-                    }
-                    let methods: HashSet<i64> = in_crate.iter().map(|s| s.file).collect();
-                    if !in_crate.is_empty() && (methods.len() == 1 || in_crate.len() == 1) {
-                        return Ok(best(in_crate.iter(), kind)
-                            .map_or(Target::Ambiguous, |s| Target::Linked(s.id)));
-                    }
+                let methods: HashSet<i64> = in_crate.iter().map(|s| s.file).collect();
+                if !in_crate.is_empty() && (methods.len() == 1 || in_crate.len() == 1) {
+                    return Ok(best(in_crate.iter(), kind)
+                        .map_or(Target::Ambiguous, |s| Target::Linked(s.id)));
                 }
             }
         }
@@ -1042,7 +1437,7 @@ impl<'a> Linker<'a> {
         let Some(first) = segments.first().copied() else {
             return Ok(None);
         };
-        let family = self.files.family(file);
+        let family = self.files.family(file)?;
         if family == Family::Rust {
             return Ok(self
                 .rust_module(file, segments, depth)?
@@ -1076,13 +1471,13 @@ impl<'a> Linker<'a> {
         if let Some(found) = self.modules.get(&key) {
             return Ok(found.clone());
         }
-        let from = self.files.rel(file).to_string();
-        let found = match self.files.family(file) {
-            Family::Python => self.python_module(&from, module),
-            Family::Ts => self.ts_module(&from, module),
-            Family::Go => self.go_package(module),
-            Family::Java => self.java_module(&from, module),
-            Family::C => self.c_include(&from, module),
+        let from = self.files.rel(file)?;
+        let found = match self.files.family(file)? {
+            Family::Python => self.python_module(&from, module)?,
+            Family::Ts => self.ts_module(&from, module)?,
+            Family::Go => self.go_package(module)?,
+            Family::Java => self.java_module(&from, module)?,
+            Family::C => self.c_include(&from, module)?,
             Family::Rust => {
                 let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
                 self.rust_module(file, &segments, 0)?
@@ -1095,7 +1490,7 @@ impl<'a> Linker<'a> {
         Ok(found)
     }
 
-    fn python_module(&self, from: &str, module: &str) -> Vec<i64> {
+    fn python_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
         let dots = module.chars().take_while(|c| *c == '.').count();
         let rest = &module[dots..];
         let parts: Vec<&str> = rest.split('.').filter(|p| !p.is_empty()).collect();
@@ -1105,34 +1500,33 @@ impl<'a> Linker<'a> {
                 dir = dir_of(&dir).to_string();
             }
             let base = join(&dir, &parts.join("/"));
-            return [format!("{base}.py"), join(&base, "__init__.py")]
-                .iter()
-                .filter_map(|p| normalize(p))
-                .filter_map(|p| self.files.by_rel.get(&p).copied())
-                .take(1)
-                .collect();
+            for p in [format!("{base}.py"), join(&base, "__init__.py")] {
+                if let Some(id) = normalize(&p).map_or(Ok(None), |p| self.files.id_of(&p))? {
+                    return Ok(vec![id]);
+                }
+            }
+            return Ok(Vec::new());
         }
         let Some(last) = parts.last() else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let path = parts.join("/");
-        let mut found = self
+        let found = self
             .files
-            .nearest_with_suffix(last, &format!("{path}.py"), from);
-        if found.is_empty() {
-            found = self
-                .files
-                .nearest_with_suffix(last, &format!("{path}/__init__.py"), from);
+            .nearest_with_suffix(last, &format!("{path}.py"), from)?;
+        if !found.is_empty() {
+            return Ok(found);
         }
-        found
+        self.files
+            .nearest_with_suffix(last, &format!("{path}/__init__.py"), from)
     }
 
-    fn ts_module(&self, from: &str, module: &str) -> Vec<i64> {
+    fn ts_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
         if !module.starts_with('.') {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let Some(base) = normalize(&join(dir_of(from), module)) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let stripped = [".js", ".jsx", ".mjs", ".cjs"]
             .iter()
@@ -1147,61 +1541,44 @@ impl<'a> Linker<'a> {
         for ext in exts {
             tries.push(format!("{base}/index.{ext}"));
         }
-        tries
-            .iter()
-            .find_map(|p| self.files.by_rel.get(p).copied())
-            .into_iter()
-            .collect()
+        for p in &tries {
+            if let Some(id) = self.files.id_of(p)? {
+                return Ok(vec![id]);
+            }
+        }
+        Ok(Vec::new())
     }
 
-    fn go_package(&self, module: &str) -> Vec<i64> {
+    fn go_package(&mut self, module: &str) -> rusqlite::Result<Vec<i64>> {
         // A standard library path (`net/http`) has no dot in its first segment; a
         // module's own packages are matched by at least their last two segments, or by
         // the whole path.
         let dotted = module.split('/').next().is_some_and(|s| s.contains('.'));
         let parts = module.split('/').count();
         let min = if dotted { 1 } else { parts.clamp(1, 2) };
-        let mut out = Vec::new();
-        for dir in self.files.dirs_ending(module, min) {
-            if let Some(ids) = self.files.by_dir.get(&dir) {
-                out.extend(
-                    ids.iter()
-                        .copied()
-                        .filter(|id| self.files.family(*id) == Family::Go),
-                );
-            }
-        }
-        out
+        let dirs = self.files.dirs_ending(module, min)?;
+        self.files.in_dirs_of(&dirs, Family::Go)
     }
 
-    fn java_module(&self, from: &str, module: &str) -> Vec<i64> {
+    fn java_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
         let path = module.replace('.', "/");
         let last = path.rsplit('/').next().unwrap_or(&path).to_string();
         let class = self
             .files
-            .nearest_with_suffix(&last, &format!("{path}.java"), from);
+            .nearest_with_suffix(&last, &format!("{path}.java"), from)?;
         if !class.is_empty() {
-            return class;
+            return Ok(class);
         }
         // A package (`import a.b.*`).
-        let mut out = Vec::new();
-        for dir in self.files.dirs_ending(&path, path.split('/').count()) {
-            if let Some(ids) = self.files.by_dir.get(&dir) {
-                out.extend(
-                    ids.iter()
-                        .copied()
-                        .filter(|id| self.files.family(*id) == Family::Java),
-                );
-            }
-        }
-        out
+        let dirs = self.files.dirs_ending(&path, path.split('/').count())?;
+        self.files.in_dirs_of(&dirs, Family::Java)
     }
 
-    fn c_include(&self, from: &str, module: &str) -> Vec<i64> {
+    fn c_include(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
         if let Some(p) = normalize(&join(dir_of(from), module))
-            && let Some(id) = self.files.by_rel.get(&p)
+            && let Some(id) = self.files.id_of(&p)?
         {
-            return vec![*id];
+            return Ok(vec![id]);
         }
         let name = module.rsplit('/').next().unwrap_or(module);
         let stem = name.split('.').next().unwrap_or(name);
@@ -1224,17 +1601,22 @@ impl<'a> Linker<'a> {
     }
 
     /// The crate `file` belongs to (found once per file).
-    fn rust_crate_of(&mut self, file: i64) -> Option<Crate> {
+    fn rust_crate_of(&mut self, file: i64) -> rusqlite::Result<Option<Crate>> {
         if let Some(found) = self.crate_of.get(&file) {
-            return found.clone();
+            return Ok(found.clone());
         }
-        let found = self.find_crate_of(file);
+        let found = self.find_crate_of(file)?;
         self.crate_of.insert(file, found.clone());
-        found
+        Ok(found)
     }
 
-    fn find_crate_of(&mut self, file: i64) -> Option<Crate> {
-        let rel = self.files.rel(file).to_string();
+    /// The directory of the crate `file` belongs to.
+    fn rust_crate_dir(&mut self, file: i64) -> rusqlite::Result<Option<String>> {
+        Ok(self.rust_crate_of(file)?.map(|c| c.dir))
+    }
+
+    fn find_crate_of(&mut self, file: i64) -> rusqlite::Result<Option<Crate>> {
+        let rel = self.files.rel(file)?;
         let mut dir = dir_of(&rel).to_string();
         loop {
             if self.package_at(&dir).is_some() {
@@ -1253,11 +1635,13 @@ impl<'a> Linker<'a> {
         let src = join(&dir, "src");
         match target_dir {
             "src" if !under.starts_with("src/bin/") => {
-                let root = ["lib.rs", "main.rs"]
-                    .iter()
-                    .map(|f| join(&src, f))
-                    .find(|p| self.files.by_rel.contains_key(p))?;
-                Some(Crate { dir: src, root })
+                for f in ["lib.rs", "main.rs"] {
+                    let root = join(&src, f);
+                    if self.files.id_of(&root)?.is_some() {
+                        return Ok(Some(Crate { dir: src, root }));
+                    }
+                }
+                Ok(None)
             }
             // `tests/x.rs`, `src/bin/x.rs`, `examples/x/main.rs`: each its own crate.
             _ => {
@@ -1266,71 +1650,58 @@ impl<'a> Linker<'a> {
                 } else {
                     join(&dir, target_dir)
                 };
-                let inner = rel.strip_prefix(&base)?.trim_start_matches('/');
-                let root = match inner.split_once('/') {
+                let Some(inner) = rel.strip_prefix(&base) else {
+                    return Ok(None);
+                };
+                let root = match inner.trim_start_matches('/').split_once('/') {
                     Some((sub, _)) => join(&join(&base, sub), "main.rs"),
                     None => rel.clone(),
                 };
-                Some(Crate {
+                Ok(Some(Crate {
                     dir: dir_of(&root).to_string(),
                     root,
-                })
+                }))
             }
         }
     }
 
     /// A crate for a file with no `Cargo.toml` above it: the nearest `lib.rs` or
     /// `main.rs` up its directories.
-    fn crate_without_package(&self, rel: &str) -> Option<Crate> {
+    fn crate_without_package(&mut self, rel: &str) -> rusqlite::Result<Option<Crate>> {
         let mut dir = dir_of(rel);
         loop {
             for f in ["lib.rs", "main.rs"] {
                 let root = join(dir, f);
-                if self.files.by_rel.contains_key(&root) {
-                    return Some(Crate {
+                if self.files.id_of(&root)?.is_some() {
+                    return Ok(Some(Crate {
                         dir: dir.to_string(),
                         root,
-                    });
+                    }));
                 }
             }
             if dir.is_empty() {
-                return None;
+                return Ok(None);
             }
             dir = dir_of(dir);
         }
     }
 
     /// The crates of the repository by name, from the packages above its Rust files.
-    fn crates(&mut self) -> HashMap<String, Crate> {
-        if let Some(found) = &self.crates {
-            return found.clone();
-        }
-        let mut dirs: Vec<String> = self
-            .files
-            .info
-            .values()
-            .filter(|(_, f)| *f == Family::Rust)
-            .map(|(rel, _)| rel.clone())
-            .filter_map(|rel| {
-                rel.find("/src/")
-                    .map(|i| rel[..i].to_string())
-                    .or_else(|| rel.starts_with("src/").then(String::new))
-            })
-            .collect();
-        dirs.sort();
-        dirs.dedup();
-        let mut out = HashMap::new();
-        for dir in dirs {
-            if let Some(name) = self.package_at(&dir).filter(|n| !n.is_empty()) {
-                let src = join(&dir, "src");
-                let root = join(&src, "lib.rs");
-                if self.files.by_rel.contains_key(&root) {
-                    out.insert(name, Crate { dir: src, root });
+    fn crate_named(&mut self, name: &str) -> rusqlite::Result<Option<Crate>> {
+        if self.crates.is_none() {
+            let mut out = HashMap::new();
+            for dir in self.files.rust_dirs()? {
+                if let Some(name) = self.package_at(&dir).filter(|n| !n.is_empty()) {
+                    let src = join(&dir, "src");
+                    let root = join(&src, "lib.rs");
+                    if self.files.id_of(&root)?.is_some() {
+                        out.insert(name, Crate { dir: src, root });
+                    }
                 }
             }
+            self.crates = Some(out);
         }
-        self.crates = Some(out.clone());
-        out
+        Ok(self.crates.as_ref().and_then(|c| c.get(name)).cloned())
     }
 
     /// The module path of `rel` in its crate (`code/db` for `core/src/code/db.rs`).
@@ -1352,14 +1723,21 @@ impl<'a> Linker<'a> {
     }
 
     /// The file of module `path` of `krate`, if it is a file of the index.
-    fn rust_module_file(&self, krate: &Crate, path: &[String]) -> Option<i64> {
+    fn rust_module_file(
+        &mut self,
+        krate: &Crate,
+        path: &[String],
+    ) -> rusqlite::Result<Option<i64>> {
         if path.is_empty() {
-            return self.files.by_rel.get(&krate.root).copied();
+            return self.files.id_of(&krate.root);
         }
         let base = join(&krate.dir, &path.join("/"));
-        [format!("{base}.rs"), format!("{base}/mod.rs")]
-            .iter()
-            .find_map(|p| self.files.by_rel.get(p).copied())
+        for p in [format!("{base}.rs"), format!("{base}/mod.rs")] {
+            if let Some(id) = self.files.id_of(&p)? {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
     }
 
     /// Follow a Rust path from `file` through modules: the files of the last module it
@@ -1371,13 +1749,13 @@ impl<'a> Linker<'a> {
         segments: &[&str],
         depth: usize,
     ) -> rusqlite::Result<Option<(Vec<i64>, Vec<String>)>> {
-        let Some(krate) = self.rust_crate_of(file) else {
+        let Some(krate) = self.rust_crate_of(file)? else {
             return Ok(None);
         };
         let Some(first) = segments.first().copied() else {
             return Ok(None);
         };
-        let rel = self.files.rel(file).to_string();
+        let rel = self.files.rel(file)?;
         let here = Self::rust_module_of(&krate, &rel);
         let (krate, mut path, mut rest): (Crate, Vec<String>, &[&str]) = match first {
             "crate" => (krate, Vec::new(), &segments[1..]),
@@ -1407,12 +1785,12 @@ impl<'a> Linker<'a> {
                 }
                 let mut child = here.clone();
                 child.push(first.to_string());
-                if self.rust_module_file(&krate, &child).is_some() {
+                if self.rust_module_file(&krate, &child)?.is_some() {
                     (krate, child, &segments[1..])
                 } else if matches!(first, "std" | "core" | "alloc" | "proc_macro" | "test") {
                     // The standard library: no need to read every manifest to know.
                     return Ok(None);
-                } else if let Some(other) = self.crates().get(first).cloned() {
+                } else if let Some(other) = self.crate_named(first)? {
                     (other, Vec::new(), &segments[1..])
                 } else {
                     return Ok(None);
@@ -1422,13 +1800,13 @@ impl<'a> Linker<'a> {
         while let Some(next) = rest.first() {
             let mut child = path.clone();
             child.push(next.to_string());
-            if self.rust_module_file(&krate, &child).is_none() {
+            if self.rust_module_file(&krate, &child)?.is_none() {
                 break;
             }
             path = child;
             rest = &rest[1..];
         }
-        let files: Vec<i64> = self.rust_module_file(&krate, &path).into_iter().collect();
+        let files: Vec<i64> = self.rust_module_file(&krate, &path)?.into_iter().collect();
         Ok(Some((files, rest.iter().map(|s| s.to_string()).collect())))
     }
 }
@@ -1461,48 +1839,6 @@ fn crate_name(manifest: &str) -> Option<String> {
     lib.or(package)
 }
 
-/// The symbols named `name`, with where each is defined.
-fn read_symbols(conn: &Connection, name: &str) -> rusqlite::Result<Vec<Sym>> {
-    conn.prepare_cached(
-        "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id
-         FROM symbols s
-         JOIN files f ON f.id = s.file_id
-         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
-         WHERE s.name = ?1 ORDER BY s.id",
-    )?
-    .query_map([name], |r| {
-        let parent_kind: Option<String> = r.get(3)?;
-        let parent_name: Option<String> = r.get(4)?;
-        let parent = parent_kind
-            .as_deref()
-            .and_then(SymbolKind::parse)
-            .zip(parent_name.as_deref());
-        let kind = SymbolKind::parse(&r.get::<_, String>(2)?);
-        let signature: Option<String> = r.get(5)?;
-        let family = Family::of(&r.get::<_, String>(6)?);
-        Ok(Sym {
-            id: r.get(0)?,
-            file: r.get(1)?,
-            kind,
-            scope: Scope::of(family, parent, kind, signature.as_deref()),
-            parent: r.get(7)?,
-            rename: is_rename(family, kind, signature.as_deref()),
-        })
-    })?
-    .collect()
-}
-
-/// Every file of the index.
-pub(super) fn read_files(conn: &Connection) -> rusqlite::Result<Files> {
-    let rows: Vec<(i64, String, String)> = conn
-        .prepare_cached("SELECT id, rel_path, language FROM files ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(Files::new(rows.iter().map(|(id, rel, lang)| {
-        (*id, rel.as_str(), Family::of(lang))
-    })))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1518,6 +1854,97 @@ mod tests {
             Some("b_lib".into())
         );
         assert_eq!(crate_name("[workspace]\nmembers = []\n"), None);
+    }
+
+    /// An incremental run looks files up in the database by the generated columns of
+    /// schema 6; a cold run in memory by [`Files::add`]. Both must find the same files.
+    #[test]
+    fn files_are_found_alike_in_memory_and_in_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::store::open(
+            &dir.path().join("code.db"),
+            crate::code::db::SCHEMA,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let paths = [
+            ("a.rs", "rust"),
+            ("mod.rs", "rust"),
+            ("src/lib.rs", "rust"),
+            ("src/mod.rs", "rust"),
+            ("srcx/a.rs", "rust"),
+            ("crates/foo/src/lib.rs", "rust"),
+            ("crates/foo/src/a/src/b.rs", "rust"),
+            ("a/b/c.d.ts", "typescript"),
+            ("a/b/index.ts", "typescript"),
+            ("x/__init__.py", "python"),
+            (".eslintrc.js", "javascript"),
+            ("é/ü/ñ.py", "python"),
+            ("pkg/go/x.go", "go"),
+            ("deep/pkg/go/y.go", "go"),
+            ("deep/pkg/go/README", "other"),
+        ];
+        for (rel, language) in paths {
+            conn.execute(
+                "INSERT INTO files (rel_path, language, hash, mtime, size, indexed_at) VALUES (?1, ?2, '', 0, 0, 0)",
+                [rel, language],
+            )
+            .unwrap();
+        }
+        let rows: Vec<(i64, String, String)> = conn
+            .prepare("SELECT id, rel_path, language FROM files ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut memory = Files::new(
+            rows.iter()
+                .map(|(id, rel, language)| (*id, rel.as_str(), Family::of(language))),
+        );
+        let mut db = Files::read(&conn);
+        let mut keys: Vec<&str> = paths.iter().map(|(rel, _)| file_key(rel)).collect();
+        keys.extend(["src", "b", "x", "nothing"]);
+        for key in keys {
+            assert_eq!(
+                memory.keyed(key).unwrap(),
+                db.keyed(key).unwrap(),
+                "key {key}"
+            );
+        }
+        let dirs = ["", "src", "a/b", "pkg/go", "deep/pkg/go", "é/ü", "nowhere"];
+        for d in dirs {
+            assert_eq!(memory.in_dir(d).unwrap(), db.in_dir(d).unwrap(), "dir {d}");
+        }
+        for name in ["src", "b", "go", "ü", "pkg", "nothing"] {
+            assert_eq!(
+                memory.dirs_named(name).unwrap(),
+                db.dirs_named(name).unwrap(),
+                "directories named {name}"
+            );
+        }
+        for (rel, _) in paths {
+            assert_eq!(memory.id_of(rel).unwrap(), db.id_of(rel).unwrap(), "{rel}");
+        }
+        assert_eq!(db.id_of("a/b/c.ts").unwrap(), None);
+        assert_eq!(memory.rust_dirs().unwrap(), db.rust_dirs().unwrap());
+        assert_eq!(
+            db.rust_dirs().unwrap(),
+            ["", "crates/foo"].map(String::from).to_vec()
+        );
+        let x = db.id_of("pkg/go/x.go").unwrap().unwrap();
+        assert_eq!(
+            db.nearest_with_suffix("x", "go/x.go", "deep/pkg/go/y.go")
+                .unwrap(),
+            [x]
+        );
+        let index = db.id_of("a/b/index.ts").unwrap().unwrap();
+        assert!(
+            db.keyed("b").unwrap().contains(&index),
+            "index.ts is found by its directory"
+        );
+        assert_eq!(db.keyed("ñ").unwrap().len(), 1);
+        assert_eq!(db.dirs_named("go").unwrap(), ["deep/pkg/go", "pkg/go"]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::Path;
 use rusqlite::{Connection, params};
 
 use super::Touched;
-use super::link::{Linker, Source, read_files};
+use super::link::{Files, Linker, Source};
 use crate::code::RefKind;
 
 /// Link references to symbols (see [`super::link`]).
@@ -105,7 +105,7 @@ pub(super) fn resolve(
     if refs.is_empty() {
         return Ok(());
     }
-    let mut linker = Linker::new(read_files(conn)?, Source::Db(conn), root);
+    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
     let mut update =
         conn.prepare_cached("UPDATE refs SET to_symbol_id = ?1, ambiguous = ?2 WHERE id = ?3")?;
     for (ref_id, file, name, kind, current, qual, ambiguous, from) in &refs {
