@@ -243,3 +243,35 @@ fn a_bare_function_name_finds_the_function_before_variables_and_callers() {
     let prefix = hits(&engine, &root, "tokenize*");
     assert_eq!(prefix.len(), 10, "{prefix:?}");
 }
+
+#[test]
+fn of_two_equal_definitions_the_one_below_the_directory_asked_from_comes_first() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    // Two public structs `Engine`: a binding's (indexed first, in path order) and the
+    // core's. Both rank alike on every other rule.
+    let (_dir, root) = repo(&[
+        (".git/HEAD", "ref: refs/heads/main\n".into()),
+        (
+            "bindings/node/src/lib.rs",
+            "/// The binding's engine.\npub struct Engine {\n    inner: u8,\n}\n".into(),
+        ),
+        (
+            "core/src/lib.rs",
+            "/// The engine.\npub struct Engine {\n    home: u8,\n}\n".into(),
+        ),
+        ("docs/README.md", "# Docs\n".into()),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let first = |from: &Path| {
+        let found = hits(&engine, from, "Engine");
+        assert_eq!(found[0].0, "Engine", "{found:?}");
+        found[0].2.clone()
+    };
+    assert_eq!(first(&root.join("core")), "core/src/lib.rs");
+    assert_eq!(first(&root.join("core/src")), "core/src/lib.rs");
+    assert_eq!(first(&root.join("bindings")), "bindings/node/src/lib.rs");
+    // From the root, and from a directory holding neither, the other rules decide.
+    let from_root = first(&root);
+    assert_eq!(first(&root.join("docs")), from_root);
+}

@@ -79,6 +79,19 @@ fn repository_of(home: &Path, dir: &Path) -> PathBuf {
 }
 
 impl Repo {
+    /// The directory asked from, relative to the root (`/`-separated; `""` for the root).
+    fn near(&self) -> String {
+        self.from
+            .strip_prefix(&self.root)
+            .map(|p| {
+                p.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .unwrap_or_default()
+    }
+
     /// A read connection to an index that exists, building it first (with a warning)
     /// when the repository was never indexed.
     fn reader(&self, warnings: &mut Vec<String>) -> Result<crate::store::Pooled<'_>> {
@@ -1355,10 +1368,16 @@ fn marked_public(signature: Option<&str>) -> bool {
 
 /// Candidates for a bare `name` in rank order: the symbols of that name first — those
 /// that define it before the others (impls, variables, fields), then exact case before
-/// other case, then public before private — then the rest; BM25 order (`bm25`'s), then
-/// id, within each. `exact` are the symbols named exactly `name`, which BM25 may have
-/// left out.
-fn definitions_first(name: &str, bm25: Vec<SymbolRow>, exact: Vec<SymbolRow>) -> Vec<SymbolRow> {
+/// other case, then public before private, then those below `near` (the directory asked
+/// from, relative to the root, `""` for the root itself) before the rest — then the
+/// rest; BM25 order (`bm25`'s), then id, within each. `exact` are the symbols named
+/// exactly `name`, which BM25 may have left out.
+fn definitions_first(
+    name: &str,
+    near: &str,
+    bm25: Vec<SymbolRow>,
+    exact: Vec<SymbolRow>,
+) -> Vec<SymbolRow> {
     let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
     for row in exact {
         if !rows.iter().any(|(_, r)| r.id == row.id) {
@@ -1374,11 +1393,17 @@ fn definitions_first(name: &str, bm25: Vec<SymbolRow>, exact: Vec<SymbolRow>) ->
             2
         };
         let of_name = case < 2;
+        let far = !near.is_empty()
+            && !row
+                .rel_path
+                .strip_prefix(near)
+                .is_some_and(|rest| rest.starts_with('/'));
         (
             !of_name,
             of_name && !defines(&row.kind),
             case,
             of_name && !marked_public(row.signature.as_deref()),
+            of_name && far,
             *position,
             row.id,
         )
@@ -1464,7 +1489,7 @@ impl Operation for SearchSymbols {
         };
         if let Some(name) = name {
             let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
-            rows = definitions_first(name, rows, named);
+            rows = definitions_first(name, &repo.near(), rows, named);
             rows.truncate(limit);
         }
         drop(conn);
