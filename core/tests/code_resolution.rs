@@ -220,3 +220,80 @@ fn same_named_siblings_keep_their_own_ids_in_order() {
     assert_eq!(second["syms"][2]["children"][0]["id"], run_b, "{second}");
     assert_eq!(second["syms"][1]["children"][0]["l"], "5-5", "{second}");
 }
+
+/// A file's imports decide what names mean in other files: a C header's includes, in
+/// every file that includes it; a package's `__init__.py`, in every file importing from
+/// the package. An update that adds, changes or removes such a file links those files'
+/// references as a fresh index does, though it re-reads none of them.
+#[test]
+fn an_update_of_what_a_file_includes_or_passes_on_relinks_the_files_that_use_it() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // zlib's shape: `Bytef` is a typedef, and a configuration macro of the same name.
+    write(
+        dir.path(),
+        "zconf.h",
+        "#define Bytef Byte FAR\ntypedef unsigned char Bytef;\n",
+    );
+    write(dir.path(), "adler.c", "#include \"zutil.h\"\nBytef *buf;\n");
+    write(
+        dir.path(),
+        "main.py",
+        "from pkg import parse\n\ndef run():\n    return parse(1)\n",
+    );
+    write(dir.path(), "pkg/impl.py", "def parse(x):\n    return x\n");
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let before = links(home.path(), &root);
+    assert_eq!(before, fresh_links(&root));
+    // Not included, the header's definitions are found anywhere, by kind: the typedef.
+    assert!(
+        before.contains("adler.c:2 type_ref Bytef -> zconf.h:Bytef@2"),
+        "{before:?}"
+    );
+    assert!(
+        before.contains("main.py:4 call parse -> external"),
+        "{before:?}"
+    );
+
+    // zutil.h appears and includes zconf.h: both of its definitions are in view now.
+    // The package gets an `__init__.py` that passes `parse` on.
+    write(dir.path(), "zutil.h", "#include \"zconf.h\"\n");
+    write(dir.path(), "pkg/__init__.py", "from .impl import parse\n");
+    let update = |files: &[&str]| {
+        call(
+            &engine,
+            "code.update_files",
+            json!({"path": root, "files": files}),
+        );
+        links(home.path(), &root)
+    };
+    let after = update(&["zutil.h", "pkg/__init__.py"]);
+    assert!(
+        after.contains("adler.c:2 type_ref Bytef -> external"),
+        "ambiguous, linked to none: {after:?}"
+    );
+    assert!(
+        after.contains("main.py:4 call parse -> pkg/impl.py:parse@1"),
+        "{after:?}"
+    );
+    assert_eq!(after, fresh_links(&root));
+
+    // An include and a re-export taken back out (the files stay): as before.
+    write(dir.path(), "zutil.h", "/* nothing */\n");
+    write(dir.path(), "pkg/__init__.py", "\n");
+    let changed = update(&["zutil.h", "pkg/__init__.py"]);
+    assert_eq!(changed, before);
+    assert_eq!(changed, fresh_links(&root));
+
+    // Put back, then the files removed.
+    write(dir.path(), "zutil.h", "#include \"zconf.h\"\n");
+    write(dir.path(), "pkg/__init__.py", "from .impl import parse\n");
+    assert_eq!(update(&["zutil.h", "pkg/__init__.py"]), after);
+    std::fs::remove_file(dir.path().join("zutil.h")).unwrap();
+    std::fs::remove_file(dir.path().join("pkg/__init__.py")).unwrap();
+    let removed = update(&["zutil.h", "pkg/__init__.py"]);
+    assert_eq!(removed, before);
+    assert_eq!(removed, fresh_links(&root));
+}

@@ -782,7 +782,7 @@ impl<'a> Linker<'a> {
     }
 
     /// The names `file`'s imports bind.
-    fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Rc<[Binding]>> {
+    pub(super) fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Rc<[Binding]>> {
         if let Some(found) = self.bindings.get(&file) {
             return Ok(found.clone());
         }
@@ -1188,14 +1188,34 @@ impl<'a> Linker<'a> {
         if let Some(found) = self.includes.get(&file) {
             return Ok(found.clone());
         }
-        let mut included: HashSet<i64> = HashSet::new();
-        let mut frontier = vec![file];
-        for _ in 0..MAX_DEPTH {
+        let bindings = self.bindings_of(file)?;
+        let included = Rc::new(self.reached(file, &bindings)?);
+        self.includes.insert(file, included.clone());
+        Ok(included)
+    }
+
+    /// The files `file` includes or glob-imports by `bindings` (some of its own), and
+    /// what those include or glob-import, to a depth of [`MAX_DEPTH`] (`file` left out).
+    pub(super) fn reached(
+        &mut self,
+        file: i64,
+        bindings: &[Binding],
+    ) -> rusqlite::Result<HashSet<i64>> {
+        let mut reached: HashSet<i64> = HashSet::new();
+        let mut frontier = Vec::new();
+        for b in bindings.iter().filter(|b| b.local == "*") {
+            for g in self.module_files(file, &b.module)? {
+                if g != file && reached.insert(g) {
+                    frontier.push(g);
+                }
+            }
+        }
+        for _ in 1..MAX_DEPTH {
             let mut next = Vec::new();
             for f in frontier {
                 for b in self.bindings_of(f)?.iter().filter(|b| b.local == "*") {
                     for g in self.module_files(f, &b.module)? {
-                        if g != file && included.insert(g) {
+                        if g != file && reached.insert(g) {
                             next.push(g);
                         }
                     }
@@ -1203,9 +1223,7 @@ impl<'a> Linker<'a> {
             }
             frontier = next;
         }
-        let included = Rc::new(included);
-        self.includes.insert(file, included.clone());
-        Ok(included)
+        Ok(reached)
     }
 
     /// The files of `file`'s package that it sees without an import (Go and Java: its

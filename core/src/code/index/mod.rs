@@ -23,7 +23,7 @@ mod resolve;
 mod write;
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, params};
 
@@ -89,8 +89,8 @@ struct Delta {
     refs: i64,
 }
 
-/// The names a run defined anew or removed: references to them may now resolve
-/// differently.
+/// The names a run defined anew or removed, or whose reach it changed: references to
+/// them may now resolve differently.
 #[derive(Default)]
 struct Touched {
     /// Whether to collect them at all (not in a cold run, which resolves everything).
@@ -100,10 +100,17 @@ struct Touched {
     added: HashSet<String>,
     /// Names of symbols removed: references to them were unlinked (`ON DELETE SET NULL`).
     removed: HashSet<String>,
+    /// Files new in the run or whose imports changed, with the imports they gained: the
+    /// names those pass on or bring into view may link elsewhere now (see
+    /// [`resolve::passed_on`]). What removed files and imports took away is in `added`
+    /// already (known before the rows went).
+    reshaped: Vec<(i64, Vec<Binding>)>,
 }
 
 struct Writer<'c, 't> {
     conn: &'c Connection,
+    /// The repository root (what an import reaches is found from it).
+    root: &'c Path,
     delta: Delta,
     touched: &'t mut Touched,
     /// Whether the FTS insert trigger is off for this run (see [`write_run`]).

@@ -9,13 +9,16 @@ use rusqlite::{Connection, params};
 use super::Touched;
 use super::link::{Files, Linker, Source};
 use crate::code::RefKind;
+use crate::code::extract::Binding;
 
 /// Link references to symbols (see [`super::link`]).
 ///
 /// Which references: after a cold run, every one. Otherwise those of the files written
 /// (their rows are new), the unlinked ones naming a symbol the run removed, and every one
 /// naming a symbol the run added (the new definition may fit better than the current
-/// target) — so an incremental run links as a fresh index of the same files would.
+/// target), and every one naming what a new, removed or re-importing file passes on or
+/// brings into view ([`passed_on`]) — so an incremental run links as a fresh index of
+/// the same files would.
 pub(super) fn resolve(
     conn: &Connection,
     root: &Path,
@@ -47,7 +50,14 @@ pub(super) fn resolve(
             r.get(7)?,
         ))
     };
-    let (added, removed) = (&touched.added, &touched.removed);
+    let mut reached = touched.added.clone();
+    if !cold && !touched.reshaped.is_empty() {
+        let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
+        for (file, bindings) in &touched.reshaped {
+            passed_on(&mut linker, conn, *file, bindings, &mut reached)?;
+        }
+    }
+    let (added, removed) = (&reached, &touched.removed);
     if cold {
         let mut stmt = conn.prepare_cached(
             "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
@@ -116,6 +126,54 @@ pub(super) fn resolve(
         if target != *current || flag != *ambiguous {
             update.execute(params![target, flag, ref_id])?;
         }
+    }
+    Ok(())
+}
+
+/// The bindings `file` has in the index.
+pub(super) fn bindings_in_index(conn: &Connection, file: i64) -> rusqlite::Result<Vec<Binding>> {
+    conn.prepare_cached(
+        "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
+    )?
+    .query_map([file], |r| {
+        Ok(Binding {
+            local: r.get(0)?,
+            module: r.get(1)?,
+            name: r.get(2)?,
+        })
+    })?
+    .collect()
+}
+
+/// Add to `names` those whose links in other files `bindings` (some of `file`'s) can
+/// change, as they appear or go: the names each binds (a re-export passes them on), and
+/// for an include or glob import, the names defined or bound by name in what it reaches
+/// (a C header's includes decide what a name means where it is included).
+pub(super) fn passed_on(
+    linker: &mut Linker,
+    conn: &Connection,
+    file: i64,
+    bindings: &[Binding],
+    names: &mut HashSet<String>,
+) -> rusqlite::Result<()> {
+    let bound = |bindings: &[Binding], names: &mut HashSet<String>| {
+        for b in bindings.iter().filter(|b| b.local != "*") {
+            names.insert(b.local.clone());
+            if let Some(name) = &b.name {
+                names.insert(name.clone());
+            }
+        }
+    };
+    bound(bindings, names);
+    let mut reached: Vec<i64> = linker.reached(file, bindings)?.into_iter().collect();
+    reached.sort_unstable();
+    let mut defined =
+        conn.prepare_cached("SELECT DISTINCT name FROM symbols WHERE file_id = ?1")?;
+    for f in reached {
+        for name in defined.query_map([f], |r| r.get::<_, String>(0))? {
+            names.insert(name?);
+        }
+        bound(&linker.bindings_of(f)?, names);
     }
     Ok(())
 }

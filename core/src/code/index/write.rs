@@ -10,13 +10,14 @@ use rusqlite::{Connection, params};
 
 use super::cold::{Cold, link_cold};
 use super::identity::{OldSymbol, OldSymbols, symbol_key};
+use super::link::{Files, Linker, Source};
 use super::parse::process;
-use super::resolve::resolve;
+use super::resolve::{bindings_in_index, passed_on, resolve};
 use super::{Delta, Job, Outcome, RunStats, Touched, Writer, insert_bindings};
 use crate::code::SymbolKind;
 use crate::code::config::ProjectConfig;
 use crate::code::db;
-use crate::code::extract::{ExtractedRef, ExtractedSymbol};
+use crate::code::extract::{Binding, ExtractedRef, ExtractedSymbol};
 use crate::code::text::name_tokens;
 use crate::error::{Error, Result};
 
@@ -142,6 +143,7 @@ fn write_transaction(
         }
         let mut delta = Delta::default();
         for (_, id) in gone {
+            reshape_gone(conn, root, *id, &mut touched).map_err(dberr)?;
             collect_names(conn, *id, &mut touched.removed, &mut delta).map_err(dberr)?;
             conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])
                 .map_err(dberr)?;
@@ -186,7 +188,7 @@ fn write_transaction(
             // same on every run.
             let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
             let mut want = 0;
-            let mut writer = Writer::new(conn, bulk_fts, &mut touched);
+            let mut writer = Writer::new(conn, root, bulk_fts, &mut touched);
             if cold {
                 writer.cold = Some(Cold {
                     fts: bulk_fts,
@@ -316,6 +318,22 @@ const DEFERRED_INDEXES: &[(&str, &str)] = &[
 /// Why a run that expected an empty index rolled back (another process wrote first).
 const NOT_COLD: &str = "the index was not empty any more";
 
+/// Before a file's rows are removed: remember what its imports passed on or brought into
+/// view ([`passed_on`]).
+fn reshape_gone(
+    conn: &Connection,
+    root: &Path,
+    file_id: i64,
+    touched: &mut Touched,
+) -> rusqlite::Result<()> {
+    if !touched.track {
+        return Ok(());
+    }
+    let bindings = bindings_in_index(conn, file_id)?;
+    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
+    passed_on(&mut linker, conn, file_id, &bindings, &mut touched.added)
+}
+
 /// Before a file's rows are removed: remember its symbol names (references to them must
 /// be resolved again) and count its rows out of the totals.
 fn collect_names(
@@ -339,11 +357,13 @@ fn collect_names(
 impl<'c, 't> Writer<'c, 't> {
     pub(super) fn new(
         conn: &'c Connection,
+        root: &'c Path,
         bulk_fts: bool,
         touched: &'t mut Touched,
     ) -> Writer<'c, 't> {
         Writer {
             conn,
+            root,
             delta: Delta::default(),
             touched,
             bulk_fts,
@@ -370,6 +390,7 @@ impl<'c, 't> Writer<'c, 't> {
                 stats.skipped += 1;
                 stats.files = stats.files.saturating_sub(1);
                 if let Some((id, _)) = job.known {
+                    reshape_gone(conn, self.root, id, self.touched)?;
                     collect_names(conn, id, &mut self.touched.removed, &mut self.delta)?;
                     conn.execute("DELETE FROM refs WHERE file_id = ?1", [id])?;
                     conn.execute("DELETE FROM files WHERE id = ?1", [id])?;
@@ -407,6 +428,28 @@ impl<'c, 't> Writer<'c, 't> {
                     Some((id, _)) => {
                         stats.changed += 1;
                         old = OldSymbols::load(conn, id)?;
+                        if self.touched.track {
+                            // Imports gone: what they reached, while it is still known;
+                            // imports gained: once the run's rows are in.
+                            let before = bindings_in_index(conn, id)?;
+                            if before != file.bindings {
+                                let lost: Vec<Binding> = before
+                                    .iter()
+                                    .filter(|b| !file.bindings.contains(b))
+                                    .cloned()
+                                    .collect();
+                                let mut linker =
+                                    Linker::new(Files::read(conn), Source::Db(conn), self.root);
+                                passed_on(&mut linker, conn, id, &lost, &mut self.touched.added)?;
+                                let gained = file
+                                    .bindings
+                                    .iter()
+                                    .filter(|b| !before.contains(b))
+                                    .cloned()
+                                    .collect();
+                                self.touched.reshaped.push((id, gained));
+                            }
+                        }
                         self.delta.refs -= conn
                             .prepare_cached("SELECT count(*) FROM refs WHERE file_id = ?1")?
                             .query_row([id], |r| r.get::<_, i64>(0))?;
@@ -431,6 +474,9 @@ impl<'c, 't> Writer<'c, 't> {
                         let id = conn.last_insert_rowid();
                         if self.bulk_fts {
                             self.new_files.push(id);
+                        }
+                        if self.touched.track {
+                            self.touched.reshaped.push((id, file.bindings.clone()));
                         }
                         id
                     }
