@@ -9,7 +9,9 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 mod common;
-use common::{call, links, write};
+use common::{call, write};
+mod links_of;
+use links_of::links;
 
 fn canonical(dir: &Path) -> String {
     std::fs::canonicalize(dir)
