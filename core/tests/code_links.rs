@@ -438,3 +438,98 @@ fn a_function_used_as_a_value_is_referenced() {
         .collect();
     assert_eq!(from, [("table", "value"), ("apply", "value")], "{refs}");
 }
+
+#[test]
+fn ruby_calls_go_through_their_receiver_and_modules_keep_their_methods() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "lib/lexer.rb",
+            "module Liquid\n  class Lexer\n    def initialize(input)\n      @input = input\n    end\n\n    def tokenize\n      @input.split(' ')\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/utils.rb",
+            "module Liquid\n  module Utils\n    def self.to_number(obj)\n      obj.to_i\n    end\n\n    def split(text)\n      text\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/parser.rb",
+            "module Liquid\n  class Visitor\n  end\n\n  class Parser\n    include WithOffset\n    class Visitor < Liquid::Visitor\n    end\n\n    def initialize(input)\n      l = Lexer.new(input)\n      @tokens = l.tokenize\n      @tokens.shift\n      self.check\n      Utils.to_number(1)\n      Array(input)\n    end\n\n    def check\n      shift()\n      if_offset()\n    end\n\n    def shift\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/with_offset.rb",
+            "module WithOffset\n  def if_offset\n  end\nend\n",
+        ),
+        (
+            "lib/extensions.rb",
+            "class Array\n  def to_liquid\n    self\n  end\nend\n",
+        ),
+    ]);
+    let parser = "lib/parser.rb";
+    let lexer = id_of(&engine, &root, "lib/lexer.rb", "Lexer");
+    let tokenize = id_of(&engine, &root, "lib/lexer.rb", "tokenize");
+    let to_number = id_of(&engine, &root, "lib/utils.rb", "to_number");
+    let check = id_of(&engine, &root, parser, "check");
+    let shift = id_of(&engine, &root, parser, "shift");
+    // `Lexer.new`: the class; `l = Lexer.new` makes `l.tokenize` the Lexer's.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "Lexer")["to_id"],
+        lexer
+    );
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "tokenize")["to_id"],
+        tokenize
+    );
+    // `self.check`, and a bare `shift` in a method of the same class: its own.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "check")["to_id"],
+        check
+    );
+    assert_eq!(
+        dep(&engine, &root, parser, "check", "shift")["to_id"],
+        shift
+    );
+    // A method of a module the class includes, called bare.
+    let if_offset = id_of(&engine, &root, "lib/with_offset.rb", "if_offset");
+    assert_eq!(
+        dep(&engine, &root, parser, "check", "if_offset")["to_id"],
+        if_offset
+    );
+    // `@tokens.shift`: a value of unknown class — the Parser's `shift` is a candidate,
+    // never a link.
+    let shifted = dep(&engine, &root, parser, "initialize", "shift");
+    assert!(shifted.get("to_id").is_none(), "{shifted}");
+    // A module's method is called on the module; `@input.split` (a String's, from the
+    // code) does not link to the module's `split`, nor does anything call it bare.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "to_number")["to_id"],
+        to_number
+    );
+    let split = dep(&engine, &root, "lib/lexer.rb", "tokenize", "split");
+    assert!(split.get("to_id").is_none(), "{split}");
+    // `Array(x)` is Kernel's method, not the reopened class.
+    let array = dep(&engine, &root, parser, "initialize", "Array");
+    assert!(array.get("to_id").is_none(), "{array}");
+    assert_eq!(array["external"], true, "{array}");
+    // `class Visitor < Liquid::Visitor` extends the outer class, not itself.
+    let inner = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": parser}),
+    );
+    let outer_visitor = inner["syms"][0]["children"][0]["id"].clone();
+    assert_eq!(inner["syms"][0]["children"][0]["n"], "Visitor", "{inner}");
+    let parser_class = &inner["syms"][0]["children"][1];
+    let nested = parser_class["children"][0]["id"].as_i64().unwrap();
+    let out = call(
+        &engine,
+        "code.get_dependencies",
+        json!({"path": root, "id": nested}),
+    );
+    let extends = out["deps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["to_n"] == "Visitor")
+        .cloned()
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(extends["to_id"], outer_visitor, "{out}");
+}

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Link-accuracy bench for Rust, Go, Java and C (README.md, "Rust, Go, Java and C"):
-# installs what it needs, gets the pinned projects, indexes each with the CLI, exports the
-# queries, asks each language's oracle for gold, and prints score.py's table per project.
+# Link-accuracy bench for Rust, Go, Java, C and Ruby (README.md, "Rust, Go, Java, C and
+# Ruby"): installs what it needs, gets the pinned projects, indexes each with the CLI,
+# exports the queries, asks each language's oracle for gold (Ruby: a committed hand-checked
+# sample), and prints score.py's table per project.
 #
 #   core/benches/links/run_more.sh [--examples N] [PROJECT...]
 #
-# PROJECT: walkdir go-cmp pflag bsh zlib (default: all). Scratch space, tools and gold
-# files go to target/links-bench/ (gold/<project>.jsonl). CC_SEARCH_CLI picks the CLI
-# (default .venv/bin/cc-search, as `make python` installs it).
+# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo (default: all). Scratch
+# space, tools and gold files go to target/links-bench/ (gold/<project>.jsonl).
+# CC_SEARCH_CLI picks the CLI (default .venv/bin/cc-search, as `make python` installs it).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) PROJECTS+=("$1"); shift ;;
   esac
 done
-[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib)
+[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo)
 want() { local p; for p in "${PROJECTS[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 # Pinned projects.
@@ -31,6 +32,8 @@ LIBZ_SYS_VERSION=1.1.31     # crates.io; bundles zlib 1.3.2 in src/zlib
 GO_CMP_DEB=golang-github-google-go-cmp-dev    # Debian bookworm 0.5.9-1
 PFLAG_DEB=golang-github-spf13-pflag-dev       # Debian bookworm 1.0.6~git20210604-d5e0c0615ace-1
 BSH_DEB=bsh-src                               # Debian bookworm 2.0b4-20 (BeanShell sources)
+LIQUID_DEB=ruby-liquid=5.4.0-3                # Debian bookworm (Shopify's Liquid 5.4.0)
+TZINFO_DEB=ruby-tzinfo=2.0.5-1                # Debian bookworm (TZInfo 2.0.5)
 
 mkdir -p "$WORK/src" "$WORK/gold" "$WORK/home"
 [ -x "$CLI" ] || { echo "run_more.sh: no CLI at $CLI (make python, or set CC_SEARCH_CLI)" >&2; exit 1; }
@@ -134,4 +137,33 @@ if want zlib; then
   "$WORK/venv/bin/python" "$HERE/oracle_c.py" "$dir" "$WORK/gold/zlib.queries.jsonl" \
     > "$WORK/gold/zlib.jsonl" 2>"$WORK/gold/zlib.log"
   score zlib "$WORK/gold/zlib.jsonl"
+fi
+
+if want ruby-liquid; then
+  # No Ruby oracle: the hand-checked sample is the reference (README.md, "The oracles").
+  dir="$WORK/src/liquid-5.4.0"
+  if [ ! -d "$dir" ]; then
+    tmp="$WORK/src/liquid-deb"; mkdir -p "$tmp"
+    apt_update
+    (cd "$tmp" && apt-get download -qq "$LIQUID_DEB" >/dev/null)
+    dpkg-deb -x "$tmp"/ruby-liquid_*.deb "$tmp/x"
+    cp -r "$tmp/x/usr/share/rubygems-integration/all/gems/liquid-5.4.0" "$dir"   # lib/
+  fi
+  index ruby-liquid "$dir"
+  score ruby-liquid "$HERE/gold_ruby_liquid.jsonl"
+fi
+
+if want ruby-tzinfo; then
+  # A second hand-checked Ruby sample, decided without looking at the index's links
+  # (README.md, "Ruby (tzinfo)").
+  dir="$WORK/src/tzinfo-2.0.5"
+  if [ ! -d "$dir" ]; then
+    tmp="$WORK/src/tzinfo-deb"; mkdir -p "$tmp"
+    apt_update
+    (cd "$tmp" && apt-get download -qq "$TZINFO_DEB" >/dev/null)
+    dpkg-deb -x "$tmp"/ruby-tzinfo_*.deb "$tmp/x"
+    cp -r "$tmp/x/usr/share/rubygems-integration/all/gems/tzinfo-2.0.5" "$dir"   # lib/
+  fi
+  index ruby-tzinfo "$dir"
+  score ruby-tzinfo "$HERE/gold_ruby_tzinfo.jsonl"
 fi

@@ -341,6 +341,15 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// The name of the innermost symbol being defined that is of one of `kinds`.
+    pub fn enclosing_named(&self, kinds: &[SymbolKind]) -> Option<&str> {
+        self.frames
+            .iter()
+            .rev()
+            .find(|f| kinds.contains(&f.symbol.kind))
+            .map(|f| f.symbol.name.as_str())
+    }
+
     /// The name of the innermost type-like symbol being defined (a class, a struct, an
     /// `impl` block: the type it is for).
     fn enclosing_type(&self) -> Option<&str> {

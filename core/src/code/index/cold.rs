@@ -170,7 +170,7 @@ impl Writer<'_, '_> {
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);
         }
-        let inner = Scope::under(Some((symbol.kind, symbol.name.as_str())));
+        let (parent_kind, parent_name) = (symbol.kind, symbol.name.clone());
         match cold.by_name.get_mut(&symbol.name) {
             Some(found) => found.push(sym),
             None => {
@@ -178,7 +178,13 @@ impl Writer<'_, '_> {
             }
         }
         for child in symbol.children {
-            self.put_new_symbol(at, Some(id), inner.clone(), child, tokens)?;
+            let scope = Scope::of(
+                at.family,
+                Some((parent_kind, parent_name.as_str())),
+                Some(child.kind),
+                child.signature.as_deref(),
+            );
+            self.put_new_symbol(at, Some(id), scope, child, tokens)?;
         }
         Ok(())
     }

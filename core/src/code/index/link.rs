@@ -114,7 +114,7 @@ impl Scope {
 
     /// The scope of a symbol of `family`, of `kind`, with `signature`, under `parent`:
     /// as [`Scope::under`], except that a Go method (defined at the top level) is a
-    /// member of its receiver's type.
+    /// member of its receiver's type, and a Ruby module's method a member of the module.
     pub(super) fn of(
         family: Family,
         parent: Option<(SymbolKind, &str)>,
@@ -126,6 +126,14 @@ impl Scope {
             && let Some(receiver) = signature.and_then(go_receiver)
         {
             return Scope::Member(Arc::from(receiver));
+        }
+        if family == Family::Ruby
+            && matches!(kind, Some(SymbolKind::Method | SymbolKind::Fn))
+            && let Some((SymbolKind::Mod, module)) = parent
+        {
+            // A Ruby module's methods are its own (called on it, or mixed in), not
+            // top-level functions.
+            return Scope::Member(Arc::from(module));
         }
         Scope::under(parent)
     }
@@ -253,7 +261,9 @@ fn kind_fits(ref_kind: RefKind, kind: Option<SymbolKind>) -> bool {
             kind,
             SymbolKind::Fn | SymbolKind::Method | SymbolKind::Class | SymbolKind::Struct
         ),
-        RefKind::TypeRef | RefKind::Extends | RefKind::Implements => kind.is_type(),
+        RefKind::TypeRef | RefKind::Extends => kind.is_type(),
+        // Ruby's `include Comparable` mixes a module in.
+        RefKind::Implements => kind.is_type() || kind == SymbolKind::Mod,
         RefKind::Import => kind != SymbolKind::Impl,
         // A variable of that name elsewhere is rather a local the index does not see.
         RefKind::Value => !matches!(
@@ -1086,9 +1096,18 @@ impl<'a> Linker<'a> {
                 s.id
             }
         };
+        // Never meant: what a class extends is not itself nor what it is written in
+        // (`class Visitor < Liquid::Visitor`, `class Foo(Foo)` after an import); a Ruby
+        // call is not a class or module (`Array(x)` is Kernel's method).
+        let never = |s: &Sym| {
+            (kind == RefKind::Extends && chain.contains(&s.id))
+                || (family == Family::Ruby
+                    && kind == RefKind::Call
+                    && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
+        };
         let own_best = own
             .iter()
-            .filter(|s| s.kind != Some(SymbolKind::Impl))
+            .filter(|s| s.kind != Some(SymbolKind::Impl) && !never(s))
             .filter(|s| kind != RefKind::Value || kind_fits(kind, s.kind))
             .filter_map(|s| depth(s).map(|d| (d, s)))
             .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, order(s)))
@@ -1129,9 +1148,20 @@ impl<'a> Linker<'a> {
         if let Some(s) = own_best.or(seen.filter(|_| kind != RefKind::Value)) {
             return Ok(Some(Target::Linked(s.id)));
         }
-        // 4. One global namespace.
         if family == Family::Ruby {
-            let top = self.candidates(file, name, None, |s| s.scope == Scope::Top)?;
+            // 4. The methods of the modules the file mixes in (`include M`).
+            let mut mixed = Vec::new();
+            for b in bindings.iter().filter(|b| b.local == "*") {
+                mixed.extend(self.owned(file, name, &b.module)?);
+            }
+            mixed.retain(|s| !never(s) && kind_fits(kind, s.kind));
+            if let Some(s) = best(mixed.iter(), kind) {
+                return Ok(Some(Target::Linked(s.id)));
+            }
+        }
+        // 5. One global namespace.
+        if family == Family::Ruby {
+            let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
             return Ok(match fitting.as_slice() {
                 [one] => Some(Target::Linked(one.id)),

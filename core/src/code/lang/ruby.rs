@@ -62,6 +62,7 @@ impl LanguageExtractor for Ruby {
         match node.kind() {
             "call" => {
                 let method = node.child_by_field_name("method").map(|m| cx.text(m));
+                let receiver = node.child_by_field_name("receiver");
                 let first_arg = node
                     .child_by_field_name("arguments")
                     .and_then(|a| a.named_child(0));
@@ -81,15 +82,60 @@ impl LanguageExtractor for Ruby {
                         if node.child_by_field_name("receiver").is_none() =>
                     {
                         if let Some(arg) = first_arg {
-                            let name = last_segment(cx.text(arg));
-                            cx.add_ref(RefKind::Implements, name, arg);
+                            let name = last_segment(cx.text(arg)).to_string();
+                            cx.add_ref(RefKind::Implements, &name, arg);
+                            if method != Some("extend") {
+                                // Its methods are the class's: called bare in the file.
+                                cx.add_binding("*", &name, None);
+                            }
+                        }
+                    }
+                    Some("new") if receiver.is_some_and(is_constant) => {
+                        // `Foo.new`, `A::Foo.new`: the class.
+                        let class = receiver.map(|r| last_segment(cx.text(r)).to_string());
+                        if let Some(class) = class {
+                            cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
                         }
                     }
                     Some(name) => {
                         let name = name.to_string();
-                        cx.add_ref(RefKind::Call, &name, node);
+                        match receiver {
+                            // `foo(…)`: a method of `self`, or a function.
+                            None => cx.add_ref(RefKind::Call, &name, node),
+                            // `self.foo`: the enclosing class's or module's.
+                            Some(r) if cx.text(r) == "self" => {
+                                let owner = cx
+                                    .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
+                                    .map_or_else(|| "?".to_string(), str::to_string);
+                                cx.add_ref_via(RefKind::Call, &name, node, Some(owner));
+                            }
+                            // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
+                            Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
+                        }
                     }
                     None => {}
+                }
+                true
+            }
+            // `x = Foo.new`: `x` is a `Foo`.
+            "assignment" => {
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) && left.kind() == "identifier"
+                    && right.kind() == "call"
+                    && right
+                        .child_by_field_name("method")
+                        .is_some_and(|m| cx.text(m) == "new")
+                    && let Some(class) = right
+                        .child_by_field_name("receiver")
+                        .filter(|r| is_constant(*r))
+                {
+                    let (name, ty) = (
+                        cx.text(left).to_string(),
+                        last_segment(cx.text(class)).to_string(),
+                    );
+                    cx.bind_type(&name, &ty);
                 }
                 true
             }
@@ -104,4 +150,9 @@ impl LanguageExtractor for Ruby {
             _ => true,
         }
     }
+}
+
+/// A constant (`Foo`) or a path of constants (`A::Foo`).
+fn is_constant(node: Node) -> bool {
+    matches!(node.kind(), "constant" | "scope_resolution")
 }
