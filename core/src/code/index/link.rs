@@ -800,18 +800,7 @@ impl<'a> Linker<'a> {
             Source::Memory { bindings, .. } => {
                 bindings.get(&file).map_or(&[][..], |b| b.as_slice()).into()
             }
-            Source::Db(conn) => conn
-                .prepare_cached(
-                    "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
-                )?
-                .query_map([file], |r| {
-                    Ok(Binding {
-                        local: r.get(0)?,
-                        module: r.get(1)?,
-                        name: r.get(2)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<_>>()?,
+            Source::Db(conn) => read_bindings(conn, file)?.into(),
         };
         self.bindings.insert(file, rows.clone());
         Ok(rows)
@@ -1885,6 +1874,21 @@ fn crate_name(manifest: &str) -> Option<String> {
         }
     }
     lib.or(package)
+}
+
+/// The bindings the index holds for `file`, in the order written.
+pub(super) fn read_bindings(conn: &Connection, file: i64) -> rusqlite::Result<Vec<Binding>> {
+    conn.prepare_cached(
+        "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
+    )?
+    .query_map([file], |r| {
+        Ok(Binding {
+            local: r.get(0)?,
+            module: r.get(1)?,
+            name: r.get(2)?,
+        })
+    })?
+    .collect()
 }
 
 #[cfg(test)]

@@ -50,9 +50,10 @@ pub(super) fn resolve(
             r.get(7)?,
         ))
     };
+    // (Reads nothing until asked.)
+    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
     let mut reached = touched.added.clone();
-    if !cold && !touched.reshaped.is_empty() {
-        let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
+    if !cold {
         for (file, bindings) in &touched.reshaped {
             passed_on(&mut linker, conn, *file, bindings, &mut reached)?;
         }
@@ -115,7 +116,6 @@ pub(super) fn resolve(
     if refs.is_empty() {
         return Ok(());
     }
-    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
     let mut update =
         conn.prepare_cached("UPDATE refs SET to_symbol_id = ?1, ambiguous = ?2 WHERE id = ?3")?;
     for (ref_id, file, name, kind, current, qual, ambiguous, from) in &refs {
@@ -130,19 +130,16 @@ pub(super) fn resolve(
     Ok(())
 }
 
-/// The bindings `file` has in the index.
-pub(super) fn bindings_in_index(conn: &Connection, file: i64) -> rusqlite::Result<Vec<Binding>> {
-    conn.prepare_cached(
-        "SELECT local, module, name FROM file_bindings WHERE file_id = ?1 ORDER BY rowid",
-    )?
-    .query_map([file], |r| {
-        Ok(Binding {
-            local: r.get(0)?,
-            module: r.get(1)?,
-            name: r.get(2)?,
-        })
-    })?
-    .collect()
+/// [`passed_on`], read from the index as it is now (before a file's rows go).
+pub(super) fn passed_on_now(
+    conn: &Connection,
+    root: &Path,
+    file: i64,
+    bindings: &[Binding],
+    names: &mut HashSet<String>,
+) -> rusqlite::Result<()> {
+    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
+    passed_on(&mut linker, conn, file, bindings, names)
 }
 
 /// Add to `names` those whose links in other files `bindings` (some of `file`'s) can

@@ -10,9 +10,9 @@ use rusqlite::{Connection, params};
 
 use super::cold::{Cold, link_cold};
 use super::identity::{OldSymbol, OldSymbols, symbol_key};
-use super::link::{Files, Linker, Source};
+use super::link::read_bindings;
 use super::parse::process;
-use super::resolve::{bindings_in_index, passed_on, resolve};
+use super::resolve::{passed_on_now, resolve};
 use super::{Delta, Job, Outcome, RunStats, Touched, Writer, insert_bindings};
 use crate::code::SymbolKind;
 use crate::code::config::ProjectConfig;
@@ -319,7 +319,7 @@ const DEFERRED_INDEXES: &[(&str, &str)] = &[
 const NOT_COLD: &str = "the index was not empty any more";
 
 /// Before a file's rows are removed: remember what its imports passed on or brought into
-/// view ([`passed_on`]).
+/// view ([`super::resolve::passed_on`]).
 fn reshape_gone(
     conn: &Connection,
     root: &Path,
@@ -329,9 +329,8 @@ fn reshape_gone(
     if !touched.track {
         return Ok(());
     }
-    let bindings = bindings_in_index(conn, file_id)?;
-    let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
-    passed_on(&mut linker, conn, file_id, &bindings, &mut touched.added)
+    let bindings = read_bindings(conn, file_id)?;
+    passed_on_now(conn, root, file_id, &bindings, &mut touched.added)
 }
 
 /// Before a file's rows are removed: remember its symbol names (references to them must
@@ -431,16 +430,14 @@ impl<'c, 't> Writer<'c, 't> {
                         if self.touched.track {
                             // Imports gone: what they reached, while it is still known;
                             // imports gained: once the run's rows are in.
-                            let before = bindings_in_index(conn, id)?;
+                            let before = read_bindings(conn, id)?;
                             if before != file.bindings {
                                 let lost: Vec<Binding> = before
                                     .iter()
                                     .filter(|b| !file.bindings.contains(b))
                                     .cloned()
                                     .collect();
-                                let mut linker =
-                                    Linker::new(Files::read(conn), Source::Db(conn), self.root);
-                                passed_on(&mut linker, conn, id, &lost, &mut self.touched.added)?;
+                                passed_on_now(conn, self.root, id, &lost, &mut self.touched.added)?;
                                 let gained = file
                                     .bindings
                                     .iter()
