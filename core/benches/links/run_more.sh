@@ -139,31 +139,29 @@ if want zlib; then
   score zlib "$WORK/gold/zlib.jsonl"
 fi
 
+# A Ruby gem as Debian packages it: PACKAGE=VERSION GEM-DIR -> prints a copy of the gem
+# (its lib/ inside).
+deb_ruby_src() {
+  local pin="$1" gem="$2" dir="$WORK/src/$2"
+  if [ ! -d "$dir" ]; then
+    local tmp="$WORK/src/$gem-deb"; mkdir -p "$tmp"
+    apt_update
+    (cd "$tmp" && apt-get download -qq "$pin" >/dev/null)
+    dpkg-deb -x "$tmp/${pin%%=*}"_*.deb "$tmp/x"
+    cp -r "$tmp/x/usr/share/rubygems-integration/all/gems/$gem" "$dir"
+  fi
+  echo "$dir"
+}
+
 if want ruby-liquid; then
   # No Ruby oracle: the hand-checked sample is the reference (README.md, "The oracles").
-  dir="$WORK/src/liquid-5.4.0"
-  if [ ! -d "$dir" ]; then
-    tmp="$WORK/src/liquid-deb"; mkdir -p "$tmp"
-    apt_update
-    (cd "$tmp" && apt-get download -qq "$LIQUID_DEB" >/dev/null)
-    dpkg-deb -x "$tmp"/ruby-liquid_*.deb "$tmp/x"
-    cp -r "$tmp/x/usr/share/rubygems-integration/all/gems/liquid-5.4.0" "$dir"   # lib/
-  fi
-  index ruby-liquid "$dir"
+  index ruby-liquid "$(deb_ruby_src "$LIQUID_DEB" liquid-5.4.0)"
   score ruby-liquid "$HERE/gold_ruby_liquid.jsonl"
 fi
 
 if want ruby-tzinfo; then
   # A second hand-checked Ruby sample, decided without looking at the index's links
   # (README.md, "Ruby (tzinfo)").
-  dir="$WORK/src/tzinfo-2.0.5"
-  if [ ! -d "$dir" ]; then
-    tmp="$WORK/src/tzinfo-deb"; mkdir -p "$tmp"
-    apt_update
-    (cd "$tmp" && apt-get download -qq "$TZINFO_DEB" >/dev/null)
-    dpkg-deb -x "$tmp"/ruby-tzinfo_*.deb "$tmp/x"
-    cp -r "$tmp/x/usr/share/rubygems-integration/all/gems/tzinfo-2.0.5" "$dir"   # lib/
-  fi
-  index ruby-tzinfo "$dir"
+  index ruby-tzinfo "$(deb_ruby_src "$TZINFO_DEB" tzinfo-2.0.5)"
   score ruby-tzinfo "$HERE/gold_ruby_tzinfo.jsonl"
 fi
