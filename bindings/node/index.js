@@ -450,6 +450,15 @@ class Engine {
     return runAsync(this, 'code.delete_repos', options, { paths: paths ?? undefined })
   }
 
+  // `code.find`: Find the code a description is about (an issue, a stack trace, a question): files
+  // ranked by keywords, the names and paths it mentions, with each file's best definition.
+  codeFind(query, options) {
+    return run(this, 'code.find', options, { query }, ['path'])
+  }
+  async codeFindAsync(query, options) {
+    return runAsync(this, 'code.find', options, { query }, ['path'])
+  }
+
   // `code.get_dependencies`: What a symbol refers to (calls, type uses, extends, implements),
   // resolved to symbol ids where the index has them.
   codeDependencies(id, options) {

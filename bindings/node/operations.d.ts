@@ -205,6 +205,68 @@ export interface CodeDeleteResponse {
   not_found?: string[]
 }
 
+// ── code.find ──
+
+/** Parameters of `code.find`. */
+export interface CodeFindRequest {
+  /** Repository root. Defaults to the project directory. */
+  path?: string | null
+  /** What to find, in free text: an issue, a stack trace, a question (first 16 KiB). */
+  query?: string
+  /** Most files (default 10). */
+  limit?: number | null
+  /** Keep the result within about this many tokens (4 bytes each). */
+  max_tokens?: number | null
+}
+
+/** Options of `codeFind`: the parameters of `code.find` but `query`, in camelCase. */
+export interface CodeFindOptions {
+  /** Repository root. Defaults to the project directory. */
+  path?: string | null
+  /** Most files (default 10). */
+  limit?: number | null
+  /** Keep the result within about this many tokens (4 bytes each). */
+  maxTokens?: number | null
+}
+
+/** Result of `code.find`. */
+export interface CodeFindResponse {
+  /** Files, best first. */
+  files: CodeFoundFile[]
+  /** Each listed file's best definition, in the order of `files`. */
+  hits: CodeFoundCode[]
+  /** The sides that ranked: `keyword`, `structure`. */
+  used: string[]
+  /** Present (`true`) when `max_tokens` left files out. */
+  truncated?: true
+  /** Problems met; left out when empty. */
+  warnings?: string[]
+}
+
+/** A file `code.find` ranks. */
+export interface CodeFoundFile {
+  /** Path relative to the repository root. */
+  path: string
+  /** Score (higher is better; comparable within one answer only). */
+  score: number
+}
+
+/** A definition `code.find` points at: the best of its file. */
+export interface CodeFoundCode {
+  /** Index of its file in `files`. */
+  fi: number
+  /** Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`). */
+  id: number
+  /** Name. */
+  n: string
+  /** Kind. */
+  k: string
+  /** Lines, `start-end`. */
+  l: string
+  /** Its signature, shortened, or its first line. */
+  snip?: string
+}
+
 // ── code.get_dependencies ──
 
 /** Parameters of `code.get_symbol_detail`, `code.get_references` and `code.get_dependencies`. */
@@ -1603,6 +1665,7 @@ export interface OperationParams {
   'claude.install': ClaudeInstallRequest
   'claude.install_mcp': ClaudeInstallMcpRequest
   'code.delete_repos': CodeDeleteRequest
+  'code.find': CodeFindRequest
   'code.get_dependencies': CodeDependenciesRequest
   'code.get_file_symbols': CodeFileSymbolsRequest
   'code.get_overview': CodeOverviewRequest
@@ -1632,6 +1695,7 @@ export interface OperationResponses {
   'claude.install': ClaudeInstallResponse
   'claude.install_mcp': ClaudeInstallMcpResponse
   'code.delete_repos': CodeDeleteResponse
+  'code.find': CodeFindResponse
   'code.get_dependencies': CodeDependenciesResponse
   'code.get_file_symbols': CodeFileSymbolsResponse
   'code.get_overview': CodeOverviewResponse
@@ -1709,6 +1773,19 @@ export interface EngineOperations {
     paths?: string[],
     options?: CodeDeleteOptions & CallOptions,
   ): Promise<CodeDeleteResponse>
+
+  /**
+   * Find the code a description is about (an issue, a stack trace, a question): files ranked by
+   * keywords, the names and paths it mentions, with each file's best definition.
+   *
+   * @param query What to find, in free text: an issue, a stack trace, a question (first 16 KiB).
+   * @param options The other parameters (`CodeFindOptions`).
+   * @see Operation `code.find`.
+   */
+  codeFind(query: string, options?: CodeFindOptions): CodeFindResponse
+  /** Like {@link EngineOperations.codeFind}, on a worker thread; `options` may add
+   * {@link CallOptions}. */
+  codeFindAsync(query: string, options?: CodeFindOptions & CallOptions): Promise<CodeFindResponse>
 
   /**
    * What a symbol refers to (calls, type uses, extends, implements), resolved to symbol ids where

@@ -16,6 +16,7 @@ pub static OPERATIONS: &[OperationInfo] = &[
     OperationInfo::of::<crate::claude::Install>(),
     OperationInfo::of::<crate::claude::InstallMcp>(),
     OperationInfo::of::<crate::code::DeleteRepos>(),
+    OperationInfo::of::<crate::code::FindCode>(),
     OperationInfo::of::<crate::code::GetDependencies>(),
     OperationInfo::of::<crate::code::GetFileSymbols>(),
     OperationInfo::of::<crate::code::GetOverview>(),

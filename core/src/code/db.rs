@@ -30,6 +30,9 @@ use crate::store::Migrations;
 /// 6. Generated columns of `files` that module resolution looks files up by — directory,
 ///    its last segment, the file's key — each indexed: an update reads the few files a
 ///    module can be, not the whole table. Computed by SQLite, so nothing is re-indexed.
+/// 7. `code.find`'s keyword index (`find_files`, `find_units` and their FTS5 tables),
+///    empty until the first `code.find`, which fills it from the files on disk; later
+///    calls bring it up to date with the files' hashes.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -172,6 +175,32 @@ CREATE INDEX files_dir_name ON files(dir_name);
 CREATE INDEX files_key ON files(key);
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '6');
 "#,
+    // `code.find`'s keyword index, filled on the first `code.find` (see `find::store`):
+    // the files it has read (by the content and run they were read at), each file's
+    // words in one row, and each definition's own lines in another.
+    r#"
+CREATE TABLE find_files (
+    file_id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL,
+    indexed_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE find_units (
+    symbol_id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL
+) STRICT;
+CREATE INDEX find_units_file ON find_units(file_id);
+CREATE VIRTUAL TABLE find_files_fts USING fts5(
+    path, names, docs, body,
+    content='', contentless_delete=1,
+    tokenize="porter unicode61 remove_diacritics 2 tokenchars '_'"
+);
+CREATE VIRTUAL TABLE find_units_fts USING fts5(
+    name, sig, doc, body, path,
+    content='', contentless_delete=1,
+    tokenize="porter unicode61 remove_diacritics 2 tokenchars '_'"
+);
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '7');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -183,7 +212,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 6;
+pub const SCHEMA_VERSION: usize = 7;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

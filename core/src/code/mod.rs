@@ -19,6 +19,7 @@
 mod config;
 mod db;
 mod extract;
+mod find;
 mod index;
 mod lang;
 mod ops;
@@ -27,6 +28,9 @@ mod text;
 pub use config::{IndexerConfig, OutputConfig, ProjectConfig};
 pub use db::{SCHEMA, SCHEMA_VERSION, db_path};
 pub use extract::{ExtractedFile, ExtractedRef, ExtractedSymbol, extract_source};
+pub use find::{FindCode, FindCodeRequest, FindCodeResponse, FoundCode, FoundFile};
+#[doc(hidden)]
+pub use find::{Ranked, Scored, Weights, find, find_ranked, is_test_path};
 pub use lang::{LanguageExtractor, extractor_for_path, extractors};
 pub use ops::*;
 pub use text::{name_tokens, normalize_signature, truncate_doc};

@@ -15,9 +15,9 @@ use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
 use crate::ops::{Operation, PathParam};
 
-const REPO_PARAM: &[PathParam] = &[PathParam::one("/path").or_project()];
+pub(super) const REPO_PARAM: &[PathParam] = &[PathParam::one("/path").or_project()];
 
-fn is_false(b: &bool) -> bool {
+pub(super) fn is_false(b: &bool) -> bool {
     !*b
 }
 
@@ -26,16 +26,16 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// The repository an operation is about, with its database and project config.
-struct Repo {
-    root: PathBuf,
+pub(super) struct Repo {
+    pub(super) root: PathBuf,
     /// The directory the operation was given (inside `root`, or `root` itself).
     from: PathBuf,
-    db_path: PathBuf,
-    database: std::sync::Arc<crate::store::Database>,
-    config: ProjectConfig,
+    pub(super) db_path: PathBuf,
+    pub(super) database: std::sync::Arc<crate::store::Database>,
+    pub(super) config: ProjectConfig,
 }
 
-fn open_repo(
+pub(super) fn open_repo(
     engine: &Engine,
     path: Option<PathBuf>,
     op: &str,
@@ -147,7 +147,7 @@ impl Repo {
     }
 }
 
-fn dberr(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+pub(super) fn dberr(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::db(path, e)
 }
 
@@ -309,7 +309,7 @@ fn dedup_files<I: Clone>(
 
 /// The response built from the longest prefix of `len` items (`build(k)`) that serialises
 /// within `max_tokens * 4` bytes, and whether items were left out.
-fn fit_prefix<T: Serialize>(
+pub(super) fn fit_prefix<T: Serialize>(
     max_tokens: Option<usize>,
     len: usize,
     build: impl Fn(usize) -> T,
@@ -1311,7 +1311,7 @@ pub struct SearchSymbolsResponse {
 }
 
 /// Largest `limit` accepted.
-const MAX_LIMIT: usize = 1000;
+pub(super) const MAX_LIMIT: usize = 1000;
 
 /// BM25 candidates ranked for a bare name (at least this many).
 const NAME_CANDIDATES: usize = 200;

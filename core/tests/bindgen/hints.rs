@@ -132,6 +132,7 @@ impl Arg {
 /// `code*` methods take the repository as the option `path`, Python's positionally.
 pub const METHODS: &[Method] = &[
     method("code.delete_repos", "code_delete", &[opt("paths")]),
+    method("code.find", "code_find", &[req("query")]).progress(),
     method("code.get_dependencies", "code_dependencies", &[req("id")]),
     method(
         "code.get_file_symbols",

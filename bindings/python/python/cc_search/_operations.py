@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         CodeDeleteResponse,
         CodeDependenciesResponse,
         CodeFileSymbolsResponse,
+        CodeFindResponse,
         CodeIndexResponse,
         CodeOverviewResponse,
         CodeReferencesResponse,
@@ -58,6 +59,10 @@ TYPE_NAMES = (
     "CodeDependency",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
+    "CodeFindRequest",
+    "CodeFindResponse",
+    "CodeFoundCode",
+    "CodeFoundFile",
     "CodeIndexRequest",
     "CodeIndexResponse",
     "CodeIndexStats",
@@ -248,6 +253,38 @@ class EngineOperations:
         if within is not None:
             params["within"] = _paths(within)
         return cast("CodeDeleteResponse", self.call("code.delete_repos", params))
+
+    def code_find(
+        self,
+        query: str,
+        *,
+        path: StrPath | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> CodeFindResponse:
+        """Find the code a description is about (an issue, a stack trace, a question): files
+        ranked by keywords, the names and paths it mentions, with each file's best definition.
+
+        Args:
+            query: What to find, in free text: an issue, a stack trace, a question (first 16
+                KiB).
+            path: Repository root. Defaults to the project directory.
+            limit: Most files (default 10).
+            max_tokens: Keep the result within about this many tokens (4 bytes each).
+            progress: Called as ``progress(stage, done, total)`` while the operation reports
+                progress (see :data:`ProgressCallback`).
+
+        Operation ``code.find``.
+        """
+        params: dict[str, Any] = {"query": query}
+        if path is not None:
+            params["path"] = os.fsdecode(path)
+        if limit is not None:
+            params["limit"] = limit
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        return cast("CodeFindResponse", self.call("code.find", params, progress=progress))
 
     def code_dependencies(
         self,

@@ -23,6 +23,10 @@ __all__ = [
     "CodeDependency",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
+    "CodeFindRequest",
+    "CodeFindResponse",
+    "CodeFoundCode",
+    "CodeFoundFile",
     "CodeIndexRequest",
     "CodeIndexResponse",
     "CodeIndexStats",
@@ -86,10 +90,10 @@ __all__ = [
 StrPath = Union[str, "os.PathLike[str]"]
 
 #: Called as ``progress(stage, done, total)`` on the calling thread while an operation reports
-#: progress; the methods that take it: :meth:`~cc_search.Engine.code_index`,
-#: :meth:`~cc_search.Engine.docs_index`, :meth:`~cc_search.Engine.files_refresh`,
-#: :meth:`~cc_search.Engine.notes_index`, :meth:`~cc_search.Engine.sessions_index`,
-#: :meth:`~cc_search.Engine.sessions_search`.
+#: progress; the methods that take it: :meth:`~cc_search.Engine.code_find`,
+#: :meth:`~cc_search.Engine.code_index`, :meth:`~cc_search.Engine.docs_index`,
+#: :meth:`~cc_search.Engine.files_refresh`, :meth:`~cc_search.Engine.notes_index`,
+#: :meth:`~cc_search.Engine.sessions_index`, :meth:`~cc_search.Engine.sessions_search`.
 ProgressCallback = Callable[[str, int, int], object]
 
 
@@ -218,6 +222,69 @@ class CodeDeleteResponse(_CodeDeleteResponseRequired, total=False):
 
     not_found: list[str]
     """Paths given that had no index."""
+
+
+# ── code.find ──
+
+
+class CodeFindRequest(TypedDict, total=False):
+    """Parameters of ``code.find``."""
+
+    path: str | None
+    """Repository root. Defaults to the project directory."""
+    query: str
+    """What to find, in free text: an issue, a stack trace, a question (first 16 KiB)."""
+    limit: int | None
+    """Most files (default 10)."""
+    max_tokens: int | None
+    """Keep the result within about this many tokens (4 bytes each)."""
+
+
+class _CodeFindResponseRequired(TypedDict):
+    files: list[CodeFoundFile]
+    """Files, best first."""
+    hits: list[CodeFoundCode]
+    """Each listed file's best definition, in the order of ``files``."""
+    used: list[str]
+    """The sides that ranked: ``keyword``, ``structure``."""
+
+
+class CodeFindResponse(_CodeFindResponseRequired, total=False):
+    """Result of ``code.find``."""
+
+    truncated: Literal[True]
+    """Present (``true``) when ``max_tokens`` left files out."""
+    warnings: list[str]
+    """Problems met; left out when empty."""
+
+
+class CodeFoundFile(TypedDict):
+    """A file ``code.find`` ranks."""
+
+    path: str
+    """Path relative to the repository root."""
+    score: float
+    """Score (higher is better; comparable within one answer only)."""
+
+
+class _CodeFoundCodeRequired(TypedDict):
+    fi: int
+    """Index of its file in ``files``."""
+    id: int
+    """Symbol id (for ``get_symbol_detail``, ``get_references``, ``get_dependencies``)."""
+    n: str
+    """Name."""
+    k: str
+    """Kind."""
+    l: str  # noqa: E741
+    """Lines, ``start-end``."""
+
+
+class CodeFoundCode(_CodeFoundCodeRequired, total=False):
+    """A definition ``code.find`` points at: the best of its file."""
+
+    snip: str
+    """Its signature, shortened, or its first line."""
 
 
 # ── code.get_dependencies ──

@@ -1,0 +1,383 @@
+//! `code.find` against plain BM25 over whole files, on the development set
+//! (`core/benches/find/devset.jsonl`: commit messages → the non-test files the commit
+//! changed; see `core/benches/find/README.md`).
+//!
+//! ```text
+//! cargo bench -p cc-search --bench find                          # the test split
+//! CC_SEARCH_BENCH_FIND_SPLIT=dev cargo bench -p cc-search --bench find
+//! CC_SEARCH_BENCH_FIND_REPOS=encode/httpx,psf/black …          # only these repositories
+//! CC_SEARCH_BENCH_FIND_MIRRORS=/work/.mirror …                  # where the git mirrors are
+//! CC_SEARCH_BENCH_FIND_WORK=/tmp/findwork …                     # work trees (kept, reused)
+//! CC_SEARCH_BENCH_FIND_DUMP=features.jsonl …                    # every ranked file's evidence
+//! CC_SEARCH_BENCH_FIND_SET=items.jsonl …                        # another set of items
+//! ```
+//!
+//! Each repository is checked out at each item's parent commit in date order, and both
+//! rankers answer the item's message there: `code.find` on its index (brought up to date
+//! with the checkout: the first item's call indexes the repository cold), and plain BM25
+//! — SQLite FTS5 (`unicode61`, no stemming, no identifier splitting) over each non-test
+//! code file's path and text, asked for any of the message's words (English stopwords
+//! dropped) — over the same files, updated with the checkout. An item is found at rank
+//! `r` when the `r`-th file is one its commit changed. Printed per repository and in
+//! all: Recall@1/5/10 and MRR@10 of both, the first (cold) `code.find` time and the
+//! later calls' median.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use cc_search::Engine;
+use cc_search::code::{FindCodeRequest, Weights, extractor_for_path, find_ranked, is_test_path};
+use rusqlite::{Connection, params};
+use serde_json::Value;
+
+struct Item {
+    repo: String,
+    parent: String,
+    date: String,
+    query: String,
+    files: Vec<String>,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The code files of the checkout (path → blob id), as `git ls-tree` lists them.
+fn tree(dir: &Path, commit: &str) -> BTreeMap<String, String> {
+    let out = git(dir, &["ls-tree", "-r", "-z", commit]);
+    let mut files = BTreeMap::new();
+    for entry in out.split(|b| *b == 0) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let mut meta = meta.split(' ');
+        let (Some(mode), Some("blob"), Some(oid)) = (meta.next(), meta.next(), meta.next()) else {
+            continue;
+        };
+        if mode == "120000" || extractor_for_path(Path::new(path)).is_none() {
+            continue;
+        }
+        if path.ends_with(".md") || path.ends_with(".markdown") {
+            continue;
+        }
+        files.insert(path.to_string(), oid.to_string());
+    }
+    files
+}
+
+/// Plain BM25 over whole files, kept in step with the checkout.
+struct Plain {
+    conn: Connection,
+    ids: HashMap<String, i64>,
+    blobs: BTreeMap<String, String>,
+    next: i64,
+}
+
+impl Plain {
+    fn new() -> Plain {
+        let conn = Connection::open_in_memory().expect("sqlite");
+        conn.execute_batch("CREATE VIRTUAL TABLE docs USING fts5(path UNINDEXED, text)")
+            .expect("fts5");
+        Plain {
+            conn,
+            ids: HashMap::new(),
+            blobs: BTreeMap::new(),
+            next: 0,
+        }
+    }
+
+    fn update(&mut self, dir: &Path, files: BTreeMap<String, String>) {
+        let files: BTreeMap<String, String> = files
+            .into_iter()
+            .filter(|(p, _)| !is_test_path(p))
+            .collect();
+        for path in self.blobs.keys() {
+            if !files.contains_key(path)
+                && let Some(id) = self.ids.remove(path)
+            {
+                self.conn
+                    .execute("DELETE FROM docs WHERE rowid = ?1", [id])
+                    .expect("delete");
+            }
+        }
+        for (path, oid) in &files {
+            if self.blobs.get(path) == Some(oid) {
+                continue;
+            }
+            let text = std::fs::read(dir.join(path)).unwrap_or_default();
+            let text = format!("{path}\n{}", String::from_utf8_lossy(&text));
+            if let Some(id) = self.ids.get(path) {
+                self.conn
+                    .execute("DELETE FROM docs WHERE rowid = ?1", [id])
+                    .expect("delete");
+            }
+            self.next += 1;
+            let next = self.next;
+            self.conn
+                .execute(
+                    "INSERT INTO docs (rowid, path, text) VALUES (?1, ?2, ?3)",
+                    params![next, path, text],
+                )
+                .expect("insert");
+            self.ids.insert(path.clone(), next);
+        }
+        self.blobs = files;
+    }
+
+    fn rank(&self, query: &str, limit: usize) -> Vec<String> {
+        // Every distinct word (letters and digits), English stopwords dropped, any of them.
+        let mut words: Vec<String> = Vec::new();
+        for word in query.split(|c: char| !c.is_alphanumeric()) {
+            let word = word.to_lowercase();
+            if !word.is_empty()
+                && !cc_search::text::STOPWORDS.contains(&word.as_str())
+                && !words.contains(&word)
+            {
+                words.push(word);
+            }
+        }
+        if words.is_empty() {
+            return Vec::new();
+        }
+        let fts = words
+            .iter()
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT path FROM docs WHERE docs MATCH ?1 ORDER BY bm25(docs), rowid LIMIT ?2",
+            )
+            .expect("prepare");
+        stmt.query_map(params![fts, limit as i64], |r| r.get(0))
+            .expect("query")
+            .collect::<rusqlite::Result<_>>()
+            .expect("rows")
+    }
+}
+
+#[derive(Default, Clone)]
+struct Score {
+    n: usize,
+    at1: usize,
+    at5: usize,
+    at10: usize,
+    rr: f64,
+}
+
+impl Score {
+    fn add(&mut self, ranked: &[String], gold: &[String]) {
+        self.n += 1;
+        if let Some(r) = ranked.iter().take(10).position(|p| gold.contains(p)) {
+            self.at1 += usize::from(r < 1);
+            self.at5 += usize::from(r < 5);
+            self.at10 += 1;
+            self.rr += 1.0 / (r + 1) as f64;
+        }
+    }
+
+    fn merge(&mut self, other: &Score) {
+        self.n += other.n;
+        self.at1 += other.at1;
+        self.at5 += other.at5;
+        self.at10 += other.at10;
+        self.rr += other.rr;
+    }
+
+    fn cells(&self) -> String {
+        let pct = |k: usize| 100.0 * k as f64 / self.n.max(1) as f64;
+        format!(
+            "{:5.1} {:5.1} {:5.1} {:5.3}",
+            pct(self.at1),
+            pct(self.at5),
+            pct(self.at10),
+            self.rr / self.n.max(1) as f64
+        )
+    }
+}
+
+fn load(path: &Path, split: &str, repos: &Option<Vec<String>>) -> Vec<Item> {
+    let text = std::fs::read_to_string(path).expect("read the development set");
+    let mut items: Vec<Item> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
+        .filter(|v| v["split"] == split)
+        .filter(|v| {
+            repos
+                .as_ref()
+                .is_none_or(|r| r.iter().any(|x| v["repo"] == x.as_str()))
+        })
+        .map(|v| Item {
+            repo: v["repo"].as_str().unwrap_or_default().to_string(),
+            parent: v["parent"].as_str().unwrap_or_default().to_string(),
+            date: v["date"].as_str().unwrap_or_default().to_string(),
+            query: v["query"].as_str().unwrap_or_default().to_string(),
+            files: v["files"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|f| f.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect();
+    items.sort_by(|a, b| (&a.repo, &a.date).cmp(&(&b.repo, &b.date)));
+    items
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let set = env("CC_SEARCH_BENCH_FIND_SET")
+        .map_or_else(|| root.join("benches/find/devset.jsonl"), PathBuf::from);
+    let split = env("CC_SEARCH_BENCH_FIND_SPLIT").unwrap_or_else(|| "test".into());
+    let repos = env("CC_SEARCH_BENCH_FIND_REPOS")
+        .map(|r| r.split(',').map(str::to_string).collect::<Vec<_>>());
+    let mirrors = PathBuf::from(
+        env("CC_SEARCH_BENCH_FIND_MIRRORS").unwrap_or_else(|| "/work/.mirror".into()),
+    );
+    let work = PathBuf::from(env("CC_SEARCH_BENCH_FIND_WORK").unwrap_or_else(|| {
+        std::env::temp_dir()
+            .join("cc-search-find")
+            .display()
+            .to_string()
+    }));
+    let mut dump = env("CC_SEARCH_BENCH_FIND_DUMP")
+        .map(|p| std::io::BufWriter::new(std::fs::File::create(p).expect("create the dump")));
+    let items = load(&set, &split, &repos);
+    println!(
+        "code.find vs plain BM25 over whole files: {} items of the {split} split",
+        items.len()
+    );
+    println!(
+        "{:<28} {:>4}  {:<23}  {:<23}  {:>8} {:>8} {:>7}",
+        "repository",
+        "n",
+        "find R@1 R@5 R@10 MRR",
+        "bm25 R@1 R@5 R@10 MRR",
+        "files",
+        "cold s",
+        "p50 ms"
+    );
+    let weights = Weights::default();
+    let (mut all_find, mut all_plain) = (Score::default(), Score::default());
+    let mut by_repo: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
+    for item in &items {
+        by_repo.entry(&item.repo).or_default().push(item);
+    }
+    for (repo, items) in by_repo {
+        let slug = repo.replace('/', "+");
+        let dir = work.join(&slug);
+        if !dir.join(".git").exists() {
+            let mirror = mirrors.join(&slug).join("repo");
+            let out = Command::new("git")
+                .args(["clone", "-q", "--shared", "--no-checkout"])
+                .arg(&mirror)
+                .arg(&dir)
+                .output()
+                .expect("git clone");
+            assert!(
+                out.status.success(),
+                "clone {}: {}",
+                mirror.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let home = work.join(format!("{slug}.home"));
+        let _ = std::fs::remove_dir_all(&home);
+        let engine = Engine::open_at(&home).expect("engine");
+        let mut plain = Plain::new();
+        let (mut find_score, mut plain_score) = (Score::default(), Score::default());
+        let mut cold = 0.0;
+        let mut warm = Vec::new();
+        let mut files = 0;
+        for (i, item) in items.iter().enumerate() {
+            git(&dir, &["checkout", "-q", "-f", &item.parent]);
+            git(&dir, &["clean", "-q", "-f", "-d", "-x"]);
+            let listed = tree(&dir, &item.parent);
+            files = listed.len();
+            plain.update(&dir, listed);
+            let started = Instant::now();
+            let ranked = find_ranked(
+                &engine,
+                FindCodeRequest {
+                    path: Some(dir.clone()),
+                    query: item.query.clone(),
+                    ..Default::default()
+                },
+                &weights,
+            )
+            .expect("code.find");
+            let took = started.elapsed().as_secs_f64();
+            if i == 0 {
+                cold = took;
+            } else {
+                warm.push(took * 1000.0);
+            }
+            let found: Vec<String> = ranked.files.iter().map(|f| f.path.clone()).collect();
+            find_score.add(&found, &item.files);
+            plain_score.add(&plain.rank(&item.query, 10), &item.files);
+            if let Some(out) = dump.as_mut() {
+                let candidates: Vec<Value> = ranked
+                    .files
+                    .iter()
+                    .take(300)
+                    .map(|f| {
+                        serde_json::json!({
+                            "path": f.path,
+                            "gold": item.files.contains(&f.path),
+                            "x": f.features,
+                        })
+                    })
+                    .collect();
+                let line = serde_json::json!({
+                    "repo": repo, "parent": item.parent, "n_gold": item.files.len(),
+                    "candidates": candidates,
+                });
+                writeln!(out, "{line}").expect("write the dump");
+            }
+        }
+        warm.sort_by(f64::total_cmp);
+        let p50 = warm.get(warm.len() / 2).copied().unwrap_or(0.0);
+        println!(
+            "{:<28} {:>4}  {}  {}  {:>8} {:>8.1} {:>7.0}",
+            repo,
+            find_score.n,
+            find_score.cells(),
+            plain_score.cells(),
+            files,
+            cold,
+            p50
+        );
+        all_find.merge(&find_score);
+        all_plain.merge(&plain_score);
+    }
+    println!(
+        "{:<28} {:>4}  {}  {}",
+        "all",
+        all_find.n,
+        all_find.cells(),
+        all_plain.cells()
+    );
+}

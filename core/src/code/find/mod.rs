@@ -1,0 +1,492 @@
+//! `code.find`: from a description — an issue, a stack trace, a question — to the files
+//! and definitions that must change, best first.
+//!
+//! Two sides rank the repository's code files, and their evidence adds up per file:
+//!
+//! - **keyword**: BM25 over index words ([`terms::words_of`]) of whole files (path, names
+//!   and signatures, doc comments, text) and of each definition's own lines
+//!   ([`store`]); a file counts its own score and its best definition's;
+//! - **structure**: what the description names outright, matched exactly — identifiers
+//!   written as code that the file defines (rarer names weigh more), and paths, file
+//!   names, module paths and stack-trace frames that are the file's.
+//!
+//! Test files count for less: the code to change is seldom a test. The answer lists
+//! the files (`files`: path and score) and, for each, its best definition (`hits`), and
+//! says which sides it used.
+
+mod store;
+mod terms;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+
+use super::index;
+use super::ops::{MAX_LIMIT, REPO_PARAM, Repo, dberr, fit_prefix, is_false, open_repo};
+use super::text::normalize_signature;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{Operation, PathParam};
+use terms::Described;
+
+#[doc(hidden)]
+pub use terms::is_test_path;
+
+/// Files listed when the request does not say.
+const DEFAULT_LIMIT: usize = 10;
+/// Files and definitions the keyword side reads (its best, by BM25).
+const FILE_CANDIDATES: usize = 300;
+const UNIT_CANDIDATES: usize = 1000;
+/// A name defined in more files than this says too little to count.
+const MAX_DEFINERS: usize = 20;
+
+/// How much each kind of evidence weighs (see [`rank`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// BM25 column weights of a file row: path, names, docs, body.
+    pub file_columns: [f64; 4],
+    /// BM25 column weights of a definition row: name, signature, doc, body, path.
+    pub unit_columns: [f64; 5],
+    /// The file's own BM25, relative to the best file's.
+    pub file: f64,
+    /// Its best definition's BM25, relative to the best definition's.
+    pub unit: f64,
+    /// Each identifier of the description it defines, over the files defining it.
+    pub defines: f64,
+    /// A path of the description that is its path.
+    pub path: f64,
+    /// The factor of a test file's score.
+    pub test: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            file_columns: [4.0, 2.0, 1.0, 1.0],
+            unit_columns: [3.0, 2.0, 1.0, 1.0, 1.0],
+            file: 1.0,
+            unit: 0.6,
+            defines: 0.8,
+            path: 1.0,
+            test: 0.5,
+        }
+    }
+}
+
+/// `code.find`: rank a repository's code by a description.
+#[derive(Debug, Clone, Copy)]
+pub struct FindCode;
+
+/// Parameters of `code.find`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct FindCodeRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// What to find, in free text: an issue, a stack trace, a question (first 16 KiB).
+    pub query: String,
+    /// Most files (default 10).
+    pub limit: Option<usize>,
+    /// Keep the result within about this many tokens (4 bytes each).
+    pub max_tokens: Option<usize>,
+}
+
+/// A file `code.find` ranks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FoundFile {
+    /// Path relative to the repository root.
+    pub path: String,
+    /// Score (higher is better; comparable within one answer only).
+    pub score: f64,
+}
+
+/// A definition `code.find` points at: the best of its file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FoundCode {
+    /// Index of its file in `files`.
+    pub fi: usize,
+    /// Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`).
+    pub id: i64,
+    /// Name.
+    pub n: String,
+    /// Kind.
+    pub k: String,
+    /// Lines, `start-end`.
+    pub l: String,
+    /// Its signature, shortened, or its first line.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub snip: String,
+}
+
+/// Result of `code.find`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FindCodeResponse {
+    /// Files, best first.
+    pub files: Vec<FoundFile>,
+    /// Each listed file's best definition, in the order of `files`.
+    pub hits: Vec<FoundCode>,
+    /// The sides that ranked: `keyword`, `structure`.
+    pub used: Vec<String>,
+    /// Present (`true`) when `max_tokens` left files out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Operation for FindCode {
+    const NAME: &'static str = "code.find";
+    const SUMMARY: &'static str = "Find the code a description is about (an issue, a stack trace, a question): files ranked by keywords, the names and paths it mentions, with each file's best definition.";
+    type Request = FindCodeRequest;
+    type Response = FindCodeResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    fn run(engine: &Engine, request: FindCodeRequest) -> Result<FindCodeResponse> {
+        find(engine, request, &Weights::default())
+    }
+}
+
+/// The repository of a request, its index brought up to date, and its files ranked.
+fn prepare(
+    engine: &Engine,
+    request: FindCodeRequest,
+    weights: &Weights,
+) -> Result<(Repo, Ranked, Vec<String>)> {
+    let op = FindCode::NAME;
+    let described = Described::of(request.query.trim());
+    if described.words.is_empty() && described.identifiers.is_empty() && described.paths.is_empty()
+    {
+        return Err(Error::invalid(op, "`query` has no words to search for"));
+    }
+    let mut warnings = Vec::new();
+    let repo = open_repo(engine, request.path, op, &mut warnings)?;
+    // The symbol index first (only what changed is read), then the keyword index from it.
+    index::index_repository(
+        &repo.database,
+        &repo.root,
+        &repo.config,
+        false,
+        &mut warnings,
+    )?;
+    {
+        let writer = repo.database.write(&mut warnings)?;
+        store::sync(&writer, &repo.root, &repo.db_path)?;
+    }
+    let conn = repo.database.read(&mut warnings)?;
+    let ranked = rank(&conn, &described, weights).map_err(dberr(&repo.db_path))?;
+    drop(conn);
+    Ok((repo, ranked, warnings))
+}
+
+/// Every file [`FindCode`] ranks for a request, with its evidence (for tuning).
+#[doc(hidden)]
+pub fn find_ranked(engine: &Engine, request: FindCodeRequest, weights: &Weights) -> Result<Ranked> {
+    prepare(engine, request, weights).map(|(_, ranked, _)| ranked)
+}
+
+/// [`FindCode`] with other weights (for tuning them).
+#[doc(hidden)]
+pub fn find(
+    engine: &Engine,
+    request: FindCodeRequest,
+    weights: &Weights,
+) -> Result<FindCodeResponse> {
+    let limit = request.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let max_tokens = request.max_tokens;
+    let (repo, ranked, mut warnings) = prepare(engine, request, weights)?;
+    let conn = repo.database.read(&mut warnings)?;
+    let mut used = Vec::new();
+    if ranked.keyword {
+        used.push("keyword".to_string());
+    }
+    if ranked.structure {
+        used.push("structure".to_string());
+    }
+    let top: Vec<&Scored> = ranked.files.iter().take(limit).collect();
+    let mut files = Vec::with_capacity(top.len());
+    let mut hits = Vec::new();
+    for (fi, f) in top.iter().enumerate() {
+        files.push(FoundFile {
+            path: f.path.clone(),
+            score: (f.score * 1000.0).round() / 1000.0,
+        });
+        if let Some(unit) = f.best_unit {
+            let hit = found_code(&conn, unit, fi, repo.config.output.truncate_signatures)
+                .map_err(dberr(&repo.db_path))?;
+            hits.extend(hit);
+        }
+    }
+    drop(conn);
+    let budget = max_tokens.or(repo.config.output.max_tokens);
+    let (mut out, truncated) = fit_prefix(budget, files.len(), |k| FindCodeResponse {
+        files: files[..k].to_vec(),
+        hits: hits.iter().filter(|h| h.fi < k).cloned().collect(),
+        used: used.clone(),
+        truncated: false,
+        warnings: Vec::new(),
+    });
+    out.truncated = truncated;
+    warnings.sort();
+    warnings.dedup();
+    out.warnings = warnings;
+    Ok(out)
+}
+
+/// A hit for the definition `id`, the `fi`-th file's best.
+fn found_code(
+    conn: &Connection,
+    id: i64,
+    fi: usize,
+    max_signature: usize,
+) -> rusqlite::Result<Option<FoundCode>> {
+    let row = conn
+        .prepare_cached(
+            "SELECT name, kind, line_start, line_end, signature FROM symbols WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        });
+    let (n, k, start, end, sig) = match row {
+        Ok(row) => row,
+        Err(rusqlite::Error::QueryReturnedNoRows) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(Some(FoundCode {
+        fi,
+        id,
+        n,
+        k,
+        l: format!("{start}-{end}"),
+        snip: sig
+            .map(|s| normalize_signature(&s, max_signature))
+            .unwrap_or_default(),
+    }))
+}
+
+/// A file's standing.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    pub path: String,
+    pub score: f64,
+    /// Its best definition on the keyword side, or the one the description names.
+    pub best_unit: Option<i64>,
+    /// The evidence, for tuning: file BM25 and best definition's BM25 (each relative to
+    /// the best), identifiers defined, whether a path matched, whether it is a test.
+    pub features: [f64; 5],
+}
+
+/// Files ranked for a description.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ranked {
+    pub files: Vec<Scored>,
+    pub keyword: bool,
+    pub structure: bool,
+}
+
+#[derive(Default)]
+struct Evidence {
+    file: f64,
+    unit: f64,
+    best_unit: Option<(f64, i64)>,
+    defines: f64,
+    named_unit: Option<i64>,
+    path: bool,
+}
+
+/// Rank the files of an index (its keyword index up to date) for a description.
+fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Result<Ranked> {
+    let mut evidence: HashMap<i64, Evidence> = HashMap::new();
+    let mut ranked = Ranked::default();
+    if let Some(fts) = any_of(&described.words) {
+        let [p, n, d, b] = w.file_columns;
+        let mut stmt = conn.prepare_cached(
+            "SELECT rowid, -bm25(find_files_fts, ?2, ?3, ?4, ?5) AS s FROM find_files_fts
+             WHERE find_files_fts MATCH ?1 ORDER BY s DESC, rowid LIMIT ?6",
+        )?;
+        let rows: Vec<(i64, f64)> = stmt
+            .query_map(params![fts, p, n, d, b, FILE_CANDIDATES as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let best = rows.first().map_or(1.0, |r| r.1).max(f64::MIN_POSITIVE);
+        for (id, s) in rows {
+            evidence.entry(id).or_default().file = s / best;
+        }
+        let [n, s, d, b, p] = w.unit_columns;
+        let mut stmt = conn.prepare_cached(
+            "SELECT m.id, m.s, u.file_id FROM (
+                 SELECT rowid AS id, -bm25(find_units_fts, ?2, ?3, ?4, ?5, ?6) AS s
+                 FROM find_units_fts WHERE find_units_fts MATCH ?1 ORDER BY s DESC, rowid LIMIT ?7
+             ) m JOIN find_units u ON u.symbol_id = m.id ORDER BY m.s DESC, m.id",
+        )?;
+        let rows: Vec<(i64, f64, i64)> = stmt
+            .query_map(params![fts, n, s, d, b, p, UNIT_CANDIDATES as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let best = rows.first().map_or(1.0, |r| r.1).max(f64::MIN_POSITIVE);
+        for (id, s, file) in rows {
+            let e = evidence.entry(file).or_default();
+            if e.best_unit.is_none_or(|(b, _)| s > b) {
+                e.best_unit = Some((s, id));
+                e.unit = s / best;
+            }
+        }
+        ranked.keyword = !evidence.is_empty();
+    }
+    // Structure: the identifiers the description writes as code, where defined.
+    let mut definers = conn.prepare_cached(
+        "SELECT s.file_id, min(s.id) FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 AND s.kind NOT IN ('section') AND f.language <> 'markdown'
+         GROUP BY s.file_id ORDER BY s.file_id",
+    )?;
+    for name in &described.identifiers {
+        let files: Vec<(i64, i64)> = definers
+            .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        if files.is_empty() || files.len() > MAX_DEFINERS {
+            continue;
+        }
+        let share = 1.0 / files.len() as f64;
+        for (file, symbol) in files {
+            let e = evidence.entry(file).or_default();
+            e.defines += share;
+            e.named_unit.get_or_insert(symbol);
+            ranked.structure = true;
+        }
+    }
+    let paths: Vec<(i64, String, String)> = conn
+        .prepare_cached("SELECT id, rel_path, language FROM files ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut path_of: HashMap<i64, (String, bool)> = HashMap::with_capacity(paths.len());
+    for (id, rel, language) in paths {
+        let code = language != "markdown";
+        if code && described.paths.iter().any(|p| path_matches(&rel, p)) {
+            evidence.entry(id).or_default().path = true;
+            ranked.structure = true;
+        }
+        path_of.insert(id, (rel, code));
+    }
+    let mut files: Vec<Scored> = evidence
+        .into_iter()
+        .filter_map(|(id, e)| {
+            let (path, code) = path_of.get(&id)?;
+            if !code {
+                return None;
+            }
+            let test = is_test_path(path);
+            let mut score = w.file * e.file
+                + w.unit * e.unit
+                + w.defines * e.defines
+                + if e.path { w.path } else { 0.0 };
+            if test {
+                score *= w.test;
+            }
+            Some(Scored {
+                path: path.clone(),
+                score,
+                best_unit: e.named_unit.or(e.best_unit.map(|(_, id)| id)),
+                features: [
+                    e.file,
+                    e.unit,
+                    e.defines,
+                    f64::from(u8::from(e.path)),
+                    f64::from(u8::from(test)),
+                ],
+            })
+        })
+        .collect();
+    files.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    ranked.files = files;
+    Ok(ranked)
+}
+
+/// The FTS5 query asking for any of `words` (each quoted), or `None` without words.
+fn any_of(words: &[String]) -> Option<String> {
+    if words.is_empty() {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR "),
+    )
+}
+
+/// Whether the repository path `rel` is what a description's path `p` names: the same
+/// path, one ending in it (`b.py`, `pkg/b.py`), one it ends in (a trace's absolute
+/// path), or — for a module path without extension (`pkg/mod`) — a file of that module
+/// (`pkg/mod.py`, `pkg/mod/__init__.py`, `src/pkg/mod.rs`), or of a module it starts
+/// with (`pkg/mod/Class`).
+fn path_matches(rel: &str, p: &str) -> bool {
+    let ends = |long: &str, short: &str| {
+        long == short
+            || (long.len() > short.len()
+                && long.ends_with(short)
+                && long.as_bytes()[long.len() - short.len() - 1] == b'/')
+    };
+    if ends(rel, p) || ends(p, rel) {
+        return true;
+    }
+    let name = p.rsplit('/').next().unwrap_or(p);
+    if name.contains('.') || !p.contains('/') {
+        return false;
+    }
+    // A module path: the file without its extension, or the package's index file.
+    let stem = match rel.rsplit_once('.') {
+        Some((stem, _)) => stem,
+        None => rel,
+    };
+    let module = ["/__init__", "/mod", "/index", "/lib"]
+        .iter()
+        .find_map(|index| stem.strip_suffix(index))
+        .unwrap_or(stem);
+    let mut prefix = p;
+    loop {
+        if ends(module, prefix) && prefix.contains('/') {
+            return true;
+        }
+        match prefix.rsplit_once('/') {
+            Some((head, _)) => prefix = head,
+            None => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_matches;
+
+    #[test]
+    fn paths_match_as_a_description_names_them() {
+        assert!(path_matches("httpx/_client.py", "httpx/_client.py"));
+        assert!(path_matches("httpx/_client.py", "_client.py"));
+        assert!(!path_matches("httpx/my_client.py", "_client.py"));
+        assert!(path_matches(
+            "pkg/mod.py",
+            "usr/lib/python3/site-packages/pkg/mod.py"
+        ));
+        assert!(path_matches("httpx/_client.py", "httpx/_client/Client"));
+        assert!(path_matches("src/pkg/mod/__init__.py", "pkg/mod"));
+        assert!(!path_matches("httpx/__init__.py", "httpx/Client"));
+        assert!(!path_matches("a/b.py", "b"));
+    }
+}
