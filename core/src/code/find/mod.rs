@@ -14,6 +14,7 @@
 //! the files (`files`: path and score) and, for each, its best definition (`hits`), and
 //! says which sides it used.
 
+mod meaning;
 mod store;
 mod terms;
 
@@ -60,6 +61,9 @@ pub struct Weights {
     pub path: f64,
     /// The factor of a test file's score.
     pub test: f64,
+    /// The cosine of the description and the file's closest definition (0 turns the
+    /// meaning side off).
+    pub meaning: f64,
 }
 
 impl Default for Weights {
@@ -72,6 +76,7 @@ impl Default for Weights {
             defines: 0.8,
             path: 1.0,
             test: 0.5,
+            meaning: 1.0,
         }
     }
 }
@@ -128,7 +133,8 @@ pub struct FindCodeResponse {
     pub files: Vec<FoundFile>,
     /// Each listed file's best definition, in the order of `files`.
     pub hits: Vec<FoundCode>,
-    /// The sides that ranked: `keyword`, `structure`.
+    /// The sides that ranked: `keyword`, `structure`, `meaning` (not without the
+    /// embedding model).
     pub used: Vec<String>,
     /// Present (`true`) when `max_tokens` left files out.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -176,7 +182,16 @@ fn prepare(
         store::sync(&writer, &repo.root, &repo.db_path)?;
     }
     let conn = repo.database.read(&mut warnings)?;
-    let ranked = rank(&conn, &described, weights).map_err(dberr(&repo.db_path))?;
+    let mut ranked = rank(&conn, &described, weights).map_err(dberr(&repo.db_path))?;
+    ranked.meaning = meaning::rerank(
+        engine,
+        &repo.root,
+        &conn,
+        crate::text::truncate_utf8(request.query.trim(), terms::MAX_DESCRIPTION_BYTES),
+        &mut ranked,
+        weights,
+        &mut warnings,
+    )?;
     drop(conn);
     Ok((repo, ranked, warnings))
 }
@@ -204,6 +219,9 @@ pub fn find(
     }
     if ranked.structure {
         used.push("structure".to_string());
+    }
+    if ranked.meaning {
+        used.push("meaning".to_string());
     }
     let top: Vec<&Scored> = ranked.files.iter().take(limit).collect();
     let mut files = Vec::with_capacity(top.len());
@@ -280,9 +298,13 @@ pub struct Scored {
     pub score: f64,
     /// Its best definition on the keyword side, or the one the description names.
     pub best_unit: Option<i64>,
+    /// Its definitions the description names, then its best on the keyword side, best
+    /// first (a few).
+    pub units: Vec<i64>,
     /// The evidence, for tuning: file BM25 and best definition's BM25 (each relative to
-    /// the best), identifiers defined, whether a path matched, whether it is a test.
-    pub features: [f64; 5],
+    /// the best), identifiers defined, whether a path matched, whether it is a test, the
+    /// meaning side's cosine.
+    pub features: [f64; 6],
 }
 
 /// Files ranked for a description.
@@ -292,15 +314,29 @@ pub struct Ranked {
     pub files: Vec<Scored>,
     pub keyword: bool,
     pub structure: bool,
+    pub meaning: bool,
+}
+
+impl Ranked {
+    /// Best first; equal scores by path.
+    fn sort(&mut self) {
+        self.files.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.path.cmp(&b.path))
+        });
+    }
 }
 
 #[derive(Default)]
 struct Evidence {
     file: f64,
     unit: f64,
-    best_unit: Option<(f64, i64)>,
+    /// Its best definitions on the keyword side, best first.
+    best_units: Vec<i64>,
     defines: f64,
-    named_unit: Option<i64>,
+    /// Its definitions the description names.
+    named_units: Vec<i64>,
     path: bool,
 }
 
@@ -336,11 +372,14 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
             })?
             .collect::<rusqlite::Result<_>>()?;
         let best = rows.first().map_or(1.0, |r| r.1).max(f64::MIN_POSITIVE);
+        // Best first: a file's first row is its best.
         for (id, s, file) in rows {
             let e = evidence.entry(file).or_default();
-            if e.best_unit.is_none_or(|(b, _)| s > b) {
-                e.best_unit = Some((s, id));
+            if e.best_units.is_empty() {
                 e.unit = s / best;
+            }
+            if e.best_units.len() < meaning::UNITS_PER_FILE {
+                e.best_units.push(id);
             }
         }
         ranked.keyword = !evidence.is_empty();
@@ -362,7 +401,7 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
         for (file, symbol) in files {
             let e = evidence.entry(file).or_default();
             e.defines += share;
-            e.named_unit.get_or_insert(symbol);
+            e.named_units.push(symbol);
             ranked.structure = true;
         }
     }
@@ -379,7 +418,7 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
         }
         path_of.insert(id, (rel, code));
     }
-    let mut files: Vec<Scored> = evidence
+    let files: Vec<Scored> = evidence
         .into_iter()
         .filter_map(|(id, e)| {
             let (path, code) = path_of.get(&id)?;
@@ -394,26 +433,30 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
             if test {
                 score *= w.test;
             }
+            let mut units = e.named_units;
+            for id in e.best_units {
+                if !units.contains(&id) {
+                    units.push(id);
+                }
+            }
             Some(Scored {
                 path: path.clone(),
                 score,
-                best_unit: e.named_unit.or(e.best_unit.map(|(_, id)| id)),
+                best_unit: units.first().copied(),
+                units,
                 features: [
                     e.file,
                     e.unit,
                     e.defines,
                     f64::from(u8::from(e.path)),
                     f64::from(u8::from(test)),
+                    0.0,
                 ],
             })
         })
         .collect();
-    files.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.path.cmp(&b.path))
-    });
     ranked.files = files;
+    ranked.sort();
     Ok(ranked)
 }
 

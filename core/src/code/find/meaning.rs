@@ -1,0 +1,146 @@
+//! The meaning side of `code.find`: the local embedding model compares the description
+//! with the definitions the other two sides found best, and the files they belong to
+//! move by how close the closest is.
+//!
+//! Only the best files' best definitions are embedded, when asked ([`RERANKED_FILES`]
+//! files, [`UNITS_PER_FILE`] each): embedding a whole repository's definitions takes
+//! minutes on two cores, these take a second, and their vectors are cached by content
+//! (`embeddings.db`), so a definition is embedded once for every question about it.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::{Ranked, Weights};
+use crate::engine::Engine;
+use crate::error::Result;
+
+/// Files the meaning side reorders (the best of the other two sides).
+pub(super) const RERANKED_FILES: usize = 20;
+/// Definitions of each file it embeds (its best on the keyword side, or the ones the
+/// description names).
+pub(super) const UNITS_PER_FILE: usize = 4;
+/// Lines of a definition's body in the text embedded (after its signature and doc).
+const BODY_LINES: usize = 24;
+
+/// What a definition is to the model: where it is, what it is called and says, and its
+/// first lines.
+fn unit_text(
+    rel: &str,
+    lines: &[&str],
+    name: &str,
+    kind: &str,
+    start: usize,
+    end: usize,
+    doc: Option<&str>,
+) -> String {
+    let mut text = format!("{rel} {kind} {name}\n");
+    if let Some(doc) = doc {
+        text.push_str(doc);
+        text.push('\n');
+    }
+    let from = start.saturating_sub(1).min(lines.len());
+    let to = end.min(lines.len()).min(from + BODY_LINES);
+    for line in &lines[from..to] {
+        text.push_str(line.trim());
+        text.push('\n');
+    }
+    text
+}
+
+/// Reorder the best files of `ranked` by meaning. Returns whether it did: not without a
+/// model (which is said once per engine in `warnings`).
+pub(super) fn rerank(
+    engine: &Engine,
+    root: &Path,
+    conn: &Connection,
+    description: &str,
+    ranked: &mut Ranked,
+    w: &Weights,
+    warnings: &mut Vec<String>,
+) -> Result<bool> {
+    if w.meaning == 0.0 || ranked.files.is_empty() {
+        return Ok(false);
+    }
+    let embedder = match engine.embedder() {
+        Ok(e) => e,
+        Err(e) => {
+            if engine.note_model_missing() {
+                warnings.push(format!(
+                    "keyword and structure only: no embedding model ({e})"
+                ));
+            }
+            return Ok(false);
+        }
+    };
+    let dberr = |e| crate::error::Error::db(root, e);
+    let mut symbol = conn
+        .prepare_cached(
+            "SELECT name, kind, line_start, line_end, doc_comment FROM symbols WHERE id = ?1",
+        )
+        .map_err(dberr)?;
+    let top = ranked.files.len().min(RERANKED_FILES);
+    // (file index, text) for every definition embedded.
+    let mut texts: Vec<(usize, String)> = Vec::new();
+    for (i, file) in ranked.files[..top].iter().enumerate() {
+        let Ok(bytes) = std::fs::read(root.join(&file.path)) else {
+            continue;
+        };
+        let source = String::from_utf8_lossy(&bytes);
+        let lines: Vec<&str> = source.lines().collect();
+        let mut any = false;
+        for id in file.units.iter().take(UNITS_PER_FILE) {
+            let row = symbol.query_row([id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                ))
+            });
+            let Ok((name, kind, start, end, doc)) = row else {
+                continue;
+            };
+            texts.push((
+                i,
+                unit_text(
+                    &file.path,
+                    &lines,
+                    &name,
+                    &kind,
+                    start.max(1) as usize,
+                    end.max(1) as usize,
+                    doc.as_deref(),
+                ),
+            ));
+            any = true;
+        }
+        if !any {
+            // No definition matched: the file's start stands for it.
+            let head: Vec<&str> = lines.iter().take(BODY_LINES).map(|l| l.trim()).collect();
+            texts.push((i, format!("{}\n{}", file.path, head.join("\n"))));
+        }
+    }
+    let mut all: Vec<&str> = vec![description];
+    all.extend(texts.iter().map(|(_, t)| t.as_str()));
+    let vectors = engine
+        .embedding_cache()
+        .embed_cached(embedder.as_ref(), &all, warnings)?
+        .vectors;
+    let query = &vectors[0];
+    let mut closest: HashMap<usize, f64> = HashMap::new();
+    for ((i, _), v) in texts.iter().zip(&vectors[1..]) {
+        let sim: f32 = query.iter().zip(v).map(|(a, b)| a * b).sum();
+        let best = closest.entry(*i).or_insert(0.0);
+        *best = best.max(f64::from(sim));
+    }
+    for (i, file) in ranked.files[..top].iter_mut().enumerate() {
+        let sim = closest.get(&i).copied().unwrap_or(0.0).max(0.0);
+        file.features[5] = sim;
+        file.score += w.meaning * sim * if file.features[4] > 0.0 { w.test } else { 1.0 };
+    }
+    ranked.sort();
+    Ok(true)
+}
