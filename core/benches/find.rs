@@ -10,6 +10,8 @@
 //! CC_SEARCH_BENCH_FIND_WORK=/tmp/findwork …                     # work trees (kept, reused)
 //! CC_SEARCH_BENCH_FIND_DUMP=features.jsonl …                    # every ranked file's evidence
 //! CC_SEARCH_BENCH_FIND_SET=items.jsonl …                        # another set of items
+//! CC_SEARCH_BENCH_FIND_SIDES=keyword …                          # without the model (keyword + structure)
+//! CC_SEARCH_MODEL_DIR=/path/to/all-MiniLM-L6-v2 …               # the model (else found as the engine finds it)
 //! ```
 //!
 //! Each repository is checked out at each item's parent commit in date order, and both
@@ -280,7 +282,10 @@ fn main() {
         "cold s",
         "p50 ms"
     );
-    let weights = Weights::default();
+    let mut weights = Weights::default();
+    if env("CC_SEARCH_BENCH_FIND_SIDES").as_deref() == Some("keyword") {
+        weights.meaning = 0.0;
+    }
     let (mut all_find, mut all_plain) = (Score::default(), Score::default());
     let mut by_repo: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
     for item in &items {

@@ -330,3 +330,47 @@ fn bad_questions_get_clear_errors() {
     let out = find(&engine, &root, "NEAR(cart total) AND \"discount* OR -items");
     assert_eq!(paths(&out)[0], "shop/cart.py", "{out}");
 }
+
+/// An engine with the real all-MiniLM-L6-v2 (`None`: its tests are skipped on request).
+fn engine_with_model() -> Option<(tempfile::TempDir, Engine)> {
+    let model = common::model_dir()?;
+    let home = tempfile::tempdir().unwrap();
+    write(
+        home.path(),
+        "config.toml",
+        format!("[embed]\nmodel_dir = {:?}\n", model.display().to_string()),
+    );
+    let engine = Engine::open_at(home.path()).unwrap();
+    Some((home, engine))
+}
+
+#[test]
+fn the_model_finds_the_code_that_means_what_the_description_says() {
+    let Some((_h, engine)) = engine_with_model() else {
+        return;
+    };
+    let (_d, root) = shop();
+    let (_k, keyword) = self::engine();
+    // No word of these is in the code: by keywords nothing is found; by meaning, the
+    // refund and the delivery estimate.
+    for (query, file, definition) in [
+        ("reimburse the buyer", "shop/payment.py", "refund"),
+        (
+            "how long until my package arrives",
+            "shop/shipping.py",
+            "estimate_delivery",
+        ),
+    ] {
+        assert_eq!(paths(&find(&keyword, &root, query)), Vec::<String>::new());
+        let out = find(&engine, &root, query);
+        assert_eq!(paths(&out)[0], file, "{out}");
+        assert_eq!(hit_of(&out, 0).as_deref(), Some(definition), "{out}");
+        assert_eq!(out["used"], json!(["meaning"]), "{out}");
+        assert!(out.get("warnings").is_none(), "{out}");
+        // The same again, the vectors now from the cache.
+        let params = json!({"path": root, "query": query}).to_string();
+        let again: Value =
+            serde_json::from_str(&engine.call("code.find", &params).unwrap()).unwrap();
+        assert_eq!(again, out);
+    }
+}

@@ -100,6 +100,20 @@ int main(int argc, char **argv) {
     CHECK(has(text, "{\"to_n\":\"speak\",\"kind\":\"call\",\"ambiguous\":true,\"candidates\":["));
     cc_search_string_free(text);
 
+    /* code.find: a description to the file and definition it is about. */
+    snprintf(params, sizeof params,
+             "{\"path\":\"%s\",\"query\":\"fetching a user by their id returns nothing\",\"limit\":2}",
+             argv[2]);
+    CHECK(call("code.find", params, &text) == CC_SEARCH_OK);
+    CHECK(has(text, "{\"files\":[{\"path\":\"src/service.ts\",\"score\":"));
+    CHECK(has(text, "\"n\":\"getUserById\""));
+    CHECK(has(text, "\"used\":[\"keyword\""));
+    cc_search_string_free(text);
+    snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"?!\"}", argv[2]);
+    CHECK(call("code.find", params, &text) == CC_SEARCH_ERR_INVALID_REQUEST);
+    CHECK(has(text, "no words"));
+    cc_search_string_free(text);
+
     /* Invalid requests are statuses with a message. */
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"id\":987654}", argv[2]);
     CHECK(call("code.get_symbol_detail", params, &text) == CC_SEARCH_ERR_INVALID_REQUEST);

@@ -104,6 +104,23 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         omit: &[],
     },
     AgentTool {
+        op: "code.find",
+        description: "Find the code a task is about: give the issue, bug report, stack trace or question as it is; returns the files to read or change, best first, each with its best-matching definition (id, lines, signature). Use it first when you do not yet know where to look; then read those files, or pass an id to code_get_symbol_detail.",
+        brief: "the files and definitions an issue, trace or question is about",
+        params: &[
+            (
+                "query",
+                "The task in free text: issue, error, stack trace, question.",
+            ),
+            ("limit", "Most files (default 10)."),
+            REPO,
+        ],
+        required: &["query"],
+        freshen: None,
+        more: "lower `limit` or raise `max_tokens`",
+        omit: &["files/*/score", "used"],
+    },
+    AgentTool {
         op: "code.search_symbols",
         description: "Find where functions, classes, methods and types are defined: by name, subword (`user` finds getUserById), doc or path; BM25-ranked. Use it before reading files. Returns ids with name, kind, file and lines; pass an id to code_get_symbol_detail or code_get_references.",
         brief: "where a function, class, method or type is defined",

@@ -154,6 +154,41 @@ def print_code_search(result: Dict[str, Any]) -> None:
     _truncated(p, result, "symbols")
 
 
+def print_code_find(result: Dict[str, Any]) -> None:
+    """One line per file, best first: rank, score, path; under it, its best definition
+    (id, kind, name, lines, signature)."""
+    _warn_all(result.pop("warnings", []))
+    p = _Printer()
+    files = result["files"]
+    hits = {h["fi"]: h for h in result["hits"]}
+    width = _width()
+    rank_w = len(str(len(files)))
+    for i, f in enumerate(files):
+        p.out(
+            f"{str(i + 1).rjust(rank_w)}. " + p.styled(f"{f['score']:.3f}", "cyan")
+            + "  " + p.styled(f["path"], "green")
+        )
+        hit = hits.get(i)
+        if hit:
+            line, length = _row(p, [
+                (f"#{hit['id']}", "cyan", 0),
+                (hit["k"], "magenta", 0),
+                (hit["n"], "bold", 0),
+                (_lines(hit["l"]), "default", 0),
+            ], gap=" ", more=bool(hit.get("snip")))
+            indent = " " * (rank_w + 2)
+            if hit.get("snip"):
+                room = max(width - len(indent) - length - 2, _MIN_SIGNATURE)
+                line += "  " + p.styled(_clip(hit["snip"], room), "default")
+            p.out(indent + line)
+    if not files:
+        p.out("No files.")
+    p.out(_RULE)
+    sides = " + ".join(result.get("used", [])) or "nothing"
+    p.out(_text(p, f"Found {_plural(len(files), 'file')} by {sides}"))
+    _truncated(p, result, "files")
+
+
 def print_code_symbols(result: Dict[str, Any]) -> None:
     """A file's symbols as a tree: kind and name indented by nesting, lines, id."""
     _warn_all(result.pop("warnings", []))

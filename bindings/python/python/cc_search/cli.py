@@ -51,6 +51,7 @@ from ._cli_print import (
 )
 from ._cli_print_code import (
     print_code_delete,
+    print_code_find,
     print_code_deps,
     print_code_detail,
     print_code_index,
@@ -424,6 +425,35 @@ def code_search(
     with _open(ctx) as engine:
         result = engine.code_search(query, path=repo, kind=kind, limit=limit, max_tokens=max_tokens)
     _show(result, as_json, print_code_search)
+
+
+@code_app.command("find")
+def code_find(
+    ctx: typer.Context,
+    query: Annotated[
+        str,
+        typer.Argument(
+            metavar="QUERY",
+            help="What to find: an issue, a stack trace, a question; `-` reads it from stdin.",
+        ),
+    ],
+    project_dir: _RepoOption = None,
+    limit: _limit_option("Most files to list (default 10).", Optional[int]) = None,
+    max_tokens: _MaxTokensOption = None,
+    path: _OldPathOption = None,
+    as_json: _compact_json_option(
+        "the files with their scores, each file's best definition with its id, lines and "
+        "signature, and the sides that ranked"
+    ) = False,
+) -> None:
+    """Find the files and definitions a description is about, best first."""
+    repo = _repo(project_dir, path)
+    text = sys.stdin.read() if query == "-" else argument_text(query)
+    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
+        result = engine.code_find(
+            text, path=repo, limit=limit, max_tokens=max_tokens, progress=progress
+        )
+    _show(result, as_json, print_code_find)
 
 
 _SymbolId = Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")]

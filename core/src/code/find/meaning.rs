@@ -9,10 +9,12 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, params};
 
 use super::{Ranked, Weights};
+use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::Result;
 
@@ -49,31 +51,44 @@ fn unit_text(
     text
 }
 
-/// Reorder the best files of `ranked` by meaning. Returns whether it did: not without a
-/// model (which is said once per engine in `warnings`).
-pub(super) fn rerank(
+/// The model, when the meaning side weighs anything and there is one (its absence is
+/// said once per engine in `warnings`).
+pub(super) fn embedder(
     engine: &Engine,
-    root: &Path,
-    conn: &Connection,
-    description: &str,
-    ranked: &mut Ranked,
     w: &Weights,
     warnings: &mut Vec<String>,
-) -> Result<bool> {
-    if w.meaning == 0.0 || ranked.files.is_empty() {
-        return Ok(false);
+) -> Option<Arc<dyn Embedder>> {
+    if w.meaning == 0.0 {
+        return None;
     }
-    let embedder = match engine.embedder() {
-        Ok(e) => e,
+    match engine.embedder() {
+        Ok(e) => Some(e),
         Err(e) => {
             if engine.note_model_missing() {
                 warnings.push(format!(
                     "keyword and structure only: no embedding model ({e})"
                 ));
             }
-            return Ok(false);
+            None
         }
-    };
+    }
+}
+
+/// Reorder the best files of `ranked` by meaning.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rerank(
+    engine: &Engine,
+    embedder: &dyn Embedder,
+    root: &Path,
+    conn: &Connection,
+    description: &str,
+    ranked: &mut Ranked,
+    w: &Weights,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if ranked.files.is_empty() {
+        return Ok(());
+    }
     let dberr = |e| crate::error::Error::db(root, e);
     let mut symbol = conn
         .prepare_cached(
@@ -81,8 +96,12 @@ pub(super) fn rerank(
         )
         .map_err(dberr)?;
     let top = ranked.files.len().min(RERANKED_FILES);
-    // (file index, text) for every definition embedded.
-    let mut texts: Vec<(usize, String)> = Vec::new();
+    let mut definitions = conn
+        .prepare_cached(super::store::FIRST_UNITS_SQL)
+        .map_err(dberr)?;
+    // (file index, the definition or none for the file's start, text) for every text
+    // embedded.
+    let mut texts: Vec<(usize, Option<i64>, String)> = Vec::new();
     for (i, file) in ranked.files[..top].iter().enumerate() {
         let Ok(bytes) = std::fs::read(root.join(&file.path)) else {
             continue;
@@ -90,7 +109,16 @@ pub(super) fn rerank(
         let source = String::from_utf8_lossy(&bytes);
         let lines: Vec<&str> = source.lines().collect();
         let mut any = false;
-        for id in file.units.iter().take(UNITS_PER_FILE) {
+        // No definition of the file matched a word: its first ones stand for it.
+        let first: Vec<i64> = if file.units.is_empty() {
+            definitions
+                .query_map(params![file.path, UNITS_PER_FILE as i64], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+                .map_err(dberr)?
+        } else {
+            Vec::new()
+        };
+        for id in file.units.iter().chain(&first).take(UNITS_PER_FILE) {
             let row = symbol.query_row([id], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
@@ -105,6 +133,7 @@ pub(super) fn rerank(
             };
             texts.push((
                 i,
+                Some(*id),
                 unit_text(
                     &file.path,
                     &lines,
@@ -118,29 +147,36 @@ pub(super) fn rerank(
             any = true;
         }
         if !any {
-            // No definition matched: the file's start stands for it.
+            // No definitions: the file's start stands for it.
             let head: Vec<&str> = lines.iter().take(BODY_LINES).map(|l| l.trim()).collect();
-            texts.push((i, format!("{}\n{}", file.path, head.join("\n"))));
+            texts.push((i, None, format!("{}\n{}", file.path, head.join("\n"))));
         }
     }
     let mut all: Vec<&str> = vec![description];
-    all.extend(texts.iter().map(|(_, t)| t.as_str()));
+    all.extend(texts.iter().map(|(_, _, t)| t.as_str()));
     let vectors = engine
         .embedding_cache()
-        .embed_cached(embedder.as_ref(), &all, warnings)?
+        .embed_cached(embedder, &all, warnings)?
         .vectors;
     let query = &vectors[0];
-    let mut closest: HashMap<usize, f64> = HashMap::new();
-    for ((i, _), v) in texts.iter().zip(&vectors[1..]) {
-        let sim: f32 = query.iter().zip(v).map(|(a, b)| a * b).sum();
-        let best = closest.entry(*i).or_insert(0.0);
-        *best = best.max(f64::from(sim));
+    // Each file's closest text, and which definition it was.
+    let mut closest: HashMap<usize, (f64, Option<i64>)> = HashMap::new();
+    for ((i, id, _), v) in texts.iter().zip(&vectors[1..]) {
+        let sim = f64::from(query.iter().zip(v).map(|(a, b)| a * b).sum::<f32>());
+        let best = closest.entry(*i).or_insert((f64::MIN, None));
+        if sim > best.0 {
+            *best = (sim, *id);
+        }
     }
     for (i, file) in ranked.files[..top].iter_mut().enumerate() {
-        let sim = closest.get(&i).copied().unwrap_or(0.0).max(0.0);
-        file.features[5] = sim;
-        file.score += w.meaning * sim * if file.features[4] > 0.0 { w.test } else { 1.0 };
+        let (sim, id) = closest.get(&i).copied().unwrap_or((0.0, None));
+        file.features.meaning = sim.max(0.0);
+        file.score = w.score(&file.features);
+        // A file no word led to shows the definition closest in meaning.
+        if file.best_unit.is_none() {
+            file.best_unit = id;
+        }
     }
     ranked.sort();
-    Ok(true)
+    Ok(())
 }

@@ -14,6 +14,7 @@
 //! the files (`files`: path and score) and, for each, its best definition (`hits`), and
 //! says which sides it used.
 
+mod history;
 mod meaning;
 mod store;
 mod terms;
@@ -43,7 +44,8 @@ const UNIT_CANDIDATES: usize = 1000;
 /// A name defined in more files than this says too little to count.
 const MAX_DEFINERS: usize = 20;
 
-/// How much each kind of evidence weighs (see [`rank`]).
+/// How much each kind of evidence weighs: a file's score is the sum of its
+/// [`Features`], each times its weight, times [`Weights::test`] for a test file.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Weights {
@@ -51,18 +53,15 @@ pub struct Weights {
     pub file_columns: [f64; 4],
     /// BM25 column weights of a definition row: name, signature, doc, body, path.
     pub unit_columns: [f64; 5],
-    /// The file's own BM25, relative to the best file's.
     pub file: f64,
-    /// Its best definition's BM25, relative to the best definition's.
     pub unit: f64,
-    /// Each identifier of the description it defines, over the files defining it.
     pub defines: f64,
-    /// A path of the description that is its path.
     pub path: f64,
+    pub path_words: f64,
+    pub activity: f64,
     /// The factor of a test file's score.
     pub test: f64,
-    /// The cosine of the description and the file's closest definition (0 turns the
-    /// meaning side off).
+    /// 0 turns the meaning side off.
     pub meaning: f64,
 }
 
@@ -71,14 +70,53 @@ impl Default for Weights {
         Weights {
             file_columns: [4.0, 2.0, 1.0, 1.0],
             unit_columns: [3.0, 2.0, 1.0, 1.0, 1.0],
-            file: 1.0,
-            unit: 0.6,
-            defines: 0.8,
-            path: 1.0,
-            test: 0.5,
-            meaning: 1.0,
+            file: 1.5,
+            unit: 0.3,
+            defines: 0.4,
+            path: 2.0,
+            path_words: 0.4,
+            activity: 0.2,
+            test: 0.3,
+            meaning: 3.0,
         }
     }
+}
+
+impl Weights {
+    fn score(&self, f: &Features) -> f64 {
+        let sum = self.file * f.file
+            + self.unit * f.unit
+            + self.defines * f.defines
+            + self.path * f.path
+            + self.path_words * f.path_words
+            + self.activity * f.activity
+            + self.meaning * f.meaning;
+        if f.test { sum * self.test } else { sum }
+    }
+}
+
+/// What speaks for a file.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Features {
+    /// Its BM25 for the description's words, relative to the best file's.
+    pub file: f64,
+    /// Its best definition's BM25, relative to the best definition's.
+    pub unit: f64,
+    /// For each identifier of the description it defines, one over the number of files
+    /// defining it.
+    pub defines: f64,
+    /// 1 when a path of the description is its path.
+    pub path: f64,
+    /// The words of its path (directories and name) the description uses: 1 each in the
+    /// first line, ½ elsewhere.
+    pub path_words: f64,
+    /// ln(1 + the commits that changed it among the last [`history::COMMITS`]).
+    pub activity: f64,
+    /// Whether it is a test.
+    pub test: bool,
+    /// The cosine of the description and its closest definition (the meaning side).
+    pub meaning: f64,
 }
 
 /// `code.find`: rank a repository's code by a description.
@@ -182,16 +220,30 @@ fn prepare(
         store::sync(&writer, &repo.root, &repo.db_path)?;
     }
     let conn = repo.database.read(&mut warnings)?;
-    let mut ranked = rank(&conn, &described, weights).map_err(dberr(&repo.db_path))?;
-    ranked.meaning = meaning::rerank(
-        engine,
-        &repo.root,
-        &conn,
-        crate::text::truncate_utf8(request.query.trim(), terms::MAX_DESCRIPTION_BYTES),
-        &mut ranked,
-        weights,
-        &mut warnings,
-    )?;
+    let activity = history::activity(&repo.root);
+    let embedder = meaning::embedder(engine, weights, &mut warnings);
+    // With the model, a description whose words are in few files still gets its best
+    // files by meaning: the most active others are compared too.
+    let fill_to = if embedder.is_some() {
+        meaning::RERANKED_FILES
+    } else {
+        0
+    };
+    let mut ranked =
+        rank(&conn, &described, &activity, fill_to, weights).map_err(dberr(&repo.db_path))?;
+    if let Some(embedder) = embedder {
+        meaning::rerank(
+            engine,
+            embedder.as_ref(),
+            &repo.root,
+            &conn,
+            crate::text::truncate_utf8(request.query.trim(), terms::MAX_DESCRIPTION_BYTES),
+            &mut ranked,
+            weights,
+            &mut warnings,
+        )?;
+        ranked.meaning = true;
+    }
     drop(conn);
     Ok((repo, ranked, warnings))
 }
@@ -301,10 +353,8 @@ pub struct Scored {
     /// Its definitions the description names, then its best on the keyword side, best
     /// first (a few).
     pub units: Vec<i64>,
-    /// The evidence, for tuning: file BM25 and best definition's BM25 (each relative to
-    /// the best), identifiers defined, whether a path matched, whether it is a test, the
-    /// meaning side's cosine.
-    pub features: [f64; 6],
+    /// The evidence.
+    pub features: Features,
 }
 
 /// Files ranked for a description.
@@ -330,35 +380,53 @@ impl Ranked {
 
 #[derive(Default)]
 struct Evidence {
-    file: f64,
-    unit: f64,
+    features: Features,
     /// Its best definitions on the keyword side, best first.
     best_units: Vec<i64>,
-    defines: f64,
     /// Its definitions the description names.
     named_units: Vec<i64>,
-    path: bool,
 }
 
-/// Rank the files of an index (its keyword index up to date) for a description.
-fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Result<Ranked> {
+/// The BM25 of the files best for `words` (any of them), each relative to the best's.
+fn file_bm25(
+    conn: &Connection,
+    words: &[String],
+    w: &Weights,
+) -> rusqlite::Result<Vec<(i64, f64)>> {
+    let Some(fts) = any_of(words) else {
+        return Ok(Vec::new());
+    };
+    let [p, n, d, b] = w.file_columns;
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, -bm25(find_files_fts, ?2, ?3, ?4, ?5) AS s FROM find_files_fts
+         WHERE find_files_fts MATCH ?1 ORDER BY s DESC, rowid LIMIT ?6",
+    )?;
+    let rows: Vec<(i64, f64)> = stmt
+        .query_map(params![fts, p, n, d, b, FILE_CANDIDATES as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let best = rows.first().map_or(1.0, |r| r.1).max(f64::MIN_POSITIVE);
+    Ok(rows.into_iter().map(|(id, s)| (id, s / best)).collect())
+}
+
+/// Rank the files of an index (its keyword index up to date) for a description;
+/// `activity` is what the history says of each file (by path). When fewer than `fill_to`
+/// files have evidence, the most active others (then the first by path) are added, with
+/// only their activity, up to `fill_to`.
+fn rank(
+    conn: &Connection,
+    described: &Described,
+    activity: &HashMap<String, f64>,
+    fill_to: usize,
+    w: &Weights,
+) -> rusqlite::Result<Ranked> {
     let mut evidence: HashMap<i64, Evidence> = HashMap::new();
     let mut ranked = Ranked::default();
+    for (id, s) in file_bm25(conn, &described.words, w)? {
+        evidence.entry(id).or_default().features.file = s;
+    }
     if let Some(fts) = any_of(&described.words) {
-        let [p, n, d, b] = w.file_columns;
-        let mut stmt = conn.prepare_cached(
-            "SELECT rowid, -bm25(find_files_fts, ?2, ?3, ?4, ?5) AS s FROM find_files_fts
-             WHERE find_files_fts MATCH ?1 ORDER BY s DESC, rowid LIMIT ?6",
-        )?;
-        let rows: Vec<(i64, f64)> = stmt
-            .query_map(params![fts, p, n, d, b, FILE_CANDIDATES as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let best = rows.first().map_or(1.0, |r| r.1).max(f64::MIN_POSITIVE);
-        for (id, s) in rows {
-            evidence.entry(id).or_default().file = s / best;
-        }
         let [n, s, d, b, p] = w.unit_columns;
         let mut stmt = conn.prepare_cached(
             "SELECT m.id, m.s, u.file_id FROM (
@@ -376,14 +444,14 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
         for (id, s, file) in rows {
             let e = evidence.entry(file).or_default();
             if e.best_units.is_empty() {
-                e.unit = s / best;
+                e.features.unit = s / best;
             }
             if e.best_units.len() < meaning::UNITS_PER_FILE {
                 e.best_units.push(id);
             }
         }
-        ranked.keyword = !evidence.is_empty();
     }
+    ranked.keyword = !evidence.is_empty();
     // Structure: the identifiers the description writes as code, where defined.
     let mut definers = conn.prepare_cached(
         "SELECT s.file_id, min(s.id) FROM symbols s JOIN files f ON f.id = s.file_id
@@ -400,7 +468,7 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
         let share = 1.0 / files.len() as f64;
         for (file, symbol) in files {
             let e = evidence.entry(file).or_default();
-            e.defines += share;
+            e.features.defines += share;
             e.named_units.push(symbol);
             ranked.structure = true;
         }
@@ -413,10 +481,22 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
     for (id, rel, language) in paths {
         let code = language != "markdown";
         if code && described.paths.iter().any(|p| path_matches(&rel, p)) {
-            evidence.entry(id).or_default().path = true;
+            evidence.entry(id).or_default().features.path = 1.0;
             ranked.structure = true;
         }
         path_of.insert(id, (rel, code));
+    }
+    if evidence.len() < fill_to {
+        let mut others: Vec<(f64, &str, i64)> = path_of
+            .iter()
+            .filter(|(id, (_, code))| *code && !evidence.contains_key(id))
+            .map(|(id, (rel, _))| (activity.get(rel).copied().unwrap_or(0.0), rel.as_str(), *id))
+            .collect();
+        others.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let room = fill_to - evidence.len();
+        for (_, _, id) in others.into_iter().take(room) {
+            evidence.entry(id).or_default();
+        }
     }
     let files: Vec<Scored> = evidence
         .into_iter()
@@ -425,13 +505,11 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
             if !code {
                 return None;
             }
-            let test = is_test_path(path);
-            let mut score = w.file * e.file
-                + w.unit * e.unit
-                + w.defines * e.defines
-                + if e.path { w.path } else { 0.0 };
-            if test {
-                score *= w.test;
+            let mut features = e.features;
+            features.test = is_test_path(path);
+            features.path_words = described.path_words(path);
+            if let Some(commits) = activity.get(path.as_str()) {
+                features.activity = *commits;
             }
             let mut units = e.named_units;
             for id in e.best_units {
@@ -441,17 +519,10 @@ fn rank(conn: &Connection, described: &Described, w: &Weights) -> rusqlite::Resu
             }
             Some(Scored {
                 path: path.clone(),
-                score,
+                score: w.score(&features),
                 best_unit: units.first().copied(),
                 units,
-                features: [
-                    e.file,
-                    e.unit,
-                    e.defines,
-                    f64::from(u8::from(e.path)),
-                    f64::from(u8::from(test)),
-                    0.0,
-                ],
+                features,
             })
         })
         .collect();

@@ -21,6 +21,12 @@ use crate::error::{Error, Result};
 /// Files read and written per batch (bounds the memory of a cold fill).
 const BATCH: usize = 256;
 
+/// The ids of a file's first definitions of [`UNIT_KINDS`] (`?1` its path, `?2` how many).
+pub(super) const FIRST_UNITS_SQL: &str = "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE f.rel_path = ?1
+       AND s.kind IN ('fn', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'mod', 'impl', 'type')
+     ORDER BY s.line_start, s.id LIMIT ?2";
+
 /// Kinds that get a row of their own; the lines of the others (fields, constants,
 /// variables) belong to the definition around them.
 const UNIT_KINDS: &[&str] = &[

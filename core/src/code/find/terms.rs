@@ -11,6 +11,8 @@
 //! (`src/client.rs`, `_client.py`), and the frames of a stack trace. [`Described`] keeps
 //! those apart for the structure side, which matches them exactly.
 
+use std::collections::HashSet;
+
 use crate::code::text::name_tokens;
 use crate::text::STOPWORDS;
 
@@ -20,6 +22,43 @@ pub(crate) const MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 const MAX_WORDS: usize = 96;
 /// The most identifiers and paths matched exactly.
 const MAX_NAMED: usize = 48;
+
+/// Words of paths that say nothing of what the code does.
+const GENERIC_PATH_WORDS: &[&str] = &[
+    "src", "lib", "crates", "crate", "packages", "package", "pkg", "index", "mod", "init", "main",
+    "internal", "app", "source", "dist", "the",
+];
+
+/// Distinct index words of `text` ([`words_of`]), stopwords dropped, in order of first
+/// use, at most [`MAX_WORDS`].
+fn content_words(text: &str) -> Vec<String> {
+    let mut index_words = String::new();
+    words_of(text, &mut index_words);
+    let mut out: Vec<String> = Vec::new();
+    for word in index_words.split(' ') {
+        if word.is_empty()
+            || STOPWORDS.contains(&word)
+            || CODE_STOPWORDS.contains(&word)
+            || out.iter().any(|w| w == word)
+        {
+            continue;
+        }
+        if out.len() == MAX_WORDS {
+            break;
+        }
+        out.push(word.to_string());
+    }
+    out
+}
+
+/// A word without a plural's `s` (`parsers` → `parser`, not `class` → `clas`): enough
+/// to meet a path's words, which are mostly nouns.
+fn stem(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(base) if base.len() >= 3 && !base.ends_with('s') => base.to_string(),
+        _ => word.to_string(),
+    }
+}
 
 /// Source file extensions a path in a description may end with.
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -73,10 +112,13 @@ fn push_word(out: &mut String, word: &str) {
 }
 
 /// What a description says, for the three sides of `code.find`.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub(crate) struct Described {
     /// Distinct index words (see [`words_of`]), stopwords dropped, in order of first use.
     pub words: Vec<String>,
+    /// [`stem`]s of `words` and of the words of its first line (its title).
+    stems: HashSet<String>,
+    title_stems: HashSet<String>,
     /// Identifiers written as code, as written (the last segment of a dotted path too).
     pub identifiers: Vec<String>,
     /// Paths and file names (`a/b.py`, `b.py`), and dotted module paths as paths
@@ -88,28 +130,53 @@ impl Described {
     /// Read a description (its first [`MAX_DESCRIPTION_BYTES`]).
     pub(crate) fn of(text: &str) -> Described {
         let text = crate::text::truncate_utf8(text, MAX_DESCRIPTION_BYTES);
-        let mut out = Described::default();
-        let mut index_words = String::new();
-        words_of(text, &mut index_words);
-        for word in index_words.split(' ') {
-            if word.is_empty()
-                || STOPWORDS.contains(&word)
-                || CODE_STOPWORDS.contains(&word)
-                || out.words.iter().any(|w| w == word)
-            {
-                continue;
-            }
-            if out.words.len() == MAX_WORDS {
-                break;
-            }
-            out.words.push(word.to_string());
-        }
+        let mut out = Described {
+            words: content_words(text),
+            ..Described::default()
+        };
+        let title = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        out.stems = out.words.iter().map(|w| stem(w)).collect();
+        out.title_stems = content_words(title).iter().map(|w| stem(w)).collect();
         for (token, quoted) in code_tokens(text) {
             out.read_token(token, quoted);
         }
         out.identifiers.truncate(MAX_NAMED);
         out.paths.truncate(MAX_NAMED);
         out
+    }
+
+    /// How much the words of a repository path (its directories' and its name's, not
+    /// the ones every project has) are the description's: 1 for each in its first line,
+    /// ½ for each elsewhere.
+    pub(crate) fn path_words(&self, rel: &str) -> f64 {
+        let mut seen: Vec<String> = Vec::new();
+        let mut score = 0.0;
+        let segments: Vec<&str> = rel.split('/').collect();
+        for (i, segment) in segments.iter().enumerate() {
+            let segment = if i + 1 == segments.len() {
+                segment.split('.').next().unwrap_or(segment)
+            } else {
+                segment
+            };
+            let mut words = String::new();
+            words_of(segment, &mut words);
+            for word in words.split(' ') {
+                if word.len() < 3 || GENERIC_PATH_WORDS.contains(&word) {
+                    continue;
+                }
+                let word = stem(word);
+                if seen.contains(&word) {
+                    continue;
+                }
+                if self.title_stems.contains(&word) {
+                    score += 1.0;
+                } else if self.stems.contains(&word) {
+                    score += 0.5;
+                }
+                seen.push(word);
+            }
+        }
+        score
     }
 
     fn add_identifier(&mut self, name: &str) {
