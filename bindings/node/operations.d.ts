@@ -235,7 +235,7 @@ export interface CodeFindResponse {
   files: CodeFoundFile[]
   /** Each listed file's best definition, in the order of `files`. */
   hits: CodeFoundCode[]
-  /** The sides that ranked: `keyword`, `structure`. */
+  /** The sides that ranked: `keyword`, `structure`, `meaning` (not without the embedding model). */
   used: string[]
   /** Present (`true`) when `max_tokens` left files out. */
   truncated?: true

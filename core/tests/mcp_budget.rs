@@ -148,6 +148,10 @@ fn every_default_tool_answers_within_its_budget() {
         ("code_get_references", json!({"id": helper})),
         ("code_get_file_symbols", json!({"file": "src/needles.py"})),
         ("code_get_overview", json!({})),
+        (
+            "code_find",
+            json!({"query": "the needle helper of the needle holder", "limit": 1000}),
+        ),
         ("docs_query", json!({"query": "needle", "limit": 100})),
         ("notes_query", json!({"query": "needle", "limit": 100})),
         (

@@ -102,12 +102,12 @@ int main(int argc, char **argv) {
 
     /* code.find: a description to the file and definition it is about. */
     snprintf(params, sizeof params,
-             "{\"path\":\"%s\",\"query\":\"fetching a user by their id returns nothing\",\"limit\":2}",
+             "{\"path\":\"%s\",\"query\":\"getUserById() loads the wrong user\",\"limit\":2}",
              argv[2]);
     CHECK(call("code.find", params, &text) == CC_SEARCH_OK);
     CHECK(has(text, "{\"files\":[{\"path\":\"src/service.ts\",\"score\":"));
     CHECK(has(text, "\"n\":\"getUserById\""));
-    CHECK(has(text, "\"used\":[\"keyword\""));
+    CHECK(has(text, "\"used\":[\"keyword\",\"structure\""));
     cc_search_string_free(text);
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"?!\"}", argv[2]);
     CHECK(call("code.find", params, &text) == CC_SEARCH_ERR_INVALID_REQUEST);

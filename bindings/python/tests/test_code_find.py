@@ -107,7 +107,7 @@ def test_cli_code_find(repo: Path, home: Path) -> None:
     assert "save_pdf" in lines[1] and "1-3" in lines[1]
     assert lines[-1].startswith("Found ") and "keyword" in lines[-1]
     # No words: a usage of the operation's error, exit 1.
-    bad = run_cli("code", "find", "--", "-- ?", "-C", str(repo), home=home)
+    bad = run_cli("code", "find", "-C", str(repo), "--", "-- ?", home=home)
     assert bad.returncode == 1 and "no words" in bad.stderr
 
 

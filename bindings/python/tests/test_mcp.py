@@ -192,6 +192,7 @@ def full_server(home: Path, tree: Path) -> Iterator[McpProcess]:
 DEFAULT_TOOLS = [
     "files_suggest",
     "checkfor",
+    "code_find",
     "code_search_symbols",
     "code_get_symbol_detail",
     "code_get_references",

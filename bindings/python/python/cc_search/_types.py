@@ -246,7 +246,9 @@ class _CodeFindResponseRequired(TypedDict):
     hits: list[CodeFoundCode]
     """Each listed file's best definition, in the order of ``files``."""
     used: list[str]
-    """The sides that ranked: ``keyword``, ``structure``."""
+    """The sides that ranked: ``keyword``, ``structure``, ``meaning`` (not without the embedding
+    model).
+    """
 
 
 class CodeFindResponse(_CodeFindResponseRequired, total=False):
