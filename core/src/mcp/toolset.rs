@@ -105,7 +105,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.find",
-        description: "Find the code a task is about: give the issue, bug report, stack trace or question as it is; returns the files to read or change, best first, each with its best-matching definition (id, lines, signature). Use it first when you do not yet know where to look; then read those files, or pass an id to code_get_symbol_detail.",
+        description: "Find the code a task is about: pass the issue, bug report, stack trace or question as written. Returns the files to read or change, best first, each with its best-matching definition (id, lines, signature). Use it first when you do not know where to look.",
         brief: "the files and definitions an issue, trace or question is about",
         params: &[
             (
