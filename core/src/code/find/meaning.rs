@@ -80,6 +80,7 @@ pub(super) fn rerank(
     engine: &Engine,
     embedder: &dyn Embedder,
     root: &Path,
+    db_path: &Path,
     conn: &Connection,
     description: &str,
     ranked: &mut Ranked,
@@ -89,12 +90,7 @@ pub(super) fn rerank(
     if ranked.files.is_empty() {
         return Ok(());
     }
-    let dberr = |e| crate::error::Error::db(root, e);
-    let mut symbol = conn
-        .prepare_cached(
-            "SELECT name, kind, line_start, line_end, doc_comment FROM symbols WHERE id = ?1",
-        )
-        .map_err(dberr)?;
+    let dberr = |e| crate::error::Error::db(db_path, e);
     let top = ranked.files.len().min(RERANKED_FILES);
     let mut definitions = conn
         .prepare_cached(super::store::FIRST_UNITS_SQL)
@@ -119,16 +115,7 @@ pub(super) fn rerank(
             Vec::new()
         };
         for id in file.units.iter().chain(&first).take(UNITS_PER_FILE) {
-            let row = symbol.query_row([id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                ))
-            });
-            let Ok((name, kind, start, end, doc)) = row else {
+            let Some(d) = super::definition(conn, *id).map_err(dberr)? else {
                 continue;
             };
             texts.push((
@@ -137,11 +124,11 @@ pub(super) fn rerank(
                 unit_text(
                     &file.path,
                     &lines,
-                    &name,
-                    &kind,
-                    start.max(1) as usize,
-                    end.max(1) as usize,
-                    doc.as_deref(),
+                    &d.name,
+                    &d.kind,
+                    d.start.max(1) as usize,
+                    d.end.max(1) as usize,
+                    d.doc.as_deref(),
                 ),
             ));
             any = true;

@@ -22,7 +22,7 @@ mod terms;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::index;
@@ -236,6 +236,7 @@ fn prepare(
             engine,
             embedder.as_ref(),
             &repo.root,
+            &repo.db_path,
             &conn,
             crate::text::truncate_utf8(request.query.trim(), terms::MAX_DESCRIPTION_BYTES),
             &mut ranked,
@@ -305,6 +306,34 @@ pub fn find(
     Ok(out)
 }
 
+/// What `code.find` reads of a definition.
+struct Definition {
+    name: String,
+    kind: String,
+    start: i64,
+    end: i64,
+    signature: Option<String>,
+    doc: Option<String>,
+}
+
+/// The definition `id`, if the index still has it.
+fn definition(conn: &Connection, id: i64) -> rusqlite::Result<Option<Definition>> {
+    conn.prepare_cached(
+        "SELECT name, kind, line_start, line_end, signature, doc_comment FROM symbols WHERE id = ?1",
+    )?
+    .query_row([id], |r| {
+        Ok(Definition {
+            name: r.get(0)?,
+            kind: r.get(1)?,
+            start: r.get(2)?,
+            end: r.get(3)?,
+            signature: r.get(4)?,
+            doc: r.get(5)?,
+        })
+    })
+    .optional()
+}
+
 /// A hit for the definition `id`, the `fi`-th file's best.
 fn found_code(
     conn: &Connection,
@@ -312,31 +341,14 @@ fn found_code(
     fi: usize,
     max_signature: usize,
 ) -> rusqlite::Result<Option<FoundCode>> {
-    let row = conn
-        .prepare_cached(
-            "SELECT name, kind, line_start, line_end, signature FROM symbols WHERE id = ?1",
-        )?
-        .query_row([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, Option<String>>(4)?,
-            ))
-        });
-    let (n, k, start, end, sig) = match row {
-        Ok(row) => row,
-        Err(rusqlite::Error::QueryReturnedNoRows) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    Ok(Some(FoundCode {
+    Ok(definition(conn, id)?.map(|d| FoundCode {
         fi,
         id,
-        n,
-        k,
-        l: format!("{start}-{end}"),
-        snip: sig
+        n: d.name,
+        k: d.kind,
+        l: format!("{}-{}", d.start, d.end),
+        snip: d
+            .signature
             .map(|s| normalize_signature(&s, max_signature))
             .unwrap_or_default(),
     }))
