@@ -1,18 +1,22 @@
 //! `code.find`: from a description — an issue, a stack trace, a question — to the files
 //! and definitions that must change, best first.
 //!
-//! Two sides rank the repository's code files, and their evidence adds up per file:
+//! The evidence for each code file adds up ([`Features`], weighted by [`Weights`]):
 //!
 //! - **keyword**: BM25 over index words ([`terms::words_of`]) of whole files (path, names
 //!   and signatures, doc comments, text) and of each definition's own lines
 //!   ([`store`]); a file counts its own score and its best definition's;
 //! - **structure**: what the description names outright, matched exactly — identifiers
 //!   written as code that the file defines (rarer names weigh more), and paths, file
-//!   names, module paths and stack-trace frames that are the file's.
+//!   names, module paths and stack-trace frames that are the file's — and the words of
+//!   the file's path it uses;
+//! - **history**: how often the file changed in the last commits ([`history`]);
+//! - **meaning**: with the embedding model, how close the description is to the best
+//!   files' best definitions ([`meaning`]).
 //!
 //! Test files count for less: the code to change is seldom a test. The answer lists
 //! the files (`files`: path and score) and, for each, its best definition (`hits`), and
-//! says which sides it used.
+//! says which sides it used. docs/CODE.md has the weights and how they were fitted.
 
 mod history;
 mod meaning;
