@@ -33,7 +33,7 @@ NO_RESULT = {"hook file-suggestion", "hook session-start", "mcp"}
 NO_PROJECT = {"search", "chunk", "index", "status", "ops", "call", "code repos", "code delete"}
 
 #: Commands that list results, and so take -n/--limit.
-LIMITED = {"files suggest", "code search", "docs query", "notes query", "search"}
+LIMITED = {"files suggest", "code search", "code find", "docs query", "notes query", "search"}
 
 #: Commands with a parser of their own, checked apart: grep (argparse, so that it starts
 #: fast; `cc-search grep` and `cc-search --home DIR grep` both run it).
