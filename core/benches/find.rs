@@ -157,14 +157,9 @@ impl Plain {
                 words.push(word);
             }
         }
-        if words.is_empty() {
+        let Some(fts) = cc_search::text::fts5_any_of(&words) else {
             return Vec::new();
-        }
-        let fts = words
-            .iter()
-            .map(|w| format!("\"{w}\""))
-            .collect::<Vec<_>>()
-            .join(" OR ");
+        };
         let mut stmt = self
             .conn
             .prepare_cached(

@@ -82,15 +82,17 @@ pub fn fts5_any_query(text: &str) -> Option<String> {
     } else {
         content
     };
-    if chosen.is_empty() {
-        return None;
-    }
-    let quoted: Vec<String> = chosen
-        .iter()
-        .take(MAX_QUERY_TOKENS)
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+    fts5_any_of(chosen.iter().take(MAX_QUERY_TOKENS))
+}
+
+/// The FTS5 MATCH expression asking for any of `words`, each quoted (so no word is
+/// syntax), OR-ed; `None` without words.
+pub fn fts5_any_of<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> Option<String> {
+    let quoted: Vec<String> = words
+        .into_iter()
+        .map(|w| format!("\"{}\"", w.as_ref().replace('"', "\"\"")))
         .collect();
-    Some(quoted.join(" OR "))
+    (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
 
 /// The title of a markdown file's chunk when the file has no H2 section.

@@ -409,7 +409,7 @@ fn file_bm25(
     words: &[String],
     w: &Weights,
 ) -> rusqlite::Result<Vec<(i64, f64)>> {
-    let Some(fts) = any_of(words) else {
+    let Some(fts) = crate::text::fts5_any_of(words) else {
         return Ok(Vec::new());
     };
     let [p, n, d, b] = w.file_columns;
@@ -442,7 +442,7 @@ fn rank(
     for (id, s) in file_bm25(conn, &described.words, w)? {
         evidence.entry(id).or_default().features.file = s;
     }
-    if let Some(fts) = any_of(&described.words) {
+    if let Some(fts) = crate::text::fts5_any_of(&described.words) {
         let [n, s, d, b, p] = w.unit_columns;
         let mut stmt = conn.prepare_cached(
             "SELECT m.id, m.s, u.file_id FROM (
@@ -545,20 +545,6 @@ fn rank(
     ranked.files = files;
     ranked.sort();
     Ok(ranked)
-}
-
-/// The FTS5 query asking for any of `words` (each quoted), or `None` without words.
-fn any_of(words: &[String]) -> Option<String> {
-    if words.is_empty() {
-        return None;
-    }
-    Some(
-        words
-            .iter()
-            .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(" OR "),
-    )
 }
 
 /// Whether the repository path `rel` is what a description's path `p` names: the same
