@@ -53,13 +53,10 @@ pub const STOPWORDS: &[&str] = &[
     "you", "your",
 ];
 
-/// Build an FTS5 MATCH expression for a natural-language query: the words (runs of
-/// letters, digits and `_` holding a letter or digit), lowercased, each quoted, stopwords
-/// and repeats dropped, OR-ed together so BM25 ranks documents by how many and how rare
-/// the words they hold are. Never a syntax error, whatever the text.
-///
-/// Returns `None` when the text has no words.
-pub fn fts5_any_query(text: &str) -> Option<String> {
+/// The words a natural-language query searches for: runs of letters, digits and `_`
+/// holding a letter or digit, lowercased, stopwords and repeats dropped (all words kept
+/// when every one is a stopword), at most [`MAX_QUERY_TOKENS`].
+pub fn query_words(text: &str) -> Vec<String> {
     let text = truncate_utf8(text, MAX_QUERY_BYTES);
     let mut words: Vec<String> = Vec::new();
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
@@ -73,16 +70,20 @@ pub fn fts5_any_query(text: &str) -> Option<String> {
             words.push(word);
         }
     }
-    let content: Vec<&String> = words
-        .iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .collect();
-    let chosen: Vec<&String> = if content.is_empty() {
-        words.iter().collect()
-    } else {
-        content
-    };
-    fts5_any_of(chosen.iter().take(MAX_QUERY_TOKENS))
+    if words.iter().any(|w| !STOPWORDS.contains(&w.as_str())) {
+        words.retain(|w| !STOPWORDS.contains(&w.as_str()));
+    }
+    words.truncate(MAX_QUERY_TOKENS);
+    words
+}
+
+/// Build an FTS5 MATCH expression for a natural-language query: its [`query_words`],
+/// each quoted, OR-ed together so BM25 ranks documents by how many and how rare the
+/// words they hold are. Never a syntax error, whatever the text.
+///
+/// Returns `None` when the text has no words.
+pub fn fts5_any_query(text: &str) -> Option<String> {
+    fts5_any_of(query_words(text))
 }
 
 /// The FTS5 MATCH expression asking for any of `words`, each quoted (so no word is
