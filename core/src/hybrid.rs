@@ -21,10 +21,15 @@
 //! before (in any index) is not run through the model again. Without a model, chunks
 //! stay pending and a later run with the model embeds them.
 //!
+//! A component may cap the windows embedded per chunk by kind
+//! ([`ChunkStore::with_window_budget`]): a chunk's first windows, or none (keyword only).
+//! `embedded = 1` means its windows, as many as its budget allows, are written.
+//!
 //! [`ChunkStore::search`] runs the keyword list (FTS5 first, in a materialised CTE,
 //! then the filters), the vector list (KNN per scope with the filters inside), and fuses
-//! them with [`crate::rank`]: weighted reciprocal-rank fusion, then per-kind weights and
-//! recency decay. Vectors are L2-normalised, so the KNN uses L2 distance, whose order is
+//! them with [`crate::rank`]: weighted reciprocal-rank fusion, then per-kind weights,
+//! recency decay and, when the component asks for it, a factor for holding every word of
+//! the query ([`Search::coverage_weight`]). Vectors are L2-normalised, so the KNN uses L2 distance, whose order is
 //! cosine order (cosine = 1 − d²/2) and which sqlite-vec computes faster.
 
 use std::collections::{BTreeMap, HashMap};
@@ -50,6 +55,11 @@ const MAX_KNN: usize = 4096;
 /// (`SQLITE_MAX_MMAP_SIZE`, just under 2 GiB), about 1.3 million windows' vectors at
 /// 1.5 KiB each; pages beyond it are read as usual.
 pub const MMAP_BYTES: i64 = 0x7fff_0000;
+
+/// The power of the share of the query's words a candidate holds in
+/// [`Search::coverage_weight`]'s factor: high, so that holding every word counts far more
+/// than holding most of them.
+pub const COVERAGE_POWER: i32 = 4;
 
 /// Chunks embedded per transaction by [`ChunkStore::embed_pending`].
 const EMBED_BATCH: usize = 64;
@@ -277,6 +287,11 @@ pub struct Search {
     pub kind_weights: BTreeMap<String, f64>,
     /// Recency decay, when the component wants it.
     pub recency: Option<Recency>,
+    /// How much a candidate gains for holding all of the query's words: its score is
+    /// multiplied by `1 + coverage_weight × c^COVERAGE_POWER`, `c` the share of the
+    /// query's words (as the keyword list reads them) it holds. 0 (the default) leaves
+    /// scores as fused; vector mode never uses it.
+    pub coverage_weight: f64,
 }
 
 impl Default for Search {
@@ -292,6 +307,7 @@ impl Default for Search {
             rrf_k: rank::RRF_K,
             kind_weights: BTreeMap::new(),
             recency: None,
+            coverage_weight: 0.0,
         }
     }
 }
@@ -333,6 +349,8 @@ pub struct Hit {
 #[derive(Debug)]
 pub struct ChunkStore {
     db: Arc<Database>,
+    /// Most windows embedded per chunk, by kind (a kind not listed: all of them).
+    window_budget: BTreeMap<String, usize>,
 }
 
 impl ChunkStore {
@@ -341,6 +359,7 @@ impl ChunkStore {
     pub fn new(path: PathBuf, migrations: Migrations) -> ChunkStore {
         ChunkStore {
             db: Arc::new(Database::new(path, migrations).with_mmap(MMAP_BYTES)),
+            window_budget: BTreeMap::new(),
         }
     }
 
@@ -348,7 +367,22 @@ impl ChunkStore {
     pub fn of(engine: &Engine, file: &DatabaseFile) -> Result<ChunkStore> {
         Ok(ChunkStore {
             db: engine.database(file)?,
+            window_budget: BTreeMap::new(),
         })
+    }
+
+    /// The same store, embedding at most `budget[kind]` windows of a chunk of that kind
+    /// (its first ones; 0: the kind is searched by keyword only). Kinds not listed are
+    /// embedded whole. The text beyond the budget is still searched by keyword.
+    pub fn with_window_budget<'a>(
+        mut self,
+        budget: impl IntoIterator<Item = (&'a str, usize)>,
+    ) -> ChunkStore {
+        self.window_budget = budget
+            .into_iter()
+            .map(|(kind, n)| (kind.to_string(), n))
+            .collect();
+        self
     }
 
     /// The database, for the component's own tables.
@@ -614,11 +648,11 @@ impl ChunkStore {
         let mut stats = EmbedStats::default();
         let mut after = i64::MIN;
         loop {
-            let batch: Vec<(i64, String, Vec<u8>)> = {
+            let batch: Vec<(i64, String, Vec<u8>, String)> = {
                 let conn = self.db.read(warnings)?;
                 let mut stmt = conn
                     .prepare_cached(&format!(
-                        "SELECT c.id, c.text, c.text_sha256 FROM chunks c \
+                        "SELECT c.id, c.text, c.text_sha256, c.kind FROM chunks c \
                          WHERE c.embedded = 0 AND c.id > :after AND {FILTER_SQL} \
                          ORDER BY c.id LIMIT :limit"
                     ))
@@ -626,7 +660,7 @@ impl ChunkStore {
                 let limit = EMBED_BATCH as i64;
                 stmt.query_map(
                     named(&values, &[(":after", &after), (":limit", &limit)]).as_slice(),
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
                 )
                 .map_err(db)?
                 .collect::<rusqlite::Result<_>>()
@@ -638,8 +672,14 @@ impl ChunkStore {
             after = last.0;
             let mut windows: Vec<Vec<std::ops::Range<usize>>> = Vec::with_capacity(batch.len());
             let mut texts: Vec<&str> = Vec::new();
-            for (_, text, _) in &batch {
-                let ranges = embedder.windows(text)?;
+            for (_, text, _, kind) in &batch {
+                let budget = self.window_budget.get(kind).copied().unwrap_or(usize::MAX);
+                let mut ranges = if budget == 0 {
+                    Vec::new()
+                } else {
+                    embedder.windows(text)?
+                };
+                ranges.truncate(budget);
                 for range in &ranges {
                     texts.push(text.get(range.clone()).ok_or_else(|| {
                         Error::Internal(format!(
@@ -676,7 +716,7 @@ impl ChunkStore {
                 let mut done = tx
                     .prepare_cached("UPDATE chunks SET embedded = 1 WHERE id = ?1")
                     .map_err(db)?;
-                for ((id, _, hash), ranges) in batch.iter().zip(&windows) {
+                for ((id, _, hash, _), ranges) in batch.iter().zip(&windows) {
                     let chunk_vectors: Vec<Vec<f32>> =
                         vectors.by_ref().take(ranges.len()).collect();
                     // Changed or embedded by someone else since it was read: leave it.
@@ -833,6 +873,21 @@ impl ChunkStore {
             .map_err(db)?
         };
         rows.sort_by(|a, b| rank::order((a.2, &a.1), (b.2, &b.1)));
+        let words = crate::text::query_words(&search.text);
+        if search.coverage_weight > 0.0 && want_keyword && !words.is_empty() {
+            // Only a candidate the largest factor could lift into the results is looked
+            // at: those scoring at least the last result's score / (1 + weight).
+            let top = 1.0 + search.coverage_weight;
+            let floor = rows.get(search.limit - 1).map_or(f64::MIN, |r| r.2 / top);
+            let contenders = rows.iter().take_while(|r| r.2 >= floor).count();
+            let ids: Vec<i64> = rows[..contenders].iter().map(|r| r.0).collect();
+            let held = self.coverage(&conn, &words, &ids)?;
+            for row in &mut rows[..contenders] {
+                let share = held.get(&row.0).copied().unwrap_or(0) as f64 / words.len() as f64;
+                row.2 *= 1.0 + search.coverage_weight * share.powi(COVERAGE_POWER);
+            }
+            rows.sort_by(|a, b| rank::order((a.2, &a.1), (b.2, &b.1)));
+        }
         rows.truncate(search.limit);
 
         let keyword_rank: HashMap<i64, usize> = keyword
@@ -900,6 +955,29 @@ impl ChunkStore {
             });
         }
         Ok(hits)
+    }
+
+    /// How many of `words` each of `ids` holds, as FTS5 reads them (stemmed, in title or
+    /// text): one rowid lookup per chunk and word.
+    fn coverage(
+        &self,
+        conn: &rusqlite::Connection,
+        words: &[String],
+        ids: &[i64],
+    ) -> Result<HashMap<i64, usize>> {
+        let db = |e| Error::db(self.path(), e);
+        let mut stmt = conn
+            .prepare_cached("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1 AND rowid = ?2")
+            .map_err(db)?;
+        let mut held: HashMap<i64, usize> = HashMap::new();
+        for expression in words.iter().filter_map(|w| crate::text::fts5_any_of([w])) {
+            for &id in ids {
+                if stmt.exists(params![expression, id]).map_err(db)? {
+                    *held.entry(id).or_default() += 1;
+                }
+            }
+        }
+        Ok(held)
     }
 
     /// Chunk ids matching `text` by BM25 (title weighted 2, text 1), best first (equal
