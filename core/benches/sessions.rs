@@ -302,7 +302,9 @@ fn main() {
             let real = model
                 .as_deref()
                 .map(|d| MiniLm::load(d).expect("load the model"));
-            let store = ChunkStore::new(db.clone(), sessions::SCHEMA);
+            // The windows the sessions index embeds (its budget per kind).
+            let store = ChunkStore::new(db.clone(), sessions::SCHEMA)
+                .with_window_budget(sessions::WINDOW_BUDGET);
             let stats = store
                 .embed_pending(
                     &Synthetic(real.as_ref().map(|m| m as &dyn cc_search::embed::Embedder)),

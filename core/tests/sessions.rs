@@ -793,3 +793,186 @@ fn index_reports_parse_progress_to_the_caller_thread() {
     let again = index(&engine, &projects);
     assert_eq!(again.unchanged as u64, files);
 }
+
+/// Ten days ago one session's prompt asked for exactly these words; two newer sessions
+/// repeat three of them (never the fourth) all over their replies and tool output.
+fn write_remembered(projects: &Path) {
+    let mut old = Transcript::new(
+        "cccccccc-0000-4000-8000-000000000003",
+        "/home/u/ledger",
+        NOW - 10 * 86_400,
+    );
+    old.prompt("Please wire the invoice exporter into the nightly cron schedule.")
+        .assistant(
+            "msg_c1",
+            &[text("Done: the job now runs every night at two.")],
+        );
+    write(
+        &projects.join("-home-u-ledger"),
+        &format!("{}.jsonl", old.session),
+        old.bytes(),
+    );
+    for (n, session) in [
+        "dddddddd-0000-4000-8000-000000000004",
+        "eeeeeeee-0000-4000-8000-000000000005",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut newer = Transcript::new(session, "/home/u/ledger", NOW - 86_400 + n as i64 * 600);
+        newer
+            .prompt("Why are the totals wrong in yesterday's export?")
+            .assistant(
+                &format!("msg_d{n}"),
+                &[
+                    text(&"The invoice exporter reads the nightly snapshot; the invoice totals come from the exporter's nightly run. ".repeat(3)),
+                    tool_use("Bash", json!({"command": "cat logs/exporter.log"})),
+                ],
+            )
+            .tool_result(&"invoice exporter nightly: 412 invoices exported\n".repeat(30));
+        write(
+            &projects.join("-home-u-ledger"),
+            &format!("{session}.jsonl"),
+            newer.bytes(),
+        );
+    }
+}
+
+#[test]
+fn a_prompt_holding_every_remembered_word_brings_its_session_first() {
+    let home = tempfile::tempdir().unwrap();
+    let claude = tempfile::tempdir().unwrap();
+    let projects = claude.path().join("projects");
+    write_remembered(&projects);
+    let engine = engine(home.path());
+    index(&engine, &projects);
+    for mode in [
+        cc_search::hybrid::Mode::Keyword,
+        cc_search::hybrid::Mode::Hybrid,
+    ] {
+        let found = search(&engine, "invoice exporter nightly cron", |r| r.mode = mode);
+        let top = &found.results[0];
+        assert_eq!(
+            (top.session_id.as_str(), top.kind.as_str()),
+            ("cccccccc-0000-4000-8000-000000000003", "user"),
+            "{mode:?}: {:#?}",
+            found.results
+        );
+    }
+}
+
+#[test]
+fn tool_output_is_searched_by_keyword_and_long_text_embeds_its_first_windows() {
+    let Some(_) = common::model_dir() else {
+        eprintln!("skipped: no model");
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let claude = tempfile::tempdir().unwrap();
+    let projects = claude.path().join("projects");
+    let mut t = Transcript::new(
+        "ffffffff-0000-4000-8000-000000000006",
+        "/home/u/long",
+        NOW - 3600,
+    );
+    let essay: String = (0..1200)
+        .map(|i| format!("paragraph{i} explains the retry policy. "))
+        .collect();
+    t.prompt("Write down the retry policy in detail.")
+        .assistant(
+            "msg_f1",
+            &[text(&essay), tool_use("Bash", json!({"command": "ls"}))],
+        )
+        .tool_result(&"walrus migration checklist item\n".repeat(200));
+    write(
+        &projects.join("-home-u-long"),
+        &format!("{}.jsonl", t.session),
+        t.bytes(),
+    );
+    let engine = engine(home.path());
+    let run = index(&engine, &projects);
+    assert_eq!(run.pending_vectors, 0, "{run:?}");
+    let conn = rusqlite::Connection::open(home.path().join("sessions.db")).unwrap();
+    let windows = |kind: &str| -> i64 {
+        conn.query_row(
+            "SELECT count(*) FROM chunk_windows w JOIN chunks c ON c.id = w.chunk_id WHERE c.kind = ?1",
+            [kind],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let budget = |kind: &str| {
+        sessions::WINDOW_BUDGET
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, n)| *n as i64)
+            .unwrap()
+    };
+    assert_eq!(windows("tool"), 0);
+    assert_eq!(windows("assistant"), budget("assistant"));
+    assert_eq!(windows("user"), 1);
+    // Tool output: found by its words, never by meaning.
+    let by_words = search(&engine, "walrus migration checklist", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert_eq!(by_words.results[0].kind, "tool", "{by_words:?}");
+    let by_meaning = search(&engine, "walrus migration checklist", |r| {
+        r.mode = cc_search::hybrid::Mode::Vector
+    });
+    assert!(
+        by_meaning.results.iter().all(|h| h.kind != "tool"),
+        "{by_meaning:?}"
+    );
+    // The essay's last paragraphs are past its windows: still found by their words.
+    let tail = search(&engine, "paragraph1199", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert_eq!(tail.results[0].kind, "assistant", "{tail:?}");
+}
+
+#[test]
+fn near_duplicate_prompts_come_newest_first() {
+    let home = tempfile::tempdir().unwrap();
+    let claude = tempfile::tempdir().unwrap();
+    let projects = claude.path().join("projects");
+    // Written oldest first under keys that sort the other way round, then newest first
+    // under keys that sort the same way: neither the key nor the file order decides.
+    let beads = [
+        ("99999999-0000-4000-8000-000000000001", "bead-x1", 50),
+        ("11111111-0000-4000-8000-000000000002", "bead-x2", 40),
+        ("55555555-0000-4000-8000-000000000003", "bead-x3", 30),
+    ];
+    for (session, bead, days) in beads {
+        let mut t = Transcript::new(session, "/home/u/beads", NOW - days * 86_400);
+        t.prompt(&format!(
+            "Work on {bead}. Run bd show {bead} to see the issue details and start with the first ready task."
+        ))
+        .assistant("msg_1", &[text("Starting with the first ready task.")]);
+        write(
+            &projects.join("-home-u-beads"),
+            &format!("{session}.jsonl"),
+            t.bytes(),
+        );
+    }
+    let engine = engine(home.path());
+    index(&engine, &projects);
+    for mode in [
+        cc_search::hybrid::Mode::Keyword,
+        cc_search::hybrid::Mode::Hybrid,
+    ] {
+        let found = search(&engine, "work issue details ready task", |r| {
+            r.mode = mode;
+            r.types = vec!["user".into()];
+        });
+        let order: Vec<&str> = found
+            .results
+            .iter()
+            .map(|h| h.session_id.as_str())
+            .collect();
+        assert_eq!(
+            order,
+            [beads[2].0, beads[1].0, beads[0].0],
+            "{mode:?}: {found:#?}"
+        );
+    }
+}

@@ -24,7 +24,11 @@
 //! | `tool` | tool calls and tool output (each part cut at 1500 chars) | [`WEIGHT_TOOL`] |
 //! | `thinking` | thinking blocks | [`WEIGHT_THINKING`] |
 //!
-//! The chunk store embeds text longer than 256 word pieces as overlapping windows.
+//! The chunk store embeds text longer than 256 word pieces as overlapping windows, at
+//! most [`WINDOW_BUDGET`] of them per chunk (its first ones): tool chunks are searched by
+//! keyword only, and a long reply's later windows too. On real transcripts tool I/O is
+//! two thirds of the windows and adds nothing a search by meaning finds
+//! (docs/BENCHMARKS.md, "sessions — finding a session again").
 //! A chunk's key is the SHA-256 of its group's identity (the opening record's `uuid`,
 //! else session, stream and byte offset) and its kind: stable across re-indexing, and
 //! the same for the copies a resumed or forked session makes of a group (they collapse
@@ -42,6 +46,12 @@
 //! parsed from the start. Files gone from disk lose their chunks. `force` re-parses all.
 //!
 //! ## Search
+//!
+//! The keyword and vector lists are fused by rank, weighted by kind and recency
+//! ([`crate::hybrid`]); a chunk holding every word of the query then gains up to
+//! [`COVERAGE_WEIGHT`] (a remembered prompt's own chunk comes back above other sessions'
+//! replies and tool output that repeat some of its words). Equal matches come newest
+//! first: both lists break ties by time, and recency weighs in.
 //!
 //! The project filter is a case-insensitive substring of the project path (the records'
 //! `cwd`): the matching projects are looked up first and passed as scopes (the vector
@@ -106,6 +116,20 @@ pub const WEIGHT_THINKING: f64 = 0.3;
 pub const RECENCY_HALF_LIFE_SECS: f64 = 30.0 * 86_400.0;
 /// The recency factor of very old content: an exact old match can still win.
 pub const RECENCY_FLOOR: f64 = 0.6;
+/// How much a chunk holding every word of the query gains over one holding few
+/// ([`hybrid::Search::coverage_weight`]): a prompt whose words one remembers comes back
+/// above chunks of other sessions where the same words are spread over more text.
+pub const COVERAGE_WEIGHT: f64 = 1.0;
+/// Windows embedded per chunk, by kind ([`hybrid::ChunkStore::with_window_budget`]): the
+/// first windows of the discussion say what a group was about; tool input and output
+/// (weighted [`WEIGHT_TOOL`], never above discussion) are searched by keyword only.
+pub const WINDOW_BUDGET: [(&str, usize); 5] = [
+    ("user", 4),
+    ("assistant", 4),
+    ("summary", 4),
+    ("thinking", 2),
+    ("tool", 0),
+];
 /// The kinds a chunk can have, in display order.
 pub const KINDS: [&str; 5] = ["user", "assistant", "summary", "tool", "thinking"];
 /// Messages of context kept per chunk, and the longest text of each (characters).
@@ -137,7 +161,7 @@ pub const SESSIONS_DB: crate::engine::DatabaseFile = crate::engine::DatabaseFile
 
 /// The session transcript index of the engine (`sessions.db` in the data root).
 fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
-    hybrid::ChunkStore::of(engine, &SESSIONS_DB)
+    Ok(hybrid::ChunkStore::of(engine, &SESSIONS_DB)?.with_window_budget(WINDOW_BUDGET))
 }
 
 /// The schema of `sessions.db`: the chunk store, the transcripts, and run metadata.

@@ -267,6 +267,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             half_life_secs: RECENCY_HALF_LIFE_SECS,
             floor: RECENCY_FLOOR,
         }),
+        coverage_weight: COVERAGE_WEIGHT,
         ..hybrid::Search::default()
     };
     hybrid::note_unembedded(
