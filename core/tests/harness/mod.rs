@@ -488,8 +488,26 @@ pub fn check_database(path: &Path) -> Vec<String> {
              WHERE id NOT IN (SELECT window_id FROM chunk_vectors)");
         let strays = q("SELECT count(*) FROM chunk_vectors \
              WHERE window_id NOT IN (SELECT id FROM chunk_windows)");
-        let unmarked = q("SELECT count(*) FROM chunks WHERE embedded = 1 \
-             AND id NOT IN (SELECT chunk_id FROM chunk_windows)");
+        // Kinds the store searches by keyword only (a window budget of 0: sessions' tool
+        // chunks) are marked embedded with no windows.
+        let keyword_only: Vec<&str> = if path.file_name().is_some_and(|n| n == "sessions.db") {
+            cc_search::sessions::WINDOW_BUDGET
+                .iter()
+                .filter(|(_, n)| *n == 0)
+                .map(|(kind, _)| *kind)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let unmarked: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM chunks WHERE embedded = 1 \
+                 AND id NOT IN (SELECT chunk_id FROM chunk_windows) \
+                 AND kind NOT IN (SELECT value FROM json_each(?1))",
+                [serde_json::to_string(&keyword_only).unwrap()],
+                |r| r.get(0),
+            )
+            .unwrap();
         if orphans + strays + unmarked > 0 {
             problems.push(format!(
                 "chunk store: {orphans} windows without a vector, {strays} vectors without \
