@@ -27,8 +27,8 @@
 //! The chunk store embeds text longer than 256 word pieces as overlapping windows, at
 //! most [`WINDOW_BUDGET`] of them per chunk (its first ones): tool chunks are searched by
 //! keyword only, and a long reply's later windows too. On real transcripts tool I/O is
-//! two thirds of the windows and adds nothing a search by meaning finds
-//! (docs/BENCHMARKS.md, "sessions — finding a session again").
+//! two thirds of the windows; without them hybrid search finds sessions by meaning as
+//! well or better (docs/BENCHMARKS.md, "sessions — finding a session again").
 //! A chunk's key is the SHA-256 of its group's identity (the opening record's `uuid`,
 //! else session, stream and byte offset) and its kind: stable across re-indexing, and
 //! the same for the copies a resumed or forked session makes of a group (they collapse
