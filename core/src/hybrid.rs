@@ -29,8 +29,9 @@
 //! then the filters), the vector list (KNN per scope with the filters inside), and fuses
 //! them with [`crate::rank`]: weighted reciprocal-rank fusion, then per-kind weights,
 //! recency decay and, when the component asks for it, a factor for holding every word of
-//! the query ([`Search::coverage_weight`]). Vectors are L2-normalised, so the KNN uses L2 distance, whose order is
-//! cosine order (cosine = 1 − d²/2) and which sqlite-vec computes faster.
+//! the query ([`Search::coverage_weight`]). Vectors are L2-normalised, so the KNN uses L2
+//! distance, whose order is cosine order (cosine = 1 − d²/2) and which sqlite-vec
+//! computes faster.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -795,8 +796,10 @@ impl ChunkStore {
         } else {
             query_vector
         };
+        // The query's words: what the keyword list asks for, and what coverage counts.
+        let words = crate::text::query_words(&search.text);
         let keyword_list = |conn: &rusqlite::Connection| {
-            self.keyword_list(conn, &search.text, &search.filter, candidates)
+            self.keyword_list(conn, &words, &search.filter, candidates)
         };
         let (keyword, vector): (Vec<i64>, Vec<(i64, f64, i64)>) = match vector_query {
             // Both lists: the keyword list on another connection, on another core.
@@ -873,7 +876,6 @@ impl ChunkStore {
             .map_err(db)?
         };
         rows.sort_by(|a, b| rank::order((a.2, &a.1), (b.2, &b.1)));
-        let words = crate::text::query_words(&search.text);
         if search.coverage_weight > 0.0 && want_keyword && !words.is_empty() {
             // Only a candidate the largest factor could lift into the results is looked
             // at: those scoring at least the last result's score / (1 + weight).
@@ -980,17 +982,18 @@ impl ChunkStore {
         Ok(held)
     }
 
-    /// Chunk ids matching `text` by BM25 (title weighted 2, text 1), best first (equal
+    /// Chunk ids holding any of `words` (the query's [`crate::text::query_words`]), by
+    /// BM25 (title weighted 2, text 1), best first (equal
     /// scores: the newer first, so recency never loses a tie), the FTS5 match run first
     /// and the filters after it.
     fn keyword_list(
         &self,
         conn: &rusqlite::Connection,
-        text: &str,
+        words: &[String],
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<i64>> {
-        let Some(expression) = crate::text::fts5_any_query(text) else {
+        let Some(expression) = crate::text::fts5_any_of(words) else {
             return Ok(Vec::new());
         };
         let db = |e| Error::db(self.path(), e);
