@@ -35,6 +35,9 @@ use common_engine::engine;
 #[path = "common/paths.rs"]
 mod paths;
 use paths::{bench_dir, model_dir, repo_root};
+#[path = "common/transcripts.rs"]
+mod transcripts;
+use transcripts::{copy_transcripts, index};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
@@ -44,7 +47,7 @@ use std::time::{Duration, Instant};
 
 use cc_search::Engine;
 use cc_search::hybrid::{self, Mode};
-use cc_search::sessions::{self, IndexRequest, IndexResponse, SearchRequest};
+use cc_search::sessions::{self, SearchRequest};
 use rusqlite::Connection;
 use serde_json::Value;
 
@@ -159,17 +162,6 @@ fn read_queries(files: &HashMap<(String, String), PathBuf>, split: Option<&str>)
     out
 }
 
-fn index(engine: &Engine, projects: &Path) -> (IndexResponse, Duration) {
-    let started = Instant::now();
-    let run = engine
-        .run::<sessions::Index>(IndexRequest {
-            projects_dir: Some(projects.into()),
-            ..Default::default()
-        })
-        .expect("index");
-    (run, started.elapsed())
-}
-
 fn fresh(name: &str) -> PathBuf {
     let dir = bench_dir().join("recall").join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -199,18 +191,6 @@ fn forward_pass(engine: &Engine, home: &Path) -> (usize, Duration) {
     (texts.len(), started.elapsed())
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// papersson/cc-search: index `projects` cold (as `~/.claude/projects` of a fresh home),
 /// then answer every query; its time and each query's result paths.
 fn papersson(
@@ -222,7 +202,7 @@ fn papersson(
     let home = fresh("papersson-home");
     let copy = home.join(".claude/projects");
     std::fs::create_dir_all(&copy).unwrap();
-    copy_tree(projects, &copy);
+    copy_transcripts(projects, &copy);
     let mut words = command.split_whitespace();
     let program = words.next().expect("a command");
     let args: Vec<&str> = words.collect();
@@ -304,17 +284,6 @@ impl Score {
     }
 }
 
-/// The words of the query as the keyword list asks for them.
-fn terms(query: &str) -> Vec<String> {
-    cc_search::text::fts5_any_query(query)
-        .map(|e| {
-            e.split(" OR ")
-                .map(|t| t.trim_matches('"').replace("\"\"", "\""))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Each query's raw evidence, for tuning outside: every chunk in the top 300 of BM25 or
 /// of cosine, with its kind, time, transcript, group, BM25 score, how many of the
 /// query's words it holds, and its best window's cosine.
@@ -375,7 +344,8 @@ fn dump(engine: &Engine, home: &Path, queries: &[Query], out: &Path) {
     let embedder = engine.embedder().expect("the model");
     let mut file = std::fs::File::create(out).expect("create the dump");
     for q in queries {
-        let terms = terms(&q.query);
+        // The words as the keyword list asks for them.
+        let terms = cc_search::text::query_words(&q.query);
         let mut bm25: HashMap<i64, f64> = HashMap::new();
         if let Some(expr) = cc_search::text::fts5_any_of(&terms) {
             let mut stmt = conn

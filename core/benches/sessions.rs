@@ -33,6 +33,9 @@ use common_engine::engine;
 #[path = "common/paths.rs"]
 mod paths;
 use paths::{bench_dir, model_dir, repo_root};
+#[path = "common/transcripts.rs"]
+mod transcripts;
+use transcripts::{copy_transcripts, index, walk};
 #[path = "common/synthetic.rs"]
 mod synthetic;
 use synthetic::Synthetic;
@@ -41,25 +44,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use cc_search::Engine;
 use cc_search::embed::{Cache, MiniLm};
 use cc_search::hybrid::{ChunkStore, Mode};
-use cc_search::sessions::{self, IndexRequest, IndexResponse, SearchRequest};
+use cc_search::sessions::{self, SearchRequest};
 use serde_json::json;
 
 /// A fixed "now": 2026-06-01T00:00:00Z.
 const NOW: i64 = 1_780_272_000;
-
-fn index(engine: &Engine, projects: &Path) -> (IndexResponse, Duration) {
-    let started = Instant::now();
-    let run = engine
-        .run::<sessions::Index>(IndexRequest {
-            projects_dir: Some(projects.into()),
-            ..Default::default()
-        })
-        .expect("index");
-    (run, started.elapsed())
-}
 
 fn fresh(name: &str) -> PathBuf {
     let dir = bench_dir().join(name);
@@ -72,29 +63,6 @@ fn size_of(dir: &Path) -> u64 {
         .iter()
         .map(|p| p.metadata().map_or(0, |m| m.len()))
         .sum()
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for file in walk(from) {
-        if file.extension().is_some_and(|e| e == "jsonl") {
-            let target = to.join(file.strip_prefix(from).unwrap());
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::copy(&file, &target).unwrap();
-        }
-    }
 }
 
 fn rate(n: usize, bytes: u64, took: Duration) -> String {
@@ -226,7 +194,7 @@ fn main() {
     // 1. The real transcripts.
     if wants("real") {
         let projects = fresh("sessions-real");
-        copy_tree(&repo_root().join("tests/fixtures/sessions"), &projects);
+        copy_transcripts(&repo_root().join("tests/fixtures/sessions"), &projects);
         let bytes = size_of(&projects);
         let files = walk(&projects).len();
         let keyword = engine(&fresh("sessions-real-home-kw"), None);
