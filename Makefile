@@ -83,7 +83,7 @@ header: $(CBINDGEN)
 # cc_search/_operations.py and _types.py, Node's generated block of index.js and operations.d.ts. `make test-rust`
 # (cargo test) fails while the committed files differ from what this writes.
 bindings:
-	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test bindings_generated -- --nocapture
+	CC_SEARCH_BLESS=1 cargo test --quiet -p cc-search --test it -- bindings_generated:: --nocapture
 
 # The C library: include/cc_search.h, lib/libcc_search.so, lib/libcc_search.a and
 # lib/pkgconfig/cc_search.pc, and the native hook program bin/cc-search-hook, under
@@ -129,7 +129,7 @@ check-format:
 lint: python
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-# valgrind, for the C ABI's sanitizer tests (ffi/tests/sanitizers.rs), from Debian's
+# valgrind, for the C ABI's sanitizer tests (ffi/tests/it/sanitizers.rs), from Debian's
 # packages when it is missing.
 setup-valgrind:
 	command -v valgrind >/dev/null || { \

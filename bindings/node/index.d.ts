@@ -86,6 +86,14 @@ export interface OperationInfo {
 /** The operations this build offers, with JSON Schemas of their parameters and results. */
 export declare function operations(): OperationInfo[]
 
+/**
+ * What an agent reads of operation `op`'s `result` (as a method or `Engine#call` returned
+ * it): compact JSON text with short keys, each file listed once and fields it has no use
+ * for left out, within `maxTokens` when given (a cut answer says `"truncated": true`) —
+ * what the MCP tools answer.
+ */
+export declare function agentAnswer(op: string, result: unknown, maxTokens?: number): string
+
 /** Options of {@link Engine.serveMcp}. */
 export interface McpServeOptions {
   /**

@@ -673,6 +673,15 @@ function hookInputComplete(input) {
   return native.hookInputComplete(input)
 }
 
+/**
+ * What an agent reads of operation `op`'s `result` (as a method or `Engine#call` returned
+ * it): compact JSON text with short keys, each file listed once and fields it has no use
+ * for left out, within `maxTokens` when given — what the MCP tools answer.
+ */
+function agentAnswer(op, result, maxTokens) {
+  return native.agentAnswer(op, JSON.stringify(result), maxTokens ?? undefined)
+}
+
 /** The version of cc-search (`MAJOR.MINOR.PATCH`). */
 function version() {
   return VERSION
@@ -705,6 +714,7 @@ module.exports = {
   VERSION,
   version,
   operations,
+  agentAnswer,
   serveMcp,
   HOOK_INPUT_LIMIT,
   hookInputComplete,

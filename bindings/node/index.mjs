@@ -8,6 +8,7 @@ export const {
   VERSION,
   version,
   operations,
+  agentAnswer,
   serveMcp,
   HOOK_INPUT_LIMIT,
   hookInputComplete,

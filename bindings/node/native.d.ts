@@ -72,6 +72,13 @@ export declare class Engine {
   get home(): string
 }
 
+/**
+ * Operation `op`'s result (its JSON text) as an agent reads it (`cc_search::agent`):
+ * short keys, each file listed once, within `max_tokens` when given — what the MCP
+ * tools answer.
+ */
+export declare function agentAnswer(op: string, resultJson: string, maxTokens?: number | undefined | null): string
+
 /** Every error code an error thrown by this module can carry. */
 export declare function errorCodes(): Array<string>
 

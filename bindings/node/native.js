@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.Engine = nativeBinding.Engine
+module.exports.agentAnswer = nativeBinding.agentAnswer
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.HOOK_INPUT_LIMIT = nativeBinding.HOOK_INPUT_LIMIT
 module.exports.hookInputComplete = nativeBinding.hookInputComplete

@@ -1,7 +1,7 @@
 // Types of every cc-search operation and the `Engine` methods that run them.
 //
 // Generated from the operation table (cc_search::OPERATIONS in the core) by `make bindings`:
-// do not edit. `cargo test -p cc-search --test bindings_generated` fails when this file is
+// do not edit. `cargo test -p cc-search --test it -- bindings_generated` fails when this file is
 // not what the table gives. index.d.ts re-exports it and gives `Engine` these methods.
 
 /**
@@ -215,8 +215,6 @@ export interface CodeFindRequest {
   query?: string
   /** Most files (default 10). */
   limit?: number | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /** Options of `codeFind`: the parameters of `code.find` but `query`, in camelCase. */
@@ -225,8 +223,6 @@ export interface CodeFindOptions {
   path?: string | null
   /** Most files (default 10). */
   limit?: number | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.find`. */
@@ -237,8 +233,6 @@ export interface CodeFindResponse {
   hits: CodeFoundCode[]
   /** The sides that ranked: `keyword`, `structure`, `meaning` (not without the embedding model). */
   used: string[]
-  /** Present (`true`) when `max_tokens` left files out. */
-  truncated?: true
   /** Problems met; left out when empty. */
   warnings?: string[]
 }
@@ -253,18 +247,20 @@ export interface CodeFoundFile {
 
 /** A definition `code.find` points at: the best of its file. */
 export interface CodeFoundCode {
-  /** Index of its file in `files`. */
-  fi: number
+  /** Its file (one of `files`), relative to the repository root. */
+  path: string
   /** Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`). */
   id: number
   /** Name. */
-  n: string
+  name: string
   /** Kind. */
-  k: string
-  /** Lines, `start-end`. */
-  l: string
+  kind: string
+  /** First line (1-based). */
+  start_line: number
+  /** Last line. */
+  end_line: number
   /** Its signature, shortened, or its first line. */
-  snip?: string
+  snippet?: string
 }
 
 // ── code.get_dependencies ──
@@ -275,8 +271,6 @@ export interface CodeDependenciesRequest {
   path?: string | null
   /** The symbol's id (from a search, an overview or a file's symbols). */
   id?: number
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /**
@@ -285,8 +279,6 @@ export interface CodeDependenciesRequest {
 export interface CodeDependenciesOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.get_dependencies`. */
@@ -294,15 +286,13 @@ export interface CodeDependenciesResponse {
   /** The symbol. */
   id: number
   /** What it refers to, in line order. */
-  deps: CodeDependency[]
-  /** Present (`true`) when `max_tokens` left dependencies out. */
-  truncated?: true
+  dependencies: CodeDependency[]
 }
 
 /** One dependency of a symbol. */
 export interface CodeDependency {
   /** The name referred to. */
-  to_n: string
+  to_name: string
   /** `call`, `import`, `type_ref`, `extends` or `implements`. */
   kind: string
   /** The symbol it resolved to. */
@@ -329,8 +319,6 @@ export interface CodeFileSymbolsRequest {
   path?: string | null
   /** The file: relative to the repository root, or absolute inside it. */
   file?: string
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /**
@@ -339,38 +327,34 @@ export interface CodeFileSymbolsRequest {
 export interface CodeFileSymbolsOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.get_file_symbols`. */
 export interface CodeFileSymbolsResponse {
-  /** The file, relative to the repository. */
-  f: string
+  /** The file, relative to the repository root. */
+  path: string
   /** Its top-level symbols in line order, each with its `children`. */
-  syms: CodeSymbol[]
-  /** Present (`true`) when `max_tokens` left symbols out. */
-  truncated?: true
+  symbols: CodeSymbol[]
   /** Problems met; left out when empty. */
   warnings?: string[]
 }
 
-/** A symbol in brief: what lists show. */
+/** A symbol as lists show it: where it is, its signature and doc shortened. */
 export interface CodeSymbol {
   /** Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`). */
   id: number
   /** Name. */
-  n: string
+  name: string
   /** Kind (`fn`, `method`, `class`, …). */
-  k: string
-  /** File, relative to the repository (when the list does not say it otherwise). */
-  f?: string
-  /** Index of the file in the response's `_f`. */
-  fi?: number
-  /** Lines, `start-end`. */
-  l: string
+  kind: string
+  /** File, relative to the repository root (`/`-separated). */
+  path: string
+  /** First line (1-based). */
+  start_line: number
+  /** Last line. */
+  end_line: number
   /** Signature, normalised and shortened. */
-  sig?: string
+  signature?: string
   /** Doc comment, shortened. */
   doc?: string
   /** Symbols defined inside it (file views), each of this same shape. */
@@ -383,16 +367,12 @@ export interface CodeSymbol {
 export interface CodeOverviewRequest {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /** Options of `codeOverview`: the parameters of `code.get_overview`, in camelCase. */
 export interface CodeOverviewOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.get_overview`. */
@@ -400,27 +380,25 @@ export interface CodeOverviewResponse {
   /** Repository name (its directory's name). */
   repo: string
   /** Files per language. */
-  langs: Record<string, number>
+  languages: Record<string, number>
   /** Directories with their file and symbol counts, by path. */
-  mods: CodeModuleSummary[]
+  directories: CodeDirectorySummary[]
   /** The most referenced top-level types (classes, structs, interfaces, traits, enums). */
   top_types: CodeSymbol[]
   /** Top-level functions and types of entry files (`main`, `index`, `lib`, `app`, …). */
   entry_points: CodeSymbol[]
-  /** Present (`true`) when `max_tokens` left items out. */
-  truncated?: true
   /** Problems met; left out when empty. */
   warnings?: string[]
 }
 
 /** A directory of the repository in an overview. */
-export interface CodeModuleSummary {
+export interface CodeDirectorySummary {
   /** Directory, relative (`.` for the root). */
-  p: string
+  path: string
   /** Files indexed in it (not below). */
   files: number
   /** Symbols in those files. */
-  syms: number
+  symbols: number
 }
 
 // ── code.get_references ──
@@ -431,28 +409,20 @@ export interface CodeReferencesRequest {
   path?: string | null
   /** The symbol's id (from a search, an overview or a file's symbols). */
   id?: number
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /** Options of `codeReferences`: the parameters of `code.get_references` but `id`, in camelCase. */
 export interface CodeReferencesOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.get_references`. */
 export interface CodeReferencesResponse {
   /** The symbol. */
   id: number
-  /** References to it, by file and line. */
-  refs_to: CodeRefSource[]
-  /** Files of the references when they are several. */
-  _f?: string[]
-  /** Present (`true`) when `max_tokens` left references out. */
-  truncated?: true
+  /** References to it, by file and line: the sure ones, then those that may mean it. */
+  references: CodeRefSource[]
 }
 
 /** A reference to a symbol, from where it is made. */
@@ -460,11 +430,9 @@ export interface CodeRefSource {
   /** The referring symbol's id; absent for a file's top level (an import). */
   from_id?: number
   /** The referring symbol's name. */
-  from_n?: string
-  /** Index of the referring file in `_f`. */
-  fi?: number
-  /** The referring file, when all share one. */
-  from_f?: string
+  from_name?: string
+  /** The referring file, relative to the repository root. */
+  path: string
   /** `call`, `import`, `type_ref`, `extends` or `implements`. */
   kind: string
   /** Line of the reference. */
@@ -484,16 +452,12 @@ export interface CodeSymbolDetailRequest {
   path?: string | null
   /** The symbol's id (from a search, an overview or a file's symbols). */
   id?: number
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /** Options of `codeSymbol`: the parameters of `code.get_symbol_detail` but `id`, in camelCase. */
 export interface CodeSymbolDetailOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.get_symbol_detail`. */
@@ -501,20 +465,22 @@ export interface CodeSymbolDetailResponse {
   /** Id. */
   id: number
   /** Name. */
-  n: string
+  name: string
   /** Kind. */
-  k: string
-  /** File. */
-  f: string
-  /** Lines, `start-end`. */
-  l: string
+  kind: string
+  /** File, relative to the repository root. */
+  path: string
+  /** First line (1-based). */
+  start_line: number
+  /** Last line. */
+  end_line: number
   /** Full signature. */
-  sig?: string
+  signature?: string
   /** Full doc comment. */
   doc?: string
-  /** The symbol it is defined in. */
+  /** The symbol it is defined in (without signature and doc). */
   parent?: CodeSymbol
-  /** Symbols defined in it (brief). */
+  /** Symbols defined in it (without signatures and docs). */
   children?: CodeSymbol[]
   /** What it calls. */
   calls?: CodeRefTarget[]
@@ -525,16 +491,12 @@ export interface CodeSymbolDetailResponse {
    * `value`).
    */
   type_refs?: CodeRefTarget[]
-  /** Files of `called_by` when they are several. */
-  _f?: string[]
-  /** Present (`true`) when `max_tokens` left items out. */
-  truncated?: true
 }
 
 /** A symbol another refers to. */
 export interface CodeRefTarget {
   /** The name referred to. */
-  n: string
+  name: string
   /** The symbol it resolved to; absent when it is outside the index. */
   id?: number
   /** Reference kind when not implied by the list (`extends`, `implements`). */
@@ -640,7 +602,7 @@ export interface CodeStatusResponse {
   /** Source files not indexed yet (count). */
   new?: number
   /** Files per language. */
-  langs: Record<string, number>
+  languages: Record<string, number>
   /** Problems met; left out when empty. */
   warnings?: string[]
 }
@@ -679,7 +641,7 @@ export interface CodeReposResponse {
 /** One indexed repository. */
 export interface CodeRepo {
   /** Repository root. */
-  p: string
+  path: string
   /** Files indexed. */
   files: number
   /** Symbols indexed. */
@@ -687,7 +649,7 @@ export interface CodeRepo {
   /** When it was last indexed (Unix seconds). */
   indexed_at?: number
   /** Its database file. */
-  db: string
+  database: string
 }
 
 // ── code.search_symbols ──
@@ -706,8 +668,6 @@ export interface CodeSearchRequest {
   kind?: string | null
   /** Most results (default 20, or the project's `search.max_results`). */
   limit?: number | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  max_tokens?: number | null
 }
 
 /** Options of `codeSearch`: the parameters of `code.search_symbols` but `query`, in camelCase. */
@@ -718,20 +678,14 @@ export interface CodeSearchOptions {
   kind?: string | null
   /** Most results (default 20, or the project's `search.max_results`). */
   limit?: number | null
-  /** Keep the result within about this many tokens (4 bytes each). */
-  maxTokens?: number | null
 }
 
 /** Result of `code.search_symbols`. */
 export interface CodeSearchResponse {
   /** The query. */
-  q: string
+  query: string
   /** Matches, best first (BM25). */
   hits: CodeSymbol[]
-  /** Files of the hits when they are several (`fi` indexes it); with one file each hit has `f`. */
-  _f?: string[]
-  /** Present (`true`) when `max_tokens` left hits out. */
-  truncated?: true
   /** Problems met; left out when empty. */
   warnings?: string[]
 }

@@ -306,11 +306,7 @@ fn main() {
         "code.search_symbols",
         json!({"path": root_s, "query": "new", "kind": "fn", "limit": 1}),
     );
-    let rel = victim["hits"][0]["f"]
-        .as_str()
-        .or_else(|| victim["_f"][0].as_str())
-        .unwrap_or("")
-        .to_string();
+    let rel = victim["hits"][0]["path"].as_str().unwrap_or("").to_string();
     let mut updates = Vec::new();
     if !rel.is_empty() {
         let path = root.join(&rel);
@@ -365,7 +361,7 @@ fn main() {
     if let Some(hits) = sample["hits"].as_array() {
         queries.extend(
             hits.iter()
-                .filter_map(|h| h["n"].as_str().map(str::to_string)),
+                .filter_map(|h| h["name"].as_str().map(str::to_string)),
         );
     }
     let mut times = Vec::new();

@@ -22,7 +22,7 @@
 //!   about as fast as `git log` on small trees and 20–50× faster than libgit2's general
 //!   diff, but libgit2 re-reads and hash-checks every large directory tree, so on wide
 //!   trees `git log` is about twice as fast (measured on 1000 commits over 5k and 55k
-//!   files by `measure_backends_on_a_generated_repository` in `core/tests/git.rs`).
+//!   files by `measure_backends_on_a_generated_repository` in `core/tests/it/git.rs`).
 //! - status: `git status --porcelain=v1 -z --untracked-files=all`, which honours every
 //!   git setting (fsmonitor, untracked cache, submodule rules); libgit2 answers in
 //!   comparable time on the trees measured.

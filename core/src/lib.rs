@@ -43,6 +43,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod agent;
 pub mod claude;
 pub mod code;
 pub mod config;

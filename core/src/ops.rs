@@ -28,6 +28,10 @@ pub trait Operation {
     /// Whether the operation changes the user's own settings (outside cc-search's data
     /// root). Such operations are left out of the MCP tools: an agent cannot run them.
     const WRITES_USER_SETTINGS: bool = false;
+    /// How an agent reads the result ([`crate::agent`] applies it at the MCP server and
+    /// the CLI's `--compact`): shorter keys, paths listed once, fields it has no use for
+    /// left out. The result itself is always full; the default shows it as it is.
+    const AGENT: AgentShape = AgentShape::FULL;
     /// Do it.
     fn run(engine: &Engine, request: Self::Request) -> Result<Self::Response>;
 }
@@ -92,6 +96,61 @@ impl PathParam {
     }
 }
 
+/// How an operation's result is shown to an agent, declared beside the operation
+/// ([`Operation::AGENT`]) and applied by [`crate::agent`]: the typed result, full names and
+/// all, made cheaper to read where it pays. In the order applied:
+///
+/// 1. `omit`: fields left out, as paths (`results/*/score`: the `score` of every item of
+///    `results`);
+/// 2. `paths`: the lists whose items name their file in `path`, shown once;
+/// 3. `inherit_path`: an object's `path` that equals the enclosing object's is left out;
+/// 4. `line_ranges`: `start_line` and `end_line` become one `"l": "start-end"`;
+/// 5. `keys`: keys renamed, full → short, in every object of the answer.
+///
+/// The answer is then cut to the caller's token budget; `configured_budget` gives one
+/// when the caller gives none (a project's own setting).
+#[derive(Debug, Clone, Copy)]
+pub struct AgentShape {
+    /// Fields left out, as `/`-separated paths with `*` for every item of a list.
+    pub omit: &'static [&'static str],
+    /// Where the files of listed items go.
+    pub paths: Option<PathTable>,
+    /// Leave out a `path` equal to the enclosing object's `path`.
+    pub inherit_path: bool,
+    /// `start_line` / `end_line` as one `"l": "start-end"`.
+    pub line_ranges: bool,
+    /// Keys renamed (full, short), in every object of the answer.
+    pub keys: &'static [(&'static str, &'static str)],
+    /// The token budget the request's project sets for its answers, if any (the request
+    /// as the operation receives it).
+    pub configured_budget: Option<fn(&serde_json::Value) -> Option<usize>>,
+}
+
+impl AgentShape {
+    /// The result as it is.
+    pub const FULL: AgentShape = AgentShape {
+        omit: &[],
+        paths: None,
+        inherit_path: false,
+        line_ranges: false,
+        keys: &[],
+        configured_budget: None,
+    };
+}
+
+/// The files of listed items shown once ([`AgentShape::paths`]): the items of `lists`
+/// (paths as in [`AgentShape::omit`]) lose `path` for `fi`, an index into `table`. With
+/// `table` `"_f"` a list of the paths is added to the answer — unless the items name one
+/// file only, which each then keeps as `f`; any other `table` names a list already in the
+/// answer whose items have a `path` (an item whose file it lacks keeps its `path`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathTable {
+    /// The lists whose items name a file.
+    pub lists: &'static [&'static str],
+    /// `"_f"`, or the key of a list of objects with `path`.
+    pub table: &'static str,
+}
+
 /// An entry of the operation table, with the operation's types erased to JSON.
 pub struct OperationInfo {
     /// The operation's name.
@@ -102,6 +161,8 @@ pub struct OperationInfo {
     pub path_params: &'static [PathParam],
     /// Whether it writes the user's settings ([`Operation::WRITES_USER_SETTINGS`]).
     pub writes_user_settings: bool,
+    /// How an agent reads its result ([`Operation::AGENT`]).
+    pub agent: AgentShape,
     call: fn(&Engine, &str) -> Result<String>,
     request_schema: fn() -> serde_json::Value,
     response_schema: fn() -> serde_json::Value,
@@ -115,6 +176,7 @@ impl OperationInfo {
             summary: O::SUMMARY,
             path_params: O::PATH_PARAMS,
             writes_user_settings: O::WRITES_USER_SETTINGS,
+            agent: O::AGENT,
             call: call_json::<O>,
             request_schema: schema::<O::Request>,
             response_schema: schema::<O::Response>,

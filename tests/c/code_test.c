@@ -62,9 +62,9 @@ int main(int argc, char **argv) {
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"user by id\",\"kind\":\"method\"}",
              argv[2]);
     CHECK(call("code.search_symbols", params, &text) == CC_SEARCH_OK);
-    CHECK(has(text, "\"n\":\"getUserById\""));
-    CHECK(has(text, "\"k\":\"method\""));
-    CHECK(has(text, "\"f\":\"src/service.ts\""));
+    CHECK(has(text, "\"name\":\"getUserById\""));
+    CHECK(has(text, "\"kind\":\"method\""));
+    CHECK(has(text, "\"path\":\"src/service.ts\""));
     long id = number_after(text, "id");
     CHECK(id > 0);
     cc_search_string_free(text);
@@ -72,12 +72,12 @@ int main(int argc, char **argv) {
     /* The detail: full signature and doc, parent, and the call resolved to helper. */
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"id\":%ld}", argv[2], id);
     CHECK(call("code.get_symbol_detail", params, &text) == CC_SEARCH_OK);
-    CHECK(has(text, "\"n\":\"getUserById\""));
-    CHECK(has(text, "\"sig\":\"getUserById(id: number): User\""));
+    CHECK(has(text, "\"name\":\"getUserById\""));
+    CHECK(has(text, "\"signature\":\"getUserById(id: number): User\""));
     CHECK(has(text, "\"doc\":\"Get one user by id.\""));
     CHECK(has(text, "\"parent\":{"));
-    CHECK(has(text, "\"n\":\"UserService\""));
-    CHECK(has(text, "\"calls\":[{\"n\":\"helper\",\"id\":"));
+    CHECK(has(text, "\"name\":\"UserService\""));
+    CHECK(has(text, "\"calls\":[{\"name\":\"helper\",\"id\":"));
     long helper = number_after(text ? strstr(text, "\"calls\":") : NULL, "id");
     CHECK(helper > 0 && helper != id);
     cc_search_string_free(text);
@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
     /* The callee's detail names its caller. */
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"id\":%ld}", argv[2], helper);
     CHECK(call("code.get_symbol_detail", params, &text) == CC_SEARCH_OK);
-    CHECK(has(text, "\"f\":\"src/helpers.ts\""));
-    CHECK(has(text, "\"from_n\":\"getUserById\""));
+    CHECK(has(text, "\"path\":\"src/helpers.ts\""));
+    CHECK(has(text, "\"from_name\":\"getUserById\""));
     cc_search_string_free(text);
 
     /* A method of a value of unknown type (src/pets.ts: `pet.speak()`, two classes
@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
     cc_search_string_free(text);
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"id\":%ld}", argv[2], talk);
     CHECK(call("code.get_dependencies", params, &text) == CC_SEARCH_OK);
-    CHECK(has(text, "{\"to_n\":\"speak\",\"kind\":\"call\",\"ambiguous\":true,\"candidates\":["));
+    CHECK(has(text, "{\"to_name\":\"speak\",\"kind\":\"call\",\"ambiguous\":true,\"candidates\":["));
     cc_search_string_free(text);
 
     /* code.find: a description to the file and definition it is about. */
@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
              argv[2]);
     CHECK(call("code.find", params, &text) == CC_SEARCH_OK);
     CHECK(has(text, "{\"files\":[{\"path\":\"src/service.ts\",\"score\":"));
-    CHECK(has(text, "\"n\":\"getUserById\""));
+    CHECK(has(text, "\"name\":\"getUserById\""));
     CHECK(has(text, "\"used\":[\"keyword\",\"structure\""));
     cc_search_string_free(text);
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"?!\"}", argv[2]);

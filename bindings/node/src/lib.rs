@@ -359,6 +359,20 @@ pub fn operations() -> Result<String, CodedError> {
     })?)
 }
 
+/// Operation `op`'s result (its JSON text) as an agent reads it (`cc_search::agent`):
+/// short keys, each file listed once, within `max_tokens` when given — what the MCP
+/// tools answer.
+#[napi]
+pub fn agent_answer(
+    op: String,
+    result_json: String,
+    max_tokens: Option<u32>,
+) -> Result<String, CodedError> {
+    Ok(guarded("agentAnswer", || {
+        cc_search::agent::answer(&op, &result_json, max_tokens.map(|n| n as usize))
+    })?)
+}
+
 /// Every error code an error thrown by this module can carry.
 #[napi]
 pub fn error_codes() -> Vec<String> {

@@ -7,7 +7,7 @@ const { describe, test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 
-const { Engine, CcSearchError } = require('cc-search')
+const { Engine, CcSearchError, agentAnswer } = require('cc-search')
 const { tempDir, makeProject, removeAll } = require('./helpers.js')
 
 after(removeAll)
@@ -36,31 +36,34 @@ describe('code', () => {
     assert.deepEqual([again.new, again.changed, again.unchanged], [0, 0, 4])
 
     const found = engine.codeSearch('user', { path: root })
-    const names = found.hits.map((h) => h.n)
+    const names = found.hits.map((h) => h.name)
     assert.ok(names.includes('getUserById') && names.includes('UserService'), String(names))
-    assert.ok(found.hits.every((h) => h.f === 'src/service.ts'))
-    assert.equal(found._f, undefined)
-    assert.deepEqual(engine.codeSearch('html', { path: root }).hits.map((h) => h.n), ['HTMLParser'])
+    assert.ok(found.hits.every((h) => h.path === 'src/service.ts'))
+    // What an agent reads of it: short keys, the one file on each hit.
+    const agent = JSON.parse(agentAnswer('code.search_symbols', found))
+    assert.ok(agent.hits.every((h) => h.f === 'src/service.ts' && h.n !== undefined), JSON.stringify(agent))
+    assert.equal(agent._f, undefined)
+    assert.deepEqual(engine.codeSearch('html', { path: root }).hits.map((h) => h.name), ['HTMLParser'])
     assert.deepEqual(engine.codeSearch('generated', { path: root }).hits, [])
-    assert.deepEqual(engine.codeSearch('user', { path: root, kind: 'method' }).hits.map((h) => h.n), ['getUserById'])
+    assert.deepEqual(engine.codeSearch('user', { path: root, kind: 'method' }).hits.map((h) => h.name), ['getUserById'])
 
     const symbols = engine.codeFileSymbols('src/service.ts', { path: root })
-    const cls = symbols.syms[0]
-    assert.deepEqual([cls.n, cls.k, cls.l, cls.doc], ['UserService', 'class', '4-8', 'Loads users.'])
+    const cls = symbols.symbols[0]
+    assert.deepEqual([cls.name, cls.kind, cls.start_line, cls.end_line, cls.doc], ['UserService', 'class', 4, 8, 'Loads users.'])
     const method = cls.children[0]
-    assert.equal(method.sig, 'getUserById(id:number):User')
+    assert.equal(method.signature, 'getUserById(id:number):User')
 
     const detail = engine.codeSymbol(method.id, { path: root })
-    assert.equal(detail.sig, 'getUserById(id: number): User')
-    assert.equal(detail.parent.n, 'UserService')
+    assert.equal(detail.signature, 'getUserById(id: number): User')
+    assert.equal(detail.parent.name, 'UserService')
     const target = detail.calls[0].id
-    assert.equal(engine.codeSymbol(target, { path: root }).f, 'src/helpers.ts')
+    assert.equal(engine.codeSymbol(target, { path: root }).path, 'src/helpers.ts')
     const refs = engine.codeReferences(target, { path: root })
-    assert.ok(refs.refs_to.some((r) => r.from_n === 'getUserById' && r.line === 6), JSON.stringify(refs))
+    assert.ok(refs.references.some((r) => r.from_name === 'getUserById' && r.line === 6 && r.path === 'src/service.ts'), JSON.stringify(refs))
     const deps = engine.codeDependencies(method.id, { path: root })
-    assert.deepEqual(deps.deps.find((d) => d.to_n === 'helper'), { to_n: 'helper', kind: 'call', to_id: target })
+    assert.deepEqual(deps.dependencies.find((d) => d.to_name === 'helper'), { to_name: 'helper', kind: 'call', to_id: target })
 
-    assert.deepEqual(engine.codeOverview({ path: root }).langs, { markdown: 1, python: 1, typescript: 2 })
+    assert.deepEqual(engine.codeOverview({ path: root }).languages, { markdown: 1, python: 1, typescript: 2 })
     assert.equal(engine.codeStatus({ path: root }).indexed, true)
     // The generic call gives the same result.
     assert.deepEqual(engine.call('code.search_symbols', { path: root, query: 'html' }), engine.codeSearch('html', { path: root }))
@@ -74,19 +77,19 @@ describe('code', () => {
         "import { Cat } from './pets';\nexport function talk(pet) { pet.speak(); }\nexport function all(pets) { return pets.map(talk); }\nexport function one() { const c: Cat = new Cat(); c.speak(); }\n",
     })
     engine.codeIndex({ path: root })
-    const syms = engine.codeFileSymbols('src/app.ts', { path: root }).syms
-    const id = (name) => syms.find((s) => s.n === name).id
-    const speak = engine.codeDependencies(id('talk'), { path: root }).deps.find((d) => d.to_n === 'speak')
+    const syms = engine.codeFileSymbols('src/app.ts', { path: root }).symbols
+    const id = (name) => syms.find((s) => s.name === name).id
+    const speak = engine.codeDependencies(id('talk'), { path: root }).dependencies.find((d) => d.to_name === 'speak')
     assert.equal(speak.ambiguous, true, JSON.stringify(speak))
     assert.equal(speak.to_id, undefined)
     assert.equal(speak.candidates.length, 2)
     // `c: Cat` is declared: `c.speak()` is Cat's.
-    const cat = engine.codeFileSymbols('src/pets.ts', { path: root }).syms.find((s) => s.n === 'Cat')
-    const typed = engine.codeDependencies(id('one'), { path: root }).deps.find((d) => d.to_n === 'speak')
+    const cat = engine.codeFileSymbols('src/pets.ts', { path: root }).symbols.find((s) => s.name === 'Cat')
+    const typed = engine.codeDependencies(id('one'), { path: root }).dependencies.find((d) => d.to_name === 'speak')
     assert.equal(typed.to_id, cat.children[0].id, JSON.stringify(typed))
     // `pets.map(talk)`: talk used as a value.
-    const refs = engine.codeReferences(id('talk'), { path: root }).refs_to
-    assert.deepEqual(refs.map((r) => [r.from_n, r.kind]), [['all', 'value']])
+    const refs = engine.codeReferences(id('talk'), { path: root }).references
+    assert.deepEqual(refs.map((r) => [r.from_name, r.kind]), [['all', 'value']])
   })
 
   test('async variants, update, budgets, repos and delete', async () => {
@@ -97,19 +100,22 @@ describe('code', () => {
     assert.deepEqual((await engine.codeStatusAsync({ path: root })).stale_files, ['src/helpers.ts'])
     const updated = await engine.codeUpdateAsync(['src/helpers.ts'], { path: root })
     assert.equal(updated.changed, 1)
-    assert.deepEqual((await engine.codeSearchAsync('renamed', { path: root })).hits.map((h) => h.n), ['renamedHelper'])
+    assert.deepEqual((await engine.codeSearchAsync('renamed', { path: root })).hits.map((h) => h.name), ['renamedHelper'])
     for (let i = 0; i < 30; i++) {
       require('node:fs').writeFileSync(path.join(root, `m${String(i).padStart(2, '0')}.py`), `def item_${i}():\n    '''Item ${i}.'''\n`)
     }
     await engine.codeIndexAsync({ path: root })
-    const cut = engine.codeSearch('item', { path: root, limit: 100, maxTokens: 100 })
+    const all = engine.codeSearch('item', { path: root, limit: 100 })
+    assert.equal(all.hits.length, 30)
+    const text = agentAnswer('code.search_symbols', all, 100)
+    const cut = JSON.parse(text)
     assert.equal(cut.truncated, true)
     assert.ok(cut.hits.length > 0 && cut.hits.length < 30)
-    assert.ok(JSON.stringify(cut).length <= 400)
+    assert.ok(text.length <= 400)
     const symbolAsync = await engine.codeSymbolAsync(cut.hits[0].id, { path: root })
-    assert.equal(symbolAsync.k, 'fn')
-    assert.deepEqual((await engine.codeReposAsync()).map((r) => r.p), [root])
-    assert.deepEqual(engine.codeRepos().map((r) => r.p), [root])
+    assert.equal(symbolAsync.kind, 'fn')
+    assert.deepEqual((await engine.codeReposAsync()).map((r) => r.path), [root])
+    assert.deepEqual(engine.codeRepos().map((r) => r.path), [root])
     assert.deepEqual(engine.codeDelete([root]).deleted, [root])
     assert.deepEqual(await engine.codeReposAsync(), [])
   })
@@ -128,14 +134,19 @@ describe('code', () => {
     // Each caller imports and calls it.
     assert.equal(full.called_by.filter((r) => r.kind === 'call').length, 40)
     assert.equal(full.truncated, undefined)
-    const cut = engine.codeSymbol(target, { path: root, maxTokens: 400 })
+    const text = agentAnswer('code.get_symbol_detail', full, 400)
+    const cut = JSON.parse(text)
     assert.equal(cut.truncated, true)
     assert.ok(cut.called_by.length > 0 && cut.called_by.length < 80, JSON.stringify(cut))
-    assert.ok(JSON.stringify(cut).length <= 1600)
-    assert.deepEqual([cut.sig, cut.doc], [full.sig, full.doc])
-    assert.deepEqual(cut.called_by, full.called_by.slice(0, cut.called_by.length))
-    assert.deepEqual(await engine.codeSymbolAsync(target, { path: root, maxTokens: 400 }), cut)
-    assert.deepEqual(engine.call('code.get_symbol_detail', { path: root, id: target, max_tokens: 400 }), cut)
+    assert.ok(text.length <= 1600)
+    // The first callers, in order, each pointing at its file in `_f`.
+    cut.called_by.forEach((shown, i) => {
+      assert.deepEqual([shown.line, cut._f[shown.fi]], [full.called_by[i].line, full.called_by[i].path])
+    })
+    assert.deepEqual(await engine.codeSymbolAsync(target, { path: root }), full)
+    assert.deepEqual(engine.call('code.get_symbol_detail', { path: root, id: target }), full)
+    // A budget is not a field of the operation: refused, not ignored.
+    assert.throws(() => engine.call('code.get_symbol_detail', { path: root, id: target, max_tokens: 400 }), { code: 'invalid_request' })
   })
 
   test('errors carry codes', async () => {
@@ -156,7 +167,7 @@ describe('code', () => {
     process.env.CLAUDE_PROJECT_DIR = root
     try {
       assert.equal(engine.codeIndex().stats.files, 4)
-      assert.deepEqual(engine.codeSearch('html').hits.map((h) => h.n), ['HTMLParser'])
+      assert.deepEqual(engine.codeSearch('html').hits.map((h) => h.name), ['HTMLParser'])
     } finally {
       if (before === undefined) delete process.env.CLAUDE_PROJECT_DIR
       else process.env.CLAUDE_PROJECT_DIR = before
@@ -168,6 +179,6 @@ describe('code', () => {
     const root = makeProject({ 'bin.rs': Buffer.from([0x66, 0x6e, 0x00, 0xff]), 'ok.rs': 'fn fine() {}\n' })
     const out = engine.codeIndex({ path: root })
     assert.ok(out.warnings.some((w) => w.includes('bin.rs') && w.includes('binary')), JSON.stringify(out))
-    assert.deepEqual(engine.codeSearch('fine', { path: root }).hits.map((h) => h.n), ['fine'])
+    assert.deepEqual(engine.codeSearch('fine', { path: root }).hits.map((h) => h.name), ['fine'])
   })
 })

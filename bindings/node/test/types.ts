@@ -15,6 +15,7 @@ import {
   type SessionsHit,
   type SessionsSearchResponse,
   VERSION,
+  agentAnswer,
   operations,
   serveMcp,
   version,
@@ -42,13 +43,17 @@ async function main(): Promise<void> {
 
   // code: the symbol index.
   const indexed: number = engine.codeIndex({ path: '.', force: true }).stats.symbols
-  const hits: CodeSearchResponse = engine.codeSearch('user', { path: '.', kind: 'fn', limit: 5, maxTokens: 500 })
+  const hits: CodeSearchResponse = engine.codeSearch('user', { path: '.', kind: 'fn', limit: 5 })
   const firstHit: CodeSymbol | undefined = hits.hits[0]
-  const detailSig: string | undefined = (await engine.codeSymbolAsync(1)).sig
-  const detailCut: true | undefined = engine.codeSymbol(1, { path: '.', maxTokens: 200 }).truncated
-  void detailCut
-  const refsLine: number | undefined = engine.codeReferences(1).refs_to[0]?.line
-  const repoPaths: string[] = engine.codeRepos().map((r) => r.p)
+  const firstLine: number | undefined = firstHit?.start_line
+  void firstLine
+  const detailSig: string | undefined = (await engine.codeSymbolAsync(1)).signature
+  const agentText: string = agentAnswer('code.search_symbols', hits, 200)
+  void agentText
+  // @ts-expect-error: a budget is the agent's, not the operation's
+  engine.codeSymbol(1, { path: '.', maxTokens: 200 })
+  const refsLine: number | undefined = engine.codeReferences(1).references[0]?.line
+  const repoPaths: string[] = engine.codeRepos().map((r) => r.path)
   const typedCode: CodeSearchResponse = engine.call('code.search_symbols', { query: 'x', limit: 3 })
   // @ts-expect-error: the query is a string
   engine.codeSearch(42)

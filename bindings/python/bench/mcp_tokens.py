@@ -94,11 +94,12 @@ def json_blocks(texts: list[str]) -> list[Any]:
 
 def located(value: Any) -> list[tuple[str, int, int, str]]:
     """Every (file, first line, last line, name) an answer's JSON names, compact forms
-    resolved: ``f``/``from_f``/``path``/``file`` or ``fi`` into ``_f``; ``l`` as
-    ``"915-965"`` or ``line``."""
+    resolved: ``f``/``from_f``/``path``/``file`` or ``fi`` into ``_f``, else the enclosing
+    object's file (an agent's answer leaves out a file its parent names); ``l`` as
+    ``"915-965"``, ``line`` or ``start_line``/``end_line``."""
     out: list[tuple[str, int, int, str]] = []
 
-    def walk(v: Any, files: list[str]) -> None:
+    def walk(v: Any, files: list[str], enclosing: str | None) -> None:
         if isinstance(v, dict):
             if isinstance(v.get("_f"), list):
                 files = v["_f"]
@@ -106,20 +107,24 @@ def located(value: Any) -> list[tuple[str, int, int, str]]:
             path = v.get("f") or v.get("from_f") or v.get("file") or v.get("path")
             if path is None and isinstance(v.get("fi"), int) and v["fi"] < len(files):
                 path = files[v["fi"]]
+            if path is None:
+                path = enclosing
             span = v.get("l") or v.get("line") or v.get("start_line")
             if isinstance(path, str) and span is not None:
                 if isinstance(span, str) and "-" in span:
                     a, b = span.split("-", 1)
                     out.append((path, int(a), int(b), str(name)))
+                elif isinstance(v.get("end_line"), int) and isinstance(span, int):
+                    out.append((path, span, v["end_line"], str(name)))
                 elif isinstance(span, (int, str)) and str(span).isdigit():
                     out.append((path, int(span), int(span), str(name)))
             for item in v.values():
-                walk(item, files)
+                walk(item, files, path if isinstance(path, str) else enclosing)
         elif isinstance(v, list):
             for item in v:
-                walk(item, files)
+                walk(item, files, enclosing)
 
-    walk(value, [])
+    walk(value, [], None)
     return out
 
 

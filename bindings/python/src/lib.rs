@@ -499,6 +499,26 @@ fn hook_input_complete(input: &[u8]) -> bool {
     cc_search::files::hook::input_complete(input)
 }
 
+/// Operation `op`'s result (its JSON text) as an agent reads it (`cc_search::agent`):
+/// short keys, each file once, within `max_tokens` when given. With `view=False` the
+/// result keeps its full names and is only cut to `max_tokens`.
+#[pyfunction]
+#[pyo3(signature = (op, result_json, max_tokens = None, view = true))]
+fn agent_answer(
+    py: Python<'_>,
+    op: &str,
+    result_json: &str,
+    max_tokens: Option<usize>,
+    view: bool,
+) -> PyResult<String> {
+    let shown = match (view, max_tokens) {
+        (false, Some(max_tokens)) => cc_search::agent::within(op, result_json, max_tokens),
+        (false, None) => Ok(result_json.to_string()),
+        (true, _) => cc_search::agent::answer(op, result_json, max_tokens),
+    };
+    shown.map_err(|e| core_error(py, &e))
+}
+
 /// Every error code an exception's `code` can hold.
 #[pyfunction]
 fn error_codes() -> Vec<&'static str> {
@@ -514,6 +534,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(hook_input_complete, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_answer, m)?)?;
     m.add("HOOK_INPUT_LIMIT", cc_search::files::hook::MAX_INPUT)?;
     let classes = error_classes(py)?;
     m.add("Error", classes.base.clone_ref(py))?;

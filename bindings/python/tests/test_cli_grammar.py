@@ -271,7 +271,7 @@ def test_project_dir_is_the_repository_of_code(home: Path, app_dir: Path, elsewh
             )
         )
     )
-    assert [h["n"] for h in hits["hits"]] == ["needle_function"]
+    assert [h["name"] for h in hits["hits"]] == ["needle_function"]
     status = json.loads(
         ok(cli("code", "status", "--project-dir", str(app_dir), "--json", home=home, cwd=elsewhere))
     )

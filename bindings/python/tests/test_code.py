@@ -53,33 +53,42 @@ def test_index_search_and_navigate(engine: cc_search.Engine, repo: Path) -> None
     assert (again["new"], again["changed"], again["deleted"]) == (0, 0, 0)
 
     found = engine.code_search("user", path=repo)
-    names = [h["n"] for h in found["hits"]]
+    names = [h["name"] for h in found["hits"]]
     assert "getUserById" in names and "UserService" in names
-    # One file: the path is inlined in each hit.
-    assert all(h["f"] == "src/service.ts" for h in found["hits"])
-    assert "_f" not in found
-    assert [h["n"] for h in engine.code_search("html", path=repo)["hits"]] == ["HTMLParser"]
+    # Every hit names its file and lines in full.
+    assert all(h["path"] == "src/service.ts" for h in found["hits"])
+    assert all(h["start_line"] <= h["end_line"] for h in found["hits"])
+    # What an agent reads of it: short keys, the one file inlined.
+    agent = json.loads(cc_search.agent_answer("code.search_symbols", found))
+    assert all(h["f"] == "src/service.ts" and "path" not in h for h in agent["hits"])
+    assert "_f" not in agent and agent["q"] == "user"
+    assert [h["name"] for h in engine.code_search("html", path=repo)["hits"]] == ["HTMLParser"]
     assert engine.code_search("generated", path=repo)["hits"] == []
-    assert [h["n"] for h in engine.code_search("user", path=repo, kind="method")["hits"]] == ["getUserById"]
+    assert [h["name"] for h in engine.code_search("user", path=repo, kind="method")["hits"]] == ["getUserById"]
 
     symbols = engine.code_file_symbols("src/service.ts", path=repo)
-    cls = symbols["syms"][0]
-    assert (cls["n"], cls["k"], cls["l"], cls["doc"]) == ("UserService", "class", "4-8", "Loads users.")
+    cls = symbols["symbols"][0]
+    assert (cls["name"], cls["kind"], cls["start_line"], cls["end_line"], cls["doc"]) == (
+        "UserService", "class", 4, 8, "Loads users.",
+    )
     method = cls["children"][0]
-    assert method["sig"] == "getUserById(id:number):User"
+    assert method["signature"] == "getUserById(id:number):User"
 
     detail = engine.code_symbol(method["id"], path=repo)
-    assert detail["sig"] == "getUserById(id: number): User"
-    assert detail["parent"]["n"] == "UserService"
+    assert detail["signature"] == "getUserById(id: number): User"
+    assert detail["parent"]["name"] == "UserService"
     target = detail["calls"][0]["id"]
-    assert engine.code_symbol(target, path=repo)["f"] == "src/helpers.ts"
+    assert engine.code_symbol(target, path=repo)["path"] == "src/helpers.ts"
     refs = engine.code_references(target, path=repo)
-    assert any(r.get("from_n") == "getUserById" and r["line"] == 6 for r in refs["refs_to"])
+    assert any(
+        r.get("from_name") == "getUserById" and r["line"] == 6 and r["path"] == "src/service.ts"
+        for r in refs["references"]
+    )
     deps = engine.code_dependencies(method["id"], path=repo)
-    assert {"to_n": "helper", "kind": "call", "to_id": target} in deps["deps"]
+    assert {"to_name": "helper", "kind": "call", "to_id": target} in deps["dependencies"]
 
     overview = engine.code_overview(repo)
-    assert overview["langs"] == {"markdown": 1, "python": 1, "typescript": 2}
+    assert overview["languages"] == {"markdown": 1, "python": 1, "typescript": 2}
     status = engine.code_status(repo)
     assert status["indexed"] is True and status["files"] == 4
 
@@ -90,17 +99,20 @@ def test_update_status_budget_and_repos(engine: cc_search.Engine, repo: Path) ->
     assert engine.code_status(repo)["stale_files"] == ["src/helpers.ts"]
     updated = engine.code_update(["src/helpers.ts"], path=repo)
     assert updated["changed"] == 1
-    assert [h["n"] for h in engine.code_search("renamed", path=repo)["hits"]] == ["renamedHelper"]
+    assert [h["name"] for h in engine.code_search("renamed", path=repo)["hits"]] == ["renamedHelper"]
 
     for i in range(30):
         write(repo, f"lib/m{i:02}.py", f"def item_{i:02}():\n    '''Item {i}.'''\n")
     engine.code_index(repo)
-    cut = engine.code_search("item", path=repo, limit=100, max_tokens=100)
+    found = engine.code_search("item", path=repo, limit=100)
+    assert len(found["hits"]) == 30 and "truncated" not in found
+    text = cc_search.agent_answer("code.search_symbols", found, max_tokens=100)
+    cut = json.loads(text)
     assert cut["truncated"] is True
     assert 0 < len(cut["hits"]) < 30
-    assert len(json.dumps(cut, separators=(",", ":"))) <= 400
+    assert len(text) <= 400
 
-    assert [r["p"] for r in engine.code_repos()] == [str(repo)]
+    assert [r["path"] for r in engine.code_repos()] == [str(repo)]
     assert engine.code_delete([repo])["deleted"] == [str(repo)]
     assert engine.code_repos() == []
 
@@ -126,13 +138,14 @@ def test_symbol_detail_budget(engine: cc_search.Engine, tmp_path: Path, home: Pa
     # Each caller imports and calls it.
     assert [r["kind"] for r in full["called_by"]].count("call") == 40
     assert "truncated" not in full
-    cut = engine.code_symbol(target, path=root, max_tokens=500)
+    text = cc_search.agent_answer("code.get_symbol_detail", full, max_tokens=500)
+    cut = json.loads(text)
     assert cut["truncated"] is True
     assert 0 < len(cut["called_by"]) < 80
-    assert len(json.dumps(cut, separators=(",", ":"))) <= 2000
-    # The detail itself stays whole: only list items are left out.
-    assert (cut["sig"], cut["doc"]) == (full["sig"], full["doc"])
-    assert cut["called_by"] == full["called_by"][: len(cut["called_by"])]
+    assert len(text) <= 2000
+    # The first callers stay, in order, each pointing at its file in `_f`.
+    for shown, caller in zip(cut["called_by"], full["called_by"]):
+        assert (shown["line"], cut["_f"][shown["fi"]]) == (caller["line"], caller["path"])
 
     assert cli_json("index", "-C", str(root), home=home)["stats"]["files"] == 41
     cli_target = cli_json("search", "target", "-C", str(root), "--kind", "fn", home=home)["hits"][0]["id"]
@@ -141,6 +154,10 @@ def test_symbol_detail_budget(engine: cc_search.Engine, tmp_path: Path, home: Pa
     cli_cut = cli_json("detail", str(cli_target), "-C", str(root), "--max-tokens", "500", home=home)
     assert cli_cut["truncated"] is True
     assert len(cli_cut["called_by"]) == len(cut["called_by"])
+    # --compact prints what an agent reads: the MCP tool's answer.
+    compact = cli_json("detail", str(cli_target), "-C", str(root), "--compact", home=home)
+    assert compact == json.loads(cc_search.agent_answer("code.get_symbol_detail", cli_full))
+    assert compact["n"] == "target" and len(compact["_f"]) == 40
     assert run_cli("code", "detail", str(cli_target), "-C", str(root), "--max-tokens", "0", home=home).returncode == 2
 
 
@@ -164,7 +181,7 @@ def test_binary_and_non_utf8_files(engine: cc_search.Engine, tmp_path: Path) -> 
     write(root, "latin.py", b"# caf\xe9\ndef still_found():\n    pass\n")
     result = engine.code_index(root)
     assert any("bin.py" in w and "binary" in w for w in result["warnings"])
-    assert [h["n"] for h in engine.code_search("still_found", path=root)["hits"]] == ["still_found"]
+    assert [h["name"] for h in engine.code_search("still_found", path=root)["hits"]] == ["still_found"]
 
 
 # --- the CLI -----------------------------------------------------------------------------
@@ -184,21 +201,21 @@ def test_cli(repo: Path, home: Path) -> None:
     # One line of compact JSON.
     assert proc.stdout.count("\n") == 1 and ", " not in proc.stdout
     hits = json.loads(proc.stdout)["hits"]
-    assert "getUserById" in [h["n"] for h in hits]
-    method = next(h for h in hits if h["n"] == "getUserById")
+    assert "getUserById" in [h["name"] for h in hits]
+    method = next(h for h in hits if h["name"] == "getUserById")
     detail = cli_json("detail", str(method["id"]), "-C", str(repo), home=home)
-    assert detail["parent"]["n"] == "UserService"
+    assert detail["parent"]["name"] == "UserService"
     refs = cli_json("refs", str(detail["calls"][0]["id"]), "-C", str(repo), home=home)
-    assert any(r.get("from_n") == "getUserById" for r in refs["refs_to"])
+    assert any(r.get("from_name") == "getUserById" for r in refs["references"])
     deps = cli_json("deps", str(method["id"]), "-C", str(repo), home=home)
-    assert "helper" in [d["to_n"] for d in deps["deps"]]
+    assert "helper" in [d["to_name"] for d in deps["dependencies"]]
     syms = cli_json("symbols", "app/parser.py", "-C", str(repo), home=home)
-    assert syms["syms"][0]["children"][0]["n"] == "feed"
-    assert cli_json("overview", "-C", str(repo), home=home)["langs"]["typescript"] == 2
+    assert syms["symbols"][0]["children"][0]["name"] == "feed"
+    assert cli_json("overview", "-C", str(repo), home=home)["languages"]["typescript"] == 2
     assert cli_json("status", "-C", str(repo), home=home)["indexed"] is True
     write(repo, "app/parser.py", "def replaced():\n    pass\n")
     assert cli_json("update", "app/parser.py", "-C", str(repo), home=home)["changed"] == 1
-    assert cli_json("repos", home=home)["repos"][0]["p"] == str(repo)
+    assert cli_json("repos", home=home)["repos"][0]["path"] == str(repo)
     assert cli_json("delete", str(repo), home=home)["deleted"] == [str(repo)]
 
 

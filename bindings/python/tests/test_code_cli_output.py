@@ -87,7 +87,7 @@ class Repo:
 
     def symbol(self, query: str, kind: str) -> dict[str, Any]:
         hits = self.json("search", query, "--kind", kind)["hits"]
-        return next(h for h in hits if h["n"] == query)
+        return next(h for h in hits if h["name"] == query)
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,9 @@ def test_index_and_update(repo: Repo) -> None:
 def test_search(repo: Repo) -> None:
     repo.run("index")
     hit = repo.json("search", "greeting")["hits"][0]
-    assert (hit["n"], hit["f"], hit["l"]) == ("format_greeting", "app/models.py", "11-13")
+    assert (hit["name"], hit["path"], hit["start_line"], hit["end_line"]) == (
+        "format_greeting", "app/models.py", 11, 13,
+    )
     out = repo.text("search", "greeting")
     first = lines_of(out)[0]
     assert re.fullmatch(
@@ -135,20 +137,23 @@ def test_search(repo: Repo) -> None:
     assert "No symbols." in repo.text("search", "nothing_is_called_this")
 
 
-def test_search_over_several_files_decodes_the_file_table(repo: Repo) -> None:
+def test_search_over_several_files_shows_each_hits_file(repo: Repo) -> None:
     repo.run("index")
     found = repo.json("search", "User OR Point OR main")
-    assert found["_f"] and all("fi" in h for h in found["hits"])
+    assert len({h["path"] for h in found["hits"]}) > 1
     out = repo.text("search", "User OR Point OR main")
     for hit in found["hits"]:
-        place = f"{found['_f'][hit['fi']]}:{hit['l'].split('-')[0]}"
+        place = f"{hit['path']}:{hit['start_line']}"
         assert any(f"#{hit['id']} " in line and place in line for line in lines_of(out)), hit
-    assert '"fi"' not in out and "_f" not in out
+    # What an agent reads lists each file once.
+    compact = json.loads(repo.run("search", "User OR Point OR main", "--compact").stdout)
+    assert compact["_f"] and all("fi" in h and "f" not in h for h in compact["hits"])
+    assert [compact["_f"][h["fi"]] for h in compact["hits"]] == [h["path"] for h in found["hits"]]
 
 
 def test_symbols_is_a_tree(repo: Repo) -> None:
     repo.run("index")
-    tree = repo.json("symbols", "app/models.py")["syms"]
+    tree = repo.json("symbols", "app/models.py")["symbols"]
     user, greet = tree[0], tree[0]["children"][1]
     out = lines_of(repo.text("symbols", "app/models.py"))
     assert out[0] == "app/models.py  4 symbols"
@@ -202,7 +207,9 @@ def test_refs_and_deps(repo: Repo) -> None:
     assert refs[1:3] == ["  app/main.py", "    1  import"]
     assert re.fullmatch(rf"    7  call +main +#{main['id']}", refs[3]), refs
     assert refs[4] == "  app/models.py"
-    assert repo.json("refs", str(target["id"]))["_f"] == ["app/main.py", "app/models.py"]
+    assert [r["path"] for r in repo.json("refs", str(target["id"]))["references"]] == [
+        "app/main.py", "app/main.py", "app/models.py",
+    ]
 
     deps = lines_of(repo.text("deps", str(main["id"])))
     assert deps[0] == f"Dependencies of #{main['id']} (4)"
@@ -256,6 +263,16 @@ def test_truncated_says_how_to_see_more(repo: Repo) -> None:
     assert cut["truncated"] is True
     out = repo.text("search", "User OR Point OR main OR square", "--max-tokens", "40")
     assert "raise --max-tokens" in lines_of(out)[-1]
+    # The text shows the hits the agent's answer kept, no more.
+    query = "User OR Point OR main OR square"
+    every = repo.json("search", query)["hits"]
+    kept = repo.json("search", query, "--max-tokens", "120")
+    out = repo.text("search", query, "--max-tokens", "120")
+    shown = [line for line in lines_of(out) if re.match(r"\s*#\d+ ", line)]
+    assert 0 < len(shown) == len(kept["hits"]) < len(every), (out, kept)
+    assert [re.match(r"\s*#(\d+)", line).group(1) for line in shown] == [
+        str(h["id"]) for h in every[: len(shown)]
+    ]
 
 
 def test_output_is_deterministic(repo: Repo) -> None:
@@ -287,17 +304,16 @@ def test_every_json_option_says_what_it_prints(repo: Repo) -> None:
 
 def test_ambiguous_references_show_their_candidates(capsys: pytest.CaptureFixture[str]) -> None:
     print_code_detail({
-        "id": 7, "n": "run", "k": "fn", "f": "a.py", "l": "3-9",
+        "id": 7, "name": "run", "kind": "fn", "path": "a.py", "start_line": 3, "end_line": 9,
         "calls": [
-            {"n": "helper", "id": 12, "ambiguous": True, "candidates": [12, 40]},
-            {"n": "save", "ambiguous": True, "candidates": [41, 42]},
-            {"n": "load", "ambiguous": True},
-            {"n": "print", "external": True},
+            {"name": "helper", "id": 12, "ambiguous": True, "candidates": [12, 40]},
+            {"name": "save", "ambiguous": True, "candidates": [41, 42]},
+            {"name": "load", "ambiguous": True},
+            {"name": "print", "external": True},
         ],
-        "type_refs": [{"n": "Base", "id": 3, "kind": "extends"}],
-        "called_by": [{"from_id": 9, "from_n": "main", "fi": 1, "kind": "call", "line": 4,
-                       "ambiguous": True, "candidates": [7, 8]}],
-        "_f": ["a.py", "b.py"],
+        "type_refs": [{"name": "Base", "id": 3, "kind": "extends"}],
+        "called_by": [{"from_id": 9, "from_name": "main", "path": "b.py", "kind": "call",
+                       "line": 4, "ambiguous": True, "candidates": [7, 8]}],
     })
     out = capsys.readouterr().out
     assert "  helper  → #12 ambiguous: #12 #40\n" in out
@@ -307,11 +323,11 @@ def test_ambiguous_references_show_their_candidates(capsys: pytest.CaptureFixtur
     assert "  Base  (extends)  → #3\n" in out
     assert "  b.py\n    4  call  main  #9  ambiguous: #7 #8\n" in out
 
-    print_code_refs({"id": 7, "refs_to": [{"from_n": "x", "from_id": 1, "from_f": "c.py",
-                                             "kind": "call", "line": 2}]})
+    print_code_refs({"id": 7, "references": [{"from_name": "x", "from_id": 1, "path": "c.py",
+                                                "kind": "call", "line": 2}]})
     assert capsys.readouterr().out == "References to #7 (1)\n  c.py\n    2  call  x  #1\n"
-    print_code_deps({"id": 7, "deps": [{"to_n": "y", "kind": "call", "ambiguous": True,
-                                          "candidates": [5, 6]}], "truncated": True})
+    print_code_deps({"id": 7, "dependencies": [{"to_name": "y", "kind": "call", "ambiguous": True,
+                                                  "candidates": [5, 6]}], "truncated": True})
     out = capsys.readouterr().out
     assert "  call  y  ambiguous: #5 #6\n" in out
     assert out.endswith("raise --max-tokens to see them.\n")
@@ -332,12 +348,12 @@ def test_a_method_of_an_unknown_value_is_ambiguous_with_its_candidates(
     repo.run("index")
     main = repo.symbol("main", "fn")
     greet = repo.symbol("greet", "method")
-    deps = {d["to_n"]: d for d in repo.json("deps", str(main["id"]))["deps"]}
+    deps = {d["to_name"]: d for d in repo.json("deps", str(main["id"]))["dependencies"]}
     assert deps["greet"]["ambiguous"] is True
     assert deps["greet"]["candidates"] == [greet["id"]]
     assert "to_id" not in deps["greet"]
     assert deps["print"]["external"] is True
     assert re.search(rf"greet\s+ambiguous: #{greet['id']}", repo.text("deps", str(main["id"])))
-    refs = repo.json("refs", str(greet["id"]))["refs_to"]
-    assert [(r["from_n"], r.get("maybe")) for r in refs] == [("main", True)]
+    refs = repo.json("refs", str(greet["id"]))["references"]
+    assert [(r["from_name"], r.get("maybe")) for r in refs] == [("main", True)]
     assert "(maybe)" in repo.text("refs", str(greet["id"]))

@@ -60,9 +60,9 @@ def repo(tmp_path: Path) -> Path:
 def test_engine_code_find(engine: cc_search.Engine, repo: Path) -> None:
     result = engine.code_find("The invoice total ignores the tax rate", path=repo)
     assert result["files"][0]["path"] == "billing/invoice.py"
-    best = next(h for h in result["hits"] if h["fi"] == 0)
-    assert best["n"] == "total_with_tax"
-    assert best["l"] == "10-12"
+    best = next(h for h in result["hits"] if h["path"] == "billing/invoice.py")
+    assert best["name"] == "total_with_tax"
+    assert (best["start_line"], best["end_line"]) == (10, 12)
     # The real model is here: all three sides ranked.
     assert "keyword" in result["used"] and "meaning" in result["used"], result
     # The test file says the same words; the code comes first.
@@ -125,6 +125,9 @@ def test_mcp_code_find(repo: Path, home: Path) -> None:
     result = replies[2]["result"]
     assert result.get("isError") is not True, result
     answer = json.loads(result["content"][0]["text"])
-    assert answer["files"][0] == {"path": "billing/invoice.py"}
+    assert answer["files"][0] == {"f": "billing/invoice.py"}
+    # Each hit points at its file in `files`.
+    best = next(h for h in answer["hits"] if h["fi"] == 0)
+    assert (best["n"], best["l"]) == ("total_with_tax", "10-12")
     # What the agent does not need is left out of its context.
     assert "used" not in answer

@@ -11,10 +11,12 @@
 //! in one transaction. A re-index reads only files whose size or mtime moved, and
 //! re-parses only those whose SHA-256 changed.
 //!
-//! The operations (`code.index_repository`, `code.search_symbols`, …) answer in compact
-//! JSON meant for language models: short keys (`n` name, `k` kind, `f` file, `l` lines,
-//! `id`, `sig`, `doc`, `p` path), file paths listed once (`_f` + `fi`), signatures and doc
-//! comments shortened in brief views, and `max_tokens` budgets. See `docs/CODE.md`.
+//! The operations (`code.index_repository`, `code.search_symbols`, …) answer with full,
+//! typed results (`name`, `kind`, `path`, `start_line`, `end_line`, `signature`, `doc`),
+//! signatures and doc comments shortened in brief views. What an agent reads of them —
+//! short keys (`n`, `k`, `f`, `l`, `sig`), each file listed once (`_f` + `fi`), a token
+//! budget — each operation declares (`AGENT`) and [`crate::agent`] makes. See
+//! `docs/CODE.md`.
 
 mod config;
 mod db;

@@ -1,4 +1,6 @@
-//! The `code.*` operations and their compact output.
+//! The `code.*` operations. Their results are full and typed (`name`, `kind`, `path`,
+//! `start_line`); what an agent reads of them — short keys, each file once — is declared
+//! beside each operation ([`Operation::AGENT`], applied by [`crate::agent`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -13,7 +15,7 @@ use super::index::{self, RunStats};
 use super::text::{normalize_signature, truncate_doc};
 use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
-use crate::ops::{Operation, PathParam};
+use crate::ops::{AgentShape, Operation, PathParam, PathTable};
 
 pub(super) const REPO_PARAM: &[PathParam] = &[PathParam::one("/path").or_project()];
 
@@ -122,19 +124,15 @@ impl Repo {
         Ok(conn)
     }
 
-    fn budget(&self, requested: Option<usize>) -> Option<usize> {
-        requested.or(self.config.output.max_tokens)
-    }
-
-    fn brief(&self, row: &SymbolRow) -> SymbolBrief {
-        SymbolBrief {
+    fn symbol(&self, row: &SymbolRow) -> Symbol {
+        Symbol {
             id: row.id,
-            n: row.name.clone(),
-            k: row.kind.clone(),
-            f: None,
-            fi: None,
-            l: format!("{}-{}", row.line_start, row.line_end),
-            sig: row
+            name: row.name.clone(),
+            kind: row.kind.clone(),
+            path: row.rel_path.clone(),
+            start_line: row.line_start,
+            end_line: row.line_end,
+            signature: row
                 .signature
                 .as_deref()
                 .map(|s| normalize_signature(s, self.config.output.truncate_signatures)),
@@ -151,33 +149,86 @@ pub(super) fn dberr(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::db(path, e)
 }
 
-/// A symbol in brief: what lists show.
+/// A symbol as lists show it: where it is, its signature and doc shortened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct SymbolBrief {
+pub struct Symbol {
     /// Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`).
     pub id: i64,
     /// Name.
-    pub n: String,
+    pub name: String,
     /// Kind (`fn`, `method`, `class`, …).
-    pub k: String,
-    /// File, relative to the repository (when the list does not say it otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub f: Option<String>,
-    /// Index of the file in the response's `_f`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fi: Option<usize>,
-    /// Lines, `start-end`.
-    pub l: String,
+    pub kind: String,
+    /// File, relative to the repository root (`/`-separated).
+    pub path: String,
+    /// First line (1-based).
+    pub start_line: i64,
+    /// Last line.
+    pub end_line: i64,
     /// Signature, normalised and shortened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sig: Option<String>,
+    pub signature: Option<String>,
     /// Doc comment, shortened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     /// Symbols defined inside it (file views), each of this same shape.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
-    pub children: Vec<SymbolBrief>,
+    pub children: Vec<Symbol>,
+}
+
+/// The short keys an agent reads of the code operations' results.
+const KEYS: &[(&str, &str)] = &[
+    ("name", "n"),
+    ("kind", "k"),
+    ("path", "f"),
+    ("signature", "sig"),
+    ("symbols", "syms"),
+    ("query", "q"),
+    ("from_name", "from_n"),
+    ("to_name", "to_n"),
+    ("languages", "langs"),
+    ("directories", "mods"),
+    ("references", "refs_to"),
+    ("dependencies", "deps"),
+    ("snippet", "snip"),
+];
+
+/// What an agent reads of a code result: short keys, line ranges as `"l": "start-end"`,
+/// and a file said once where the enclosing object says it.
+pub(super) const AGENT_CODE: AgentShape = AgentShape {
+    omit: &[],
+    paths: None,
+    inherit_path: true,
+    line_ranges: true,
+    keys: KEYS,
+    configured_budget: Some(configured_budget),
+};
+
+/// The token budget of a code operation's answers that the repository's `.cc-search.json`
+/// sets (`output.max_tokens`), for `request` (its `path`, else the project).
+fn configured_budget(request: &serde_json::Value) -> Option<usize> {
+    let path = request.get("path").and_then(serde_json::Value::as_str);
+    let from = crate::env::project_dir(path.map(PathBuf::from), "code").ok()?;
+    let root = from.ancestors().find(|dir| {
+        super::config::CONFIG_FILES
+            .iter()
+            .any(|name| dir.join(name).is_file())
+            || dir.join(".git").exists()
+    })?;
+    ProjectConfig::load(root, &mut Vec::new()).output.max_tokens
+}
+
+/// [`AGENT_CODE`], with the files of the items of `lists` in a table (`_f`) when they are
+/// several.
+const fn agent_shape(lists: &'static [&'static str]) -> AgentShape {
+    AgentShape {
+        paths: if lists.is_empty() {
+            None
+        } else {
+            Some(PathTable { lists, table: "_f" })
+        },
+        ..AGENT_CODE
+    }
 }
 
 struct SymbolRow {
@@ -217,122 +268,6 @@ fn load_symbol(conn: &Connection, path: &Path, id: i64, op: &str) -> Result<Symb
     .optional()
     .map_err(dberr(path))?
     .ok_or_else(|| Error::invalid(op, format!("no symbol with id {id} in this repository's index")))
-}
-
-/// File paths listed once: `_f` holds them, each item its index `fi`.
-#[derive(Default)]
-struct PathIndex {
-    paths: Vec<String>,
-    index: HashMap<String, usize>,
-}
-
-impl PathIndex {
-    fn index(&mut self, path: &str) -> usize {
-        if let Some(i) = self.index.get(path) {
-            return *i;
-        }
-        self.paths.push(path.to_string());
-        self.index.insert(path.to_string(), self.paths.len() - 1);
-        self.paths.len() - 1
-    }
-}
-
-/// Serialised size of `value` in bytes.
-fn json_len<T: Serialize>(value: &T) -> usize {
-    serde_json::to_string(value).map_or(0, |s| s.len())
-}
-
-/// Drop items from the end of the list `list(value)` until `value` serialises within
-/// `max_tokens * 4` bytes; returns whether anything was dropped.
-fn fit<T: Serialize, I>(
-    value: &mut T,
-    max_tokens: Option<usize>,
-    list: impl Fn(&mut T) -> &mut Vec<I>,
-) -> bool {
-    let Some(max_tokens) = max_tokens else {
-        return false;
-    };
-    let max_bytes = max_tokens.saturating_mul(4);
-    if json_len(value) <= max_bytes {
-        return false;
-    }
-    // Binary search for the longest prefix that fits (the marker included).
-    let all = std::mem::take(list(value));
-    let (mut lo, mut hi) = (0usize, all.len());
-    let mut kept: Vec<I> = Vec::new();
-    let mut items = all.into_iter().map(Some).collect::<Vec<_>>();
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        let probe: Vec<I> = items[..mid].iter_mut().filter_map(|i| i.take()).collect();
-        *list(value) = probe;
-        let fits = json_len(value) + 18 <= max_bytes;
-        let back = std::mem::take(list(value));
-        for (slot, item) in items[..mid].iter_mut().zip(back) {
-            *slot = Some(item);
-        }
-        if fits {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    kept.extend(items.into_iter().take(lo).flatten());
-    *list(value) = kept;
-    true
-}
-
-/// Items that each belong to a file, paths listed once: with several files each item
-/// gets its index (`set(item, Some(i), None)`) and the paths are returned; with one file
-/// each item gets the path itself (`set(item, None, Some(path))`) and no list is needed.
-fn dedup_files<I: Clone>(
-    items: &[(String, I)],
-    set: impl Fn(&mut I, Option<usize>, Option<String>),
-) -> (Vec<I>, Vec<String>) {
-    let mut paths = PathIndex::default();
-    let indexes: Vec<usize> = items.iter().map(|(file, _)| paths.index(file)).collect();
-    let single = paths.paths.len() == 1;
-    let out = items
-        .iter()
-        .zip(indexes)
-        .map(|((file, item), i)| {
-            let mut item = item.clone();
-            if single {
-                set(&mut item, None, Some(file.clone()));
-            } else {
-                set(&mut item, Some(i), None);
-            }
-            item
-        })
-        .collect();
-    (out, if single { Vec::new() } else { paths.paths })
-}
-
-/// The response built from the longest prefix of `len` items (`build(k)`) that serialises
-/// within `max_tokens * 4` bytes, and whether items were left out.
-pub(super) fn fit_prefix<T: Serialize>(
-    max_tokens: Option<usize>,
-    len: usize,
-    build: impl Fn(usize) -> T,
-) -> (T, bool) {
-    let full = build(len);
-    let Some(max_tokens) = max_tokens else {
-        return (full, false);
-    };
-    let max_bytes = max_tokens.saturating_mul(4);
-    // Room for `,"truncated":true`.
-    if json_len(&full) <= max_bytes {
-        return (full, false);
-    }
-    let (mut lo, mut hi) = (0usize, len);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if json_len(&build(mid)) + 18 <= max_bytes {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    (build(lo), true)
 }
 
 // ───────────────────────────── code.index_repository ─────────────────────────────
@@ -527,7 +462,7 @@ pub struct IndexStatusResponse {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub new: usize,
     /// Files per language.
-    pub langs: BTreeMap<String, u64>,
+    pub languages: BTreeMap<String, u64>,
     /// Problems met; left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -581,7 +516,7 @@ impl Operation for IndexStatus {
                 .map_err(&e)?;
             for row in rows {
                 let (rel, lang, mtime, size) = row.map_err(&e)?;
-                *out.langs.entry(lang).or_default() += 1;
+                *out.languages.entry(lang).or_default() += 1;
                 known.insert(rel, (mtime, size));
             }
         }
@@ -649,19 +584,17 @@ pub struct GetOverview;
 pub struct GetOverviewRequest {
     /// Repository root. Defaults to the project directory.
     pub path: Option<PathBuf>,
-    /// Keep the result within about this many tokens (4 bytes each).
-    pub max_tokens: Option<usize>,
 }
 
 /// A directory of the repository in an overview.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ModuleSummary {
+pub struct DirectorySummary {
     /// Directory, relative (`.` for the root).
-    pub p: String,
+    pub path: String,
     /// Files indexed in it (not below).
     pub files: u64,
     /// Symbols in those files.
-    pub syms: u64,
+    pub symbols: u64,
 }
 
 /// Result of `code.get_overview`.
@@ -670,16 +603,13 @@ pub struct GetOverviewResponse {
     /// Repository name (its directory's name).
     pub repo: String,
     /// Files per language.
-    pub langs: BTreeMap<String, u64>,
+    pub languages: BTreeMap<String, u64>,
     /// Directories with their file and symbol counts, by path.
-    pub mods: Vec<ModuleSummary>,
+    pub directories: Vec<DirectorySummary>,
     /// The most referenced top-level types (classes, structs, interfaces, traits, enums).
-    pub top_types: Vec<SymbolBrief>,
+    pub top_types: Vec<Symbol>,
     /// Top-level functions and types of entry files (`main`, `index`, `lib`, `app`, …).
-    pub entry_points: Vec<SymbolBrief>,
-    /// Present (`true`) when `max_tokens` left items out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
+    pub entry_points: Vec<Symbol>,
     /// Problems met; left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -694,6 +624,7 @@ impl Operation for GetOverview {
     type Request = GetOverviewRequest;
     type Response = GetOverviewResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&[]);
     fn run(engine: &Engine, request: GetOverviewRequest) -> Result<GetOverviewResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
@@ -706,7 +637,7 @@ impl Operation for GetOverview {
             ),
             ..Default::default()
         };
-        let mut mods: BTreeMap<String, ModuleSummary> = BTreeMap::new();
+        let mut directories: BTreeMap<String, DirectorySummary> = BTreeMap::new();
         {
             let mut stmt = conn
                 .prepare(
@@ -725,17 +656,19 @@ impl Operation for GetOverview {
                 .map_err(&e)?;
             for row in rows {
                 let (rel, lang, syms) = row.map_err(&e)?;
-                *out.langs.entry(lang).or_default() += 1;
+                *out.languages.entry(lang).or_default() += 1;
                 let dir = rel.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
-                let entry = mods.entry(dir.clone()).or_insert_with(|| ModuleSummary {
-                    p: dir,
-                    ..Default::default()
-                });
+                let entry = directories
+                    .entry(dir.clone())
+                    .or_insert_with(|| DirectorySummary {
+                        path: dir,
+                        ..Default::default()
+                    });
                 entry.files += 1;
-                entry.syms += syms as u64;
+                entry.symbols += syms as u64;
             }
         }
-        out.mods = mods.into_values().collect();
+        out.directories = directories.into_values().collect();
         let top_sql = format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
              WHERE s.parent_symbol_id IS NULL AND s.kind IN ('class','struct','interface','trait','enum')
@@ -758,25 +691,14 @@ impl Operation for GetOverview {
                 .map_err(&e)?
                 .collect::<rusqlite::Result<_>>()
                 .map_err(&e)?;
-            let briefs = rows
-                .iter()
-                .map(|r| SymbolBrief {
-                    f: Some(r.rel_path.clone()),
-                    ..repo.brief(r)
-                })
-                .collect();
+            let symbols = rows.iter().map(|r| repo.symbol(r)).collect();
             if target == 0 {
-                out.top_types = briefs;
+                out.top_types = symbols;
             } else {
-                out.entry_points = briefs;
+                out.entry_points = symbols;
             }
         }
         drop(conn);
-        let budget = repo.budget(request.max_tokens);
-        let mut truncated = fit(&mut out, budget, |o| &mut o.entry_points);
-        truncated |= fit(&mut out, budget, |o| &mut o.mods);
-        truncated |= fit(&mut out, budget, |o| &mut o.top_types);
-        out.truncated = truncated;
         warnings.sort();
         warnings.dedup();
         out.warnings = warnings;
@@ -798,20 +720,15 @@ pub struct GetFileSymbolsRequest {
     pub path: Option<PathBuf>,
     /// The file: relative to the repository root, or absolute inside it.
     pub file: PathBuf,
-    /// Keep the result within about this many tokens (4 bytes each).
-    pub max_tokens: Option<usize>,
 }
 
 /// Result of `code.get_file_symbols`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GetFileSymbolsResponse {
-    /// The file, relative to the repository.
-    pub f: String,
+    /// The file, relative to the repository root.
+    pub path: String,
     /// Its top-level symbols in line order, each with its `children`.
-    pub syms: Vec<SymbolBrief>,
-    /// Present (`true`) when `max_tokens` left symbols out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
+    pub symbols: Vec<Symbol>,
     /// Problems met; left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -855,6 +772,7 @@ impl Operation for GetFileSymbols {
     type Request = GetFileSymbolsRequest;
     type Response = GetFileSymbolsResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&[]);
     fn run(engine: &Engine, request: GetFileSymbolsRequest) -> Result<GetFileSymbolsResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
@@ -888,7 +806,7 @@ impl Operation for GetFileSymbols {
         drop(conn);
         // Children are inserted after their parent, so building from the end attaches
         // every child before its parent is itself attached.
-        let mut built: HashMap<i64, SymbolBrief> = HashMap::new();
+        let mut built: HashMap<i64, Symbol> = HashMap::new();
         let mut children_of: HashMap<i64, Vec<i64>> = HashMap::new();
         let mut roots = Vec::new();
         for row in &rows {
@@ -898,19 +816,17 @@ impl Operation for GetFileSymbols {
             }
         }
         for row in rows.iter().rev() {
-            let mut brief = repo.brief(row);
+            let mut symbol = repo.symbol(row);
             if let Some(kids) = children_of.get(&row.id) {
-                brief.children = kids.iter().filter_map(|k| built.remove(k)).collect();
+                symbol.children = kids.iter().filter_map(|k| built.remove(k)).collect();
             }
-            built.insert(row.id, brief);
+            built.insert(row.id, symbol);
         }
         let mut out = GetFileSymbolsResponse {
-            f: rel,
-            syms: roots.iter().filter_map(|id| built.remove(id)).collect(),
-            truncated: false,
+            path: rel,
+            symbols: roots.iter().filter_map(|id| built.remove(id)).collect(),
             warnings: Vec::new(),
         };
-        out.truncated = fit(&mut out, repo.budget(request.max_tokens), |o| &mut o.syms);
         warnings.sort();
         warnings.dedup();
         out.warnings = warnings;
@@ -933,15 +849,13 @@ pub struct SymbolRequest {
     pub path: Option<PathBuf>,
     /// The symbol's id (from a search, an overview or a file's symbols).
     pub id: i64,
-    /// Keep the result within about this many tokens (4 bytes each).
-    pub max_tokens: Option<usize>,
 }
 
 /// A symbol another refers to.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RefTarget {
     /// The name referred to.
-    pub n: String,
+    pub name: String,
     /// The symbol it resolved to; absent when it is outside the index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
@@ -969,13 +883,9 @@ pub struct RefSource {
     pub from_id: Option<i64>,
     /// The referring symbol's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_n: Option<String>,
-    /// Index of the referring file in `_f`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fi: Option<usize>,
-    /// The referring file, when all share one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_f: Option<String>,
+    pub from_name: Option<String>,
+    /// The referring file, relative to the repository root.
+    pub path: String,
     /// `call`, `import`, `type_ref`, `extends` or `implements`.
     pub kind: String,
     /// Line of the reference.
@@ -993,25 +903,27 @@ pub struct SymbolDetailResponse {
     /// Id.
     pub id: i64,
     /// Name.
-    pub n: String,
+    pub name: String,
     /// Kind.
-    pub k: String,
-    /// File.
-    pub f: String,
-    /// Lines, `start-end`.
-    pub l: String,
+    pub kind: String,
+    /// File, relative to the repository root.
+    pub path: String,
+    /// First line (1-based).
+    pub start_line: i64,
+    /// Last line.
+    pub end_line: i64,
     /// Full signature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sig: Option<String>,
+    pub signature: Option<String>,
     /// Full doc comment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
-    /// The symbol it is defined in.
+    /// The symbol it is defined in (without signature and doc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<SymbolBrief>,
-    /// Symbols defined in it (brief).
+    pub parent: Option<Symbol>,
+    /// Symbols defined in it (without signatures and docs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub children: Vec<SymbolBrief>,
+    pub children: Vec<Symbol>,
     /// What it calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<RefTarget>,
@@ -1022,12 +934,6 @@ pub struct SymbolDetailResponse {
     /// (kind `value`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub type_refs: Vec<RefTarget>,
-    /// Files of `called_by` when they are several.
-    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// Present (`true`) when `max_tokens` left items out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
 }
 
 /// An outgoing reference as stored.
@@ -1045,7 +951,7 @@ impl Outgoing {
         RefTarget {
             external: self.to.is_none() && !self.ambiguous,
             kind: (self.kind != "call" && self.kind != "type_ref").then(|| self.kind.clone()),
-            n: self.name,
+            name: self.name,
             id: self.to,
             ambiguous: self.ambiguous,
             candidates: self.candidates,
@@ -1121,7 +1027,7 @@ type IncomingRow = (Option<i64>, Option<String>, String, String, i64, String);
 
 /// Incoming references, each with the referring file: those linked to the symbol, then
 /// the ambiguous ones that may mean it (same name, same language family).
-fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefSource)>> {
+fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
     let read = |sql: &str, param: &dyn rusqlite::ToSql| -> Result<Vec<IncomingRow>> {
         conn.prepare_cached(sql)
             .map_err(dberr(path))?
@@ -1167,26 +1073,17 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<(String, RefS
         .into_iter()
         .map(|row| (row, false))
         .chain(maybe)
-        .map(|((from_id, from_n, file, kind, line, _), maybe)| {
-            (
-                file,
-                RefSource {
-                    from_id,
-                    from_n,
-                    fi: None,
-                    from_f: None,
-                    kind,
-                    line,
-                    maybe,
-                },
-            )
-        })
+        .map(
+            |((from_id, from_name, path, kind, line, _), maybe)| RefSource {
+                from_id,
+                from_name,
+                path,
+                kind,
+                line,
+                maybe,
+            },
+        )
         .collect())
-}
-
-fn set_source_file(item: &mut RefSource, fi: Option<usize>, file: Option<String>) {
-    item.fi = fi;
-    item.from_f = file;
 }
 
 impl Operation for GetSymbolDetail {
@@ -1195,6 +1092,7 @@ impl Operation for GetSymbolDetail {
     type Request = SymbolRequest;
     type Response = SymbolDetailResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&["called_by"]);
     fn run(engine: &Engine, request: SymbolRequest) -> Result<SymbolDetailResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
@@ -1227,42 +1125,26 @@ impl Operation for GetSymbolDetail {
         }
         let callers = incoming(&conn, &repo.db_path, row.id)?;
         drop(conn);
-        let brief_of = |r: &SymbolRow| SymbolBrief {
-            sig: None,
+        let brief = |r: &SymbolRow| Symbol {
+            signature: None,
             doc: None,
-            ..repo.brief(r)
+            ..repo.symbol(r)
         };
-        let template = SymbolDetailResponse {
+        Ok(SymbolDetailResponse {
             id: row.id,
-            n: row.name.clone(),
-            k: row.kind.clone(),
-            f: row.rel_path.clone(),
-            l: format!("{}-{}", row.line_start, row.line_end),
-            sig: row.signature.clone(),
+            name: row.name.clone(),
+            kind: row.kind.clone(),
+            path: row.rel_path.clone(),
+            start_line: row.line_start,
+            end_line: row.line_end,
+            signature: row.signature.clone(),
             doc: row.doc.clone(),
-            parent: parent.as_ref().map(brief_of),
-            children: children.iter().map(brief_of).collect(),
+            parent: parent.as_ref().map(brief),
+            children: children.iter().map(brief).collect(),
             calls,
-            called_by: Vec::new(),
+            called_by: callers,
             type_refs,
-            files: Vec::new(),
-            truncated: false,
-        };
-        let budget = repo.budget(request.max_tokens);
-        // The callers that fit, with `_f` listing only their files.
-        let (mut out, mut truncated) = fit_prefix(budget, callers.len(), |k| {
-            let (called_by, files) = dedup_files(&callers[..k], set_source_file);
-            SymbolDetailResponse {
-                called_by,
-                files,
-                ..template.clone()
-            }
-        });
-        truncated |= fit(&mut out, budget, |o| &mut o.type_refs);
-        truncated |= fit(&mut out, budget, |o| &mut o.calls);
-        truncated |= fit(&mut out, budget, |o| &mut o.children);
-        out.truncated = truncated;
-        Ok(out)
+        })
     }
 }
 
@@ -1287,24 +1169,15 @@ pub struct SearchSymbolsRequest {
     pub kind: Option<String>,
     /// Most results (default 20, or the project's `search.max_results`).
     pub limit: Option<usize>,
-    /// Keep the result within about this many tokens (4 bytes each).
-    pub max_tokens: Option<usize>,
 }
 
 /// Result of `code.search_symbols`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchSymbolsResponse {
     /// The query.
-    pub q: String,
+    pub query: String,
     /// Matches, best first (BM25).
-    pub hits: Vec<SymbolBrief>,
-    /// Files of the hits when they are several (`fi` indexes it); with one file each hit
-    /// has `f`.
-    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// Present (`true`) when `max_tokens` left hits out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
+    pub hits: Vec<Symbol>,
     /// Problems met; left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -1430,6 +1303,7 @@ impl Operation for SearchSymbols {
     type Request = SearchSymbolsRequest;
     type Response = SearchSymbolsResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&["hits"]);
     fn run(engine: &Engine, request: SearchSymbolsRequest) -> Result<SearchSymbolsResponse> {
         let query = request.query.trim();
         if query.is_empty() {
@@ -1493,24 +1367,11 @@ impl Operation for SearchSymbols {
             rows.truncate(limit);
         }
         drop(conn);
-        let briefs: Vec<(String, SymbolBrief)> = rows
-            .iter()
-            .map(|r| (r.rel_path.clone(), repo.brief(r)))
-            .collect();
-        let (mut out, truncated) = fit_prefix(repo.budget(request.max_tokens), briefs.len(), |k| {
-            let (hits, files) = dedup_files(&briefs[..k], |h: &mut SymbolBrief, fi, f| {
-                h.fi = fi;
-                h.f = f;
-            });
-            SearchSymbolsResponse {
-                q: query.to_string(),
-                hits,
-                files,
-                truncated: false,
-                warnings: Vec::new(),
-            }
-        });
-        out.truncated = truncated;
+        let mut out = SearchSymbolsResponse {
+            query: query.to_string(),
+            hits: rows.iter().map(|r| repo.symbol(r)).collect(),
+            warnings: Vec::new(),
+        };
         warnings.sort();
         warnings.dedup();
         out.warnings = warnings;
@@ -1529,14 +1390,8 @@ pub struct GetReferences;
 pub struct ReferencesResponse {
     /// The symbol.
     pub id: i64,
-    /// References to it, by file and line.
-    pub refs_to: Vec<RefSource>,
-    /// Files of the references when they are several.
-    #[serde(default, rename = "_f", skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// Present (`true`) when `max_tokens` left references out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
+    /// References to it, by file and line: the sure ones, then those that may mean it.
+    pub references: Vec<RefSource>,
 }
 
 impl Operation for GetReferences {
@@ -1545,25 +1400,17 @@ impl Operation for GetReferences {
     type Request = SymbolRequest;
     type Response = ReferencesResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&["references"]);
     fn run(engine: &Engine, request: SymbolRequest) -> Result<ReferencesResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
         let conn = repo.reader(&mut warnings)?;
         load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
-        let sources = incoming(&conn, &repo.db_path, request.id)?;
-        drop(conn);
-        let (mut out, truncated) =
-            fit_prefix(repo.budget(request.max_tokens), sources.len(), |k| {
-                let (refs_to, files) = dedup_files(&sources[..k], set_source_file);
-                ReferencesResponse {
-                    id: request.id,
-                    refs_to,
-                    files,
-                    truncated: false,
-                }
-            });
-        out.truncated = truncated;
-        Ok(out)
+        let references = incoming(&conn, &repo.db_path, request.id)?;
+        Ok(ReferencesResponse {
+            id: request.id,
+            references,
+        })
     }
 }
 
@@ -1577,7 +1424,7 @@ pub struct GetDependencies;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Dependency {
     /// The name referred to.
-    pub to_n: String,
+    pub to_name: String,
     /// `call`, `import`, `type_ref`, `extends` or `implements`.
     pub kind: String,
     /// The symbol it resolved to.
@@ -1602,10 +1449,7 @@ pub struct DependenciesResponse {
     /// The symbol.
     pub id: i64,
     /// What it refers to, in line order.
-    pub deps: Vec<Dependency>,
-    /// Present (`true`) when `max_tokens` left dependencies out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
+    pub dependencies: Vec<Dependency>,
 }
 
 impl Operation for GetDependencies {
@@ -1614,16 +1458,17 @@ impl Operation for GetDependencies {
     type Request = SymbolRequest;
     type Response = DependenciesResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&[]);
     fn run(engine: &Engine, request: SymbolRequest) -> Result<DependenciesResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
         let conn = repo.reader(&mut warnings)?;
         load_symbol(&conn, &repo.db_path, request.id, Self::NAME)?;
-        let deps = outgoing(&conn, &repo.db_path, request.id)?
+        let dependencies = outgoing(&conn, &repo.db_path, request.id)?
             .into_iter()
             .map(|o| Dependency {
                 external: o.to.is_none() && !o.ambiguous,
-                to_n: o.name,
+                to_name: o.name,
                 kind: o.kind,
                 to_id: o.to,
                 ambiguous: o.ambiguous,
@@ -1631,13 +1476,10 @@ impl Operation for GetDependencies {
             })
             .collect();
         drop(conn);
-        let mut out = DependenciesResponse {
+        Ok(DependenciesResponse {
             id: request.id,
-            deps,
-            truncated: false,
-        };
-        out.truncated = fit(&mut out, repo.budget(request.max_tokens), |o| &mut o.deps);
-        Ok(out)
+            dependencies,
+        })
     }
 }
 
@@ -1660,7 +1502,7 @@ pub struct ListReposRequest {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RepoSummary {
     /// Repository root.
-    pub p: String,
+    pub path: String,
     /// Files indexed.
     pub files: u64,
     /// Symbols indexed.
@@ -1669,7 +1511,7 @@ pub struct RepoSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_at: Option<i64>,
     /// Its database file.
-    pub db: String,
+    pub database: String,
 }
 
 /// Result of `code.list_repos`.
@@ -1717,11 +1559,11 @@ fn summary_of(
         .map_err(&e)?
         .and_then(|v| v.parse().ok());
     Ok(Some(RepoSummary {
-        p: root,
+        path: root,
         files: files as u64,
         symbols: symbols as u64,
         indexed_at,
-        db: path.to_string_lossy().into_owned(),
+        database: path.to_string_lossy().into_owned(),
     }))
 }
 
@@ -1741,7 +1583,7 @@ impl Operation for ListRepos {
             // is listed.
             let mut opened = Vec::new();
             match summary_of(engine, &path, &mut opened) {
-                Ok(Some(s)) if within.contains(Path::new(&s.p)) => {
+                Ok(Some(s)) if within.contains(Path::new(&s.path)) => {
                     warnings.extend(opened);
                     repos.push(s);
                 }
@@ -1754,7 +1596,7 @@ impl Operation for ListRepos {
                 Err(_) => {}
             }
         }
-        repos.sort_by(|a, b| a.p.cmp(&b.p));
+        repos.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(ListReposResponse { repos, warnings })
     }
 }
@@ -1836,10 +1678,10 @@ impl Operation for DeleteRepos {
             for path in code_dbs(engine.home()) {
                 let root = summary_of(engine, &path, &mut warnings).ok().flatten();
                 let name = match root {
-                    Some(s) if within.contains(Path::new(&s.p)) => s.p,
+                    Some(s) if within.contains(Path::new(&s.path)) => s.path,
                     // Not under `within`, or whose index it is cannot be told: kept.
                     _ if !within.is_all() => continue,
-                    Some(s) => s.p,
+                    Some(s) => s.path,
                     None => path.to_string_lossy().into_owned(),
                 };
                 remove_db(engine, &path)?;

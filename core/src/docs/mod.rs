@@ -45,7 +45,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::hash::{hex, sha256};
 use crate::hybrid::{self, Filter, Mode, NewChunk, Search};
-use crate::ops::{Operation, PathParam};
+use crate::ops::{AgentShape, Operation, PathParam};
 use crate::time::parse_date;
 
 /// The default documentation globs, relative to the project root.
@@ -786,12 +786,28 @@ pub struct QueryResponse {
 #[derive(Debug, Clone, Copy)]
 pub struct Query;
 
+/// What docs and notes answers carry that an agent does not read: the query it sent, the
+/// time taken, ranks and scores (the order says it), modification times.
+const QUERY_AGENT: AgentShape = AgentShape {
+    omit: &[
+        "query",
+        "search_time_ms",
+        "results/*/rank",
+        "results/*/score",
+        "results/*/similarity",
+        "results/*/mtime",
+        "results/*/matched_by",
+    ],
+    ..AgentShape::FULL
+};
+
 impl Operation for Query {
     const NAME: &'static str = "docs.query";
     const SUMMARY: &'static str = "Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the current branch unless all_branches or branch is given. Never indexes.";
     type Request = QueryRequest;
     type Response = QueryResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+    const AGENT: AgentShape = QUERY_AGENT;
 
     fn run(engine: &Engine, request: QueryRequest) -> Result<QueryResponse> {
         let dir = crate::env::project_dir(request.project_dir.clone(), Self::NAME)?;
@@ -832,6 +848,7 @@ impl Operation for NotesQuery {
     type Request = NotesQueryRequest;
     type Response = QueryResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
+    const AGENT: AgentShape = QUERY_AGENT;
 
     fn run(engine: &Engine, request: NotesQueryRequest) -> Result<QueryResponse> {
         let dir = crate::env::project_dir(request.project_dir.clone(), Self::NAME)?;

@@ -17,7 +17,7 @@
 //!   except `grep.search`, which is `checkfor` with the checkfor server's input schema
 //!   plus `recursive`, `regex` and `max_tokens`. Operations that write the user's
 //!   settings are never tools.
-//! - Every answer is compact JSON within a token budget (`max_tokens`, [`budget`]); a cut
+//! - Every answer is compact JSON within a token budget (`max_tokens`, [`crate::agent`]); a cut
 //!   one says `truncated` and `more`. Asked for ([`ServerOptions::structured`]), tools
 //!   also carry an `outputSchema` and results a `structuredContent` object from protocol
 //!   2025-06-18 on.
@@ -55,13 +55,13 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use crate::agent;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{self, OperationInfo, PathParam};
 use crate::progress::{Cancel, Progress, Watch};
 use crate::registry;
 
-pub mod budget;
 mod schema;
 mod toolset;
 
@@ -647,17 +647,17 @@ impl Server {
     }
 
     fn run_tool(&self, tool: &Tool, mut arguments: Map<String, Value>) -> Value {
-        let budget = match arguments.get("max_tokens") {
-            None | Some(Value::Null) => self.max_tokens,
+        let asked = match arguments.get("max_tokens") {
+            None | Some(Value::Null) => None,
             Some(value) => match value.as_u64() {
-                Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+                Some(n) if n >= 1 => Some(usize::try_from(n).unwrap_or(usize::MAX)),
                 _ => return tool_error("`max_tokens` must be a positive integer"),
             },
         };
+        let budget = asked.unwrap_or(self.max_tokens);
         // grep cuts context lines before lines and lines before matches, and keeps its
-        // counts true: better than cutting its JSON. The code operations' own budgets drop
-        // a whole class when its members do not fit, so every other tool gets the generic
-        // cut of `fit_answer`.
+        // counts true (checkfor's own `max_tokens`): better than cutting its JSON. Every
+        // other tool's answer is cut by `fit_answer`, as `agent` cuts.
         if tool.checkfor {
             arguments.insert("max_tokens".into(), json!(budget));
         } else {
@@ -674,6 +674,11 @@ impl Server {
         let request = match self.confine(tool.op, Value::Object(request)) {
             Ok(request) => request,
             Err(message) => return tool_error(message),
+        };
+        // The project's own budget for the answer, when the call gives none.
+        let budget = match (asked, tool.op.agent.configured_budget) {
+            (None, Some(configured)) => configured(&request).unwrap_or(budget),
+            _ => budget,
         };
         let mut warnings = Vec::new();
         if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
@@ -710,17 +715,19 @@ impl Server {
         }
         // With `structuredContent` the answer carries the result twice: each half gets
         // half the budget.
-        let limit = budget.saturating_mul(budget::BYTES_PER_TOKEN) / if structured { 2 } else { 1 };
-        if !structured {
-            for path in tool.agent.map_or(&[][..], |a| a.omit) {
-                omit(&mut response, path);
-            }
-        }
+        let limit = budget.saturating_mul(agent::BYTES_PER_TOKEN) / if structured { 2 } else { 1 };
         let mut response = Value::Object(response);
+        // `structuredContent` follows the response schema: the result as it is.
         if !structured {
-            compact(&mut response);
+            agent::view(&tool.op.agent, &mut response);
         }
-        let content = fit_answer(&mut response, limit, tool.checkfor, tool.more());
+        let content = fit_answer(
+            &tool.op.agent,
+            &mut response,
+            limit,
+            tool.checkfor,
+            tool.more(),
+        );
         let mut result = json!({ "content": content });
         if structured {
             result["structuredContent"] = response;
@@ -972,64 +979,16 @@ fn restore_dirs(response: &mut Map<String, Value>, given: &[String]) {
     }
 }
 
-/// Remove the field at `path` (`/`-separated keys, `*` for every item of a list).
-fn omit(map: &mut Map<String, Value>, path: &str) {
-    let (key, rest) = match path.split_once('/') {
-        Some((key, rest)) => (key, Some(rest)),
-        None => (path, None),
-    };
-    let Some(rest) = rest else {
-        map.shift_remove(key);
-        return;
-    };
-    let Some(value) = map.get_mut(key) else {
-        return;
-    };
-    let (first, deeper) = rest.split_once('/').unwrap_or((rest, ""));
-    match value {
-        Value::Array(items) if first == "*" && !deeper.is_empty() => {
-            for item in items {
-                if let Value::Object(item) = item {
-                    omit(item, deeper);
-                }
-            }
-        }
-        Value::Object(inner) => omit(inner, rest),
-        _ => {}
-    }
-}
-
-/// An answer as an agent reads it: fields that say nothing (`null`, an empty
-/// `warnings`) left out, and scores to four significant digits.
-fn compact(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            map.retain(|key, v| {
-                !(v.is_null() || (key == "warnings" && v.as_array().is_some_and(Vec::is_empty)))
-            });
-            map.values_mut().for_each(compact);
-        }
-        Value::Array(items) => items.iter_mut().for_each(compact),
-        Value::Number(number) if number.is_f64() => {
-            if let Some(x) = number.as_f64()
-                && x != 0.0
-                && x.is_finite()
-            {
-                let digits = 3 - x.abs().log10().floor() as i32;
-                let scale = 10f64.powi(digits.clamp(-300, 300));
-                if let Some(rounded) = serde_json::Number::from_f64((x * scale).round() / scale) {
-                    *number = rounded;
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The `content` of an answer: `response` cut to `limit` bytes of text when it is
 /// longer (then `truncated: true` and `more` say so), as compact JSON — for checkfor,
 /// the warnings as a second block of lines as checkfor printed them.
-fn fit_answer(response: &mut Value, limit: usize, checkfor: bool, more: &str) -> Vec<Value> {
+fn fit_answer(
+    shape: &ops::AgentShape,
+    response: &mut Value,
+    limit: usize,
+    checkfor: bool,
+    more: &str,
+) -> Vec<Value> {
     let render = |response: &Value| -> Vec<String> {
         if !checkfor {
             return vec![response.to_string()];
@@ -1054,15 +1013,9 @@ fn fit_answer(response: &mut Value, limit: usize, checkfor: bool, more: &str) ->
     let mut texts = render(response);
     let marked = response.get("truncated") == Some(&Value::Bool(true));
     if length(&texts) > limit || marked {
-        let marker = json!({"truncated": true, "more": more});
-        let room = budget::size(&marker);
-        let mut target = limit.saturating_sub(room);
+        let mut target = limit;
         loop {
-            budget::fit(response, target);
-            if let Value::Object(map) = response {
-                map.insert("truncated".into(), json!(true));
-                map.insert("more".into(), json!(more));
-            }
+            agent::fit(shape, response, target, more);
             texts = render(response);
             let total = length(&texts);
             if total <= limit || target == 0 {

@@ -52,10 +52,6 @@ pub(crate) struct AgentTool {
     pub freshen: Option<Freshen>,
     /// How to get more when an answer was cut to its budget.
     pub more: &'static str,
-    /// Fields of the answer an agent has no use for, as paths (`results/*/score`: the
-    /// `score` of every item of `results`). Left out unless the server answers with
-    /// `structuredContent`, whose schema lists them.
-    pub omit: &'static [&'static str],
 }
 
 const REPO: (&str, &str) = ("path", "Repository root (default: the project).");
@@ -65,18 +61,6 @@ const CODE_FRESH: Option<Freshen> = Some(Freshen {
     copy: &["path"],
     every: Duration::ZERO,
 });
-
-/// What docs and notes answers carry that an agent does not read: the query it sent, the
-/// time taken, ranks and scores (the order says it), modification times.
-const DOCS_OMIT: &[&str] = &[
-    "query",
-    "search_time_ms",
-    "results/*/rank",
-    "results/*/score",
-    "results/*/similarity",
-    "results/*/mtime",
-    "results/*/matched_by",
-];
 
 /// The default toolset, in `tools/list` order.
 pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
@@ -91,7 +75,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["query"],
         freshen: None,
         more: "use a more specific query",
-        omit: &[],
     },
     AgentTool {
         op: CHECKFOR_OPERATION,
@@ -101,7 +84,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["search"],
         freshen: None,
         more: "narrow `dir`, `ext`, `whole_word` or `search`, or raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "code.find",
@@ -118,7 +100,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["query"],
         freshen: None,
         more: "lower `limit` or raise `max_tokens`",
-        omit: &["files/*/score", "used"],
     },
     AgentTool {
         op: "code.search_symbols",
@@ -136,7 +117,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["query"],
         freshen: CODE_FRESH,
         more: "narrow `query` or `kind`, lower `limit`, or raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "code.get_symbol_detail",
@@ -146,7 +126,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["id"],
         freshen: CODE_FRESH,
         more: "raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "code.get_references",
@@ -156,7 +135,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["id"],
         freshen: CODE_FRESH,
         more: "raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "code.get_file_symbols",
@@ -166,7 +144,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["file"],
         freshen: CODE_FRESH,
         more: "raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "code.get_overview",
@@ -176,7 +153,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &[],
         freshen: CODE_FRESH,
         more: "raise `max_tokens`",
-        omit: &[],
     },
     AgentTool {
         op: "docs.query",
@@ -193,7 +169,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             every: Duration::ZERO,
         }),
         more: "narrow `query`, lower `limit`, or raise `max_tokens`",
-        omit: DOCS_OMIT,
     },
     AgentTool {
         op: "notes.query",
@@ -211,7 +186,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             every: Duration::ZERO,
         }),
         more: "narrow `query` or `after`, lower `limit`, or raise `max_tokens`",
-        omit: DOCS_OMIT,
     },
     AgentTool {
         op: "sessions.search",
@@ -229,19 +203,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             every: Duration::from_secs(60),
         }),
         more: "narrow `query` or `since`, lower `limit`, or raise `max_tokens`",
-        omit: &[
-            "query",
-            "search_time_ms",
-            "total_results",
-            "results/*/rank",
-            "results/*/score",
-            "results/*/session_path",
-            "results/*/time",
-            "results/*/matched_by",
-            // The messages around each hit were half of every answer, and hits of one
-            // prompt group repeat them: sessions_chunk shows them for the hit that matters.
-            "results/*/messages",
-        ],
     },
     AgentTool {
         op: "sessions.chunk",
@@ -251,7 +212,6 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
         required: &["id"],
         freshen: None,
         more: "raise `max_tokens`",
-        omit: &[],
     },
 ];
 

@@ -95,7 +95,7 @@ use crate::engine::{Engine, Within};
 use crate::error::{Error, Result};
 use crate::hash::sha256_hex;
 use crate::hybrid::{self, Filter, Mode, NewChunk};
-use crate::ops::{Operation, PathParam};
+use crate::ops::{AgentShape, Operation, PathParam};
 use crate::rank::Recency;
 use crate::time::{format_rfc3339, parse_date, parse_timestamp};
 use crate::transcripts::Transcript;

@@ -154,6 +154,25 @@ pub struct SearchResponse {
 #[derive(Debug, Clone, Copy)]
 pub struct Search;
 
+/// What an agent does not read of an answer: the query it sent, the time taken, ranks,
+/// scores and times (the order says them), the transcript's path, and the messages around
+/// each hit — half of every answer, repeated by hits of one prompt group: `sessions.chunk`
+/// shows them for the hit that matters.
+const SEARCH_AGENT: AgentShape = AgentShape {
+    omit: &[
+        "query",
+        "search_time_ms",
+        "total_results",
+        "results/*/rank",
+        "results/*/score",
+        "results/*/session_path",
+        "results/*/time",
+        "results/*/matched_by",
+        "results/*/messages",
+    ],
+    ..AgentShape::FULL
+};
+
 impl Operation for Search {
     const NAME: &'static str = "sessions.search";
     const SUMMARY: &'static str = "Search Claude Code session transcripts (keyword + semantic, recent first, tool output and thinking weighted down), filtered by project substring, since (2h, 1w, 30d, 2026-01-01) and types; indexes on first use.";
@@ -164,6 +183,7 @@ impl Operation for Search {
         PathParam::within("/within"),
     ];
 
+    const AGENT: AgentShape = SEARCH_AGENT;
     fn run(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         search(engine, request)
     }

@@ -1,6 +1,8 @@
 """How ``cc-search code`` shows its results to a person: symbols one a line, a file's
 symbols as a tree, a symbol in full, references grouped by file, an overview, index
-runs and status (``--json`` prints the operation's compact JSON instead: `_code_print`).
+runs and status (``--json`` prints the operation's result as JSON instead: `_code_print`;
+``--compact`` what an agent reads of it). Each printer reads the full result (``name``,
+``kind``, ``path``, ``start_line``).
 
 What a printer shows depends on the result and the width of the terminal only (and, for
 an index run, the time it took), so the same index prints the same text. Each printer
@@ -62,21 +64,10 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
 
 
-def _lines(span: str) -> str:
-    """`12-12` → `12`; `12-40` stays."""
-    start, _, end = span.partition("-")
-    return start if start == end else span
-
-
-def _file(item: Dict[str, Any], files: Sequence[str], default: str = "") -> str:
-    """An item's file: inlined (`f`, `from_f`) or an index `fi` into the result's `_f`."""
-    for key in ("f", "from_f"):
-        if item.get(key):
-            return str(item[key])
-    index = item.get("fi")
-    if isinstance(index, int) and 0 <= index < len(files):
-        return files[index]
-    return default
+def _lines(item: Dict[str, Any]) -> str:
+    """An item's lines: `12` for one line, `12-40` for several."""
+    start, end = item["start_line"], item["end_line"]
+    return str(start) if start == end else f"{start}-{end}"
 
 
 def _plural(count: int, noun: str) -> str:
@@ -116,23 +107,21 @@ def _heading(p: _Printer, title: str, count: Optional[int] = None) -> None:
 # ── symbols: search hits, overview lists ──
 
 
-def _symbol_list(
-    p: _Printer, symbols: Sequence[Dict[str, Any]], files: Sequence[str], indent: str = ""
-) -> None:
+def _symbol_list(p: _Printer, symbols: Sequence[Dict[str, Any]], indent: str = "") -> None:
     """One line per symbol: id, kind, name, `path:lines` and the signature, cut to the
     width of the line."""
     ids = [f"#{s['id']}" for s in symbols]
-    places = [f"{_file(s, files)}:{_lines(s['l'])}" for s in symbols]
-    id_w, kind_w = _column(ids), _column([s["k"] for s in symbols])
-    name_w = _column([s["n"] for s in symbols], _NAME_COLUMN)
+    places = [f"{s['path']}:{_lines(s)}" for s in symbols]
+    id_w, kind_w = _column(ids), _column([s["kind"] for s in symbols])
+    name_w = _column([s["name"] for s in symbols], _NAME_COLUMN)
     place_w = _column(places, _PLACE_COLUMN)
     width = _width()
     for symbol, sid, place in zip(symbols, ids, places):
-        signature = symbol.get("sig") or ""
+        signature = symbol.get("signature") or ""
         line, length = _row(p, [
             (sid.rjust(id_w), "cyan", id_w),
-            (symbol["k"], "magenta", kind_w),
-            (symbol["n"], "bold", name_w),
+            (symbol["kind"], "magenta", kind_w),
+            (symbol["name"], "bold", name_w),
             (place, "green", place_w),
         ], more=bool(signature))
         if signature:
@@ -146,11 +135,11 @@ def print_code_search(result: Dict[str, Any]) -> None:
     p = _Printer()
     hits = result["hits"]
     if hits:
-        _symbol_list(p, hits, result.get("_f", []))
+        _symbol_list(p, hits)
     else:
         p.out("No symbols.")
     p.out(_RULE)
-    p.out(_text(p, f"Found {_plural(len(hits), 'symbol')} for \"{result['q']}\""))
+    p.out(_text(p, f"Found {_plural(len(hits), 'symbol')} for \"{result['query']}\""))
     _truncated(p, result, "symbols")
 
 
@@ -160,7 +149,7 @@ def print_code_find(result: Dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     files = result["files"]
-    hits = {h["fi"]: h for h in result["hits"]}
+    hits = {h["path"]: h for h in result["hits"]}
     width = _width()
     rank_w = len(str(len(files)))
     for i, f in enumerate(files):
@@ -168,18 +157,18 @@ def print_code_find(result: Dict[str, Any]) -> None:
             f"{str(i + 1).rjust(rank_w)}. " + p.styled(f"{f['score']:.3f}", "cyan")
             + "  " + p.styled(f["path"], "green")
         )
-        hit = hits.get(i)
+        hit = hits.get(f["path"])
         if hit:
             line, length = _row(p, [
                 (f"#{hit['id']}", "cyan", 0),
-                (hit["k"], "magenta", 0),
-                (hit["n"], "bold", 0),
-                (_lines(hit["l"]), "default", 0),
-            ], gap=" ", more=bool(hit.get("snip")))
+                (hit["kind"], "magenta", 0),
+                (hit["name"], "bold", 0),
+                (_lines(hit), "default", 0),
+            ], gap=" ", more=bool(hit.get("snippet")))
             indent = " " * (rank_w + 2)
-            if hit.get("snip"):
+            if hit.get("snippet"):
                 room = max(width - len(indent) - length - 2, _MIN_SIGNATURE)
-                line += "  " + p.styled(_clip(hit["snip"], room), "default")
+                line += "  " + p.styled(_clip(hit["snippet"], room), "default")
             p.out(indent + line)
     if not files:
         p.out("No files.")
@@ -200,16 +189,18 @@ def print_code_symbols(result: Dict[str, Any]) -> None:
             rows.append(("  " * depth, symbol))
             walk(symbol.get("children", []), depth + 1)
 
-    walk(result["syms"], 0)
-    p.out(p.styled(result["f"], "green") + "  " + p.styled(_plural(len(rows), "symbol"), "dim"))
-    labels = [indent + f"{s['k']} {s['n']}" for indent, s in rows]
+    walk(result["symbols"], 0)
+    p.out(p.styled(result["path"], "green") + "  " + p.styled(_plural(len(rows), "symbol"), "dim"))
+    labels = [indent + f"{s['kind']} {s['name']}" for indent, s in rows]
     label_w = _column(labels, _NAME_COLUMN + 12)
-    lines_w = _column([_lines(s["l"]) for _, s in rows])
+    lines_w = _column([_lines(s) for _, s in rows])
     for (indent, symbol), label in zip(rows, labels):
-        kind_name = indent + p.styled(symbol["k"], "magenta") + " " + p.styled(symbol["n"], "bold")
+        kind_name = (
+            indent + p.styled(symbol["kind"], "magenta") + " " + p.styled(symbol["name"], "bold")
+        )
         pad = " " * max(label_w - len(label), 0)
         p.out(
-            "  " + kind_name + pad + "  " + p.styled(_lines(symbol["l"]).ljust(lines_w), "dim")
+            "  " + kind_name + pad + "  " + p.styled(_lines(symbol).ljust(lines_w), "dim")
             + "  " + p.styled(f"#{symbol['id']}", "cyan")
         )
     if not rows:
@@ -257,15 +248,15 @@ def _targets(p: _Printer, entries: Sequence[Dict[str, Any]], name_key: str, id_k
         p.out("  " + line + "  " + _target(p, entry, id_key))
 
 
-def _sources(p: _Printer, entries: Sequence[Dict[str, Any]], files: Sequence[str]) -> None:
+def _sources(p: _Printer, entries: Sequence[Dict[str, Any]]) -> None:
     """Incoming references grouped by file (in the order given): line, kind, the
     referring symbol and its id."""
     groups: Dict[str, List[Dict[str, Any]]] = {}
     for entry in entries:
-        groups.setdefault(_file(entry, files) or "?", []).append(entry)
+        groups.setdefault(entry.get("path") or "?", []).append(entry)
     line_w = _column([str(e["line"]) for e in entries])
     kind_w = _column([e["kind"] for e in entries])
-    name_w = _column([e.get("from_n") or "" for e in entries], _NAME_COLUMN)
+    name_w = _column([e.get("from_name") or "" for e in entries], _NAME_COLUMN)
     for path, group in groups.items():
         p.out("  " + p.styled(path, "green"))
         for entry in group:
@@ -273,7 +264,7 @@ def _sources(p: _Printer, entries: Sequence[Dict[str, Any]], files: Sequence[str
             line, _ = _row(p, [
                 (str(entry["line"]).rjust(line_w), "dim", line_w),
                 (entry["kind"], "magenta", kind_w),
-                (entry.get("from_n") or "", "bold", name_w),
+                (entry.get("from_name") or "", "bold", name_w),
                 (f"#{from_id}" if from_id is not None else "", "cyan", 0),
             ])
             extra = _target(p, entry, None)
@@ -283,10 +274,10 @@ def _sources(p: _Printer, entries: Sequence[Dict[str, Any]], files: Sequence[str
             p.out("    " + line + ("  " + extra if extra else ""))
 
 
-def _brief_line(p: _Printer, symbol: Dict[str, Any], path: str) -> str:
+def _brief_line(p: _Printer, symbol: Dict[str, Any]) -> str:
     return (
-        p.styled(symbol["k"], "magenta") + " " + p.styled(symbol["n"], "bold") + "  "
-        + p.styled(f"{path}:{_lines(symbol['l'])}", "green") + "  "
+        p.styled(symbol["kind"], "magenta") + " " + p.styled(symbol["name"], "bold") + "  "
+        + p.styled(f"{symbol['path']}:{_lines(symbol)}", "green") + "  "
         + p.styled(f"#{symbol['id']}", "cyan")
     )
 
@@ -296,11 +287,10 @@ def print_code_detail(result: Dict[str, Any]) -> None:
     types."""
     _warn_all(result.pop("warnings", []))
     p = _Printer()
-    files = result.get("_f", [])
-    p.out(_brief_line(p, result, result["f"]))
-    if result.get("sig"):
+    p.out(_brief_line(p, result))
+    if result.get("signature"):
         p.out()
-        for line in result["sig"].split("\n"):
+        for line in result["signature"].split("\n"):
             p.out("  " + p.styled(line, "default"))
     if result.get("doc"):
         p.out()
@@ -312,20 +302,19 @@ def print_code_detail(result: Dict[str, Any]) -> None:
     parent = result.get("parent")
     if parent:
         p.out()
-        where = _file(parent, files, result["f"])
-        p.out(p.styled("Parent:", "bold") + " " + _brief_line(p, parent, where))
+        p.out(p.styled("Parent:", "bold") + " " + _brief_line(p, parent))
     children = result.get("children", [])
     if children:
         p.out()
         _heading(p, "Children", len(children))
-        labels = [f"{c['k']} {c['n']}" for c in children]
+        labels = [f"{c['kind']} {c['name']}" for c in children]
         label_w = _column(labels, _NAME_COLUMN + 12)
-        lines_w = _column([_lines(c["l"]) for c in children])
+        lines_w = _column([_lines(c) for c in children])
         for child, label in zip(children, labels):
             pad = " " * max(label_w - len(label), 0)
             p.out(
-                "  " + p.styled(child["k"], "magenta") + " " + p.styled(child["n"], "bold") + pad
-                + "  " + p.styled(_lines(child["l"]).ljust(lines_w), "dim") + "  "
+                "  " + p.styled(child["kind"], "magenta") + " " + p.styled(child["name"], "bold")
+                + pad + "  " + p.styled(_lines(child).ljust(lines_w), "dim") + "  "
                 + p.styled(f"#{child['id']}", "cyan")
             )
     for key, title in (("calls", "Calls"), ("called_by", "Called by"), ("type_refs", "Types and values")):
@@ -335,9 +324,9 @@ def print_code_detail(result: Dict[str, Any]) -> None:
         p.out()
         _heading(p, title, len(entries))
         if key == "called_by":
-            _sources(p, entries, files)
+            _sources(p, entries)
         else:
-            _targets(p, entries, "n", "id")
+            _targets(p, entries, "name", "id")
     if result.get("truncated"):
         p.out()
     _truncated(p, result, "children, calls or callers")
@@ -346,11 +335,11 @@ def print_code_detail(result: Dict[str, Any]) -> None:
 def print_code_refs(result: Dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
-    refs = result["refs_to"]
+    refs = result["references"]
     p.out(p.styled(f"References to #{result['id']}", "bold") + " "
           + p.styled(f"({len(refs)})", "dim"))
     if refs:
-        _sources(p, refs, result.get("_f", []))
+        _sources(p, refs)
     else:
         p.out("  None.")
     _truncated(p, result, "references")
@@ -359,11 +348,11 @@ def print_code_refs(result: Dict[str, Any]) -> None:
 def print_code_deps(result: Dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
-    deps = result["deps"]
+    deps = result["dependencies"]
     p.out(p.styled(f"Dependencies of #{result['id']}", "bold") + " "
           + p.styled(f"({len(deps)})", "dim"))
     if deps:
-        _targets(p, deps, "to_n", "to_id", kind_column=True)
+        _targets(p, deps, "to_name", "to_id", kind_column=True)
     else:
         p.out("  None.")
     _truncated(p, result, "dependencies")
@@ -376,24 +365,24 @@ def print_code_overview(result: Dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     p.out(p.styled("Repository:", "bold") + " " + p.styled(result["repo"], "green"))
-    langs = result.get("langs", {})
+    langs = result.get("languages", {})
     p.out(p.styled("Languages:", "bold") + " " + _text(p, _languages(langs) or "none"))
-    mods = result.get("mods", [])
+    mods = result.get("directories", [])
     if mods:
         p.out()
         _heading(p, "Directories", len(mods))
         files_w = max(_column([str(m["files"]) for m in mods]), len("files"))
-        syms_w = max(_column([str(m["syms"]) for m in mods]), len("symbols"))
+        syms_w = max(_column([str(m["symbols"]) for m in mods]), len("symbols"))
         p.out("  " + p.styled(f"{'files':>{files_w}}  {'symbols':>{syms_w}}  directory", "dim"))
         for mod in mods:
-            p.out(f"  {mod['files']:>{files_w}}  {mod['syms']:>{syms_w}}  "
-                  + p.styled(mod["p"], "green"))
+            p.out(f"  {mod['files']:>{files_w}}  {mod['symbols']:>{syms_w}}  "
+                  + p.styled(mod["path"], "green"))
     for key, title in (("top_types", "Most referenced types"), ("entry_points", "Entry points")):
         symbols = result.get(key, [])
         if symbols:
             p.out()
             _heading(p, title, len(symbols))
-            _symbol_list(p, symbols, result.get("_f", []), indent="  ")
+            _symbol_list(p, symbols, indent="  ")
     if result.get("truncated"):
         p.out()
     _truncated(p, result, "directories, types or entry points")
@@ -433,7 +422,7 @@ def print_code_status(result: Dict[str, Any]) -> None:
         _status_row(p, "Indexed", f"never: `{PROG} code index` builds it")
         return
     _status_row(p, "Indexed", _when(result.get("indexed_at")))
-    langs = _languages(result.get("langs", {}))
+    langs = _languages(result.get("languages", {}))
     _status_row(p, "Files", f"{result['files']}" + (f" ({langs})" if langs else ""))
     _status_row(p, "Symbols", str(result["symbols"]))
     _status_row(p, "References", str(result["refs"]))
@@ -468,7 +457,7 @@ def print_code_repos(result: Dict[str, Any]) -> None:
                    "repository", "dim"))
     for repo in repos:
         p.out(f"{repo['files']:>{files_w}}  {repo['symbols']:>{syms_w}}  "
-              f"{_when(repo.get('indexed_at')):<{when_w}}  " + p.styled(repo["p"], "green"))
+              f"{_when(repo.get('indexed_at')):<{when_w}}  " + p.styled(repo["path"], "green"))
 
 
 def print_code_delete(result: Dict[str, Any]) -> None:

@@ -75,6 +75,7 @@ ALL = [
     "SuggestResult",
     "UnknownOperationError",
     "__version__",
+    "agent_answer",
     "error_codes",
     "operations",
     "version",
@@ -198,6 +199,14 @@ def operations() -> list[OperationInfo]:
     Schemas of its parameters (``request``) and result (``response``)."""
     table: list[OperationInfo] = json.loads(_native.operations())
     return table
+
+
+def agent_answer(op: str, result: Any, max_tokens: int | None = None) -> str:
+    """What an agent reads of operation ``op``'s ``result`` (as a method or
+    :meth:`Engine.call` returned it): compact JSON text with short keys, each file listed
+    once and fields it has no use for left out, within ``max_tokens`` when given (cut
+    ones say ``"truncated": true``) — what the MCP tools answer."""
+    return _native.agent_answer(op, json.dumps(result, default=_json_default), max_tokens)
 
 
 def error_codes() -> list[str]:

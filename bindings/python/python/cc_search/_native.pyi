@@ -37,6 +37,13 @@ def version() -> str:
 def operations() -> str:
     """The operation table as JSON: ``[{"name", "summary", "request", "response"}]``."""
 
+def agent_answer(
+    op: str, result_json: str, max_tokens: int | None = None, view: bool = True
+) -> str:
+    """Operation ``op``'s result (its JSON text) as an agent reads it: short keys, each
+    file once, within ``max_tokens`` when given (what the MCP tools answer). With
+    ``view=False`` the result keeps its full names and is only cut to ``max_tokens``."""
+
 def error_codes() -> list[str]:
     """Every error code an exception's ``code`` can hold."""
 

@@ -2,7 +2,7 @@
 
 Generated from the operation table (``cc_search.OPERATIONS`` in the core, the JSON Schemas
 :func:`cc_search.operations` returns) by ``make bindings``: do not edit. The drift test
-``cargo test -p cc-search --test bindings_generated`` fails when this file is not what the
+``cargo test -p cc-search --test it -- bindings_generated`` fails when this file is not what the
 table gives. :class:`cc_search.Engine` inherits :class:`EngineOperations`; the types are in
 ``_types.py``, loaded only when one is used at run time.
 """
@@ -57,6 +57,7 @@ TYPE_NAMES = (
     "CodeDependenciesRequest",
     "CodeDependenciesResponse",
     "CodeDependency",
+    "CodeDirectorySummary",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
     "CodeFindRequest",
@@ -66,7 +67,6 @@ TYPE_NAMES = (
     "CodeIndexRequest",
     "CodeIndexResponse",
     "CodeIndexStats",
-    "CodeModuleSummary",
     "CodeOverviewRequest",
     "CodeOverviewResponse",
     "CodeRefSource",
@@ -260,7 +260,6 @@ class EngineOperations:
         *,
         path: StrPath | None = None,
         limit: int | None = None,
-        max_tokens: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> CodeFindResponse:
         """Find the code a description is about (an issue, a stack trace, a question): files
@@ -271,7 +270,6 @@ class EngineOperations:
                 KiB).
             path: Repository root. Defaults to the project directory.
             limit: Most files (default 10).
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
 
@@ -282,8 +280,6 @@ class EngineOperations:
             params["path"] = os.fsdecode(path)
         if limit is not None:
             params["limit"] = limit
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeFindResponse", self.call("code.find", params, progress=progress))
 
     def code_dependencies(
@@ -291,7 +287,6 @@ class EngineOperations:
         id: int,
         *,
         path: StrPath | None = None,
-        max_tokens: int | None = None,
     ) -> CodeDependenciesResponse:
         """What a symbol refers to (calls, type uses, extends, implements), resolved to symbol
         ids where the index has them.
@@ -299,15 +294,12 @@ class EngineOperations:
         Args:
             id: The symbol's id (from a search, an overview or a file's symbols).
             path: Repository root. Defaults to the project directory.
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.get_dependencies``.
         """
         params: dict[str, Any] = {"id": id}
         if path is not None:
             params["path"] = os.fsdecode(path)
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeDependenciesResponse", self.call("code.get_dependencies", params))
 
     def code_file_symbols(
@@ -315,7 +307,6 @@ class EngineOperations:
         file: StrPath,
         *,
         path: StrPath | None = None,
-        max_tokens: int | None = None,
     ) -> CodeFileSymbolsResponse:
         """All symbols of one file as a tree (classes with their methods…): name, kind, lines,
         signature, doc, id.
@@ -323,85 +314,56 @@ class EngineOperations:
         Args:
             file: The file: relative to the repository root, or absolute inside it.
             path: Repository root. Defaults to the project directory.
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.get_file_symbols``.
         """
         params: dict[str, Any] = {"file": os.fsdecode(file)}
         if path is not None:
             params["path"] = os.fsdecode(path)
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeFileSymbolsResponse", self.call("code.get_file_symbols", params))
 
-    def code_overview(
-        self,
-        path: StrPath | None = None,
-        *,
-        max_tokens: int | None = None,
-    ) -> CodeOverviewResponse:
+    def code_overview(self, path: StrPath | None = None) -> CodeOverviewResponse:
         """Overview of an indexed repository: languages, directories with file and symbol counts,
         the most referenced types and the entry points.
 
         Args:
             path: Repository root. Defaults to the project directory.
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.get_overview``.
         """
         params: dict[str, Any] = {}
         if path is not None:
             params["path"] = os.fsdecode(path)
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeOverviewResponse", self.call("code.get_overview", params))
 
-    def code_references(
-        self,
-        id: int,
-        *,
-        path: StrPath | None = None,
-        max_tokens: int | None = None,
-    ) -> CodeReferencesResponse:
+    def code_references(self, id: int, *, path: StrPath | None = None) -> CodeReferencesResponse:
         """Who refers to a symbol (calls, imports, type uses, extends, implements), with file and
         line.
 
         Args:
             id: The symbol's id (from a search, an overview or a file's symbols).
             path: Repository root. Defaults to the project directory.
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.get_references``.
         """
         params: dict[str, Any] = {"id": id}
         if path is not None:
             params["path"] = os.fsdecode(path)
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeReferencesResponse", self.call("code.get_references", params))
 
-    def code_symbol(
-        self,
-        id: int,
-        *,
-        path: StrPath | None = None,
-        max_tokens: int | None = None,
-    ) -> CodeSymbolDetailResponse:
+    def code_symbol(self, id: int, *, path: StrPath | None = None) -> CodeSymbolDetailResponse:
         """One symbol in full: untruncated signature and doc, parent, children, what it calls,
         who calls it, the types it uses.
 
         Args:
             id: The symbol's id (from a search, an overview or a file's symbols).
             path: Repository root. Defaults to the project directory.
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.get_symbol_detail``.
         """
         params: dict[str, Any] = {"id": id}
         if path is not None:
             params["path"] = os.fsdecode(path)
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeSymbolDetailResponse", self.call("code.get_symbol_detail", params))
 
     def code_index(
@@ -467,7 +429,6 @@ class EngineOperations:
         path: StrPath | None = None,
         kind: str | None = None,
         limit: int | None = None,
-        max_tokens: int | None = None,
     ) -> CodeSearchResponse:
         """Search a repository's symbols by name, subword (camelCase/snake_case split), doc
         comment, kind or path; prefix*, AND/OR/NOT; BM25-ranked compact results.
@@ -479,7 +440,6 @@ class EngineOperations:
             path: Repository root. Defaults to the project directory.
             kind: Only symbols of this kind (``fn``, ``method``, ``class``, …).
             limit: Most results (default 20, or the project's ``search.max_results``).
-            max_tokens: Keep the result within about this many tokens (4 bytes each).
 
         Operation ``code.search_symbols``.
         """
@@ -490,8 +450,6 @@ class EngineOperations:
             params["kind"] = kind
         if limit is not None:
             params["limit"] = limit
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
         return cast("CodeSearchResponse", self.call("code.search_symbols", params))
 
     def code_update(

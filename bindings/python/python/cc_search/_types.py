@@ -21,6 +21,7 @@ __all__ = [
     "CodeDependenciesRequest",
     "CodeDependenciesResponse",
     "CodeDependency",
+    "CodeDirectorySummary",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
     "CodeFindRequest",
@@ -30,7 +31,6 @@ __all__ = [
     "CodeIndexRequest",
     "CodeIndexResponse",
     "CodeIndexStats",
-    "CodeModuleSummary",
     "CodeOverviewRequest",
     "CodeOverviewResponse",
     "CodeRefSource",
@@ -236,8 +236,6 @@ class CodeFindRequest(TypedDict, total=False):
     """What to find, in free text: an issue, a stack trace, a question (first 16 KiB)."""
     limit: int | None
     """Most files (default 10)."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
 class _CodeFindResponseRequired(TypedDict):
@@ -254,8 +252,6 @@ class _CodeFindResponseRequired(TypedDict):
 class CodeFindResponse(_CodeFindResponseRequired, total=False):
     """Result of ``code.find``."""
 
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left files out."""
     warnings: list[str]
     """Problems met; left out when empty."""
 
@@ -270,22 +266,24 @@ class CodeFoundFile(TypedDict):
 
 
 class _CodeFoundCodeRequired(TypedDict):
-    fi: int
-    """Index of its file in ``files``."""
+    path: str
+    """Its file (one of ``files``), relative to the repository root."""
     id: int
     """Symbol id (for ``get_symbol_detail``, ``get_references``, ``get_dependencies``)."""
-    n: str
+    name: str
     """Name."""
-    k: str
+    kind: str
     """Kind."""
-    l: str  # noqa: E741
-    """Lines, ``start-end``."""
+    start_line: int
+    """First line (1-based)."""
+    end_line: int
+    """Last line."""
 
 
 class CodeFoundCode(_CodeFoundCodeRequired, total=False):
     """A definition ``code.find`` points at: the best of its file."""
 
-    snip: str
+    snippet: str
     """Its signature, shortened, or its first line."""
 
 
@@ -301,26 +299,19 @@ class CodeDependenciesRequest(TypedDict, total=False):
     """Repository root. Defaults to the project directory."""
     id: int
     """The symbol's id (from a search, an overview or a file's symbols)."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
-class _CodeDependenciesResponseRequired(TypedDict):
+class CodeDependenciesResponse(TypedDict):
+    """Result of ``code.get_dependencies``."""
+
     id: int
     """The symbol."""
-    deps: list[CodeDependency]
+    dependencies: list[CodeDependency]
     """What it refers to, in line order."""
 
 
-class CodeDependenciesResponse(_CodeDependenciesResponseRequired, total=False):
-    """Result of ``code.get_dependencies``."""
-
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left dependencies out."""
-
-
 class _CodeDependencyRequired(TypedDict):
-    to_n: str
+    to_name: str
     """The name referred to."""
     kind: str
     """``call``, ``import``, ``type_ref``, ``extends`` or ``implements``."""
@@ -353,22 +344,18 @@ class CodeFileSymbolsRequest(TypedDict, total=False):
     """Repository root. Defaults to the project directory."""
     file: str
     """The file: relative to the repository root, or absolute inside it."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
 class _CodeFileSymbolsResponseRequired(TypedDict):
-    f: str
-    """The file, relative to the repository."""
-    syms: list[CodeSymbol]
+    path: str
+    """The file, relative to the repository root."""
+    symbols: list[CodeSymbol]
     """Its top-level symbols in line order, each with its ``children``."""
 
 
 class CodeFileSymbolsResponse(_CodeFileSymbolsResponseRequired, total=False):
     """Result of ``code.get_file_symbols``."""
 
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left symbols out."""
     warnings: list[str]
     """Problems met; left out when empty."""
 
@@ -376,22 +363,22 @@ class CodeFileSymbolsResponse(_CodeFileSymbolsResponseRequired, total=False):
 class _CodeSymbolRequired(TypedDict):
     id: int
     """Symbol id (for ``get_symbol_detail``, ``get_references``, ``get_dependencies``)."""
-    n: str
+    name: str
     """Name."""
-    k: str
+    kind: str
     """Kind (``fn``, ``method``, ``class``, …)."""
-    l: str  # noqa: E741
-    """Lines, ``start-end``."""
+    path: str
+    """File, relative to the repository root (``/``-separated)."""
+    start_line: int
+    """First line (1-based)."""
+    end_line: int
+    """Last line."""
 
 
 class CodeSymbol(_CodeSymbolRequired, total=False):
-    """A symbol in brief: what lists show."""
+    """A symbol as lists show it: where it is, its signature and doc shortened."""
 
-    f: str
-    """File, relative to the repository (when the list does not say it otherwise)."""
-    fi: int
-    """Index of the file in the response's ``_f``."""
-    sig: str
+    signature: str
     """Signature, normalised and shortened."""
     doc: str
     """Doc comment, shortened."""
@@ -407,16 +394,14 @@ class CodeOverviewRequest(TypedDict, total=False):
 
     path: str | None
     """Repository root. Defaults to the project directory."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
 class _CodeOverviewResponseRequired(TypedDict):
     repo: str
     """Repository name (its directory's name)."""
-    langs: dict[str, int]
+    languages: dict[str, int]
     """Files per language."""
-    mods: list[CodeModuleSummary]
+    directories: list[CodeDirectorySummary]
     """Directories with their file and symbol counts, by path."""
     top_types: list[CodeSymbol]
     """The most referenced top-level types (classes, structs, interfaces, traits, enums)."""
@@ -427,20 +412,18 @@ class _CodeOverviewResponseRequired(TypedDict):
 class CodeOverviewResponse(_CodeOverviewResponseRequired, total=False):
     """Result of ``code.get_overview``."""
 
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left items out."""
     warnings: list[str]
     """Problems met; left out when empty."""
 
 
-class CodeModuleSummary(TypedDict):
+class CodeDirectorySummary(TypedDict):
     """A directory of the repository in an overview."""
 
-    p: str
+    path: str
     """Directory, relative (``.`` for the root)."""
     files: int
     """Files indexed in it (not below)."""
-    syms: int
+    symbols: int
     """Symbols in those files."""
 
 
@@ -456,27 +439,20 @@ class CodeReferencesRequest(TypedDict, total=False):
     """Repository root. Defaults to the project directory."""
     id: int
     """The symbol's id (from a search, an overview or a file's symbols)."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
-class _CodeReferencesResponseRequired(TypedDict):
-    id: int
-    """The symbol."""
-    refs_to: list[CodeRefSource]
-    """References to it, by file and line."""
-
-
-class CodeReferencesResponse(_CodeReferencesResponseRequired, total=False):
+class CodeReferencesResponse(TypedDict):
     """Result of ``code.get_references``."""
 
-    _f: list[str]
-    """Files of the references when they are several."""
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left references out."""
+    id: int
+    """The symbol."""
+    references: list[CodeRefSource]
+    """References to it, by file and line: the sure ones, then those that may mean it."""
 
 
 class _CodeRefSourceRequired(TypedDict):
+    path: str
+    """The referring file, relative to the repository root."""
     kind: str
     """``call``, ``import``, ``type_ref``, ``extends`` or ``implements``."""
     line: int
@@ -488,12 +464,8 @@ class CodeRefSource(_CodeRefSourceRequired, total=False):
 
     from_id: int
     """The referring symbol's id; absent for a file's top level (an import)."""
-    from_n: str
+    from_name: str
     """The referring symbol's name."""
-    fi: int
-    """Index of the referring file in ``_f``."""
-    from_f: str
-    """The referring file, when all share one."""
     maybe: bool
     """Present (``true``) when the reference may mean this symbol or another of its name (its
     target is ambiguous: a method called on a value of unknown type); these come after the
@@ -513,34 +485,34 @@ class CodeSymbolDetailRequest(TypedDict, total=False):
     """Repository root. Defaults to the project directory."""
     id: int
     """The symbol's id (from a search, an overview or a file's symbols)."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
 class _CodeSymbolDetailResponseRequired(TypedDict):
     id: int
     """Id."""
-    n: str
+    name: str
     """Name."""
-    k: str
+    kind: str
     """Kind."""
-    f: str
-    """File."""
-    l: str  # noqa: E741
-    """Lines, ``start-end``."""
+    path: str
+    """File, relative to the repository root."""
+    start_line: int
+    """First line (1-based)."""
+    end_line: int
+    """Last line."""
 
 
 class CodeSymbolDetailResponse(_CodeSymbolDetailResponseRequired, total=False):
     """Result of ``code.get_symbol_detail``."""
 
-    sig: str
+    signature: str
     """Full signature."""
     doc: str
     """Full doc comment."""
     parent: CodeSymbol
-    """The symbol it is defined in."""
+    """The symbol it is defined in (without signature and doc)."""
     children: list[CodeSymbol]
-    """Symbols defined in it (brief)."""
+    """Symbols defined in it (without signatures and docs)."""
     calls: list[CodeRefTarget]
     """What it calls."""
     called_by: list[CodeRefSource]
@@ -549,14 +521,10 @@ class CodeSymbolDetailResponse(_CodeSymbolDetailResponseRequired, total=False):
     """The types it names, extends or implements, and the definitions it uses as values (kind
     ``value``).
     """
-    _f: list[str]
-    """Files of ``called_by`` when they are several."""
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left items out."""
 
 
 class _CodeRefTargetRequired(TypedDict):
-    n: str
+    name: str
     """The name referred to."""
 
 
@@ -647,7 +615,7 @@ class _CodeStatusResponseRequired(TypedDict):
     """Symbols in the index."""
     refs: int
     """References in the index."""
-    langs: dict[str, int]
+    languages: dict[str, int]
     """Files per language."""
 
 
@@ -697,13 +665,13 @@ class CodeReposResponse(_CodeReposResponseRequired, total=False):
 
 
 class _CodeRepoRequired(TypedDict):
-    p: str
+    path: str
     """Repository root."""
     files: int
     """Files indexed."""
     symbols: int
     """Symbols indexed."""
-    db: str
+    database: str
     """Its database file."""
 
 
@@ -731,12 +699,10 @@ class CodeSearchRequest(TypedDict, total=False):
     """Only symbols of this kind (``fn``, ``method``, ``class``, …)."""
     limit: int | None
     """Most results (default 20, or the project's ``search.max_results``)."""
-    max_tokens: int | None
-    """Keep the result within about this many tokens (4 bytes each)."""
 
 
 class _CodeSearchResponseRequired(TypedDict):
-    q: str
+    query: str
     """The query."""
     hits: list[CodeSymbol]
     """Matches, best first (BM25)."""
@@ -745,12 +711,6 @@ class _CodeSearchResponseRequired(TypedDict):
 class CodeSearchResponse(_CodeSearchResponseRequired, total=False):
     """Result of ``code.search_symbols``."""
 
-    _f: list[str]
-    """Files of the hits when they are several (``fi`` indexes it); with one file each hit has
-    ``f``.
-    """
-    truncated: Literal[True]
-    """Present (``true``) when ``max_tokens`` left hits out."""
     warnings: list[str]
     """Problems met; left out when empty."""
 

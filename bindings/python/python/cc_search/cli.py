@@ -11,6 +11,7 @@ the most results, ``--json`` the result as JSON, ``-V/--version`` the version.
 # No `from __future__ import annotations` here: typer reads the parameters'
 # annotations at run time, and older typer releases (the ones Python 3.9 gets) only
 # understand real annotation objects.
+import json
 import os
 import sys
 import time
@@ -19,7 +20,7 @@ from typing import Annotated, Any, Callable, List, Literal, Optional
 
 import typer
 
-from . import Error
+from . import Error, _native
 from ._cli_common import (
     PROG,
     _fail,
@@ -288,18 +289,45 @@ _MaxTokensOption = Annotated[
     Optional[int],
     typer.Option(
         "--max-tokens", metavar="N", min=1,
-        help="Keep the result within about N tokens of JSON (fewer items listed).",
+        help="Keep the result within about N tokens, cut as an agent's answer is (fewer "
+        "items listed).",
         show_default=False,
     ),
 ]
 
+_CompactOption = Annotated[
+    bool,
+    typer.Option(
+        "--compact",
+        help="Print what an agent reads instead, as the MCP tools answer: compact JSON with "
+        "short keys, each file listed once.",
+    ),
+]
 
-def _show(result: Any, as_json: bool, human: Callable[[Any], None]) -> None:
-    """The result as compact JSON with `--json`, else as `human` lays it out (warnings on
-    stderr either way)."""
-    if as_json:
+
+def _show(
+    result: Any,
+    as_json: bool,
+    human: Callable[[Any], None],
+    op: Optional[str] = None,
+    compact: bool = False,
+    max_tokens: Optional[int] = None,
+) -> None:
+    """The result of operation `op` as JSON on one line with `--json`, else as `human`
+    lays it out (warnings on stderr either way). `--compact` (or a budget with `--json`)
+    prints what an agent reads of it instead (`agent_answer`); `--max-tokens` cuts what
+    is shown as an agent's answer is cut."""
+    if op is not None and (compact or (as_json and max_tokens is not None)):
+        _warn_all(result.pop("warnings", []))
+        shown = _native.agent_answer(op, json.dumps(result), max_tokens)
+        sys.stdout.write(shown + "\n")
+    elif as_json:
         _code_print(result)
     else:
+        if op is not None and max_tokens is not None:
+            result = json.loads(
+                _native.agent_answer(op, json.dumps(result), max_tokens, view=False)
+            )
         human(result)
 
 
@@ -374,12 +402,13 @@ def code_overview(
         "languages, directories, and the top types and entry points with their signatures "
         "and docs"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """Languages, directories, most referenced types, entry points."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_overview(repo, max_tokens=max_tokens)
-    _show(result, as_json, print_code_overview)
+        result = engine.code_overview(repo)
+    _show(result, as_json, print_code_overview, "code.get_overview", compact, max_tokens)
 
 
 @code_app.command("symbols")
@@ -392,12 +421,13 @@ def code_symbols(
     as_json: _compact_json_option(
         "the tree of symbols, each with its lines, signature and doc"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """The symbols of one file, as a tree."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_file_symbols(file, path=repo, max_tokens=max_tokens)
-    _show(result, as_json, print_code_symbols)
+        result = engine.code_file_symbols(file, path=repo)
+    _show(result, as_json, print_code_symbols, "code.get_file_symbols", compact, max_tokens)
 
 
 @code_app.command("search")
@@ -419,12 +449,13 @@ def code_search(
         "every hit with its signature and doc (the text output cuts the signature to the "
         "line)"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """Search symbols by name, subword, doc comment, kind or path."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_search(query, path=repo, kind=kind, limit=limit, max_tokens=max_tokens)
-    _show(result, as_json, print_code_search)
+        result = engine.code_search(query, path=repo, kind=kind, limit=limit)
+    _show(result, as_json, print_code_search, "code.search_symbols", compact, max_tokens)
 
 
 @code_app.command("find")
@@ -445,15 +476,14 @@ def code_find(
         "the files with their scores, each file's best definition with its id, lines and "
         "signature, and the sides that ranked"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """Find the files and definitions a description is about, best first."""
     repo = _repo(project_dir, path)
     text = sys.stdin.read() if query == "-" else argument_text(query)
     with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
-        result = engine.code_find(
-            text, path=repo, limit=limit, max_tokens=max_tokens, progress=progress
-        )
-    _show(result, as_json, print_code_find)
+        result = engine.code_find(text, path=repo, limit=limit, progress=progress)
+    _show(result, as_json, print_code_find, "code.find", compact, max_tokens)
 
 
 _SymbolId = Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")]
@@ -470,12 +500,13 @@ def code_detail(
         "the symbol with its whole signature and doc, its parent, children and references "
         "(the text output shows the start of a long doc)"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """One symbol in full: signature, doc, parent, children, calls, callers."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_symbol(id, path=repo, max_tokens=max_tokens)
-    _show(result, as_json, print_code_detail)
+        result = engine.code_symbol(id, path=repo)
+    _show(result, as_json, print_code_detail, "code.get_symbol_detail", compact, max_tokens)
 
 
 @code_app.command("refs")
@@ -488,12 +519,13 @@ def code_refs(
     as_json: _compact_json_option(
         "every reference with its file, line, kind and referring symbol"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """Who refers to a symbol."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_references(id, path=repo, max_tokens=max_tokens)
-    _show(result, as_json, print_code_refs)
+        result = engine.code_references(id, path=repo)
+    _show(result, as_json, print_code_refs, "code.get_references", compact, max_tokens)
 
 
 @code_app.command("deps")
@@ -506,12 +538,13 @@ def code_deps(
     as_json: _compact_json_option(
         "every name it refers to, with its kind and the symbol it resolved to"
     ) = False,
+    compact: _CompactOption = False,
 ) -> None:
     """What a symbol refers to."""
     repo = _repo(project_dir, path)
     with _open(ctx) as engine:
-        result = engine.code_dependencies(id, path=repo, max_tokens=max_tokens)
-    _show(result, as_json, print_code_deps)
+        result = engine.code_dependencies(id, path=repo)
+    _show(result, as_json, print_code_deps, "code.get_dependencies", compact, max_tokens)
 
 
 @code_app.command("repos")

@@ -30,11 +30,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::index;
-use super::ops::{MAX_LIMIT, REPO_PARAM, Repo, dberr, fit_prefix, is_false, open_repo};
+use super::ops::{MAX_LIMIT, REPO_PARAM, Repo, dberr, open_repo};
 use super::text::normalize_signature;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::ops::{Operation, PathParam};
+use crate::ops::{AgentShape, Operation, PathParam, PathTable};
 use terms::Described;
 
 #[doc(hidden)]
@@ -137,8 +137,6 @@ pub struct FindCodeRequest {
     pub query: String,
     /// Most files (default 10).
     pub limit: Option<usize>,
-    /// Keep the result within about this many tokens (4 bytes each).
-    pub max_tokens: Option<usize>,
 }
 
 /// A file `code.find` ranks.
@@ -153,19 +151,21 @@ pub struct FoundFile {
 /// A definition `code.find` points at: the best of its file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FoundCode {
-    /// Index of its file in `files`.
-    pub fi: usize,
+    /// Its file (one of `files`), relative to the repository root.
+    pub path: String,
     /// Symbol id (for `get_symbol_detail`, `get_references`, `get_dependencies`).
     pub id: i64,
     /// Name.
-    pub n: String,
+    pub name: String,
     /// Kind.
-    pub k: String,
-    /// Lines, `start-end`.
-    pub l: String,
+    pub kind: String,
+    /// First line (1-based).
+    pub start_line: i64,
+    /// Last line.
+    pub end_line: i64,
     /// Its signature, shortened, or its first line.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub snip: String,
+    pub snippet: String,
 }
 
 /// Result of `code.find`.
@@ -178,9 +178,6 @@ pub struct FindCodeResponse {
     /// The sides that ranked: `keyword`, `structure`, `meaning` (not without the
     /// embedding model).
     pub used: Vec<String>,
-    /// Present (`true`) when `max_tokens` left files out.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
     /// Problems met; left out when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -192,6 +189,16 @@ impl Operation for FindCode {
     type Request = FindCodeRequest;
     type Response = FindCodeResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    /// Hits point into `files` by index; the scores and the sides that ranked are left
+    /// out (the order says it).
+    const AGENT: AgentShape = AgentShape {
+        omit: &["files/*/score", "used"],
+        paths: Some(PathTable {
+            lists: &["hits"],
+            table: "files",
+        }),
+        ..super::ops::AGENT_CODE
+    };
     fn run(engine: &Engine, request: FindCodeRequest) -> Result<FindCodeResponse> {
         find(engine, request, &Weights::default())
     }
@@ -267,7 +274,6 @@ pub fn find(
     weights: &Weights,
 ) -> Result<FindCodeResponse> {
     let limit = request.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-    let max_tokens = request.max_tokens;
     let (repo, ranked, mut warnings) = prepare(engine, request, weights)?;
     let conn = repo.database.read(&mut warnings)?;
     let mut used = Vec::new();
@@ -283,27 +289,24 @@ pub fn find(
     let top: Vec<&Scored> = ranked.files.iter().take(limit).collect();
     let mut files = Vec::with_capacity(top.len());
     let mut hits = Vec::new();
-    for (fi, f) in top.iter().enumerate() {
+    for f in &top {
         files.push(FoundFile {
             path: f.path.clone(),
             score: (f.score * 1000.0).round() / 1000.0,
         });
         if let Some(unit) = f.best_unit {
-            let hit = found_code(&conn, unit, fi, repo.config.output.truncate_signatures)
+            let hit = found_code(&conn, unit, &f.path, repo.config.output.truncate_signatures)
                 .map_err(dberr(&repo.db_path))?;
             hits.extend(hit);
         }
     }
     drop(conn);
-    let budget = max_tokens.or(repo.config.output.max_tokens);
-    let (mut out, truncated) = fit_prefix(budget, files.len(), |k| FindCodeResponse {
-        files: files[..k].to_vec(),
-        hits: hits.iter().filter(|h| h.fi < k).cloned().collect(),
-        used: used.clone(),
-        truncated: false,
+    let mut out = FindCodeResponse {
+        files,
+        hits,
+        used,
         warnings: Vec::new(),
-    });
-    out.truncated = truncated;
+    };
     warnings.sort();
     warnings.dedup();
     out.warnings = warnings;
@@ -338,20 +341,21 @@ fn definition(conn: &Connection, id: i64) -> rusqlite::Result<Option<Definition>
     .optional()
 }
 
-/// A hit for the definition `id`, the `fi`-th file's best.
+/// A hit for the definition `id`, the best of the file at `path`.
 fn found_code(
     conn: &Connection,
     id: i64,
-    fi: usize,
+    path: &str,
     max_signature: usize,
 ) -> rusqlite::Result<Option<FoundCode>> {
     Ok(definition(conn, id)?.map(|d| FoundCode {
-        fi,
+        path: path.to_string(),
         id,
-        n: d.name,
-        k: d.kind,
-        l: format!("{}-{}", d.start, d.end),
-        snip: d
+        name: d.name,
+        kind: d.kind,
+        start_line: d.start,
+        end_line: d.end,
+        snippet: d
             .signature
             .map(|s| normalize_signature(&s, max_signature))
             .unwrap_or_default(),

@@ -1,0 +1,506 @@
+//! The layer rule of docs/ARCHITECTURE.md, checked on the source: imports in `core/src`
+//! run one way, from a layer to the layers below it, and no modules import each other in
+//! a loop.
+//!
+//! Every `crate::…`, `super::…` and `self::…` path in a file (outside comments and string
+//! literals, `use` lines and inline paths alike, `{…}` groups expanded) is resolved to the
+//! source file of the module it names. Then:
+//!
+//! - between top-level modules, an import from a layer to a higher one fails unless it is
+//!   one of the few in [`ALLOWED_UPWARD`] (each justified in ARCHITECTURE.md);
+//! - among the top-level modules, and among the files of each directory (a child
+//!   directory counted as one), the imports form no loop. A module's use of its own
+//!   submodules and the submodules' use of their parent (`super::`) are its inside and
+//!   are not counted.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first. A module may import its own layer (without a loop) and the
+/// layers below it.
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "basics",
+        &["error", "text", "time", "env", "hash", "progress"],
+    ),
+    (
+        "machinery",
+        &[
+            "walk",
+            "git",
+            "config",
+            "store",
+            "embed",
+            "rank",
+            "transcripts",
+        ],
+    ),
+    ("engine", &["engine"]),
+    ("ops", &["ops"]),
+    ("hybrid", &["hybrid"]),
+    (
+        "components",
+        &[
+            "files",
+            "grep",
+            "code",
+            "docs",
+            "sessions",
+            "claude",
+            "embedding",
+        ],
+    ),
+    ("registry", &["registry"]),
+    ("agent", &["agent"]),
+    ("mcp", &["mcp"]),
+];
+
+/// Imports that run upward, each justified in docs/ARCHITECTURE.md ("Upward imports").
+const ALLOWED_UPWARD: &[(&str, &str)] = &[];
+
+type Module = Vec<String>;
+
+fn source_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file below `src`, by module path (`files/mod.rs` → `["files"]`).
+fn modules() -> BTreeMap<Module, String> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<Module, String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(root).unwrap().with_extension("");
+                let mut parts: Module = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+                    parts.pop();
+                }
+                out.insert(parts, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&source_root(), &source_root(), &mut out);
+    out
+}
+
+/// `source` with comments, string and character literals blanked out.
+fn code_only(source: &str) -> String {
+    let b = source.as_bytes();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        } else if b[i] == b'r' && matches!(b.get(i + 1), Some(b'"' | b'#')) && !ident_before(b, i) {
+            let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+            if b.get(i + 1 + hashes) != Some(&b'"') {
+                out.push('r');
+                i += 1;
+                continue;
+            }
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            i += 2 + hashes;
+            while i < b.len() && !b[i..].starts_with(&close) {
+                i += 1;
+            }
+            i += close.len();
+            out.push_str("\"\"");
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && is_char_literal(b, i) {
+            i += 1;
+            while i < b.len() && b[i] != b'\'' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("' '");
+        } else {
+            let len = utf8_len(b[i]);
+            out.push_str(&source[i..i + len]);
+            i += len;
+        }
+    }
+    out
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xf0.. => 4,
+        0xe0.. => 3,
+        0xc0.. => 2,
+        _ => 1,
+    }
+}
+
+fn ident_before(b: &[u8], i: usize) -> bool {
+    i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// A `'` that opens a character literal, not a lifetime or a label.
+fn is_char_literal(b: &[u8], i: usize) -> bool {
+    match b.get(i + 1) {
+        Some(b'\\') => true,
+        Some(_) => {
+            let len = utf8_len(b[i + 1]);
+            b.get(i + 1 + len) == Some(&b'\'')
+        }
+        None => false,
+    }
+}
+
+/// The paths starting at `crate`, `super` or `self` in `code`, as segment lists with
+/// `{…}` groups expanded.
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|s| code[i..].starts_with(s));
+        if starts && !ident_before(b, i) {
+            let (mut expanded, end) = parse_path(code, i);
+            out.append(&mut expanded);
+            i = end.max(i + 1);
+        } else {
+            i += utf8_len(b[i]);
+        }
+    }
+    out
+}
+
+/// The path at `at`: the segments it names (several for a group) and where it ends.
+fn parse_path(code: &str, mut at: usize) -> (Vec<Vec<String>>, usize) {
+    let b = code.as_bytes();
+    let mut segments = Vec::new();
+    loop {
+        while at < b.len() && b[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at < b.len() && b[at] == b'{' {
+            let mut all = Vec::new();
+            at += 1;
+            loop {
+                while at < b.len() && (b[at].is_ascii_whitespace() || b[at] == b',') {
+                    at += 1;
+                }
+                if at >= b.len() || b[at] == b'}' {
+                    at += 1;
+                    break;
+                }
+                let (inner, end) = parse_path(code, at);
+                for tail in inner {
+                    let mut full = segments.clone();
+                    full.extend(tail);
+                    all.push(full);
+                }
+                // Skip an `as name` and anything else up to the next item.
+                at = end;
+                while at < b.len() && b[at] != b',' && b[at] != b'}' {
+                    at += 1;
+                }
+            }
+            return (all, at);
+        }
+        let start = at;
+        while at < b.len() && (b[at].is_ascii_alphanumeric() || b[at] == b'_') {
+            at += 1;
+        }
+        if start == at {
+            break;
+        }
+        segments.push(code[start..at].to_string());
+        if code[at..].starts_with("::") {
+            at += 2;
+        } else {
+            break;
+        }
+    }
+    (vec![segments], at)
+}
+
+/// The crate root's re-exports (`pub use engine::{Engine, …}` in lib.rs): `crate::Engine`
+/// names the `engine` module.
+fn root_reexports(lib: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for line in lib.lines() {
+        let Some(rest) = line.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let (module, names) = rest.split_once("::").unwrap();
+        for name in names.trim_matches(|c| "{};".contains(c)).split(',') {
+            out.insert(name.trim().to_string(), module.to_string());
+        }
+    }
+    out
+}
+
+/// The module (file) a path names, resolved from the file `from`.
+fn resolve(
+    path: &[String],
+    from: &Module,
+    from_is_dir: bool,
+    modules: &BTreeMap<Module, String>,
+    reexports: &BTreeMap<String, String>,
+) -> Option<Module> {
+    let mut base: Module = Vec::new();
+    let mut rest = path;
+    match path.first().map(String::as_str) {
+        Some("crate") => rest = &path[1..],
+        Some("self" | "super") => {
+            // `self` is the file's own module; a `foo.rs` file's module is `foo`.
+            base = from.clone();
+            let _ = from_is_dir;
+            while let Some(first) = rest.first() {
+                match first.as_str() {
+                    "self" => {}
+                    "super" => {
+                        base.pop();
+                    }
+                    _ => break,
+                }
+                rest = &rest[1..];
+            }
+        }
+        _ => return None,
+    }
+    if base.is_empty()
+        && let Some(first) = rest.first()
+        && let Some(module) = reexports.get(first)
+    {
+        return Some(vec![module.clone()]);
+    }
+    let mut found = None;
+    let mut candidate = base;
+    if !candidate.is_empty() && modules.contains_key(&candidate) {
+        found = Some(candidate.clone());
+    }
+    for segment in rest {
+        candidate.push(segment.clone());
+        if modules.contains_key(&candidate) {
+            found = Some(candidate.clone());
+        } else {
+            break;
+        }
+    }
+    found
+}
+
+/// Every import between two files: (from, to).
+fn imports() -> BTreeSet<(Module, Module)> {
+    let modules = modules();
+    let reexports = root_reexports(&modules[&Vec::new()]);
+    let mut out = BTreeSet::new();
+    for (module, source) in &modules {
+        if module.is_empty() {
+            continue; // lib.rs declares and re-exports; it is the crate, not a layer
+        }
+        for path in paths(&code_only(source)) {
+            if let Some(target) = resolve(&path, module, false, &modules, &reexports)
+                && &target != module
+                && !target.is_empty()
+            {
+                out.insert((module.clone(), target));
+            }
+        }
+    }
+    out
+}
+
+fn layer_of(module: &str) -> usize {
+    LAYERS
+        .iter()
+        .position(|(_, members)| members.contains(&module))
+        .unwrap_or_else(|| {
+            panic!("top-level module `{module}` is in no layer: add it to LAYERS and to ARCHITECTURE.md")
+        })
+}
+
+/// The strongly connected components of more than one node.
+fn loops(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Kosaraju: finish order on the graph, then components on its reverse.
+    let nodes: BTreeSet<&String> = edges
+        .iter()
+        .flat_map(|(a, bs)| std::iter::once(a).chain(bs))
+        .collect();
+    let mut seen = BTreeSet::new();
+    let mut order = Vec::new();
+    fn visit<'a>(
+        n: &'a String,
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        seen: &mut BTreeSet<&'a String>,
+        order: &mut Vec<&'a String>,
+    ) {
+        if !seen.insert(n) {
+            return;
+        }
+        for m in edges.get(n).into_iter().flatten() {
+            visit(m, edges, seen, order);
+        }
+        order.push(n);
+    }
+    for n in &nodes {
+        visit(n, edges, &mut seen, &mut order);
+    }
+    let mut reverse: BTreeMap<&String, Vec<&String>> = BTreeMap::new();
+    for (a, bs) in edges {
+        for b in bs {
+            reverse.entry(b).or_default().push(a);
+        }
+    }
+    let mut assigned = BTreeSet::new();
+    let mut out = Vec::new();
+    for n in order.into_iter().rev() {
+        if assigned.contains(n) {
+            continue;
+        }
+        let mut component = Vec::new();
+        let mut stack = vec![n];
+        assigned.insert(n);
+        while let Some(x) = stack.pop() {
+            component.push(x.clone());
+            for &y in reverse.get(x).into_iter().flatten() {
+                if assigned.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        if component.len() > 1 {
+            component.sort();
+            out.push(component);
+        }
+    }
+    out
+}
+
+#[test]
+fn imports_run_downward() {
+    let mut upward = Vec::new();
+    for (from, to) in imports() {
+        let (a, b) = (&from[0], &to[0]);
+        if a != b && layer_of(b) > layer_of(a) && !ALLOWED_UPWARD.contains(&(a, b)) {
+            upward.push(format!(
+                "{} ({}) imports {} ({})",
+                from.join("::"),
+                LAYERS[layer_of(a)].0,
+                to.join("::"),
+                LAYERS[layer_of(b)].0
+            ));
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that run up the layers of docs/ARCHITECTURE.md:\n  {}",
+        upward.join("\n  ")
+    );
+    assert!(
+        ALLOWED_UPWARD.len() <= 5,
+        "at most five justified upward imports"
+    );
+}
+
+#[test]
+fn no_import_loops() {
+    let imports = imports();
+    // Per directory: its files (a child directory as one node) and the imports among them.
+    let mut graphs: BTreeMap<Module, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (from, to) in &imports {
+        let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+        if common == from.len() || common == to.len() {
+            continue; // a module and its own submodules
+        }
+        graphs
+            .entry(from[..common].to_vec())
+            .or_default()
+            .entry(from[common].clone())
+            .or_default()
+            .insert(to[common].clone());
+    }
+    let mut found = Vec::new();
+    for (dir, edges) in &graphs {
+        for component in loops(edges) {
+            let place = if dir.is_empty() {
+                "crate".to_string()
+            } else {
+                dir.join("::")
+            };
+            found.push(format!("in {place}: {}", component.join(", ")));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules that import each other in a loop:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The checker itself: the paths it reads, and a loop and an upward import it must see.
+#[test]
+fn the_checker_sees_what_it_checks() {
+    let code = code_only(
+        "use crate::{engine::Engine, ops::{self, Operation as Op}};\n\
+         // use crate::mcp::Server;\n\
+         let s = \"crate::registry::find\"; let c = '\"'; let l: &'a str = x;\n\
+         fn f() { super::super::store::open(); crate::time::unix_now() }",
+    );
+    let found = paths(&code);
+    assert_eq!(
+        found,
+        [
+            vec!["crate", "engine", "Engine"],
+            vec!["crate", "ops", "self"],
+            vec!["crate", "ops", "Operation"],
+            vec!["super", "super", "store", "open"],
+            vec!["crate", "time", "unix_now"],
+        ]
+    );
+    let edges: BTreeMap<String, BTreeSet<String>> = [
+        ("a", &["b"][..]),
+        ("b", &["c"][..]),
+        ("c", &["a"][..]),
+        ("d", &["a"][..]),
+    ]
+    .into_iter()
+    .map(|(a, bs)| (a.to_string(), bs.iter().map(|b| b.to_string()).collect()))
+    .collect();
+    assert_eq!(loops(&edges), [vec!["a", "b", "c"]]);
+    // The real tree: the engine's own imports are found, and are all below it.
+    let engine: Vec<String> = imports()
+        .into_iter()
+        .filter(|(from, _)| from == &["engine"])
+        .map(|(_, to)| to.join("::"))
+        .collect();
+    assert!(engine.contains(&"store".to_string()), "{engine:?}");
+    assert!(engine.contains(&"config".to_string()), "{engine:?}");
+}

@@ -1,0 +1,543 @@
+//! Links by each language's rules (docs/CODE.md, "How references are linked"): a
+//! reference links to the definition it can reach, a standard-library or unreachable
+//! name is external (never a same-named symbol elsewhere), and what the index cannot
+//! decide is ambiguous, with candidates. Every use counts: values, JSX, `impl … for`.
+
+use std::path::Path;
+
+use cc_search::Engine;
+use serde_json::{Value, json};
+
+use crate::common;
+use crate::links_of;
+use common::{call, write};
+use links_of::links;
+
+fn canonical(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A repository of `files`, indexed.
+///
+/// Each is also indexed a second time file by file, every file added by
+/// `code.update_files` (which reads what linking needs from the database, where a cold
+/// run holds it in memory): both must link alike.
+fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, tempfile::TempDir, Engine, String) {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    for (path, text) in files {
+        write(dir.path(), path, text);
+        call(
+            &engine,
+            "code.update_files",
+            json!({"path": root, "files": [path]}),
+        );
+    }
+    let one_by_one = links(home.path(), &root);
+
+    let cold_home = tempfile::tempdir().unwrap();
+    let cold = Engine::open_at(cold_home.path()).unwrap();
+    call(&cold, "code.index_repository", json!({"path": root}));
+    assert_eq!(one_by_one, links(cold_home.path(), &root));
+    (cold_home, dir, cold, root)
+}
+
+/// The id of the symbol `name` defined in `file`.
+fn id_of(engine: &Engine, root: &str, file: &str, name: &str) -> i64 {
+    let out = call(
+        engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": file}),
+    );
+    fn walk(items: &Value, name: &str) -> Option<i64> {
+        for s in items.as_array()? {
+            if s["name"] == name {
+                return s["id"].as_i64();
+            }
+            if let Some(found) = walk(&s["children"], name) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    walk(&out["symbols"], name).unwrap_or_else(|| panic!("{name} not in {file}: {out}"))
+}
+
+/// What the symbol `from` (in `file`) refers to by `name`: its dependency entries.
+fn deps_named(engine: &Engine, root: &str, file: &str, from: &str, name: &str) -> Vec<Value> {
+    let id = id_of(engine, root, file, from);
+    let out = call(
+        engine,
+        "code.get_dependencies",
+        json!({"path": root, "id": id}),
+    );
+    out["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["to_name"] == name)
+        .cloned()
+        .collect()
+}
+
+/// The one dependency of `from` on `name`.
+fn dep(engine: &Engine, root: &str, file: &str, from: &str, name: &str) -> Value {
+    let found = deps_named(engine, root, file, from, name);
+    assert_eq!(found.len(), 1, "{from} → {name}: {found:?}");
+    found[0].clone()
+}
+
+#[test]
+fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "core/Cargo.toml",
+            "[package]\nname = \"my-core\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "core/src/lib.rs",
+            "pub mod store;\npub mod engine;\npub fn write() {}\n",
+        ),
+        (
+            "core/src/store.rs",
+            "pub struct Database;\nimpl Database {\n    pub fn open() -> Database { Database }\n    pub fn len(&self) -> usize { 0 }\n}\n",
+        ),
+        (
+            "core/src/engine.rs",
+            "use crate::store::Database;\nuse super::write;\n\npub struct Engine { db: Database }\n\nimpl Engine {\n    pub fn new() -> Engine {\n        let db = Database::open();\n        write();\n        let v: Vec<u8> = Vec::new();\n        let n = v.len();\n        let d = make();\n        let m = d.len();\n        Engine { db }\n    }\n    pub fn run(&self) { self.helper(); }\n    fn helper(&self) {}\n}\n",
+        ),
+        (
+            "core/tests/t.rs",
+            "use my_core::engine::Engine;\n\n#[test]\nfn t() { let e = Engine::new(); e.run(); }\n",
+        ),
+        // A Python class of the same name as the Rust struct, and a `write` in JS.
+        (
+            "bindings/py/engine.py",
+            "class Engine:\n    def new(self):\n        pass\n",
+        ),
+        ("bindings/js/stdin.js", "export function write() {}\n"),
+    ]);
+    let engine_rs = id_of(&engine, &root, "core/src/engine.rs", "Engine");
+    let db = id_of(&engine, &root, "core/src/store.rs", "Database");
+    let open = id_of(&engine, &root, "core/src/store.rs", "open");
+    let write_rs = id_of(&engine, &root, "core/src/lib.rs", "write");
+    let helper = id_of(&engine, &root, "core/src/engine.rs", "helper");
+    // `use crate::store::Database`, `Database::open()`, `super::write`.
+    assert_eq!(
+        dep(&engine, &root, "core/src/engine.rs", "db", "Database")["to_id"],
+        db
+    );
+    assert_eq!(
+        dep(&engine, &root, "core/src/engine.rs", "new", "open")["to_id"],
+        open
+    );
+    assert_eq!(
+        dep(&engine, &root, "core/src/engine.rs", "new", "write")["to_id"],
+        write_rs
+    );
+    // `self.helper()` in `impl Engine`.
+    assert_eq!(
+        dep(&engine, &root, "core/src/engine.rs", "run", "helper")["to_id"],
+        helper
+    );
+    // `v.len()` on a `Vec` (declared): the standard library's. `d.len()` on a value of a
+    // type the index does not know: the user's `Database::len` is a candidate, never a
+    // link.
+    let lens = deps_named(&engine, &root, "core/src/engine.rs", "new", "len");
+    assert_eq!(lens.len(), 2, "{lens:?}");
+    assert!(lens.iter().all(|d| d.get("to_id").is_none()), "{lens:?}");
+    assert!(lens.iter().any(|d| d["external"] == true), "{lens:?}");
+    let unknown = lens
+        .iter()
+        .find(|d| d["ambiguous"] == true)
+        .expect("d.len()");
+    assert_eq!(
+        unknown["candidates"].as_array().unwrap().len(),
+        1,
+        "{unknown}"
+    );
+    // `Vec::new()`: the standard library.
+    let vec_new = deps_named(&engine, &root, "core/src/engine.rs", "new", "new");
+    assert!(vec_new.iter().all(|d| d["external"] == true), "{vec_new:?}");
+    // Another crate of the workspace, by its Cargo name: `my_core::engine::Engine`.
+    let t = id_of(&engine, &root, "core/tests/t.rs", "t");
+    let out = call(
+        &engine,
+        "code.get_dependencies",
+        json!({"path": root, "id": t}),
+    );
+    let new = out["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["to_name"] == "new")
+        .unwrap();
+    assert_eq!(
+        new["to_id"],
+        id_of(&engine, &root, "core/src/engine.rs", "new"),
+        "{out}"
+    );
+    // Who refers to the Rust `Engine`: Rust files only.
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": engine_rs}),
+    );
+    let text = refs.to_string();
+    assert!(
+        !text.contains("engine.py") && !text.contains("stdin.js"),
+        "{text}"
+    );
+    assert!(text.contains("t.rs"), "{text}");
+}
+
+#[test]
+fn python_follows_imports_and_packages_and_leaves_builtins_external() {
+    let (_home, _dir, engine, root) = indexed(&[
+        ("app/__init__.py", "from .models import User\n"),
+        (
+            "app/models.py",
+            "class User:\n    def save(self):\n        return self.validate()\n\n    def validate(self):\n        return True\n",
+        ),
+        (
+            "app/main.py",
+            "import app.util as u\nfrom app import User\n\ndef main():\n    user = User()\n    u.helper()\n    print(user)\n",
+        ),
+        ("app/util.py", "def helper():\n    pass\n"),
+        // A user function named like a builtin, never imported by main.py.
+        ("tools/print.py", "def print(x):\n    pass\n"),
+    ]);
+    let user = id_of(&engine, &root, "app/models.py", "User");
+    let helper = id_of(&engine, &root, "app/util.py", "helper");
+    let validate = id_of(&engine, &root, "app/models.py", "validate");
+    // Through the package's re-export, and through a module alias.
+    assert_eq!(
+        dep(&engine, &root, "app/main.py", "main", "User")["to_id"],
+        user
+    );
+    assert_eq!(
+        dep(&engine, &root, "app/main.py", "main", "helper")["to_id"],
+        helper
+    );
+    assert_eq!(
+        dep(&engine, &root, "app/models.py", "save", "validate")["to_id"],
+        validate
+    );
+    // `print` is the builtin.
+    assert_eq!(
+        dep(&engine, &root, "app/main.py", "main", "print")["external"],
+        true
+    );
+}
+
+#[test]
+fn typescript_follows_relative_imports_and_reexports() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "src/index.ts",
+            "export { format } from './format';\nexport * from './shapes';\n",
+        ),
+        (
+            "src/format.ts",
+            "export function format(x: number) { return String(x) }\n",
+        ),
+        (
+            "src/shapes.ts",
+            "export class Circle { area() { return 1 } }\n",
+        ),
+        (
+            "lib/other.ts",
+            "export function format(s: string) { return s }\n",
+        ),
+        (
+            "src/app.tsx",
+            "import { format, Circle } from './index';\nimport { parse } from 'some-package';\n\nexport function App() {\n  const c = new Circle();\n  parse(format(1));\n  return <View shape={c} onLoad={format} />;\n}\nfunction View(props: any) { return null }\n",
+        ),
+    ]);
+    let format = id_of(&engine, &root, "src/format.ts", "format");
+    let circle = id_of(&engine, &root, "src/shapes.ts", "Circle");
+    let view = id_of(&engine, &root, "src/app.tsx", "View");
+    let calls = deps_named(&engine, &root, "src/app.tsx", "App", "format");
+    // The call and the value (`onLoad={format}`), both to src/format.ts, not lib/.
+    assert!(
+        calls
+            .iter()
+            .any(|d| d["kind"] == "call" && d["to_id"] == format),
+        "{calls:?}"
+    );
+    assert!(
+        calls
+            .iter()
+            .any(|d| d["kind"] == "value" && d["to_id"] == format),
+        "{calls:?}"
+    );
+    assert_eq!(
+        dep(&engine, &root, "src/app.tsx", "App", "Circle")["to_id"],
+        circle
+    );
+    // JSX renders a component: a call.
+    assert_eq!(
+        dep(&engine, &root, "src/app.tsx", "App", "View")["to_id"],
+        view
+    );
+    // A package import is outside.
+    assert_eq!(
+        dep(&engine, &root, "src/app.tsx", "App", "parse")["external"],
+        true
+    );
+}
+
+#[test]
+fn go_java_and_c_resolve_by_package_import_and_include() {
+    let (_home, _dir, engine, root) = indexed(&[
+        ("go.mod", "module example.com/m\n"),
+        (
+            "pkg/util/util.go",
+            "package util\n\nfunc Clean(s string) string { return s }\n",
+        ),
+        (
+            "cmd/main.go",
+            "package main\n\nimport \"example.com/m/pkg/util\"\n\nfunc main() {\n\tutil.Clean(\"x\")\n\thelp()\n}\n",
+        ),
+        (
+            "cmd/help.go",
+            "package main\n\nfunc help() {}\n\ntype Flags struct{}\n\nfunc (f *Flags) Parse() {}\n\nfunc Parse() {}\n\nfunc use() {\n\tfl := &Flags{}\n\tfl.Parse()\n}\n",
+        ),
+        (
+            "src/a/Shape.java",
+            "package a;\n\npublic class Shape {\n    public Shape() {}\n    public static Shape unit() { return new Shape(); }\n    public double area() { return 1; }\n}\n",
+        ),
+        (
+            "src/b/Main.java",
+            "package b;\n\nimport a.Shape;\n\npublic class Main {\n    void run() { Shape s = Shape.unit(); s.area(); }\n}\n",
+        ),
+        (
+            "c/util.h",
+            "int add(int a, int b);\n#define deflate z_deflate\n",
+        ),
+        (
+            "c/util.c",
+            "#include \"util.h\"\nint add(int a, int b) { return a + b; }\nint deflate(void) { return 0; }\n",
+        ),
+        (
+            "c/main.c",
+            "#include \"util.h\"\nint main(void) { return add(1, 2) + deflate(); }\n",
+        ),
+    ]);
+    let clean = id_of(&engine, &root, "pkg/util/util.go", "Clean");
+    let help = id_of(&engine, &root, "cmd/help.go", "help");
+    assert_eq!(
+        dep(&engine, &root, "cmd/main.go", "main", "Clean")["to_id"],
+        clean
+    );
+    assert_eq!(
+        dep(&engine, &root, "cmd/main.go", "main", "help")["to_id"],
+        help
+    );
+    // A declared variable's type gives its methods: Go's `fl := &Flags{}`, Java's
+    // `Shape s`.
+    let method = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "cmd/help.go"}),
+    )["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Parse" && s["kind"] == "method")
+        .map(|s| s["id"].clone())
+        .unwrap();
+    assert_eq!(
+        dep(&engine, &root, "cmd/help.go", "use", "Parse")["to_id"],
+        method
+    );
+    let area = id_of(&engine, &root, "src/a/Shape.java", "area");
+    assert_eq!(
+        dep(&engine, &root, "src/b/Main.java", "run", "area")["to_id"],
+        area
+    );
+    let shape = id_of(&engine, &root, "src/a/Shape.java", "Shape");
+    let unit = id_of(&engine, &root, "src/a/Shape.java", "unit");
+    assert_eq!(
+        dep(&engine, &root, "src/b/Main.java", "run", "unit")["to_id"],
+        unit
+    );
+    // `new Shape()` is the class, not its constructor (and so is the return type).
+    let uses = deps_named(&engine, &root, "src/a/Shape.java", "unit", "Shape");
+    assert!(uses.iter().any(|d| d["kind"] == "call"), "{uses:?}");
+    assert!(uses.iter().all(|d| d["to_id"] == shape), "{uses:?}");
+    // C: one global namespace; a macro that only renames (`z_` prefix) is not a target.
+    let add = id_of(&engine, &root, "c/util.c", "add");
+    let deflate = id_of(&engine, &root, "c/util.c", "deflate");
+    assert_eq!(dep(&engine, &root, "c/main.c", "main", "add")["to_id"], add);
+    assert_eq!(
+        dep(&engine, &root, "c/main.c", "main", "deflate")["to_id"],
+        deflate
+    );
+}
+
+#[test]
+fn an_ambiguous_call_lists_candidates_and_each_candidate_lists_it_as_maybe() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "a.py",
+            "class Cat:\n    def speak(self):\n        pass\n\nclass Dog:\n    def speak(self):\n        pass\n",
+        ),
+        ("b.py", "def talk(pet):\n    pet.speak()\n"),
+    ]);
+    let cat = id_of(&engine, &root, "a.py", "Cat");
+    let speak = dep(&engine, &root, "b.py", "talk", "speak");
+    assert_eq!(speak["ambiguous"], true, "{speak}");
+    assert!(speak.get("external").is_none(), "{speak}");
+    assert_eq!(speak["candidates"].as_array().unwrap().len(), 2, "{speak}");
+    let cat_speak = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "a.py"}),
+    )["symbols"][0]["children"][0]["id"]
+        .as_i64()
+        .unwrap();
+    assert_ne!(cat_speak, cat);
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": cat_speak}),
+    );
+    let first = &refs["references"][0];
+    assert_eq!(first["maybe"], true, "{refs}");
+    assert_eq!(first["from_name"], "talk", "{refs}");
+}
+
+#[test]
+fn a_function_used_as_a_value_is_referenced() {
+    let (_home, _dir, engine, root) = indexed(&[
+        ("src/lib.rs", "mod ops;\n"),
+        (
+            "src/ops.rs",
+            "fn call_json(x: u8) -> u8 { x }\n\nstruct Op { call: fn(u8) -> u8 }\n\nfn table() -> Op {\n    Op { call: call_json }\n}\n\nfn apply(items: Vec<u8>) -> Vec<u8> {\n    items.into_iter().map(call_json).collect()\n}\n",
+        ),
+    ]);
+    let call_json = id_of(&engine, &root, "src/ops.rs", "call_json");
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": call_json}),
+    );
+    let from: Vec<(&str, &str)> = refs["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["from_name"].as_str().unwrap(),
+                r["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(from, [("table", "value"), ("apply", "value")], "{refs}");
+}
+
+#[test]
+fn ruby_calls_go_through_their_receiver_and_modules_keep_their_methods() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "lib/lexer.rb",
+            "module Liquid\n  class Lexer\n    def initialize(input)\n      @input = input\n    end\n\n    def tokenize\n      @input.split(' ')\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/utils.rb",
+            "module Liquid\n  module Utils\n    def self.to_number(obj)\n      obj.to_i\n    end\n\n    def split(text)\n      text\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/parser.rb",
+            "module Liquid\n  class Visitor\n  end\n\n  class Parser\n    include WithOffset\n    class Visitor < Liquid::Visitor\n    end\n\n    def initialize(input)\n      l = Lexer.new(input)\n      @tokens = l.tokenize\n      @tokens.shift\n      self.check\n      Utils.to_number(1)\n      Array(input)\n    end\n\n    def check\n      shift()\n      if_offset()\n    end\n\n    def shift\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/with_offset.rb",
+            "module WithOffset\n  def if_offset\n  end\nend\n",
+        ),
+        (
+            "lib/extensions.rb",
+            "class Array\n  def to_liquid\n    self\n  end\nend\n",
+        ),
+    ]);
+    let parser = "lib/parser.rb";
+    let lexer = id_of(&engine, &root, "lib/lexer.rb", "Lexer");
+    let tokenize = id_of(&engine, &root, "lib/lexer.rb", "tokenize");
+    let to_number = id_of(&engine, &root, "lib/utils.rb", "to_number");
+    let check = id_of(&engine, &root, parser, "check");
+    let shift = id_of(&engine, &root, parser, "shift");
+    // `Lexer.new`: the class; `l = Lexer.new` makes `l.tokenize` the Lexer's.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "Lexer")["to_id"],
+        lexer
+    );
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "tokenize")["to_id"],
+        tokenize
+    );
+    // `self.check`, and a bare `shift` in a method of the same class: its own.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "check")["to_id"],
+        check
+    );
+    assert_eq!(
+        dep(&engine, &root, parser, "check", "shift")["to_id"],
+        shift
+    );
+    // A method of a module the class includes, called bare.
+    let if_offset = id_of(&engine, &root, "lib/with_offset.rb", "if_offset");
+    assert_eq!(
+        dep(&engine, &root, parser, "check", "if_offset")["to_id"],
+        if_offset
+    );
+    // `@tokens.shift`: a value of unknown class — the Parser's `shift` is a candidate,
+    // never a link.
+    let shifted = dep(&engine, &root, parser, "initialize", "shift");
+    assert!(shifted.get("to_id").is_none(), "{shifted}");
+    // A module's method is called on the module; `@input.split` (a String's, from the
+    // code) does not link to the module's `split`, nor does anything call it bare.
+    assert_eq!(
+        dep(&engine, &root, parser, "initialize", "to_number")["to_id"],
+        to_number
+    );
+    let split = dep(&engine, &root, "lib/lexer.rb", "tokenize", "split");
+    assert!(split.get("to_id").is_none(), "{split}");
+    // `Array(x)` is Kernel's method, not the reopened class.
+    let array = dep(&engine, &root, parser, "initialize", "Array");
+    assert!(array.get("to_id").is_none(), "{array}");
+    assert_eq!(array["external"], true, "{array}");
+    // `class Visitor < Liquid::Visitor` extends the outer class, not itself.
+    let inner = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": parser}),
+    );
+    let outer_visitor = inner["symbols"][0]["children"][0]["id"].clone();
+    assert_eq!(
+        inner["symbols"][0]["children"][0]["name"], "Visitor",
+        "{inner}"
+    );
+    let parser_class = &inner["symbols"][0]["children"][1];
+    let nested = parser_class["children"][0]["id"].as_i64().unwrap();
+    let out = call(
+        &engine,
+        "code.get_dependencies",
+        json!({"path": root, "id": nested}),
+    );
+    let extends = out["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["to_name"] == "Visitor")
+        .cloned()
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(extends["to_id"], outer_visitor, "{out}");
+}

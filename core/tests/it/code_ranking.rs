@@ -1,0 +1,271 @@
+//! `code.search_symbols` for a bare name: the symbol that defines it comes first, ahead of
+//! impls, variables, fields and uses of the same name and of other names that contain
+//! it, in every language with types — on real files, indexed for real.
+
+use std::path::Path;
+
+use cc_search::Engine;
+use serde_json::{Value, json};
+
+use crate::common;
+use common::{call, write};
+
+/// (name, kind, file) of the hits for `query`, best first.
+fn hits(engine: &Engine, root: &Path, query: &str) -> Vec<(String, String, String)> {
+    let out = call(
+        engine,
+        "code.search_symbols",
+        json!({"path": root, "query": query, "limit": 10}),
+    );
+    let file = |h: &Value| h["path"].as_str().unwrap().to_string();
+    out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap().to_string(),
+                h["kind"].as_str().unwrap().to_string(),
+                file(h),
+            )
+        })
+        .collect()
+}
+
+/// Many uses of `Engine` (and of `engine`) in `uses`, and its definition in `def`, whose
+/// path does not name it.
+fn repo(files: &[(&str, String)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (rel, text) in files {
+        write(&root, rel, text);
+    }
+    (dir, root)
+}
+
+fn uses(line: impl Fn(usize) -> String, n: usize) -> String {
+    (0..n).map(line).collect::<Vec<_>>().join("\n")
+}
+
+/// (language, files, the definition's kind, its file).
+type Case = (
+    &'static str,
+    Vec<(&'static str, String)>,
+    &'static str,
+    &'static str,
+);
+
+#[test]
+fn a_bare_type_name_finds_its_definition_first_in_each_language() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let cases: Vec<Case> = vec![
+        (
+            "rust",
+            vec![
+                (
+                    "src/core.rs",
+                    "/// The engine.\npub struct Engine {\n    pub n: u8,\n}\n".into(),
+                ),
+                (
+                    "src/engine/mod.rs",
+                    format!(
+                        "impl Engine {{\n    pub fn new() -> Engine {{ Engine {{ n: 0 }} }}\n}}\nimpl Clone for Engine {{\n    fn clone(&self) -> Engine {{ Engine {{ n: self.n }} }}\n}}\n{}\n",
+                        uses(
+                            |i| format!(
+                                "pub fn engine_{i}(engine: &Engine) -> u8 {{ let engine = engine; engine.n }}"
+                            ),
+                            12
+                        )
+                    ),
+                ),
+            ],
+            "struct",
+            "src/core.rs",
+        ),
+        (
+            "python",
+            vec![
+                (
+                    "pkg/core.py",
+                    "class Engine:\n    \"\"\"The engine.\"\"\"\n    pass\n".into(),
+                ),
+                (
+                    "pkg/engine.py",
+                    format!(
+                        "from pkg.core import Engine\n\nengine = Engine()\n\nclass Holder:\n    engine: Engine = None\n\n{}\n",
+                        uses(
+                            |i| format!(
+                                "def engine_{i}(engine):\n    engine = Engine()\n    return engine\n"
+                            ),
+                            12
+                        )
+                    ),
+                ),
+            ],
+            "class",
+            "pkg/core.py",
+        ),
+        (
+            "typescript",
+            vec![
+                ("src/core.ts", "export class Engine {\n  n = 0\n}\n".into()),
+                (
+                    "src/engine.ts",
+                    format!(
+                        "import {{ Engine }} from './core'\nexport const engine = new Engine()\ninterface EngineHolder {{ engine: Engine }}\n{}\n",
+                        uses(
+                            |i| format!(
+                                "export function engine{i}(engine: Engine): Engine {{ const e = engine; return e }}"
+                            ),
+                            12
+                        )
+                    ),
+                ),
+            ],
+            "class",
+            "src/core.ts",
+        ),
+        (
+            "go",
+            vec![
+                (
+                    "core.go",
+                    "package core\n\n// Engine runs.\ntype Engine struct {\n\tN int\n}\n".into(),
+                ),
+                (
+                    "engine.go",
+                    format!(
+                        "package core\n\nvar engine = Engine{{}}\n\ntype Holder struct {{\n\tEngine Engine\n}}\n\n{}\n",
+                        uses(
+                            |i| format!("func (e *Engine) Engine{i}() *Engine {{ return e }}"),
+                            12
+                        )
+                    ),
+                ),
+            ],
+            "struct",
+            "core.go",
+        ),
+        (
+            "java",
+            vec![
+                (
+                    "src/Core.java",
+                    "package p;\n\npublic class Engine {\n    int n;\n}\n".into(),
+                ),
+                (
+                    "src/EngineUser.java",
+                    format!(
+                        "package p;\n\nclass EngineUser {{\n    Engine engine = new Engine();\n{}\n}}\n",
+                        uses(
+                            |i| format!("    Engine engine{i}(Engine engine) {{ return engine; }}"),
+                            12
+                        )
+                    ),
+                ),
+            ],
+            "class",
+            "src/Core.java",
+        ),
+    ];
+    for (language, files, kind, def_file) in cases {
+        let (_dir, root) = repo(&files);
+        let found = hits(&engine, &root, "Engine");
+        assert!(!found.is_empty(), "{language}: nothing found");
+        assert_eq!(
+            (
+                found[0].0.as_str(),
+                found[0].1.as_str(),
+                found[0].2.as_str()
+            ),
+            ("Engine", kind, def_file),
+            "{language}: {found:?}"
+        );
+        // Other case comes after every `Engine`; other names after both.
+        let of_name = found
+            .iter()
+            .take_while(|(n, _, _)| n.eq_ignore_ascii_case("Engine"))
+            .count();
+        assert!(
+            found[of_name..]
+                .iter()
+                .all(|(n, _, _)| !n.eq_ignore_ascii_case("Engine")),
+            "{language}: {found:?}"
+        );
+        let exact = found.iter().take_while(|(n, _, _)| n == "Engine").count();
+        assert!(
+            found[..of_name]
+                .iter()
+                .skip(exact)
+                .all(|(n, _, _)| n != "Engine")
+                || found[..of_name].iter().all(|(n, _, _)| n == "Engine"),
+            "{language}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bare_function_name_finds_the_function_before_variables_and_callers() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let (_dir, root) = repo(&[
+        (
+            "src/lib.rs",
+            "pub fn tokenize(text: &str) -> Vec<String> {\n    vec![text.to_string()]\n}\n".into(),
+        ),
+        // Indexed first (path order), fields of the same name tie with it on BM25.
+        (
+            "src/a.rs",
+            uses(
+                |i| format!("pub struct S{i} {{\n    pub tokenize: u8,\n}}"),
+                15,
+            ),
+        ),
+    ]);
+    let found = hits(&engine, &root, "tokenize");
+    assert_eq!(
+        (
+            found[0].0.as_str(),
+            found[0].1.as_str(),
+            found[0].2.as_str()
+        ),
+        ("tokenize", "fn", "src/lib.rs"),
+        "{found:?}"
+    );
+    // A prefix query is not a bare name: BM25 alone orders it.
+    let prefix = hits(&engine, &root, "tokenize*");
+    assert_eq!(prefix.len(), 10, "{prefix:?}");
+}
+
+#[test]
+fn of_two_equal_definitions_the_one_below_the_directory_asked_from_comes_first() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    // Two public structs `Engine`: a binding's (indexed first, in path order) and the
+    // core's. Both rank alike on every other rule.
+    let (_dir, root) = repo(&[
+        (".git/HEAD", "ref: refs/heads/main\n".into()),
+        (
+            "bindings/node/src/lib.rs",
+            "/// The binding's engine.\npub struct Engine {\n    inner: u8,\n}\n".into(),
+        ),
+        (
+            "core/src/lib.rs",
+            "/// The engine.\npub struct Engine {\n    home: u8,\n}\n".into(),
+        ),
+        ("docs/README.md", "# Docs\n".into()),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let first = |from: &Path| {
+        let found = hits(&engine, from, "Engine");
+        assert_eq!(found[0].0, "Engine", "{found:?}");
+        found[0].2.clone()
+    };
+    assert_eq!(first(&root.join("core")), "core/src/lib.rs");
+    assert_eq!(first(&root.join("core/src")), "core/src/lib.rs");
+    assert_eq!(first(&root.join("bindings")), "bindings/node/src/lib.rs");
+    // From the root, and from a directory holding neither, the other rules decide.
+    let from_root = first(&root);
+    assert_eq!(first(&root.join("docs")), from_root);
+}

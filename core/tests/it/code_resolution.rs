@@ -1,0 +1,305 @@
+//! Incremental indexing of the `code` component links references exactly as a fresh
+//! index of the same files does, and keeps the ids of symbols that survive an edit.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use cc_search::Engine;
+use serde_json::{Value, json};
+
+use crate::common;
+use crate::links_of;
+use common::{call, write};
+use links_of::links;
+
+fn canonical(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The links a fresh index of `root` (in a data root of its own) makes.
+fn fresh_links(root: &str) -> BTreeSet<String> {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    call(&engine, "code.index_repository", json!({"path": root}));
+    links(home.path(), root)
+}
+
+fn find(engine: &Engine, root: &str, name: &str) -> Value {
+    let out = call(
+        engine,
+        "code.search_symbols",
+        json!({"path": root, "query": name}),
+    );
+    out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} not found: {out}"))
+}
+
+#[test]
+fn an_edit_keeps_the_ids_of_surviving_symbols_and_the_links_to_them() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "/// Helps.\npub fn helper() -> u32 { 1 }\n\npub struct Config { pub size: u32 }\n";
+    write(dir.path(), "src/lib.rs", lib);
+    write(
+        dir.path(),
+        "src/main.rs",
+        "use crate::lib::helper;\nfn main() { let c: Config; helper(); }\n",
+    );
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let helper = find(&engine, &root, "helper");
+    let config = find(&engine, &root, "Config");
+
+    // Lines move, a doc comment changes, a function is added: the old symbols keep
+    // their ids, and the references from main.rs still point at them.
+    write(
+        dir.path(),
+        "src/lib.rs",
+        format!(
+            "// moved down\n\n/// Helps more.\n{}\npub fn added() {{}}\n",
+            &lib[11..]
+        ),
+    );
+    let out = call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/lib.rs"]}),
+    );
+    assert_eq!(out["changed"], 1, "{out}");
+    assert_eq!(find(&engine, &root, "helper")["id"], helper["id"]);
+    assert_eq!(find(&engine, &root, "Config")["id"], config["id"]);
+    let detail = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": helper["id"]}),
+    );
+    assert_eq!(common::lines(&detail), "4-4", "{detail}");
+    assert_eq!(detail["doc"], "Helps more.", "{detail}");
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": helper["id"]}),
+    );
+    assert!(
+        refs["references"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "call" && r["from_name"] == "main"),
+        "{refs}"
+    );
+    // The changed doc comment is what search sees now.
+    let hits = call(
+        &engine,
+        "code.search_symbols",
+        json!({"path": root, "query": "more"}),
+    );
+    assert_eq!(hits["hits"][0]["name"], "helper", "{hits}");
+    assert_eq!(links(home.path(), &root), fresh_links(&root));
+
+    // A removed symbol takes its row along, and the reference to it becomes external.
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "pub struct Config { pub size: u32 }\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/lib.rs"]}),
+    );
+    let status = call(&engine, "code.index_status", json!({"path": root}));
+    let incremental = links(home.path(), &root);
+    assert!(
+        incremental.contains("src/main.rs:2 call helper -> external"),
+        "{incremental:?}"
+    );
+    assert_eq!(incremental, fresh_links(&root));
+    let fresh_home = tempfile::tempdir().unwrap();
+    let fresh = Engine::open_at(fresh_home.path()).unwrap();
+    call(&fresh, "code.index_repository", json!({"path": root}));
+    let fresh_status = call(&fresh, "code.index_status", json!({"path": root}));
+    assert_eq!(status["symbols"], fresh_status["symbols"]);
+    assert_eq!(status["refs"], fresh_status["refs"]);
+}
+
+#[test]
+fn a_new_better_definition_takes_over_references_already_linked_elsewhere() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // `format` exists only in far.ts at first, which app.ts does not import: the call,
+    // to what `./util` would export, links nowhere (far.ts's is not reachable).
+    write(
+        dir.path(),
+        "src/far.ts",
+        "export function format(x) { return x }\n",
+    );
+    write(dir.path(), "src/util.ts", "export function other() {}\n");
+    write(
+        dir.path(),
+        "src/app.ts",
+        "import { format } from './util';\nexport function run() { return format(1) }\n",
+    );
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let before = links(home.path(), &root);
+    assert!(
+        before.contains("src/app.ts:2 call format -> external"),
+        "{before:?}"
+    );
+
+    // The imported file now defines `format`: a fresh index links the call there, and
+    // so must an update of util.ts alone (app.ts is not re-read).
+    write(
+        dir.path(),
+        "src/util.ts",
+        "export function other() {}\nexport function format(x) { return String(x) }\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["src/util.ts"]}),
+    );
+    let after = links(home.path(), &root);
+    assert!(
+        after.contains("src/app.ts:2 call format -> src/util.ts:format@2"),
+        "{after:?}"
+    );
+    assert_eq!(after, fresh_links(&root));
+
+    // And back: the definition removed again, the call links nowhere again.
+    write(dir.path(), "src/util.ts", "export function other() {}\n");
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let again = links(home.path(), &root);
+    assert!(
+        again.contains("src/app.ts:2 call format -> external"),
+        "{again:?}"
+    );
+    assert_eq!(again, fresh_links(&root));
+}
+
+#[test]
+fn same_named_siblings_keep_their_own_ids_in_order() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // Two Python classes with a method of the same name each, and an overload pair.
+    let src = "class A:\n    def run(self): pass\n\nclass B:\n    def run(self): pass\n";
+    write(dir.path(), "m.py", src);
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let symbols = |engine: &Engine| {
+        call(
+            engine,
+            "code.get_file_symbols",
+            json!({"path": root, "file": "m.py"}),
+        )
+    };
+    let first = symbols(&engine);
+    let run_a = first["symbols"][0]["children"][0]["id"].clone();
+    let run_b = first["symbols"][1]["children"][0]["id"].clone();
+    assert_ne!(run_a, run_b);
+    // A class inserted in front: A and B (and their methods) keep their ids.
+    write(dir.path(), "m.py", format!("class Z:\n    pass\n\n{src}"));
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["m.py"]}),
+    );
+    let second = symbols(&engine);
+    assert_eq!(second["symbols"][0]["name"], "Z");
+    assert_eq!(second["symbols"][1]["children"][0]["id"], run_a, "{second}");
+    assert_eq!(second["symbols"][2]["children"][0]["id"], run_b, "{second}");
+    assert_eq!(
+        common::lines(&second["symbols"][1]["children"][0]),
+        "5-5",
+        "{second}"
+    );
+}
+
+/// A file's imports decide what names mean in other files: a C header's includes, in
+/// every file that includes it; a package's `__init__.py`, in every file importing from
+/// the package. An update that adds, changes or removes such a file links those files'
+/// references as a fresh index does, though it re-reads none of them.
+#[test]
+fn an_update_of_what_a_file_includes_or_passes_on_relinks_the_files_that_use_it() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // zlib's shape: `Bytef` is a typedef, and a configuration macro of the same name.
+    write(
+        dir.path(),
+        "zconf.h",
+        "#define Bytef Byte FAR\ntypedef unsigned char Bytef;\n",
+    );
+    write(dir.path(), "adler.c", "#include \"zutil.h\"\nBytef *buf;\n");
+    write(
+        dir.path(),
+        "main.py",
+        "from pkg import parse\n\ndef run():\n    return parse(1)\n",
+    );
+    write(dir.path(), "pkg/impl.py", "def parse(x):\n    return x\n");
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let before = links(home.path(), &root);
+    assert_eq!(before, fresh_links(&root));
+    // Not included, the header's definitions are found anywhere, by kind: the typedef.
+    assert!(
+        before.contains("adler.c:2 type_ref Bytef -> zconf.h:Bytef@2"),
+        "{before:?}"
+    );
+    assert!(
+        before.contains("main.py:4 call parse -> external"),
+        "{before:?}"
+    );
+
+    // zutil.h appears and includes zconf.h: both of its definitions are in view now.
+    // The package gets an `__init__.py` that passes `parse` on.
+    write(dir.path(), "zutil.h", "#include \"zconf.h\"\n");
+    write(dir.path(), "pkg/__init__.py", "from .impl import parse\n");
+    let update = |files: &[&str]| {
+        call(
+            &engine,
+            "code.update_files",
+            json!({"path": root, "files": files}),
+        );
+        links(home.path(), &root)
+    };
+    let after = update(&["zutil.h", "pkg/__init__.py"]);
+    assert!(
+        after.contains("adler.c:2 type_ref Bytef -> external"),
+        "ambiguous, linked to none: {after:?}"
+    );
+    assert!(
+        after.contains("main.py:4 call parse -> pkg/impl.py:parse@1"),
+        "{after:?}"
+    );
+    assert_eq!(after, fresh_links(&root));
+
+    // An include and a re-export taken back out (the files stay): as before.
+    write(dir.path(), "zutil.h", "/* nothing */\n");
+    write(dir.path(), "pkg/__init__.py", "\n");
+    let changed = update(&["zutil.h", "pkg/__init__.py"]);
+    assert_eq!(changed, before);
+    assert_eq!(changed, fresh_links(&root));
+
+    // Put back, then the files removed.
+    write(dir.path(), "zutil.h", "#include \"zconf.h\"\n");
+    write(dir.path(), "pkg/__init__.py", "from .impl import parse\n");
+    assert_eq!(update(&["zutil.h", "pkg/__init__.py"]), after);
+    std::fs::remove_file(dir.path().join("zutil.h")).unwrap();
+    std::fs::remove_file(dir.path().join("pkg/__init__.py")).unwrap();
+    let removed = update(&["zutil.h", "pkg/__init__.py"]);
+    assert_eq!(removed, before);
+    assert_eq!(removed, fresh_links(&root));
+}

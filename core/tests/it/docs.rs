@@ -1,0 +1,962 @@
+//! docs and notes: H2 sections of real markdown files in temporary projects and git
+//! repositories, indexed with the real model; change detection, branch scoping,
+//! content-addressed embeddings across branches and projects, the advisory lock,
+//! notes' date and file filters, and keyword-only search without a model.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use cc_search::Engine;
+use cc_search::docs::{
+    self, IndexRequest, IndexResponse, NotesIndexRequest, NotesQueryRequest, QueryRequest,
+    QueryResponse,
+};
+
+use crate::common;
+use common::{git_at, write};
+
+/// An engine in `home` using the real model (named in its configuration, so the test
+/// does not depend on the environment), unless `home` already has a configuration.
+fn open(home: &Path) -> Engine {
+    let config = home.join("config.toml");
+    if let (false, Some(dir)) = (config.exists(), common::model_dir()) {
+        std::fs::write(
+            &config,
+            format!("[embed]\nmodel_dir = {:?}\n", dir.display().to_string()),
+        )
+        .unwrap();
+    }
+    Engine::open_at(home).unwrap()
+}
+
+/// An engine with the real model when the tests have it (`common::model_dir`), else one
+/// configured with none, searching by keyword only; and whether it has the model.
+fn engine(home: &Path) -> (Engine, bool) {
+    let model = common::model_dir().is_some();
+    if !model {
+        no_model(home);
+    }
+    (open(home), model)
+}
+
+/// Configure `home` with a model directory that does not exist: keyword-only.
+fn no_model(home: &Path) {
+    common::keyword_only(home);
+}
+
+fn index(engine: &Engine, dir: &Path) -> IndexResponse {
+    engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.into()),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+fn query(
+    engine: &Engine,
+    dir: &Path,
+    text: &str,
+    f: impl FnOnce(&mut QueryRequest),
+) -> QueryResponse {
+    let mut request = QueryRequest {
+        query: text.into(),
+        project_dir: Some(dir.into()),
+        ..Default::default()
+    };
+    f(&mut request);
+    engine.run::<docs::Query>(request).unwrap()
+}
+
+fn embedding_rows(home: &Path) -> i64 {
+    rusqlite::Connection::open(home.join("embeddings.db"))
+        .unwrap()
+        .query_row("SELECT count(*) FROM embeddings", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn set_mtime(path: &Path, secs_ago: u64) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(secs_ago))
+        .unwrap();
+}
+
+const GUIDE: &str = "# Guide\n\nHow the matcher works, in brief.\n\n## Matching\n\nThe matcher pairs riders with drivers by distance and rating.\n\n## Errors\n\nErrors are retried with exponential backoff.\n\n## Matching\n\nA second matching section about surge pricing.\n\n## Empty\n\n";
+
+fn project(root: &Path) {
+    write(root, "docs/guide.md", GUIDE);
+    write(
+        root,
+        "docs/deep/schema.md",
+        "Tables: riders, drivers, trips. No headings here.\n",
+    );
+    write(
+        root,
+        "apps/web/docs/ui.md",
+        "## Buttons\n\nPrimary buttons are blue.\n",
+    );
+    write(
+        root,
+        "packages/core/docs/api.md",
+        "## Endpoints\n\nGET /trips lists trips.\n",
+    );
+    write(root, "docs/notes.txt", "## Not markdown\n\nignored\n");
+    write(root, "README.md", "## Readme\n\nnot under docs\n");
+    write(
+        root,
+        "apps/web/src/docs/x.md",
+        "## Too deep\n\nnot a docs folder of an app\n",
+    );
+}
+
+#[test]
+fn sections_of_the_default_globs_are_indexed_and_searchable() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let (engine, model) = engine(home.path());
+    let first = index(&engine, dir.path());
+    assert_eq!(first.files, 4, "{first:?}");
+    assert_eq!(first.indexed, 4);
+    // guide: preamble, Matching, Errors, Matching##1 (Empty skipped); schema: full
+    // document; ui and api: one section each.
+    assert_eq!(first.sections_written, 7);
+    assert_eq!(first.branch, "", "not a git repository");
+    if model {
+        assert_eq!(first.pending_vectors, 0, "{:?}", first.warnings);
+        assert!(first.embedded >= 7);
+    } else {
+        assert_eq!((first.pending_vectors, first.embedded), (7, 0));
+    }
+
+    // Each kind of section, found by its words (in either mode).
+    for (words, file, section) in [
+        ("matcher pairs riders", "docs/guide.md", "Matching"),
+        ("surge pricing", "docs/guide.md", "Matching##1"),
+        (
+            "tables riders drivers trips",
+            "docs/deep/schema.md",
+            "(full document)",
+        ),
+        ("primary buttons blue", "apps/web/docs/ui.md", "Buttons"),
+        ("GET trips lists", "packages/core/docs/api.md", "Endpoints"),
+        (
+            "how the matcher works in brief",
+            "docs/guide.md",
+            "(preamble)",
+        ),
+    ] {
+        let found = query(&engine, dir.path(), words, |_| {});
+        let top = &found.results[0];
+        assert_eq!(
+            (top.file.as_str(), top.section.as_str()),
+            (file, section),
+            "{words}"
+        );
+        assert!(
+            top.content
+                .contains(&words.split(' ').next_back().unwrap().to_string())
+        );
+    }
+    let everything = query(
+        &engine,
+        dir.path(),
+        "matcher riders drivers errors surge buttons trips empty readme deep",
+        |r| r.limit = Some(50),
+    );
+    let sections: Vec<&str> = everything
+        .results
+        .iter()
+        .map(|h| h.section.as_str())
+        .collect();
+    assert!(
+        !sections
+            .iter()
+            .any(|s| *s == "Empty" || *s == "Readme" || *s == "Too deep" || *s == "Not markdown"),
+        "{sections:?}"
+    );
+    if model {
+        let found = query(
+            &engine,
+            dir.path(),
+            "how are riders paired with drivers",
+            |_| {},
+        );
+        assert_eq!(found.results[0].file, "docs/guide.md");
+        assert_eq!(found.results[0].section, "Matching");
+        assert_eq!(found.mode, cc_search::hybrid::Mode::Hybrid);
+    } else {
+        assert_eq!(everything.mode, cc_search::hybrid::Mode::Keyword);
+    }
+
+    // Custom globs replace the defaults.
+    let custom = engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.path().into()),
+            globs: vec!["README.md".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((custom.files, custom.removed), (1, 4));
+    let hits = query(&engine, dir.path(), "readme", |_| {}).results;
+    assert_eq!(hits[0].file, "README.md");
+}
+
+#[test]
+fn unchanged_files_are_skipped_touched_ones_only_restamped_and_changes_reembedded() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let (engine, model) = engine(home.path());
+    index(&engine, dir.path());
+
+    let again = index(&engine, dir.path());
+    assert_eq!((again.unchanged, again.touched, again.indexed), (4, 0, 0));
+    assert_eq!((again.sections_written, again.embedded), (0, 0));
+
+    // New mtime, same bytes: only the mtime is updated — in the results too.
+    let guide = dir.path().join("docs/guide.md");
+    let mtime_of = |path: &Path| {
+        std::fs::metadata(path)
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+    };
+    let before = query(&engine, dir.path(), "exponential backoff", |_| {}).results;
+    assert_eq!(
+        (before[0].section.as_str(), before[0].mtime),
+        ("Errors", mtime_of(&guide))
+    );
+    set_mtime(&guide, 3600);
+    let touched = index(&engine, dir.path());
+    assert_eq!(
+        (touched.unchanged, touched.touched, touched.indexed),
+        (3, 1, 0)
+    );
+    assert_eq!((touched.sections_written, touched.embedded), (0, 0));
+    let after = query(&engine, dir.path(), "exponential backoff", |_| {}).results;
+    assert_eq!(after[0].section, "Errors");
+    assert_eq!(after[0].mtime, mtime_of(&guide), "the new mtime is shown");
+    assert!(after[0].mtime < before[0].mtime - 3000);
+
+    // One section edited: one file re-chunked, one section embedded.
+    std::fs::write(
+        &guide,
+        GUIDE.replace("exponential backoff", "a circuit breaker"),
+    )
+    .unwrap();
+    set_mtime(&guide, 60);
+    let edited = index(&engine, dir.path());
+    assert_eq!(
+        (edited.indexed, edited.sections_written, edited.embedded),
+        (1, 1, usize::from(model))
+    );
+    let hits = query(&engine, dir.path(), "circuit breaker", |_| {}).results;
+    assert_eq!(
+        (hits[0].section.as_str(), hits[0].matched_by.len()),
+        ("Errors", if model { 2 } else { 1 })
+    );
+
+    // A section removed and a file deleted: their rows go.
+    std::fs::write(&guide, "## Matching\n\nOnly this now.\n").unwrap();
+    set_mtime(&guide, 30);
+    std::fs::remove_file(dir.path().join("apps/web/docs/ui.md")).unwrap();
+    let shrunk = index(&engine, dir.path());
+    assert_eq!((shrunk.removed, shrunk.files), (1, 3));
+    assert_eq!(shrunk.sections_removed, 4, "{shrunk:?}"); // preamble, Errors, Matching##1, Buttons
+    assert!(
+        query(&engine, dir.path(), "primary buttons blue", |r| r.mode =
+            cc_search::hybrid::Mode::Keyword)
+        .results
+        .is_empty()
+    );
+}
+
+#[test]
+fn branches_are_scoped_and_identical_content_is_embedded_once() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("finch");
+    std::fs::create_dir(&repo).unwrap();
+    project(&repo);
+    git_at(&repo, &["init", "-q", "-b", "main"], 1_700_000_000);
+    git_at(&repo, &["add", "-A"], 1_700_000_000);
+    git_at(
+        &repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "docs",
+        ],
+        1_700_000_000,
+    );
+    let (engine, model) = engine(home.path());
+    let main = index(&engine, &repo);
+    assert_eq!(
+        (main.project.as_str(), main.branch.as_str()),
+        ("finch", "main")
+    );
+    let rows = if model {
+        embedding_rows(home.path())
+    } else {
+        0
+    };
+
+    // A feature branch with the same docs plus one new section.
+    git_at(
+        &repo,
+        &["checkout", "-q", "-b", "feature/auth"],
+        1_700_000_100,
+    );
+    write(
+        &repo,
+        "docs/auth.md",
+        "## Tokens\n\nRefresh tokens rotate on every use.\n",
+    );
+    let feature = index(&engine, &repo);
+    assert_eq!(feature.branch, "feature/auth");
+    assert_eq!(feature.indexed, 5);
+    if model {
+        assert_eq!(feature.embedded, 1, "only the new section is embedded");
+        assert_eq!(embedding_rows(home.path()), rows + 1);
+    } else {
+        assert_eq!((feature.embedded, feature.pending_vectors), (0, 15));
+    }
+
+    // Default: the current branch only.
+    let here = query(&engine, &repo, "refresh tokens rotate", |_| {});
+    assert_eq!(here.branch, "feature/auth");
+    assert_eq!(here.results[0].file, "docs/auth.md");
+    let on_main = query(&engine, &repo, "refresh tokens rotate", |r| {
+        r.branch = Some("main".into())
+    });
+    assert!(
+        on_main
+            .results
+            .iter()
+            .all(|h| h.branch == "main" && h.file != "docs/auth.md")
+    );
+    // All branches: the identical sections are one result each, naming both branches.
+    let all = query(&engine, &repo, "riders drivers distance rating", |r| {
+        r.all_branches = true
+    });
+    let top = &all.results[0];
+    assert_eq!(
+        (top.file.as_str(), top.section.as_str()),
+        ("docs/guide.md", "Matching")
+    );
+    let mut branches = vec![top.branch.clone()];
+    branches.extend(top.also_on.clone());
+    branches.sort();
+    assert_eq!(branches, ["feature/auth", "main"]);
+    let files: Vec<(&str, &str)> = all
+        .results
+        .iter()
+        .map(|h| (h.file.as_str(), h.section.as_str()))
+        .collect();
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "no section twice: {files:?}");
+
+    // A detached HEAD is its own branch name.
+    git_at(
+        &repo,
+        &["checkout", "-q", "--detach", "main"],
+        1_700_000_200,
+    );
+    let detached = index(&engine, &repo);
+    assert!(
+        detached.branch.starts_with("detached@"),
+        "{}",
+        detached.branch
+    );
+
+    // Another project with the same files: scoped apart, nothing embedded again.
+    let other = parent.path().join("other");
+    project(&other);
+    let copy = index(&engine, &other);
+    assert_eq!((copy.project.as_str(), copy.embedded), ("other", 0));
+    assert_eq!(copy.sections_written, 7);
+    let scoped = query(&engine, &other, "refresh tokens rotate", |r| {
+        r.all_branches = true
+    });
+    assert!(scoped.results.iter().all(|h| h.project == "other"));
+}
+
+#[test]
+fn a_query_never_indexes() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let engine = open(home.path());
+    let found = query(&engine, dir.path(), "riders", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert!(found.results.is_empty());
+    assert!(
+        found
+            .warnings
+            .iter()
+            .any(|w| w.contains("cc-search docs index")),
+        "{:?}",
+        found.warnings
+    );
+    let found = query(&engine, dir.path(), "riders", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert!(found.results.is_empty(), "still not indexed");
+    let err = engine
+        .run::<docs::Query>(QueryRequest {
+            query: "  ".into(),
+            project_dir: Some(dir.path().into()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_request");
+}
+
+#[test]
+fn without_a_model_docs_are_searched_by_keyword_and_embedded_later() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent/model\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    let indexed = index(&engine, dir.path());
+    assert_eq!(indexed.pending_vectors, 7);
+    assert!(
+        indexed.warnings.iter().any(|w| w.contains("keyword-only")),
+        "{:?}",
+        indexed.warnings
+    );
+    let found = query(&engine, dir.path(), "exponential backoff", |_| {});
+    assert_eq!(found.mode, cc_search::hybrid::Mode::Keyword);
+    assert_eq!(found.results[0].section, "Errors");
+    assert!(
+        found.warnings.is_empty(),
+        "said once per engine: {:?}",
+        found.warnings
+    );
+    // The same data root with the model: the pending sections get their vectors.
+    if common::model_dir().is_some() {
+        std::fs::remove_file(home.path().join("config.toml")).unwrap();
+        let engine = open(home.path());
+        let later = index(&engine, dir.path());
+        assert_eq!((later.unchanged, later.pending_vectors), (4, 0));
+        assert!(later.embedded >= 7);
+    }
+}
+
+#[test]
+fn a_second_index_run_waits_for_the_lock_or_reports_who_holds_it() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "docs/a.md", "## A\n\ntext\n");
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    // A live process of this host holds the lock.
+    let mut holder = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let lock = home.path().join("docs.lock");
+    let info = |pid: u32, timestamp: i64| {
+        format!(
+            "{{\"pid\":{pid},\"hostname\":\"{}\",\"timestamp\":{timestamp}}}",
+            docs::lock::hostname()
+        )
+    };
+    std::fs::write(&lock, info(holder.id(), cc_search::time::unix_now())).unwrap();
+    let err = engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(dir.path().into()),
+            lock_wait_secs: Some(0),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("process {}", holder.id())),
+        "{err}"
+    );
+    assert!(lock.exists());
+    // The holder dies: its lock is broken, with a warning.
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let run = index(&engine, dir.path());
+    assert!(
+        run.warnings
+            .iter()
+            .any(|w| w.contains("broke the stale lock")),
+        "{:?}",
+        run.warnings
+    );
+    assert!(!lock.exists(), "released after the run");
+
+    // Two runs at once (two engines, as two processes would be): one waits, both finish.
+    let other = open(home.path());
+    std::thread::scope(|s| {
+        let a = s.spawn(|| index(&engine, dir.path()));
+        let b = s.spawn(|| index(&other, dir.path()));
+        let (a, b) = (a.join().unwrap(), b.join().unwrap());
+        assert_eq!(a.files + b.files, 2);
+    });
+}
+
+#[test]
+fn notes_are_dated_by_folder_and_filtered_by_date_and_file() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "sessions/2026_02_05_AUTH/IMPLEMENTATION.md",
+        "## Plan\n\nJWT refresh tokens with rotation.\n",
+    );
+    write(
+        root,
+        "sessions/2026_02_05_AUTH/NOTES.md",
+        "## Findings\n\nRefresh tokens leaked in logs.\n",
+    );
+    write(
+        root,
+        "sessions/2026_03_10_CACHE/IMPLEMENTATION.md",
+        "## Plan\n\nCache refresh tokens in redis.\n",
+    );
+    write(
+        root,
+        "docs/x.md",
+        "## Doc\n\nrefresh tokens in docs are not notes\n",
+    );
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[embed]\nmodel_dir = \"/nonexistent\"\n",
+    )
+    .unwrap();
+    let engine = open(home.path());
+    let indexed = engine
+        .run::<docs::NotesIndex>(NotesIndexRequest {
+            project_dir: Some(root.into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((indexed.files, indexed.sections_written), (3, 3));
+    let q = |f: &dyn Fn(&mut NotesQueryRequest)| {
+        let mut request = NotesQueryRequest {
+            query: "refresh tokens".into(),
+            project_dir: Some(root.into()),
+            ..Default::default()
+        };
+        f(&mut request);
+        engine.run::<docs::NotesQuery>(request)
+    };
+    let all = q(&|_| {}).unwrap();
+    assert_eq!(all.results.len(), 3, "notes only, not docs");
+    let after = q(&|r| r.after = Some("2026-03-01".into())).unwrap();
+    assert_eq!(after.results.len(), 1);
+    assert_eq!(after.results[0].session_date.as_deref(), Some("2026-03-10"));
+    assert_eq!(
+        after.results[0].session_path.as_deref(),
+        Some("sessions/2026_03_10_CACHE")
+    );
+    let file = q(&|r| r.file = Some("implementation".into())).unwrap();
+    let mut files: Vec<&str> = file.results.iter().map(|h| h.file.as_str()).collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "sessions/2026_02_05_AUTH/IMPLEMENTATION.md",
+            "sessions/2026_03_10_CACHE/IMPLEMENTATION.md"
+        ]
+    );
+    let both = q(&|r| {
+        r.file = Some("IMPLEMENTATION".into());
+        r.after = Some("2026-02-06".into());
+    })
+    .unwrap();
+    assert_eq!(both.results.len(), 1);
+    assert_eq!(
+        q(&|r| r.after = Some("March".into())).unwrap_err().code(),
+        "invalid_request"
+    );
+}
+
+/// Commit everything in `repo` (a fixed author and date).
+fn commit_all(repo: &Path, message: &str, at: i64) {
+    git_at(repo, &["add", "-A"], at);
+    git_at(
+        repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            message,
+        ],
+        at,
+    );
+}
+
+fn notes_index(engine: &Engine, dir: &Path) -> IndexResponse {
+    engine
+        .run::<docs::NotesIndex>(NotesIndexRequest {
+            project_dir: Some(dir.into()),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+fn notes_query(engine: &Engine, dir: &Path, text: &str) -> QueryResponse {
+    engine
+        .run::<docs::NotesQuery>(NotesQueryRequest {
+            query: text.into(),
+            project_dir: Some(dir.into()),
+            mode: cc_search::hybrid::Mode::Keyword,
+            limit: Some(20),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+/// Notes are one set whatever the branch: switching branches re-chunks nothing, and a
+/// note deleted on one branch is gone on every branch.
+#[test]
+fn notes_do_not_depend_on_the_branch() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("finch");
+    write(&repo, "docs/a.md", "## A\n\ncode docs\n");
+    git_at(&repo, &["init", "-q", "-b", "main"], 1_700_000_000);
+    commit_all(&repo, "docs", 1_700_000_000);
+    // Notes are not committed: they stay as they are across checkouts.
+    write(
+        &repo,
+        "sessions/2026_02_05_AUTH/NOTES.md",
+        "## Findings\n\nToken rotation keeps the kiwi session alive.\n",
+    );
+    write(
+        &repo,
+        "sessions/2026_02_06_CACHE/NOTES.md",
+        "## Findings\n\nThe mango cache expires hourly.\n",
+    );
+    let (engine, _) = engine(home.path());
+    let main = notes_index(&engine, &repo);
+    assert_eq!((main.indexed, main.sections_written), (2, 2));
+    assert_eq!(main.branch, "", "notes belong to no branch");
+
+    git_at(&repo, &["checkout", "-q", "-b", "feature"], 1_700_000_100);
+    let feature = notes_index(&engine, &repo);
+    assert_eq!(
+        (feature.unchanged, feature.indexed, feature.sections_written),
+        (2, 0, 0),
+        "nothing re-chunked on another branch"
+    );
+    std::fs::remove_file(repo.join("sessions/2026_02_06_CACHE/NOTES.md")).unwrap();
+    let deleted = notes_index(&engine, &repo);
+    assert_eq!((deleted.removed, deleted.sections_removed), (1, 1));
+
+    git_at(&repo, &["checkout", "-q", "main"], 1_700_000_200);
+    let back = notes_index(&engine, &repo);
+    assert_eq!(
+        (back.unchanged, back.indexed, back.removed),
+        (1, 0, 0),
+        "{back:?}"
+    );
+    assert!(
+        notes_query(&engine, &repo, "mango cache")
+            .results
+            .is_empty()
+    );
+    let kiwi = notes_query(&engine, &repo, "kiwi session").results;
+    assert_eq!(kiwi.len(), 1, "one copy, not one per branch");
+    assert_eq!(kiwi[0].branch, "");
+
+    // A note deleted on main after visiting a branch: gone too.
+    git_at(&repo, &["checkout", "-q", "feature"], 1_700_000_300);
+    assert_eq!(notes_index(&engine, &repo).unchanged, 1);
+    git_at(&repo, &["checkout", "-q", "main"], 1_700_000_400);
+    std::fs::remove_file(repo.join("sessions/2026_02_05_AUTH/NOTES.md")).unwrap();
+    assert_eq!(notes_index(&engine, &repo).removed, 1);
+    assert!(
+        notes_query(&engine, &repo, "kiwi session")
+            .results
+            .is_empty()
+    );
+    let rows: i64 = rusqlite::Connection::open(home.path().join("docs.db"))
+        .unwrap()
+        .query_row("SELECT count(*) FROM chunks WHERE kind = 'note'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(rows, 0);
+}
+
+/// Before its first commit a repository's branch is the one HEAD names.
+#[test]
+fn an_unborn_branch_has_its_name() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("fresh");
+    write(
+        &repo,
+        "docs/a.md",
+        "## Start\n\nThe first words of the papaya docs.\n",
+    );
+    git_at(&repo, &["init", "-q", "-b", "trunk"], 1_700_000_000);
+    let (engine, _) = engine(home.path());
+    let first = index(&engine, &repo);
+    assert_eq!(first.branch, "trunk");
+    let found = query(&engine, &repo, "papaya", |_| {});
+    assert_eq!(found.branch, "trunk");
+    assert_eq!(found.results[0].branch, "trunk");
+    // The first commit changes nothing: same branch, nothing re-indexed.
+    commit_all(&repo, "first", 1_700_000_100);
+    let again = index(&engine, &repo);
+    assert_eq!((again.branch.as_str(), again.unchanged), ("trunk", 1));
+    // Another unborn branch name in another repository.
+    let other = parent.path().join("other");
+    write(&other, "docs/a.md", "## X\n\nx\n");
+    git_at(&other, &["init", "-q", "-b", "feature/new"], 1_700_000_000);
+    assert_eq!(index(&engine, &other).branch, "feature/new");
+}
+
+/// `## A`, `## A`, `## A##1`: the titles `A`, `A##1`, `A##1` are kept as the spec says,
+/// and all three sections are indexed.
+#[test]
+fn repeated_titles_never_replace_a_section() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "docs/a.md",
+        "## A\n\nzebra one\n\n## A\n\nzebra two\n\n## A##1\n\nzebra three\n",
+    );
+    let (engine, _) = engine(home.path());
+    let first = index(&engine, dir.path());
+    assert_eq!(first.sections_written, 3);
+    let found = query(&engine, dir.path(), "zebra", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    let mut sections: Vec<(&str, &str)> = found
+        .results
+        .iter()
+        .map(|h| (h.section.as_str(), h.content.trim_end()))
+        .collect();
+    sections.sort();
+    assert_eq!(
+        sections,
+        [
+            ("A", "## A\n\nzebra one"),
+            ("A##1", "## A\n\nzebra two"),
+            ("A##1", "## A##1\n\nzebra three"),
+        ]
+    );
+    // Re-indexed unchanged content keeps every key.
+    set_mtime(&dir.path().join("docs/a.md"), 100);
+    let touched = index(&engine, dir.path());
+    assert_eq!((touched.touched, touched.sections_written), (1, 0));
+    assert_eq!(query(&engine, dir.path(), "zebra", |_| {}).results.len(), 3);
+}
+
+#[test]
+fn an_impossible_date_is_a_clear_error() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = engine(home.path());
+    for (after, why) in [
+        ("2026-02-31", "February 2026 has 28 days"),
+        ("2026-04-31", "April 2026 has 30 days"),
+        ("2026-00-10", "there is no month 0"),
+        ("2026-2-1", "not a date as YYYY-MM-DD"),
+    ] {
+        let err = engine
+            .run::<docs::NotesQuery>(NotesQueryRequest {
+                query: "x".into(),
+                project_dir: Some(dir.path().into()),
+                after: Some(after.into()),
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_request");
+        assert!(
+            err.to_string().contains(why) && err.to_string().contains(after),
+            "{err}"
+        );
+    }
+    // A leap day is a date.
+    engine
+        .run::<docs::NotesQuery>(NotesQueryRequest {
+            query: "x".into(),
+            project_dir: Some(dir.path().into()),
+            after: Some("2028-02-29".into()),
+            ..Default::default()
+        })
+        .unwrap();
+}
+
+/// Asking for a branch that was never indexed says so instead of returning nothing.
+#[test]
+fn a_branch_never_indexed_is_reported() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = parent.path().join("finch");
+    project(&repo);
+    git_at(&repo, &["init", "-q", "-b", "main"], 1_700_000_000);
+    commit_all(&repo, "docs", 1_700_000_000);
+    let (engine, _) = engine(home.path());
+    index(&engine, &repo);
+    let on_main = query(&engine, &repo, "exponential backoff", |_| {});
+    assert!(on_main.warnings.is_empty(), "{:?}", on_main.warnings);
+    assert_eq!(on_main.results[0].section, "Errors");
+
+    let elsewhere = query(&engine, &repo, "exponential backoff", |r| {
+        r.branch = Some("release/2".into())
+    });
+    assert!(elsewhere.results.is_empty());
+    assert_eq!(elsewhere.warnings.len(), 1, "{:?}", elsewhere.warnings);
+    let warning = &elsewhere.warnings[0];
+    for part in ["release/2", "finch", "indexed: main", "--all-branches"] {
+        assert!(warning.contains(part), "{part} in {warning}");
+    }
+    // The current branch, never indexed: the same warning.
+    git_at(&repo, &["checkout", "-q", "-b", "feature"], 1_700_000_100);
+    let here = query(&engine, &repo, "exponential backoff", |_| {});
+    assert!(
+        here.warnings.iter().any(|w| w.contains("branch feature")),
+        "{:?}",
+        here.warnings
+    );
+    // All branches: no warning, and results.
+    let all = query(&engine, &repo, "exponential backoff", |r| {
+        r.all_branches = true
+    });
+    assert!(all.warnings.is_empty() && !all.results.is_empty());
+}
+
+/// docs.index and docs.query as an MCP client calls them (tools docs_index, docs_query,
+/// notes_query), on the project the server was given.
+#[test]
+fn docs_and_notes_through_mcp() {
+    use cc_search::mcp::{Server, ServerOptions};
+    use serde_json::{Value, json};
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    no_model(home.path());
+    let server = Server::new(
+        std::sync::Arc::new(open(home.path())),
+        ServerOptions {
+            roots: vec![dir.path().to_path_buf()],
+            tools: vec!["all".into()],
+            structured: Some(true),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let call = |id: i64, tool: &str, arguments: Value| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                             "params": {"name": tool, "arguments": arguments}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        assert_eq!(reply["id"], id);
+        reply["result"].clone()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                      "params": {"protocolVersion": "2025-11-25", "capabilities": {}}});
+    server.handle(&init.to_string()).unwrap();
+
+    let indexed = call(1, "docs_index", json!({}));
+    assert!(indexed.get("isError").is_none(), "{indexed}");
+    assert_eq!(indexed["structuredContent"]["files"], 4);
+    assert_eq!(indexed["structuredContent"]["sections_written"], 7);
+    let found = call(
+        2,
+        "docs_query",
+        json!({"query": "exponential backoff", "limit": 3}),
+    );
+    assert!(found.get("isError").is_none(), "{found}");
+    let text: Value = serde_json::from_str(found["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, found["structuredContent"]);
+    let top = &text["results"][0];
+    assert_eq!(top["file"], "docs/guide.md");
+    assert_eq!(top["section"], "Errors");
+    assert!(
+        top["content"]
+            .as_str()
+            .unwrap()
+            .contains("exponential backoff")
+    );
+    assert_eq!(text["mode"], "keyword");
+
+    let bad = call(
+        3,
+        "notes_query",
+        json!({"query": "x", "after": "2026-02-31"}),
+    );
+    assert_eq!(bad["isError"], true);
+    assert!(
+        bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("February 2026 has 28 days"),
+        "{bad}"
+    );
+    let outside = call(4, "docs_query", json!({"query": "x", "project_dir": "/"}));
+    assert_eq!(outside["isError"], true, "confined to the roots: {outside}");
+}
+
+/// Notes indexed per branch by an earlier version are dropped and indexed once, for
+/// every branch.
+#[test]
+fn notes_indexed_per_branch_before_are_indexed_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "sessions/2026_02_05_AUTH/NOTES.md",
+        "## Findings\n\nThe lychee token.\n\n## Plan\n\nRotate it.\n",
+    );
+    let (engine, _) = engine(home.path());
+    assert_eq!(notes_index(&engine, dir.path()).sections_written, 2);
+    // What an earlier version wrote on branch main: its rows and sources named the branch.
+    let db = rusqlite::Connection::open(home.path().join("docs.db")).unwrap();
+    db.execute_batch(
+        "UPDATE doc_files SET branch = 'main' WHERE collection = 'notes';
+         UPDATE chunks SET source = kind || char(0) || scope || char(0) || 'main' || char(0)
+           || json_extract(meta, '$.path') WHERE kind = 'note';",
+    )
+    .unwrap();
+    let again = notes_index(&engine, dir.path());
+    assert_eq!((again.indexed, again.sections_written), (1, 2), "{again:?}");
+    let count = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        count("SELECT count(*) FROM doc_files WHERE collection = 'notes' AND branch <> ''"),
+        0
+    );
+    assert_eq!(count("SELECT count(*) FROM chunks WHERE kind = 'note'"), 2);
+    assert_eq!(
+        notes_query(&engine, dir.path(), "lychee token")
+            .results
+            .len(),
+        1
+    );
+    assert_eq!(notes_index(&engine, dir.path()).unchanged, 1);
+}

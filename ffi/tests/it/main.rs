@@ -1,0 +1,13 @@
+//! The C ABI's tests, in one binary (each module was a binary of its own): C programs
+//! compiled by gcc against the shared and static libraries, run plain, under valgrind and
+//! with AddressSanitizer. `cargo test -p cc-search-ffi --test it -- sanitizers::` runs one
+//! module.
+
+mod c_abi;
+mod cancel;
+mod code;
+mod common;
+#[path = "../../../core/tests/it/common/mod.rs"]
+mod core_common;
+mod docs;
+mod sanitizers;
