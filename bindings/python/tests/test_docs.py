@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -234,7 +236,16 @@ def test_ctrl_c_stops_an_index_run_at_once_and_the_next_run_finishes(
     argv = [cli_path(), "docs", "index", "--project-dir", str(project), "--json"]
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(3)
+    # Interrupt once vectors are being committed (a fixed wait could land before the run
+    # reaches its embedding loop on a slow machine).
+    embedded, deadline = 0, time.monotonic() + 60
+    while not embedded and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            with closing(sqlite3.connect(f"file:{home / 'docs.db'}?mode=ro", uri=True)) as db:
+                embedded = db.execute("SELECT count(*) FROM chunk_vectors_rowids").fetchone()[0]
+        except sqlite3.Error:
+            pass
     assert proc.poll() is None, "the run ended before it could be interrupted"
     asked = time.monotonic()
     proc.send_signal(signal.SIGINT)
