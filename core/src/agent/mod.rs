@@ -76,10 +76,11 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
     }
     let marker = json!({"truncated": true, "more": more});
     let target = limit.saturating_sub(budget::size(&marker));
+    let over = budget::size(answer) > target;
     if let (Value::Object(map), Some(table)) = (&mut *answer, &shape.paths)
+        && over
         && table.table == FILE_TABLE
         && map.contains_key(FILE_TABLE)
-        && budget::size(&Value::Object(map.clone())) > target
     {
         keep_table_prefix(map, table, target);
     }
@@ -163,27 +164,39 @@ fn parse(op: &str, result_json: &str) -> Result<Value> {
 
 /// Remove the field at `path` (`/`-separated keys, `*` for every item of a list).
 pub fn omit(map: &mut Map<String, Value>, path: &str) {
-    let (key, rest) = match path.split_once('/') {
-        Some((key, rest)) => (key, Some(rest)),
-        None => (path, None),
-    };
-    let Some(rest) = rest else {
-        map.shift_remove(key);
-        return;
-    };
-    let Some(value) = map.get_mut(key) else {
-        return;
-    };
-    let (first, deeper) = rest.split_once('/').unwrap_or((rest, ""));
+    let (parent, key) = path.rsplit_once('/').unwrap_or(("", path));
+    each_object(map, parent, &mut |object| {
+        object.shift_remove(key);
+    });
+}
+
+/// Call `f` on every object at `path` below `map` (as in [`omit`]; `""` is `map` itself).
+fn each_object(
+    map: &mut Map<String, Value>,
+    path: &str,
+    f: &mut dyn FnMut(&mut Map<String, Value>),
+) {
+    if path.is_empty() {
+        return f(map);
+    }
+    let (key, rest) = path.split_once('/').unwrap_or((path, ""));
+    if let Some(value) = map.get_mut(key) {
+        each_object_of(value, rest, f);
+    }
+}
+
+/// [`each_object`] from any value: `*` walks into every item of a list.
+fn each_object_of(value: &mut Value, path: &str, f: &mut dyn FnMut(&mut Map<String, Value>)) {
     match value {
-        Value::Array(items) if first == "*" && !deeper.is_empty() => {
-            for item in items {
-                if let Value::Object(item) = item {
-                    omit(item, deeper);
-                }
+        Value::Object(map) => each_object(map, path, f),
+        Value::Array(items) => {
+            if let Some(rest) = path.strip_prefix('*') {
+                let rest = rest.strip_prefix('/').unwrap_or(rest);
+                items
+                    .iter_mut()
+                    .for_each(|item| each_object_of(item, rest, f));
             }
         }
-        Value::Object(inner) => omit(inner, rest),
         _ => {}
     }
 }
@@ -191,26 +204,12 @@ pub fn omit(map: &mut Map<String, Value>, path: &str) {
 /// Call `f` on every list at `path` (as in [`omit`]: `a/*/b` is the list `b` of every
 /// item of `a`).
 fn each_list(map: &mut Map<String, Value>, path: &str, f: &mut dyn FnMut(&mut Vec<Value>)) {
-    let (key, rest) = match path.split_once('/') {
-        Some((key, rest)) => (key, Some(rest)),
-        None => (path, None),
-    };
-    let Some(value) = map.get_mut(key) else {
-        return;
-    };
-    match (value, rest) {
-        (Value::Array(items), None) => f(items),
-        (Value::Array(items), Some(rest)) => {
-            let deeper = rest.strip_prefix("*/").unwrap_or(rest);
-            for item in items {
-                if let Value::Object(item) = item {
-                    each_list(item, deeper, f);
-                }
-            }
+    let (parent, key) = path.rsplit_once('/').unwrap_or(("", path));
+    each_object(map, parent, &mut |object| {
+        if let Some(Value::Array(items)) = object.get_mut(key) {
+            f(items);
         }
-        (Value::Object(inner), Some(rest)) => each_list(inner, rest, f),
-        _ => {}
-    }
+    });
 }
 
 /// Call `f` on every object item of the lists at `path` ([`each_list`]).
