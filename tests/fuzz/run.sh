@@ -4,7 +4,8 @@
 #
 #   tests/fuzz/run.sh SECONDS [TARGET...]
 #
-# Environment: CARGO_FUZZ (the cargo-fuzz binary), FUZZ_TARGET_DIR (cargo target dir; the
+# Environment: CARGO_FUZZ (the cargo-fuzz binary), FUZZ_BUILD (`--release`, the default, or
+# `--dev`: tests/fuzz/Cargo.toml's quicker-to-build profile), FUZZ_TARGET_DIR (cargo target dir; the
 # working corpora grow under it, seeded from tests/fuzz/corpus/<target>). A crash or a
 # failed invariant stops the run with libFuzzer's report; the input that did it is in
 # tests/fuzz/artifacts/<target>/.
@@ -16,6 +17,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(files_query fts5_escape sessions_jsonl markdown_sections identifier_split c_abi_call mcp_handle)
 cargo_fuzz=${CARGO_FUZZ:-cargo-fuzz}
 target_dir=${FUZZ_TARGET_DIR:-$PWD/target/fuzz}
+build=${FUZZ_BUILD:---release}
 export RUSTC_BOOTSTRAP=1
 
 # Longest input per target: a few transcript lines, one request, one query.
@@ -35,7 +37,7 @@ for t in "${targets[@]}"; do
   log="$target_dir/logs/$t.log"
   mkdir -p "$work" "$(dirname "$log")"
   start=$(date +%s.%N)
-  if ! "$cargo_fuzz" run --fuzz-dir tests/fuzz --sanitizer none --debug-assertions --release \
+  if ! "$cargo_fuzz" run --fuzz-dir tests/fuzz --sanitizer none --debug-assertions "$build" \
       --target-dir "$target_dir" "$t" "$work" "tests/fuzz/corpus/$t" -- \
       -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=60 \
       -print_final_stats=1 >"$log" 2>&1; then
