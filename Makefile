@@ -42,12 +42,14 @@ $(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json $(NODE_DIR
 
 setup-node: $(NODE_DIR)/node_modules/.package-lock.json
 
-# cbindgen at the exact version the committed header was generated with.
+# cbindgen at the exact version the committed header was generated with. A debug build
+# (`--debug`), as for cargo-fuzz: a tool run a few times per `make test` compiles in half
+# the time and runs as fast as anyone can tell.
 $(CBINDGEN):
 	if command -v cbindgen >/dev/null && [ "$$(cbindgen --version)" = "cbindgen $(CBINDGEN_VERSION)" ]; then \
 	  mkdir -p $(TOOLS)/bin && ln -sf "$$(command -v cbindgen)" $@; \
 	else \
-	  cargo install --quiet --locked cbindgen --version $(CBINDGEN_VERSION) --root $(TOOLS); \
+	  cargo install --quiet --locked --debug cbindgen --version $(CBINDGEN_VERSION) --root $(TOOLS); \
 	fi
 
 ## ---- builds --------------------------------------------------------------------------
@@ -179,17 +181,25 @@ FUZZ_TARGETS ?=
 FUZZ_TARGET_DIR ?= $(ROOT)/target/fuzz
 
 $(CARGO_FUZZ):
-	cargo install --quiet --locked cargo-fuzz --version $(CARGO_FUZZ_VERSION) --root $(TOOLS)
+	cargo install --quiet --locked --debug cargo-fuzz --version $(CARGO_FUZZ_VERSION) --root $(TOOLS)
+
+# `make fuzz` builds in release (one codegen unit: the fastest runs, about 10 minutes to
+# build on 2 cores); `make fuzz-quick` with tests/fuzz/Cargo.toml's dev profile, which
+# builds in a fraction of that and still runs thousands of inputs a second.
+FUZZ_BUILD ?= --release
+fuzz-quick: FUZZ_BUILD := --dev
 
 fuzz-build: $(CARGO_FUZZ)
 	RUSTC_BOOTSTRAP=1 $(CARGO_FUZZ) build --fuzz-dir tests/fuzz --sanitizer none \
-	  --debug-assertions --release --target-dir $(FUZZ_TARGET_DIR)
+	  --debug-assertions $(FUZZ_BUILD) --target-dir $(FUZZ_TARGET_DIR)
 
 fuzz: fuzz-build
-	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) \
+	  tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-quick: fuzz-build
-	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(FUZZ_TARGETS)
+	CARGO_FUZZ=$(CARGO_FUZZ) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_TARGET_DIR=$(FUZZ_TARGET_DIR) \
+	  tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(FUZZ_TARGETS)
 
 ## ---- benchmarks -----------------------------------------------------------------------
 
