@@ -128,8 +128,15 @@ test: check-format lint test-rust fuzz-quick test-header test-examples test-pyth
 check-format:
 	cargo fmt --all --check
 
+# Clippy on everything, then on the core built with each component alone and with none
+# (its Cargo features: what a Rust program that needs one component compiles).
+CORE_FEATURES := files grep code docs sessions semantic
 lint: python
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	for features in "" $(CORE_FEATURES); do \
+	  echo "clippy: cc-search with features [$$features]"; \
+	  cargo clippy --quiet -p cc-search --no-default-features --features "$$features" --lib -- -D warnings; \
+	done
 
 # valgrind, for the C ABI's sanitizer tests (ffi/tests/it/sanitizers.rs), from Debian's
 # packages when it is missing.

@@ -361,7 +361,7 @@ EOF
 ## ---- Rust ------------------------------------------------------------------------------
 
 rust_crate() {
-  section "rust: a fresh crate with cc-search as a path dependency"
+  section "rust: a fresh crate with cc-search (the files component alone) as a path dependency"
   local crate=$work/uses-cc-search
   mkdir -p "$crate/src"
   # The workspace's lock file and dev profile, so the dependencies already built are reused.
@@ -374,7 +374,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-cc-search = { path = "$root/core" }
+cc-search = { path = "$root/core", default-features = false, features = ["files"] }
 
 [profile.dev]
 debug = "line-tables-only"
@@ -409,6 +409,16 @@ fn main() -> cc_search::Result<()> {
     Ok(())
 }
 EOF
+  # One component compiles only what it needs: no grammars, no tokenizer, no grep crates.
+  local tree
+  tree=$(cargo tree --quiet --manifest-path "$crate/Cargo.toml" --prefix none -e normal)
+  local name
+  for name in git2 rusqlite nucleo-matcher; do
+    grep -q "^$name v" <<<"$tree" || fail "rust: the files feature lacks its dependency $name"
+  done
+  for name in tree-sitter tokenizers grep-searcher; do
+    ! grep -q "^$name v" <<<"$tree" || fail "rust: the files feature alone still depends on $name"
+  done
   local out
   out=$(cargo run --quiet --manifest-path "$crate/Cargo.toml" -- "$work/home-rust" "$project" src/comp)
   record "Rust cc_search::VERSION (path dependency)" "$(sed -n 1p <<<"$out")"

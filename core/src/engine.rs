@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::embed::{Cache, Embedder, MiniLm};
+use crate::embed::{Cache, Embedder};
 use crate::env::{absolute, env_path, xdg_dir};
 use crate::error::{Error, Result};
 use crate::progress::{Generation, Watch};
@@ -211,10 +211,29 @@ impl Engine {
         if let Some(embedder) = slot.as_ref() {
             return Ok(Arc::clone(embedder));
         }
-        let location = crate::embed::resolve_model_dir(self.config.embed.model_dir.as_deref())?;
-        let embedder: Arc<dyn Embedder> = Arc::new(MiniLm::load(&location.dir)?);
+        let embedder = self.load_model()?;
         *slot = Some(Arc::clone(&embedder));
         Ok(embedder)
+    }
+
+    #[cfg(feature = "semantic")]
+    fn load_model(&self) -> Result<Arc<dyn Embedder>> {
+        let location = crate::embed::resolve_model_dir(self.config.embed.model_dir.as_deref())?;
+        Ok(Arc::new(crate::embed::MiniLm::load(&location.dir)?))
+    }
+
+    /// Built without the `semantic` feature there is no model to load: every search
+    /// answers from keywords, as when the model is not installed (the same error kind,
+    /// so callers fall back the same way).
+    #[cfg(not(feature = "semantic"))]
+    fn load_model(&self) -> Result<Arc<dyn Embedder>> {
+        Err(Error::io(
+            "all-MiniLM-L6-v2",
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "this build of cc-search has no embedding model (the `semantic` feature is off)",
+            ),
+        ))
     }
 
     /// True the first time it is called on this engine, false after: searches that fall

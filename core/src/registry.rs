@@ -11,33 +11,60 @@ use crate::error::{Error, Result};
 use crate::ops::{Operation, OperationInfo};
 use crate::progress::{self, Progress, Watch};
 
-/// Every operation, in name order.
+/// Every operation, in name order (those of the components this build has: each is a
+/// Cargo feature).
 pub static OPERATIONS: &[OperationInfo] = &[
+    #[cfg(feature = "files")]
     OperationInfo::of::<crate::claude::Install>(),
+    #[cfg(feature = "files")]
     OperationInfo::of::<crate::claude::InstallMcp>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::DeleteRepos>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::FindCode>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::GetDependencies>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::GetFileSymbols>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::GetOverview>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::GetReferences>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::GetSymbolDetail>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::IndexRepository>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::IndexStatus>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::ListRepos>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::SearchSymbols>(),
+    #[cfg(feature = "code")]
     OperationInfo::of::<crate::code::UpdateFiles>(),
+    #[cfg(feature = "docs")]
     OperationInfo::of::<crate::docs::Index>(),
+    #[cfg(feature = "docs")]
     OperationInfo::of::<crate::docs::Query>(),
+    #[cfg(feature = "semantic")]
     OperationInfo::of::<crate::embedding::Text>(),
+    #[cfg(feature = "files")]
     OperationInfo::of::<crate::files::Refresh>(),
+    #[cfg(feature = "files")]
     OperationInfo::of::<crate::files::Suggest>(),
+    #[cfg(feature = "grep")]
     OperationInfo::of::<crate::grep::Search>(),
+    #[cfg(feature = "docs")]
     OperationInfo::of::<crate::docs::NotesIndex>(),
+    #[cfg(feature = "docs")]
     OperationInfo::of::<crate::docs::NotesQuery>(),
+    #[cfg(feature = "sessions")]
     OperationInfo::of::<crate::sessions::Chunk>(),
+    #[cfg(feature = "sessions")]
     OperationInfo::of::<crate::sessions::Index>(),
+    #[cfg(feature = "sessions")]
     OperationInfo::of::<crate::sessions::Search>(),
+    #[cfg(feature = "sessions")]
     OperationInfo::of::<crate::sessions::Status>(),
 ];
 

@@ -8,18 +8,14 @@ use tokenizers::{Tokenizer, TruncationParams};
 
 use super::Embedder;
 use super::bert::{Bert, Config as BertConfig, Workspace};
+use super::model::{MODEL_FILES, MODEL_ID};
 use crate::error::{Error, Result};
 
-/// The model's name, the first half of every cache key.
-pub const MODEL_ID: &str = "sentence-transformers/all-MiniLM-L6-v2";
 /// The longest input the model reads, in word pieces including `[CLS]` and `[SEP]`
 /// (sentence-transformers' `max_seq_length`); longer texts are cut there.
 pub const MAX_WORD_PIECES: usize = 256;
 /// Texts run through the model together.
 const BATCH: usize = 32;
-
-/// The files a model directory must hold.
-pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
 
 /// all-MiniLM-L6-v2 on the CPU: word pieces (at most [`MAX_WORD_PIECES`]), BERT, the
 /// mean of the token vectors, L2-normalised — sentence-transformers' pipeline for this

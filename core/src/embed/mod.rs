@@ -14,7 +14,11 @@
 //! - [`crate::embedding::Text`] (`embed.text`): the operation every surface calls, a
 //!   component above this module.
 
+// The model's forward pass and tokenizer: the `semantic` feature. Without it the cache
+// and the model's location stay, and the engine has no embedder (keyword-only).
+#[cfg(feature = "semantic")]
 mod bert;
+#[cfg(feature = "semantic")]
 mod minilm;
 mod model;
 
@@ -26,10 +30,11 @@ use rusqlite::OptionalExtension;
 use crate::error::{Error, Result};
 use crate::store::Database;
 
-pub use minilm::{MAX_WORD_PIECES, MODEL_FILES, MODEL_ID, MiniLm};
+#[cfg(feature = "semantic")]
+pub use minilm::{MAX_WORD_PIECES, MiniLm};
 pub use model::{
-    MODEL_DIR_ENV, MODEL_PACKAGE, ModelLocation, PACKAGED_MODEL_DIR_ENV, is_model_dir,
-    resolve_model_dir,
+    MODEL_DIR_ENV, MODEL_FILES, MODEL_ID, MODEL_PACKAGE, ModelLocation, PACKAGED_MODEL_DIR_ENV,
+    is_model_dir, resolve_model_dir,
 };
 
 /// Something that turns texts into vectors.

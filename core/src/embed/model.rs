@@ -2,8 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::minilm::MODEL_FILES;
 use crate::error::{Error, Result};
+
+/// The model's name, the first half of every cache key.
+pub const MODEL_ID: &str = "sentence-transformers/all-MiniLM-L6-v2";
+
+/// The files a model directory must hold.
+pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
 
 /// The environment variable naming the model directory.
 pub const MODEL_DIR_ENV: &str = "CC_SEARCH_MODEL_DIR";
