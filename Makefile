@@ -17,7 +17,7 @@ export CARGO_TERM_COLOR ?= never
 
 .PHONY: demo test bench bench-links header bindings setup setup-python setup-node python python-release node install wheel \
         check-format lint test-rust test-header test-examples test-python test-node setup-valgrind \
-        test-packaging clean-demo fuzz fuzz-quick fuzz-build
+        test-packaging clean-demo fuzz fuzz-quick fuzz-build check-windows
 
 ## ---- setup -----------------------------------------------------------------------------
 
@@ -172,6 +172,18 @@ test-node: setup-node
 # a smoke run through the installed copy; every place the version appears agrees.
 test-packaging: python node
 	tests/packaging.sh
+
+# The core, the C library and the hook program, with their unit tests, type-checked for
+# Windows (docs/ARCHITECTURE.md, "Portability"): rustup's Windows target and Debian's MinGW
+# C compiler (the bundled C libraries' build scripts run). Not part of `make test`: it
+# needs rustup's download site and builds the whole tree once more.
+check-windows:
+	rustup target list --installed | grep -qx x86_64-pc-windows-gnu || rustup target add x86_64-pc-windows-gnu
+	command -v x86_64-w64-mingw32-gcc >/dev/null || { \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq gcc-mingw-w64-x86-64; }
+	RUSTFLAGS="-D warnings" cargo check --quiet --target x86_64-pc-windows-gnu \
+	  -p cc-search -p cc-search-ffi -p cc-search-hook --all-targets
 
 ## ---- fuzzing ---------------------------------------------------------------------------
 

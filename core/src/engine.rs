@@ -382,6 +382,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn within_canonicalises_what_exists() {
         let dir = tempfile::tempdir().unwrap();

@@ -630,6 +630,7 @@ fn push(warnings: &Mutex<Vec<String>>, message: String) {
 mod tests {
     use super::*;
     use std::fs;
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
     fn names(result: &WalkResult) -> Vec<String> {
@@ -756,6 +757,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn symlinks_dedup_skip_broken_and_escaping_and_survive_loops() {
         let outside = tempfile::tempdir().unwrap();
@@ -791,6 +793,7 @@ mod tests {
         assert!(!widened.warnings.iter().any(|w| w.contains("escape.txt")));
     }
 
+    #[cfg(unix)]
     #[test]
     fn links_cannot_bring_excluded_or_ignored_files_in() {
         let dir = tempfile::tempdir().unwrap();

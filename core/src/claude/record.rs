@@ -143,12 +143,17 @@ fn create_private_dir(dir: &Path) -> Result<()> {
     if let Some(parent) = dir.parent() {
         crate::store::create_dir_all(parent)?;
     }
-    let mut builder = fs::DirBuilder::new();
+    // Private to the user where permissions are Unix modes; elsewhere the directory
+    // inherits its parent's access rules.
     #[cfg(unix)]
-    {
+    let builder = {
         use std::os::unix::fs::DirBuilderExt;
+        let mut builder = fs::DirBuilder::new();
         builder.mode(0o700);
-    }
+        builder
+    };
+    #[cfg(not(unix))]
+    let builder = fs::DirBuilder::new();
     match builder.create(dir) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),

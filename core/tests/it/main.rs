@@ -7,6 +7,11 @@
 //! working directory runs its body in a child process (`common::in_child`), never by
 //! changing this process's environment.
 
+// These tests make symlinks, run as other users and read Unix file modes: they run on
+// Unix (Linux, macOS). On Windows the library, its unit tests and the programs are
+// checked instead (`make check-windows`, docs/ARCHITECTURE.md "Portability").
+#![cfg(unix)]
+
 mod architecture;
 mod bad_input;
 mod bindgen;

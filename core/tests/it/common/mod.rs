@@ -85,10 +85,15 @@ pub fn model_dir() -> Option<PathBuf> {
 /// writes anything): `nobody`.
 pub const UNPRIVILEGED_UID: u32 = 65534;
 
-/// Whether this process runs as root.
+/// Whether this process runs as root (never, where there are no Unix users).
 pub fn is_root() -> bool {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 /// Run test `name` of module `module` (the caller's `module_path!()`) of this test binary
@@ -120,8 +125,13 @@ pub fn in_child(
         command.env(key, value);
     }
     if let Some(uid) = uid {
-        use std::os::unix::process::CommandExt;
-        command.uid(uid).gid(uid).env("HOME", "/tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.uid(uid).gid(uid).env("HOME", "/tmp");
+        }
+        #[cfg(not(unix))]
+        panic!("running as user {uid} needs Unix users");
     }
     let output = command.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
