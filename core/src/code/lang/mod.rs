@@ -1,9 +1,13 @@
-//! The languages: one [`LanguageExtractor`] each, chosen by file extension. The trait and
-//! the walk that drives it are [`super::extract`]'s; this module only depends on them.
+//! The languages, each in its home (`lang/<language>/`): its [`LanguageExtractor`] (chosen
+//! by file extension) and, for a language whose references link, its family's
+//! [`LanguageLinker`] (`link.rs`). The extractor trait and the walk that drives it are
+//! [`super::extract`]'s, the linker trait [`linking`]'s; the scope logic that asks the
+//! linkers is `index::link`'s. Nothing outside this module names a language.
 
 mod cfamily;
 mod go;
 mod java;
+mod linking;
 mod markdown;
 mod python;
 mod ruby;
@@ -16,6 +20,7 @@ use tree_sitter::Node;
 
 pub use super::extract::LanguageExtractor;
 use super::extract::{Context, Definition};
+pub(crate) use linking::{LanguageLinker, Modules, NoModules, Reach, dir_of, join, normalize};
 
 static EXTRACTORS: [&dyn LanguageExtractor; 10] = [
     &typescript::TypeScript,
@@ -33,6 +38,75 @@ static EXTRACTORS: [&dyn LanguageExtractor; 10] = [
 /// Every language, in a fixed order.
 pub fn extractors() -> &'static [&'static dyn LanguageExtractor] {
     &EXTRACTORS
+}
+
+/// The families: the languages whose files link to each other's symbols, and their
+/// linker. A language in none links nothing.
+static FAMILIES: [(&[&dyn LanguageExtractor], &dyn LanguageLinker); 7] = [
+    (
+        &[&typescript::TypeScript, &typescript::JavaScript],
+        &typescript::Linking,
+    ),
+    (&[&python::Python], &python::Linking),
+    (&[&rust::Rust], &rust::Linking),
+    (&[&ruby::Ruby], &ruby::Linking),
+    (&[&go::Go], &go::Linking),
+    (&[&java::Java], &java::Linking),
+    (&[&cfamily::C, &cfamily::Cpp], &cfamily::Linking),
+];
+
+/// The languages whose files link to each other's symbols (TypeScript and JavaScript are
+/// one, C and C++ are one): a reference resolves within its family. A small id;
+/// [`Family::NONE`] for a language that links nothing (Markdown, or one this build does
+/// not know).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Family(u8);
+
+impl Family {
+    /// The family of the languages that link nothing.
+    pub(crate) const NONE: Family = Family(u8::MAX);
+
+    /// The family of the language stored as `language`.
+    pub(crate) fn of(language: &str) -> Family {
+        FAMILIES
+            .iter()
+            .position(|(languages, _)| languages.iter().any(|l| l.name() == language))
+            .map_or(Family::NONE, |i| Family(i as u8))
+    }
+
+    /// Every family that links, in a fixed order.
+    pub(crate) fn all() -> impl Iterator<Item = Family> {
+        (0..FAMILIES.len()).map(|i| Family(i as u8))
+    }
+
+    /// Whether its references link at all.
+    pub(crate) fn links(self) -> bool {
+        self != Family::NONE
+    }
+
+    /// Its rules and module resolution.
+    pub(crate) fn rules(self) -> &'static dyn LanguageLinker {
+        FAMILIES
+            .get(usize::from(self.0))
+            .map_or(&linking::Unlinked, |(_, linker)| *linker)
+    }
+
+    /// Its languages as stored, the first and the last (one twice when it has one; a
+    /// family has at most two, which a query binds as `IN (?, ?)`).
+    pub(crate) fn languages(self) -> (&'static str, &'static str) {
+        match FAMILIES.get(usize::from(self.0)) {
+            Some((languages, _)) => (languages[0].name(), languages[languages.len() - 1].name()),
+            None => ("", ""),
+        }
+    }
+}
+
+/// Whether `stem` is the stem of a file that stands for its directory in some language
+/// (see [`LanguageLinker::directory_files`]).
+pub(crate) fn is_directory_file(stem: &str) -> bool {
+    FAMILIES
+        .iter()
+        .any(|(_, linker)| linker.directory_files().contains(&stem))
 }
 
 /// The language for `path` by its extension (case-insensitive), with the extension.
