@@ -15,6 +15,7 @@ mod rust;
 mod typescript;
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use tree_sitter::Node;
 
@@ -99,6 +100,38 @@ impl Family {
             None => ("", ""),
         }
     }
+}
+
+/// The language stored as `name`.
+fn by_name(name: &str) -> Option<&'static dyn LanguageExtractor> {
+    EXTRACTORS.iter().find(|l| l.name() == name).copied()
+}
+
+/// Whether files stored as `language` are code (not prose). A language this build does
+/// not know counts as code.
+pub(crate) fn is_code(language: &str) -> bool {
+    by_name(language).is_none_or(|l| l.is_code())
+}
+
+/// The languages that are prose, as the list of an SQL `IN (…)` (`'markdown'`).
+pub(crate) fn prose_sql() -> &'static str {
+    static PROSE: LazyLock<String> = LazyLock::new(|| {
+        EXTRACTORS
+            .iter()
+            .filter(|l| !l.is_code())
+            .map(|l| format!("'{}'", l.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    &PROSE
+}
+
+/// Whether a path written in a description that ends with `.ext` names a source file
+/// (see [`LanguageExtractor::described_extensions`]).
+pub(crate) fn is_described_extension(ext: &str) -> bool {
+    EXTRACTORS
+        .iter()
+        .any(|l| l.described_extensions().contains(&ext))
 }
 
 /// Whether `stem` is the stem of a file that stands for its directory in some language

@@ -20,6 +20,11 @@ impl LanguageExtractor for Ruby {
     fn extensions(&self) -> &'static [&'static str] {
         &["rb", "rake", "gemspec"]
     }
+    fn described_extensions(&self) -> &'static [&'static str] {
+        // Only `.rb`, as `code.find` has had it (`.rake` and `.gemspec` would make more
+        // descriptions name a path).
+        &["rb"]
+    }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_ruby::LANGUAGE.into()
     }
