@@ -182,3 +182,34 @@ pub(crate) fn named(
         name_node: Some(name_node.id()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A language is in one family at most, a family has one or two languages (its
+    /// queries bind them as `IN (?, ?)`), and each is a registered extractor.
+    #[test]
+    fn families_are_made_of_registered_languages() {
+        let mut seen = Vec::new();
+        for (languages, _) in &FAMILIES {
+            assert!((1..=2).contains(&languages.len()));
+            for l in languages.iter() {
+                assert!(
+                    by_name(l.name()).is_some(),
+                    "{} is not in EXTRACTORS",
+                    l.name()
+                );
+                assert!(!seen.contains(&l.name()), "{} is in two families", l.name());
+                seen.push(l.name());
+                assert!(Family::of(l.name()).links());
+            }
+        }
+        for l in EXTRACTORS {
+            assert_eq!(Family::of(l.name()).links(), seen.contains(&l.name()));
+            assert_eq!(Family::of(l.name()).links(), l.is_code(), "{}", l.name());
+        }
+        assert_eq!(Family::of("no such language"), Family::NONE);
+        assert_eq!(Family::all().count(), FAMILIES.len());
+    }
+}
