@@ -82,7 +82,8 @@ pub struct ExtractedFile {
 /// What a language contributes to the index: its grammar, and which nodes are
 /// definitions and references. The tree walk, storage, search and output are shared
 /// ([`extract_source`]), so a new language is one implementation of this trait
-/// added to [`super::extractors`].
+/// added to [`super::extractors`] (and, for its references to link, a linker: see
+/// docs/CODE.md, "Adding a language").
 pub trait LanguageExtractor: Send + Sync {
     /// Language name as stored (`rust`, `typescript`, …).
     fn name(&self) -> &'static str;
@@ -99,6 +100,20 @@ pub trait LanguageExtractor: Send + Sync {
     /// left it to this: the comments right above it by default.
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(node, &["comment", "line_comment", "block_comment"], &[])
+    }
+    /// Whether its files are source code, not prose: `code.find` ranks only code.
+    fn is_code(&self) -> bool {
+        true
+    }
+    /// The extensions by which a path written in a description (`code.find`) is taken
+    /// for a source file: its [`extensions`](LanguageExtractor::extensions) when it is
+    /// code, none otherwise.
+    fn described_extensions(&self) -> &'static [&'static str] {
+        if self.is_code() {
+            self.extensions()
+        } else {
+            &[]
+        }
     }
     /// A byte range inside `node` holding source of this same language that the grammar
     /// leaves unparsed (a macro body): it is parsed on its own, and its definitions

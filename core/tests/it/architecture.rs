@@ -12,6 +12,9 @@
 //!   directory counted as one), the imports form no loop. A module's use of its own
 //!   submodules and the submodules' use of their parent (`super::`) are its inside and
 //!   are not counted.
+//!
+//! And docs/CODE.md's "Adding a language": each language lives in its home
+//! (`code/lang/<language>/`); no other code of `code/` names one ([`LANGUAGES`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -503,4 +506,239 @@ fn the_checker_sees_what_it_checks() {
         .collect();
     assert!(engine.contains(&"store".to_string()), "{engine:?}");
     assert!(engine.contains(&"config".to_string()), "{engine:?}");
+}
+
+/// The languages of the `code` component, by the names they are stored under and a file
+/// extension each (besides those [`cc_search::code::extractors`] lists).
+const LANGUAGES: &[&str] = &[
+    "python",
+    "rust",
+    "typescript",
+    "javascript",
+    "go",
+    "java",
+    "c",
+    "cpp",
+    "ruby",
+    "markdown",
+];
+
+/// Files of `code/` outside `code/lang/` that still name languages, relative to
+/// `core/src/`: `code.overview`'s entry points (`src/lib.rs`, `*__main__.py`, `index.*`)
+/// in `code/ops.rs`, which is being split; they move into the languages after.
+const NAMING_LANGUAGES: &[&str] = &["code/ops.rs"];
+
+/// The string literals of `source` outside comments, with their line (from 1): the text
+/// between the quotes, escapes as written. Raw strings included; character literals and
+/// lifetimes skipped.
+fn string_literals(source: &str) -> Vec<(usize, String)> {
+    let b = source.as_bytes();
+    let mut out = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    let count = |from: usize, to: usize, line: &mut usize| {
+        *line += b[from..to.min(b.len())]
+            .iter()
+            .filter(|&&c| c == b'\n')
+            .count();
+    };
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            let (start, mut depth) = (i, 0);
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            count(start, i, &mut line);
+        } else if b[i] == b'r'
+            && matches!(b.get(i + 1), Some(b'"' | b'#'))
+            && !ident_before(b, i)
+            && b[i + 1..]
+                .iter()
+                .find(|&&c| c != b'#')
+                .is_some_and(|&c| c == b'"')
+        {
+            let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let start = i + 2 + hashes;
+            let mut end = start;
+            while end < b.len() && !b[end..].starts_with(&close) {
+                end += 1;
+            }
+            out.push((line, source[start..end.min(b.len())].to_string()));
+            count(i, end, &mut line);
+            i = end + close.len();
+        } else if b[i] == b'"' {
+            let start = i + 1;
+            let mut end = start;
+            while end < b.len() && b[end] != b'"' {
+                end += if b[end] == b'\\' { 2 } else { 1 };
+            }
+            out.push((line, source[start..end.min(b.len())].to_string()));
+            count(i, end, &mut line);
+            i = end + 1;
+        } else if b[i] == b'\'' && is_char_literal(b, i) {
+            i += 1;
+            while i < b.len() && b[i] != b'\'' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else {
+            if b[i] == b'\n' {
+                line += 1;
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// What in the string literal `text` names a language: its name (`"python"`, or
+/// `'python'` in SQL), one of its extensions (`"py"`, `".py"`), or a file name with one
+/// (`"lib.rs"`, `"{path}.py"`).
+fn naming(text: &str, names: &[String], extensions: &[String]) -> Option<String> {
+    let text = text.trim();
+    if let Some(name) = names
+        .iter()
+        .find(|n| text == n.as_str() || text.contains(&format!("'{n}'")))
+    {
+        return Some(format!("the language {name:?}"));
+    }
+    let dotted = text.strip_prefix('.').unwrap_or(text);
+    if let Some(ext) = extensions.iter().find(|e| dotted == e.as_str()) {
+        return Some(format!("the extension {ext:?}"));
+    }
+    for word in text.split(|c: char| c.is_whitespace() || "'\"(),[]=<>".contains(c)) {
+        let path_like = word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-./{}".contains(c));
+        if let Some((stem, ext)) = word.rsplit_once('.')
+            && path_like
+            && !stem.is_empty()
+            && extensions.iter().any(|e| e == ext)
+        {
+            return Some(format!("the file name {word:?}"));
+        }
+    }
+    None
+}
+
+/// The language names and extensions in the literals of `source` (its test module left
+/// out: tests name languages in their fixtures), as `line: what`.
+fn languages_named(source: &str, names: &[String], extensions: &[String]) -> Vec<String> {
+    let code = source
+        .find("\n#[cfg(test)]\nmod tests {")
+        .map_or(source, |at| &source[..at]);
+    string_literals(code)
+        .into_iter()
+        .filter_map(|(line, text)| naming(&text, names, extensions).map(|w| format!("{line}: {w}")))
+        .collect()
+}
+
+fn language_names_and_extensions() -> (Vec<String>, Vec<String>) {
+    let mut names: Vec<String> = LANGUAGES.iter().map(|n| n.to_string()).collect();
+    let mut extensions = Vec::new();
+    for l in cc_search::code::extractors() {
+        names.push(l.name().to_string());
+        extensions.extend(l.extensions().iter().map(|e| e.to_string()));
+    }
+    names.sort();
+    names.dedup();
+    extensions.sort();
+    extensions.dedup();
+    (names, extensions)
+}
+
+/// Everything a language needs lives in its home, `code/lang/<language>/` (docs/CODE.md,
+/// "Adding a language"): no other source of `code/` names a language or its files in a
+/// string (a name compared, an SQL `'markdown'`, a list of extensions). Test modules and
+/// `tests.rs` files are left out.
+#[test]
+fn languages_live_in_their_homes() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let (names, extensions) = language_names_and_extensions();
+    let root = source_root();
+    let mut files = Vec::new();
+    walk(&root.join("code"), &mut files);
+    files.sort();
+    assert!(files.len() > 10, "{files:?}");
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("code/lang/")
+            || rel.ends_with("/tests.rs")
+            || NAMING_LANGUAGES.contains(&rel.as_str())
+        {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).unwrap();
+        for at in languages_named(&source, &names, &extensions) {
+            found.push(format!("core/src/{rel}:{at}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "languages named outside their homes (move each into code/lang/<language>/, \
+         behind the LanguageExtractor or LanguageLinker trait):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The language check sees names, SQL names, extensions and file names in strings, and
+/// nothing in comments, character literals or test modules.
+#[test]
+fn the_language_check_sees_what_it_checks() {
+    let (names, extensions) = language_names_and_extensions();
+    let source = "fn f(language: &str) -> bool {\n\
+                  // a \"python\" comment\n\
+                  let c = '\"'; let l: &'a str = x;\n\
+                  language == \"python\"\n\
+                  || sql(\"SELECT 1 FROM files WHERE language <> 'markdown'\")\n\
+                  || [\"py\", \"pyi\"].contains(&x) || x.ends_with(\".rs\")\n\
+                  || p == format!(\"{dir}/__init__.py\") || q == r#\"lib.rs\"#\n\
+                  || \"ordinary\" == \"s.id = f.id\"\n\
+                  }\n\
+                  #[cfg(test)]\nmod tests {\n\
+                  const X: &str = \"rust\";\n}\n";
+    assert_eq!(
+        languages_named(source, &names, &extensions),
+        [
+            "4: the language \"python\"",
+            "5: the language \"markdown\"",
+            "6: the extension \"py\"",
+            "6: the extension \"pyi\"",
+            "6: the extension \"rs\"",
+            "7: the file name \"{dir}/__init__.py\"",
+            "7: the file name \"lib.rs\"",
+        ]
+    );
 }

@@ -29,9 +29,9 @@ use std::path::PathBuf;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::index;
 use super::ops::{MAX_LIMIT, REPO_PARAM, Repo, dberr, open_repo};
 use super::text::normalize_signature;
+use super::{index, lang};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{AgentShape, Operation, PathParam, PathTable};
@@ -473,11 +473,12 @@ fn rank(
     }
     ranked.keyword = !evidence.is_empty();
     // Structure: the identifiers the description writes as code, where defined.
-    let mut definers = conn.prepare_cached(
+    let mut definers = conn.prepare_cached(&format!(
         "SELECT s.file_id, min(s.id) FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.name = ?1 AND s.kind NOT IN ('section') AND f.language <> 'markdown'
+         WHERE s.name = ?1 AND s.kind NOT IN ('section') AND f.language NOT IN ({})
          GROUP BY s.file_id ORDER BY s.file_id",
-    )?;
+        lang::prose_sql()
+    ))?;
     for name in &described.identifiers {
         let files: Vec<(i64, i64)> = definers
             .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -499,7 +500,7 @@ fn rank(
         .collect::<rusqlite::Result<_>>()?;
     let mut path_of: HashMap<i64, (String, bool)> = HashMap::with_capacity(paths.len());
     for (id, rel, language) in paths {
-        let code = language != "markdown";
+        let code = lang::is_code(&language);
         if code && described.paths.iter().any(|p| path_matches(&rel, p)) {
             evidence.entry(id).or_default().features.path = 1.0;
             ranked.structure = true;

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
 use super::terms::words_of;
+use crate::code::lang;
 use crate::error::{Error, Result};
 
 /// Files read and written per batch (bounds the memory of a cold fill).
@@ -117,12 +118,13 @@ fn fill(conn: &Connection, root: &Path) -> std::result::Result<Synced, Fill> {
     let mut done = Synced::default();
     // Read before: gone from the symbol index, or re-parsed since (another hash or run).
     let outdated: Vec<i64> = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT r.file_id FROM find_files r LEFT JOIN files f ON f.id = r.file_id
              WHERE f.id IS NULL OR f.hash <> r.hash OR f.indexed_at <> r.indexed_at
-                OR f.language = 'markdown'
+                OR f.language IN ({})
              ORDER BY r.file_id",
-        )?
+            lang::prose_sql()
+        ))?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     for id in &outdated {
@@ -130,12 +132,13 @@ fn fill(conn: &Connection, root: &Path) -> std::result::Result<Synced, Fill> {
     }
     done.dropped = outdated.len();
     let stale: Vec<Stale> = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT f.id, f.rel_path, f.hash, f.indexed_at FROM files f
-             WHERE f.language <> 'markdown'
+             WHERE f.language NOT IN ({})
                AND NOT EXISTS (SELECT 1 FROM find_files r WHERE r.file_id = f.id)
              ORDER BY f.id",
-        )?
+            lang::prose_sql()
+        ))?
         .query_map([], |r| {
             Ok(Stale {
                 id: r.get(0)?,

@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 
+use crate::code::lang::is_described_extension;
 use crate::code::text::name_tokens;
 use crate::text::STOPWORDS;
 
@@ -59,12 +60,6 @@ fn stem(word: &str) -> String {
         _ => word.to_string(),
     }
 }
-
-/// Source file extensions a path in a description may end with.
-const SOURCE_EXTENSIONS: &[&str] = &[
-    "py", "pyi", "rs", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "go", "java", "rb",
-    "c", "h", "cc", "cpp", "cxx", "hh", "hpp", "hxx",
-];
 
 /// Words of code too common to tell files apart (keywords and the like, in the languages
 /// indexed), dropped from a description's words as English stopwords are.
@@ -296,7 +291,7 @@ fn path_like(token: &str) -> Option<&str> {
     let name = token.rsplit(['/', '\\']).next().unwrap_or(token);
     let has_ext = name
         .rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && SOURCE_EXTENSIONS.contains(&ext));
+        .is_some_and(|(stem, ext)| !stem.is_empty() && is_described_extension(ext));
     let separated = token.contains('/')
         && token
             .split('/')

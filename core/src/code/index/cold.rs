@@ -10,9 +10,10 @@ use rusqlite::{Connection, params};
 use super::Job;
 use super::Writer;
 use super::insert_bindings;
-use super::link::{Family, Files, Linker, Scope, Source, Sym, is_rename};
+use super::link::{Files, Linker, Scope, Source, Sym};
 use crate::code::RefKind;
 use crate::code::extract::{Binding, ExtractedFile, ExtractedSymbol};
+use crate::code::lang::Family;
 use crate::code::text::name_tokens;
 
 /// A cold run (an empty index) keeps its references in memory until every symbol is
@@ -165,7 +166,10 @@ impl Writer<'_, '_> {
             kind: Some(symbol.kind),
             scope,
             parent,
-            rename: is_rename(at.family, Some(symbol.kind), symbol.signature.as_deref()),
+            rename: at
+                .family
+                .rules()
+                .is_rename(Some(symbol.kind), symbol.signature.as_deref()),
         };
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

@@ -8,10 +8,13 @@
 //! definition in the repository can be, by those rules, is *external* (the standard
 //! library, a dependency, a builtin).
 //!
-//! The rules, per language:
+//! The logic of scope is here, the same for every language; where languages differ, it
+//! asks the family's [`LanguageLinker`] (in `code/lang/<language>/link.rs`): for a
+//! property (a method calls its siblings bare, a package is a directory, imports pass
+//! names on, …) or for the files a module names. The rules:
 //!
-//! - **All**: only symbols of the same language (TypeScript and JavaScript are one, C and
-//!   C++ are one).
+//! - **All**: only symbols of the same language family (TypeScript and JavaScript are
+//!   one, C and C++ are one).
 //! - **A bare name** (`f()`, `Foo`): the referring file's own definitions (not the
 //!   members of its classes, except in Java, C++ and Ruby where a method calls its
 //!   siblings bare); then what an import binds to that name (`use a::b::F`,
@@ -37,56 +40,8 @@ use std::sync::Arc;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::code::extract::Binding;
+use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, is_directory_file};
 use crate::code::{RefKind, SymbolKind};
-
-/// The language family a file belongs to: references resolve within one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Family {
-    Rust,
-    Python,
-    /// TypeScript and JavaScript.
-    Ts,
-    Go,
-    Java,
-    /// C and C++.
-    C,
-    Ruby,
-    Other,
-}
-
-impl Family {
-    pub(crate) fn of(language: &str) -> Family {
-        match language {
-            "rust" => Family::Rust,
-            "python" => Family::Python,
-            "typescript" | "javascript" => Family::Ts,
-            "go" => Family::Go,
-            "java" => Family::Java,
-            "c" | "cpp" => Family::C,
-            "ruby" => Family::Ruby,
-            _ => Family::Other,
-        }
-    }
-
-    /// The languages of the family (one twice when it has one).
-    fn languages(self) -> (&'static str, &'static str) {
-        match self {
-            Family::Rust => ("rust", "rust"),
-            Family::Python => ("python", "python"),
-            Family::Ts => ("typescript", "javascript"),
-            Family::Go => ("go", "go"),
-            Family::Java => ("java", "java"),
-            Family::C => ("c", "cpp"),
-            Family::Ruby => ("ruby", "ruby"),
-            Family::Other => ("", ""),
-        }
-    }
-
-    /// Whether a method calls its class's other members without a receiver.
-    fn implicit_this(self) -> bool {
-        matches!(self, Family::Java | Family::C | Family::Ruby)
-    }
-}
 
 /// Where a symbol is defined, as far as reaching it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,43 +68,19 @@ impl Scope {
     }
 
     /// The scope of a symbol of `family`, of `kind`, with `signature`, under `parent`:
-    /// as [`Scope::under`], except that a Go method (defined at the top level) is a
-    /// member of its receiver's type, and a Ruby module's method a member of the module.
+    /// as [`Scope::under`], except for a member of a type other than its parent (see
+    /// [`LanguageLinker::owner`]: a Go method, a Ruby module's function).
     pub(super) fn of(
         family: Family,
         parent: Option<(SymbolKind, &str)>,
         kind: Option<SymbolKind>,
         signature: Option<&str>,
     ) -> Scope {
-        if family == Family::Go
-            && kind == Some(SymbolKind::Method)
-            && let Some(receiver) = signature.and_then(go_receiver)
-        {
-            return Scope::Member(Arc::from(receiver));
+        match family.rules().owner(parent, kind, signature) {
+            Some(owner) => Scope::Member(Arc::from(owner)),
+            None => Scope::under(parent),
         }
-        if family == Family::Ruby
-            && matches!(kind, Some(SymbolKind::Method | SymbolKind::Fn))
-            && let Some((SymbolKind::Mod, module)) = parent
-        {
-            // A Ruby module's methods are its own (called on it, or mixed in), not
-            // top-level functions.
-            return Scope::Member(Arc::from(module));
-        }
-        Scope::under(parent)
     }
-}
-
-/// The receiver type of a Go method's signature: `FlagSet` in
-/// `func (f *FlagSet) Bool(…)`, `List` in `func (l List[T]) Len()`.
-fn go_receiver(signature: &str) -> Option<&str> {
-    let rest = signature
-        .strip_prefix("func")?
-        .trim_start()
-        .strip_prefix('(')?;
-    let receiver = &rest[..rest.find(')')?];
-    let ty = receiver.split_whitespace().last()?.trim_start_matches('*');
-    let ty = ty.split('[').next()?;
-    (!ty.is_empty()).then_some(ty)
 }
 
 /// A symbol that may be a reference's target.
@@ -163,34 +94,9 @@ pub(super) struct Sym {
     pub(super) scope: Scope,
     /// The symbol it is defined in.
     pub(super) parent: Option<i64>,
-    /// A C macro that renames (`#define deflate z_deflate`): what is written with its
-    /// name means what it would without the macro.
+    /// A macro that renames (C's `#define deflate z_deflate`): what is written with its
+    /// name means what it would without the macro ([`LanguageLinker::is_rename`]).
     pub(super) rename: bool,
-}
-
-/// Whether a C macro's signature is a rename: `#define NAME OTHER` where `OTHER` is
-/// one identifier containing `NAME` (`z_deflate`, `_snprintf`: a prefix option, a
-/// platform's spelling). A macro that redirects to another name (`#define zmemcpy
-/// memcpy`) is not: it is a definition of its own.
-pub(super) fn is_rename(family: Family, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
-    if family != Family::C || kind != Some(SymbolKind::Const) {
-        return false;
-    }
-    let Some(body) = signature
-        .map(|s| s.trim_start_matches('#').trim_start())
-        .and_then(|s| s.strip_prefix("define"))
-    else {
-        return false;
-    };
-    let words: Vec<&str> = body.split_whitespace().collect();
-    match words.as_slice() {
-        [name, other] => {
-            other != name
-                && other.contains(name)
-                && other.chars().all(|c| c.is_alphanumeric() || c == '_')
-        }
-        _ => false,
-    }
 }
 
 /// The symbols of one name, indexed by file and by owner.
@@ -295,57 +201,22 @@ pub(super) struct Files<'a> {
     by_dir: HashMap<String, Vec<i64>>,
     /// Directories that hold files, by their last segment.
     dirs_named: HashMap<String, Vec<String>>,
-    /// Files by stem (`db` for `src/db.rs`), and by directory for `mod.rs`,
-    /// `__init__.py`, `index.ts`.
+    /// Files by stem (`db` for `src/db.rs`), and by directory for the files that stand
+    /// for it ([`LanguageLinker::directory_files`]: `mod.rs`, `__init__.py`, …).
     by_key: HashMap<String, Vec<i64>>,
-    /// The directories Rust packages may be in (above a `src/`), read once.
-    rust_dirs: Option<Vec<String>>,
 }
 
-fn dir_of(rel: &str) -> &str {
-    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-fn join(dir: &str, rel: &str) -> String {
-    if dir.is_empty() {
-        rel.to_string()
-    } else {
-        format!("{dir}/{rel}")
-    }
-}
-
-/// `a/./b/../c` → `a/c`; `None` when it climbs above the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            _ => out.push(part),
-        }
-    }
-    Some(out.join("/"))
-}
-
-/// The key a file is found by (see [`Files::by_key`]).
+/// The key a file is found by (see [`Files::by_key`]): as the `key` column of schema 6
+/// computes it.
 fn file_key(rel: &str) -> &str {
     let dir = dir_of(rel);
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let stem = name.split('.').next().unwrap_or(name);
-    if matches!(stem, "index" | "mod" | "__init__") && !dir.is_empty() {
+    if is_directory_file(stem) && !dir.is_empty() {
         dir.rsplit('/').next().unwrap_or(dir)
     } else {
         stem
     }
-}
-
-/// The directory a Rust package of `rel` may be in: what is above its first `src/`.
-fn rust_package_dir(rel: &str) -> Option<&str> {
-    rel.find("/src/")
-        .map(|i| &rel[..i])
-        .or_else(|| rel.starts_with("src/").then_some(""))
 }
 
 /// Files rows: id, path, language.
@@ -368,15 +239,6 @@ impl<'a> Files<'a> {
         for list in out.by_key.values_mut() {
             list.sort_unstable();
         }
-        let mut rust: Vec<String> = out
-            .info
-            .values()
-            .filter(|(_, f)| *f == Family::Rust)
-            .filter_map(|(rel, _)| rust_package_dir(rel).map(String::from))
-            .collect();
-        rust.sort();
-        rust.dedup();
-        out.rust_dirs = Some(rust);
         out
     }
 
@@ -430,14 +292,14 @@ impl<'a> Files<'a> {
                 &file,
             )?;
             if rows.is_empty() {
-                self.info.insert(file, (String::new(), Family::Other));
+                self.info.insert(file, (String::new(), Family::NONE));
             }
         }
         Ok(self.info.get(&file))
     }
 
     pub(super) fn family(&mut self, file: i64) -> rusqlite::Result<Family> {
-        Ok(self.info(file)?.map_or(Family::Other, |(_, f)| *f))
+        Ok(self.info(file)?.map_or(Family::NONE, |(_, f)| *f))
     }
 
     fn rel(&mut self, file: i64) -> rusqlite::Result<String> {
@@ -508,25 +370,23 @@ impl<'a> Files<'a> {
         Ok(found)
     }
 
-    /// The directories Rust packages may be in, sorted.
-    fn rust_dirs(&mut self) -> rusqlite::Result<Vec<String>> {
-        if let Some(found) = &self.rust_dirs {
-            return Ok(found.clone());
+    /// The paths of the files of `family`, in no order (none for [`Family::NONE`]).
+    fn paths_of(&mut self, family: Family) -> rusqlite::Result<Vec<String>> {
+        if !family.links() {
+            return Ok(Vec::new());
         }
-        let mut found: Vec<String> = Vec::new();
-        if let Some(conn) = self.db {
-            let mut stmt =
-                conn.prepare_cached("SELECT rel_path FROM files WHERE language = 'rust'")?;
-            for rel in stmt.query_map([], |r| r.get::<_, String>(0))? {
-                if let Some(dir) = rust_package_dir(&rel?) {
-                    found.push(dir.to_string());
-                }
-            }
-        }
-        found.sort();
-        found.dedup();
-        self.rust_dirs = Some(found.clone());
-        Ok(found)
+        let Some(conn) = self.db else {
+            return Ok(self
+                .info
+                .values()
+                .filter(|(_, f)| *f == family)
+                .map(|(rel, _)| rel.clone())
+                .collect());
+        };
+        let (a, b) = family.languages();
+        conn.prepare_cached("SELECT rel_path FROM files WHERE language IN (?1, ?2)")?
+            .query_map([a, b], |r| r.get(0))?
+            .collect()
     }
 
     /// Of the files whose path ends with `suffix` (at a `/`), those nearest `from`
@@ -606,18 +466,72 @@ fn shared_prefix(a: &str, b: &str) -> usize {
         .count()
 }
 
-/// A Rust crate of the repository: the directory its module paths start from, its root
-/// file.
-#[derive(Debug, Clone)]
-struct Crate {
-    /// The directory of the root file (`core/src`).
-    dir: String,
-    /// The root file (`core/src/lib.rs`).
-    root: String,
+/// The repository as module resolution reads it ([`Reach`]): its files, and each file's
+/// bindings as read (from the database, or from memory) on first use — shared, not
+/// copied, by every reference of the file.
+struct Repo<'a> {
+    files: Files<'a>,
+    source: Source<'a>,
+    root: PathBuf,
+    bindings: HashMap<i64, Rc<[Binding]>>,
+}
+
+impl Reach for Repo<'_> {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn family(&mut self, file: i64) -> rusqlite::Result<Family> {
+        self.files.family(file)
+    }
+
+    fn rel(&mut self, file: i64) -> rusqlite::Result<String> {
+        self.files.rel(file)
+    }
+
+    fn id_of(&mut self, rel: &str) -> rusqlite::Result<Option<i64>> {
+        self.files.id_of(rel)
+    }
+
+    fn nearest_with_suffix(
+        &mut self,
+        key: &str,
+        suffix: &str,
+        from: &str,
+    ) -> rusqlite::Result<Vec<i64>> {
+        self.files.nearest_with_suffix(key, suffix, from)
+    }
+
+    fn dirs_ending(&mut self, suffix: &str, min: usize) -> rusqlite::Result<Vec<String>> {
+        self.files.dirs_ending(suffix, min)
+    }
+
+    fn in_dirs_of(&mut self, dirs: &[String], family: Family) -> rusqlite::Result<Vec<i64>> {
+        self.files.in_dirs_of(dirs, family)
+    }
+
+    fn paths_of(&mut self, family: Family) -> rusqlite::Result<Vec<String>> {
+        self.files.paths_of(family)
+    }
+
+    fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Rc<[Binding]>> {
+        if let Some(found) = self.bindings.get(&file) {
+            return Ok(found.clone());
+        }
+        let rows: Rc<[Binding]> = match &self.source {
+            Source::Memory { bindings, .. } => {
+                bindings.get(&file).map_or(&[][..], |b| b.as_slice()).into()
+            }
+            Source::Db(conn) => read_bindings(conn, file)?.into(),
+        };
+        self.bindings.insert(file, rows.clone());
+        Ok(rows)
+    }
 }
 
 /// Where symbols and bindings come from: the run's memory (a cold run) or the database
 /// (read as needed).
+#[derive(Clone, Copy)]
 pub(super) enum Source<'a> {
     Memory {
         symbols: &'a HashMap<String, Vec<Sym>>,
@@ -672,7 +586,7 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
         kind,
         scope: Scope::of(family, parent, kind, signature.as_deref()),
         parent: r.get(7)?,
-        rename: is_rename(family, kind, signature.as_deref()),
+        rename: family.rules().is_rename(kind, signature.as_deref()),
     })
 }
 
@@ -688,30 +602,23 @@ fn read_syms(
 
 /// Resolves references (see the module's documentation).
 pub(super) struct Linker<'a> {
-    files: Files<'a>,
+    /// The files and bindings module resolution reads.
+    repo: Repo<'a>,
     source: Source<'a>,
-    /// The repository root (Rust crates are found by their `Cargo.toml`).
-    root: PathBuf,
     /// A cold run's symbols by name, indexed on first use.
     named: HashMap<String, Named>,
     /// An incremental run's answers from the database.
     read: Read,
-    /// Each file's bindings, as read (from the database, or from memory) on first use:
-    /// shared, not copied, by every reference of the file.
-    bindings: HashMap<i64, Rc<[Binding]>>,
-    /// The Rust crate of each file asked about.
-    crate_of: HashMap<i64, Option<Crate>>,
     /// Parents of symbols read from the database (by the files read).
     parents: HashMap<i64, i64>,
     parents_read: HashSet<i64>,
     /// A module written in a file (by its family's rules) → its files.
     modules: HashMap<(i64, String), Vec<i64>>,
-    /// Each C file's includes, and theirs, to a depth of [`MAX_DEPTH`].
+    /// Each file's includes, and theirs, to a depth of [`MAX_DEPTH`] (for
+    /// [`LanguageLinker::textual_includes`]).
     includes: HashMap<i64, Rc<HashSet<i64>>>,
-    /// Per directory: the Rust package there (its `Cargo.toml`'s crate name), if any.
-    packages: HashMap<String, Option<String>>,
-    /// Rust crates by name (`-` as `_`), found on first use.
-    crates: Option<HashMap<String, Crate>>,
+    /// Each family's module resolution for the run, made on first use.
+    resolvers: HashMap<Family, Box<dyn Modules>>,
 }
 
 const MAX_DEPTH: usize = 4;
@@ -719,20 +626,40 @@ const MAX_DEPTH: usize = 4;
 impl<'a> Linker<'a> {
     pub(super) fn new(files: Files<'a>, source: Source<'a>, root: &Path) -> Linker<'a> {
         Linker {
-            files,
+            repo: Repo {
+                files,
+                source,
+                root: root.to_path_buf(),
+                bindings: HashMap::new(),
+            },
             source,
-            root: root.to_path_buf(),
             named: HashMap::new(),
             read: Read::default(),
-            bindings: HashMap::new(),
-            crate_of: HashMap::new(),
             parents: HashMap::new(),
             parents_read: HashSet::new(),
             modules: HashMap::new(),
             includes: HashMap::new(),
-            packages: HashMap::new(),
-            crates: None,
+            resolvers: HashMap::new(),
         }
+    }
+
+    /// The family of `file`.
+    fn family(&mut self, file: i64) -> rusqlite::Result<Family> {
+        self.repo.files.family(file)
+    }
+
+    /// The rules of `file`'s family.
+    fn rules(&mut self, file: i64) -> rusqlite::Result<&'static dyn LanguageLinker> {
+        Ok(self.family(file)?.rules())
+    }
+
+    /// `family`'s module resolution for this run, and the repository it reads.
+    fn resolver(&mut self, family: Family) -> (&mut dyn Modules, &mut Repo<'a>) {
+        let resolver = self
+            .resolvers
+            .entry(family)
+            .or_insert_with(|| family.rules().modules());
+        (resolver.as_mut(), &mut self.repo)
     }
 
     /// A cold run's symbols named `name` (every family).
@@ -793,17 +720,7 @@ impl<'a> Linker<'a> {
 
     /// The names `file`'s imports bind.
     pub(super) fn bindings_of(&mut self, file: i64) -> rusqlite::Result<Rc<[Binding]>> {
-        if let Some(found) = self.bindings.get(&file) {
-            return Ok(found.clone());
-        }
-        let rows: Rc<[Binding]> = match &self.source {
-            Source::Memory { bindings, .. } => {
-                bindings.get(&file).map_or(&[][..], |b| b.as_slice()).into()
-            }
-            Source::Db(conn) => read_bindings(conn, file)?.into(),
-        };
-        self.bindings.insert(file, rows.clone());
-        Ok(rows)
+        self.repo.bindings_of(file)
     }
 
     /// The symbols named `name` of `file`'s family, of `kind` if given, those for which
@@ -815,7 +732,7 @@ impl<'a> Linker<'a> {
         kind: Option<SymbolKind>,
         keep: impl Fn(&Sym) -> bool,
     ) -> rusqlite::Result<Vec<Sym>> {
-        let family = self.files.family(file)?;
+        let family = self.family(file)?;
         let all: &[Sym] = match self.source {
             Source::Memory { symbols, .. } => &self.named(symbols, name).all,
             Source::Db(conn) => {
@@ -912,7 +829,7 @@ impl<'a> Linker<'a> {
 
     /// The members named `name` of types named `owner`, of `file`'s family.
     fn owned(&mut self, file: i64, name: &str, owner: &str) -> rusqlite::Result<Vec<Sym>> {
-        let family = self.files.family(file)?;
+        let family = self.family(file)?;
         let found: &[Sym] = match self.source {
             Source::Memory { symbols, .. } => {
                 let named = self.named(symbols, name);
@@ -936,16 +853,18 @@ impl<'a> Linker<'a> {
                         ),
                         &[&owner, &name],
                     )?;
-                    // …except Go's methods, of their receiver's type.
-                    if family == Family::Go {
+                    // …except methods defined outside their type (Go's), of their
+                    // receiver's type.
+                    if family.rules().methods_outside_types() {
+                        let (a, b) = family.languages();
                         rows.extend(read_syms(
                             conn,
                             select_syms!(
                                 "FROM symbols s JOIN files f ON f.id = s.file_id
                                  LEFT JOIN symbols p ON p.id = s.parent_symbol_id
-                                 WHERE s.name = ?1 AND s.kind = 'method' AND f.language = 'go'"
+                                 WHERE s.name = ?1 AND s.kind = 'method' AND f.language IN (?2, ?3)"
                             ),
-                            &[&name],
+                            &[&name, &a, &b],
                         )?);
                         rows.sort_by_key(|s| s.id);
                         rows.dedup_by_key(|s| s.id);
@@ -965,7 +884,7 @@ impl<'a> Linker<'a> {
     /// of `kind` may mean (not a field for a value: reading a field is no use of a
     /// definition).
     fn any_member(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<bool> {
-        let family = self.files.family(file)?;
+        let family = self.family(file)?;
         let fits = |s: &Sym| {
             s.family == family
                 && matches!(s.scope, Scope::Member(_))
@@ -1012,8 +931,8 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         qual: Option<&str>,
     ) -> rusqlite::Result<Target> {
-        let family = self.files.family(file)?;
-        if family == Family::Other || !self.defined(name)? {
+        let family = self.family(file)?;
+        if !family.links() || !self.defined(name)? {
             return Ok(Target::External);
         }
         if kind == RefKind::Import {
@@ -1056,9 +975,9 @@ impl<'a> Linker<'a> {
         name: &str,
         kind: RefKind,
     ) -> rusqlite::Result<Option<Target>> {
-        let family = self.files.family(file)?;
-        if family == Family::C {
-            return self.bare_c(file, name, kind);
+        let rules = self.rules(file)?;
+        if rules.textual_includes() {
+            return self.bare_included(file, name, kind);
         }
         // 1. The file's own definitions that the reference sees: those at the top level
         // and those of the functions (and, with an implicit `this`, the classes) it is
@@ -1073,24 +992,25 @@ impl<'a> Linker<'a> {
                     Some(inner.unwrap_or(chain.len()))
                 }
                 Scope::Local => inner,
-                Scope::Member(_) if family.implicit_this() => inner,
+                Scope::Member(_) if rules.implicit_this() => inner,
                 _ => None,
             }
         };
-        // Python: of several definitions in one scope, the last one wins.
+        // Of several definitions in one scope, the first one (or the last: Python's).
         let order = |s: &Sym| {
-            if family == Family::Python {
+            if rules.last_definition_wins() {
                 -s.id
             } else {
                 s.id
             }
         };
         // Never meant: what a class extends is not itself nor what it is written in
-        // (`class Visitor < Liquid::Visitor`, `class Foo(Foo)` after an import); a Ruby
-        // call is not a class or module (`Array(x)` is Kernel's method).
+        // (`class Visitor < Liquid::Visitor`, `class Foo(Foo)` after an import); a call,
+        // where calls never construct, is not a class or module (Ruby's `Array(x)` is
+        // Kernel's method).
         let never = |s: &Sym| {
             (kind == RefKind::Extends && chain.contains(&s.id))
-                || (family == Family::Ruby
+                || (!rules.calls_reach_types()
                     && kind == RefKind::Call
                     && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
         };
@@ -1112,13 +1032,12 @@ impl<'a> Linker<'a> {
                     .map_or(Target::External, |s| Target::Linked(s.id)),
             ));
         }
-        // 3. Glob imports and the file's package.
+        // 3. Glob imports (not one of what the file defines itself: the file, seen
+        // above) and the file's package.
         let mut files: Vec<i64> = Vec::new();
-        // (Rust's `use super::*` is nearly always a test module's, inside the file: the
-        // file itself, seen above.)
         for b in bindings
             .iter()
-            .filter(|b| b.local == "*" && b.module != "super")
+            .filter(|b| b.local == "*" && !rules.glob_is_local(&b.module))
         {
             files.extend(self.module_files(file, &b.module)?);
         }
@@ -1137,7 +1056,7 @@ impl<'a> Linker<'a> {
         if let Some(s) = own_best.or(seen.filter(|_| kind != RefKind::Value)) {
             return Ok(Some(Target::Linked(s.id)));
         }
-        if family == Family::Ruby {
+        if rules.mixins() {
             // 4. The methods of the modules the file mixes in (`include M`).
             let mut mixed = Vec::new();
             for b in bindings.iter().filter(|b| b.local == "*") {
@@ -1149,7 +1068,7 @@ impl<'a> Linker<'a> {
             }
         }
         // 5. One global namespace.
-        if family == Family::Ruby {
+        if rules.global_names() {
             let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
             return Ok(match fitting.as_slice() {
@@ -1161,16 +1080,22 @@ impl<'a> Linker<'a> {
         Ok(None)
     }
 
-    /// A bare name in C or C++: one global namespace, where conditional compilation
-    /// may define a name more than once, or rename it with a macro, in some
-    /// configurations (then the index cannot tell which is built: ambiguous). The
-    /// definitions are looked for in the file, then in what it includes (and what that
-    /// includes), then anywhere (those of a fitting kind only); the first place with any
-    /// decides. Object-like macros are candidates beside the fitting kinds (`#define
-    /// local static` used as a type, `#define zmemcpy memcpy` called). A macro that only renames
-    /// (`#define deflate z_deflate`, as a build's prefix option does) is no candidate:
-    /// the name written still means the definition it renames along.
-    fn bare_c(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<Option<Target>> {
+    /// A bare name in one global namespace seen through includes (C and C++:
+    /// [`LanguageLinker::textual_includes`]), where conditional compilation may define a
+    /// name more than once, or rename it with a macro, in some configurations (then the
+    /// index cannot tell which is built: ambiguous). The definitions are looked for in
+    /// the file, then in what it includes (and what that includes), then anywhere (those
+    /// of a fitting kind only); the first place with any decides. Object-like macros are
+    /// candidates beside the fitting kinds (`#define local static` used as a type,
+    /// `#define zmemcpy memcpy` called). A macro that only renames (`#define deflate
+    /// z_deflate`, as a build's prefix option does) is no candidate: the name written
+    /// still means the definition it renames along.
+    fn bare_included(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+    ) -> rusqlite::Result<Option<Target>> {
         let takes = |s: &Sym| {
             s.kind != Some(SymbolKind::Impl)
                 && !s.rename
@@ -1201,8 +1126,8 @@ impl<'a> Linker<'a> {
         })
     }
 
-    /// What a C file includes, and what that includes, to a depth of [`MAX_DEPTH`]
-    /// (the file itself left out).
+    /// What a file includes, and what that includes, to a depth of [`MAX_DEPTH`] (the
+    /// file itself left out).
     fn includes_of(&mut self, file: i64) -> rusqlite::Result<Rc<HashSet<i64>>> {
         if let Some(found) = self.includes.get(&file) {
             return Ok(found.clone());
@@ -1245,15 +1170,18 @@ impl<'a> Linker<'a> {
         Ok(reached)
     }
 
-    /// The files of `file`'s package that it sees without an import (Go and Java: its
-    /// directory).
+    /// The files of `file`'s package that it sees without an import (its directory,
+    /// where [packages are directories](LanguageLinker::packages_are_directories)).
     fn package_files(&mut self, file: i64) -> rusqlite::Result<Vec<i64>> {
-        let family = self.files.family(file)?;
-        if !matches!(family, Family::Go | Family::Java) {
+        let family = self.family(file)?;
+        if !family.rules().packages_are_directories() {
             return Ok(Vec::new());
         }
-        let rel = self.files.rel(file)?;
-        let mut out = self.files.in_dirs_of(&[dir_of(&rel).to_string()], family)?;
+        let rel = self.repo.files.rel(file)?;
+        let mut out = self
+            .repo
+            .files
+            .in_dirs_of(&[dir_of(&rel).to_string()], family)?;
         out.retain(|id| *id != file);
         Ok(out)
     }
@@ -1271,16 +1199,13 @@ impl<'a> Linker<'a> {
         if let Some(s) = best(top.iter(), kind) {
             return Ok(Some(s.clone()));
         }
-        // Only Rust (`pub use`), Python (a package's `__init__` imports) and TypeScript
-        // (`export … from`) pass names on; Java's, Go's and C's imports are the file's
-        // own.
+        // Only some languages' imports pass names on (Rust's `pub use`, a Python
+        // package's `__init__` imports, TypeScript's `export … from`); Java's, Go's and
+        // C's are the file's own.
         let mut ordered: Vec<i64> = files.iter().copied().collect();
         ordered.sort_unstable();
         let passes_on = match ordered.first() {
-            Some(f) => matches!(
-                self.files.family(*f)?,
-                Family::Rust | Family::Python | Family::Ts
-            ),
+            Some(f) => self.rules(*f)?.imports_pass_on(),
             None => false,
         };
         if depth >= MAX_DEPTH || !passes_on {
@@ -1323,13 +1248,10 @@ impl<'a> Linker<'a> {
         if files.is_empty() {
             return Ok(None);
         }
-        let name = if name == "default" {
-            b.local.as_str()
-        } else {
-            name
-        };
+        let rules = self.rules(file)?;
+        let name = rules.imported_name(b, name);
         let found = self.lookup(&files, name, kind, depth)?;
-        if found.is_none() && self.files.family(file)? == Family::Java {
+        if found.is_none() && rules.imports_reach_members() {
             // A static import: a member of the class the file defines.
             let mut ordered: Vec<i64> = files.into_iter().collect();
             ordered.sort_unstable();
@@ -1346,14 +1268,14 @@ impl<'a> Linker<'a> {
         Ok(found)
     }
 
-    /// A Rust macro (`name!`): one defined in the same crate.
+    /// A macro (`name!`, Rust's): one defined in the same build unit (crate).
     fn macro_call(&mut self, file: i64, name: &str) -> rusqlite::Result<Target> {
-        let own = self.rust_crate_dir(file)?;
+        let own = self.unit(file)?;
         let macros =
             self.candidates(file, name, Some(SymbolKind::Fn), |s| s.scope == Scope::Top)?;
         let mut same_crate: Vec<&Sym> = Vec::new();
         for s in &macros {
-            if self.rust_crate_dir(s.file)? == own {
+            if self.unit(s.file)? == own {
                 same_crate.push(s);
             }
         }
@@ -1382,7 +1304,7 @@ impl<'a> Linker<'a> {
         qual: &str,
     ) -> rusqlite::Result<Target> {
         let segments: Vec<&str> = qual.split('.').collect();
-        if let Some(files) = self.module_of_path(file, &segments, 0)? {
+        if let Some(files) = self.module_of_path(file, &segments)? {
             let set: HashSet<i64> = files.into_iter().collect();
             if set.is_empty() {
                 return Ok(Target::External);
@@ -1391,12 +1313,10 @@ impl<'a> Linker<'a> {
                 .lookup(&set, name, kind, 0)?
                 .map_or(Target::External, |s| Target::Linked(s.id)));
         }
-        let family = self.files.family(file)?;
-        if family == Family::Rust
+        let rules = self.rules(file)?;
+        if rules.static_paths()
             && segments.len() > 1
-            && self
-                .rust_module(file, &segments[..segments.len() - 1], 0)?
-                .is_none()
+            && self.walk(file, &segments[..segments.len() - 1])?.is_none()
         {
             // `fs::DirEntry::f`: a type of a module outside the repository.
             return Ok(Target::External);
@@ -1411,15 +1331,15 @@ impl<'a> Linker<'a> {
                 return Ok(Target::External);
             }
         }
-        if family == Family::Python && segments.len() == 1 {
+        if rules.last_definition_wins() && segments.len() == 1 {
             // Of a class's several definitions of a name (a property's getter and
             // setter), the last one wins.
             owned.sort_by_key(|s| std::cmp::Reverse(s.id));
             owned.dedup_by_key(|s| s.file);
         }
-        if owned.is_empty() && family == Family::Rust {
-            // A Rust path (`a::b::f`, `Type::f`) is never a value: not a module of the
-            // repository nor a member of one of its types, it is outside (another
+        if owned.is_empty() && rules.static_paths() {
+            // A static path (Rust's `a::b::f`, `Type::f`) is never a value: not a module
+            // of the repository nor a member of one of its types, it is outside (another
             // crate, the standard library, a trait's provided method).
             return Ok(Target::External);
         }
@@ -1444,12 +1364,12 @@ impl<'a> Linker<'a> {
             if let Some(s) = best(near.into_iter(), kind) {
                 return Ok(Target::Linked(s.id));
             }
-            // Rust: an `impl` of that type elsewhere in its crate.
-            let krate = self.rust_crate_dir(type_file)?;
+            // An `impl` of that type elsewhere in its build unit (Rust's crate).
+            let krate = self.unit(type_file)?;
             if krate.is_some() {
                 let mut in_crate = Vec::new();
                 for s in &owned {
-                    if self.rust_crate_dir(s.file)? == krate {
+                    if self.unit(s.file)? == krate {
                         in_crate.push(s.clone());
                     }
                 }
@@ -1469,34 +1389,22 @@ impl<'a> Linker<'a> {
         &mut self,
         file: i64,
         segments: &[&str],
-        depth: usize,
     ) -> rusqlite::Result<Option<Vec<i64>>> {
         let Some(first) = segments.first().copied() else {
             return Ok(None);
         };
-        let family = self.files.family(file)?;
-        if family == Family::Rust {
+        let rules = self.rules(file)?;
+        if rules.static_paths() {
             return Ok(self
-                .rust_module(file, segments, depth)?
+                .walk(file, segments)?
                 .and_then(|(module, rest)| rest.is_empty().then_some(module)));
         }
         let bindings = self.bindings_of(file)?;
         let Some(b) = bindings.iter().find(|b| b.local == first) else {
             return Ok(None);
         };
-        let rest = &segments[1..];
-        let module = match (family, b.name.as_deref()) {
-            (Family::Python, Some(name)) => {
-                let sep = if b.module.ends_with('.') { "" } else { "." };
-                format!("{}{sep}{name}", b.module)
-            }
-            (Family::Python | Family::Ts | Family::Go, None) => b.module.clone(),
-            _ => return Ok(None),
-        };
-        let module = match family {
-            Family::Python if !rest.is_empty() => format!("{module}.{}", rest.join(".")),
-            _ if !rest.is_empty() => return Ok(None),
-            _ => module,
+        let Some(module) = rules.path_module(b, &segments[1..]) else {
+            return Ok(None);
         };
         let files = self.module_files(file, &module)?;
         Ok((!files.is_empty()).then_some(files))
@@ -1508,372 +1416,37 @@ impl<'a> Linker<'a> {
         if let Some(found) = self.modules.get(&key) {
             return Ok(found.clone());
         }
-        let from = self.files.rel(file)?;
-        let found = match self.files.family(file)? {
-            Family::Python => self.python_module(&from, module)?,
-            Family::Ts => self.ts_module(&from, module)?,
-            Family::Go => self.go_package(module)?,
-            Family::Java => self.java_module(&from, module)?,
-            Family::C => self.c_include(&from, module)?,
-            Family::Rust => {
-                let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
-                self.rust_module(file, &segments, 0)?
-                    .and_then(|(files, rest)| rest.is_empty().then_some(files))
-                    .unwrap_or_default()
-            }
-            Family::Ruby | Family::Other => Vec::new(),
-        };
+        let family = self.family(file)?;
+        let (resolver, repo) = self.resolver(family);
+        let found = resolver.files(repo, file, module)?;
         self.modules.insert(key, found.clone());
         Ok(found)
     }
 
-    fn python_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
-        let dots = module.chars().take_while(|c| *c == '.').count();
-        let rest = &module[dots..];
-        let parts: Vec<&str> = rest.split('.').filter(|p| !p.is_empty()).collect();
-        if dots > 0 {
-            let mut dir = dir_of(from).to_string();
-            for _ in 1..dots {
-                dir = dir_of(&dir).to_string();
-            }
-            let base = join(&dir, &parts.join("/"));
-            for p in [format!("{base}.py"), join(&base, "__init__.py")] {
-                if let Some(id) = normalize(&p).map_or(Ok(None), |p| self.files.id_of(&p))? {
-                    return Ok(vec![id]);
-                }
-            }
-            return Ok(Vec::new());
-        }
-        let Some(last) = parts.last() else {
-            return Ok(Vec::new());
-        };
-        let path = parts.join("/");
-        let found = self
-            .files
-            .nearest_with_suffix(last, &format!("{path}.py"), from)?;
-        if !found.is_empty() {
-            return Ok(found);
-        }
-        self.files
-            .nearest_with_suffix(last, &format!("{path}/__init__.py"), from)
-    }
-
-    fn ts_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
-        if !module.starts_with('.') {
-            return Ok(Vec::new());
-        }
-        let Some(base) = normalize(&join(dir_of(from), module)) else {
-            return Ok(Vec::new());
-        };
-        let stripped = [".js", ".jsx", ".mjs", ".cjs"]
-            .iter()
-            .find_map(|ext| base.strip_suffix(ext));
-        let mut tries = vec![base.clone()];
-        let exts = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts", "cts"];
-        for stem in [Some(base.as_str()), stripped].into_iter().flatten() {
-            for ext in exts {
-                tries.push(format!("{stem}.{ext}"));
-            }
-        }
-        for ext in exts {
-            tries.push(format!("{base}/index.{ext}"));
-        }
-        for p in &tries {
-            if let Some(id) = self.files.id_of(p)? {
-                return Ok(vec![id]);
-            }
-        }
-        Ok(Vec::new())
-    }
-
-    fn go_package(&mut self, module: &str) -> rusqlite::Result<Vec<i64>> {
-        // A standard library path (`net/http`) has no dot in its first segment; a
-        // module's own packages are matched by at least their last two segments, or by
-        // the whole path.
-        let dotted = module.split('/').next().is_some_and(|s| s.contains('.'));
-        let parts = module.split('/').count();
-        let min = if dotted { 1 } else { parts.clamp(1, 2) };
-        let dirs = self.files.dirs_ending(module, min)?;
-        self.files.in_dirs_of(&dirs, Family::Go)
-    }
-
-    fn java_module(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
-        let path = module.replace('.', "/");
-        let last = path.rsplit('/').next().unwrap_or(&path).to_string();
-        let class = self
-            .files
-            .nearest_with_suffix(&last, &format!("{path}.java"), from)?;
-        if !class.is_empty() {
-            return Ok(class);
-        }
-        // A package (`import a.b.*`).
-        let dirs = self.files.dirs_ending(&path, path.split('/').count())?;
-        self.files.in_dirs_of(&dirs, Family::Java)
-    }
-
-    fn c_include(&mut self, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
-        if let Some(p) = normalize(&join(dir_of(from), module))
-            && let Some(id) = self.files.id_of(&p)?
-        {
-            return Ok(vec![id]);
-        }
-        let name = module.rsplit('/').next().unwrap_or(module);
-        let stem = name.split('.').next().unwrap_or(name);
-        self.files.nearest_with_suffix(stem, module, from)
-    }
-
-    // ── Rust ──
-
-    /// The crate name of the package whose `Cargo.toml` is in `dir`, if there is one.
-    fn package_at(&mut self, dir: &str) -> Option<String> {
-        if let Some(found) = self.packages.get(dir) {
-            return found.clone();
-        }
-        let manifest = self.root.join(dir).join("Cargo.toml");
-        let name = std::fs::read_to_string(manifest)
-            .ok()
-            .map(|text| crate_name(&text).unwrap_or_default());
-        self.packages.insert(dir.to_string(), name.clone());
-        name
-    }
-
-    /// The crate `file` belongs to (found once per file).
-    fn rust_crate_of(&mut self, file: i64) -> rusqlite::Result<Option<Crate>> {
-        if let Some(found) = self.crate_of.get(&file) {
-            return Ok(found.clone());
-        }
-        let found = self.find_crate_of(file)?;
-        self.crate_of.insert(file, found.clone());
-        Ok(found)
-    }
-
-    /// The directory of the crate `file` belongs to.
-    fn rust_crate_dir(&mut self, file: i64) -> rusqlite::Result<Option<String>> {
-        Ok(self.rust_crate_of(file)?.map(|c| c.dir))
-    }
-
-    fn find_crate_of(&mut self, file: i64) -> rusqlite::Result<Option<Crate>> {
-        let rel = self.files.rel(file)?;
-        let mut dir = dir_of(&rel).to_string();
-        loop {
-            if self.package_at(&dir).is_some() {
-                break;
-            }
-            if dir.is_empty() {
-                return self.crate_without_package(&rel);
-            }
-            dir = dir_of(&dir).to_string();
-        }
-        let under = rel
-            .strip_prefix(&dir)
-            .map(|r| r.trim_start_matches('/'))
-            .unwrap_or(&rel);
-        let target_dir = under.split('/').next().unwrap_or("");
-        let src = join(&dir, "src");
-        match target_dir {
-            "src" if !under.starts_with("src/bin/") => {
-                for f in ["lib.rs", "main.rs"] {
-                    let root = join(&src, f);
-                    if self.files.id_of(&root)?.is_some() {
-                        return Ok(Some(Crate { dir: src, root }));
-                    }
-                }
-                Ok(None)
-            }
-            // `tests/x.rs`, `src/bin/x.rs`, `examples/x/main.rs`: each its own crate.
-            _ => {
-                let base = if under.starts_with("src/bin/") {
-                    join(&dir, "src/bin")
-                } else {
-                    join(&dir, target_dir)
-                };
-                let Some(inner) = rel.strip_prefix(&base) else {
-                    return Ok(None);
-                };
-                let root = match inner.trim_start_matches('/').split_once('/') {
-                    Some((sub, _)) => join(&join(&base, sub), "main.rs"),
-                    None => rel.clone(),
-                };
-                Ok(Some(Crate {
-                    dir: dir_of(&root).to_string(),
-                    root,
-                }))
-            }
-        }
-    }
-
-    /// A crate for a file with no `Cargo.toml` above it: the nearest `lib.rs` or
-    /// `main.rs` up its directories.
-    fn crate_without_package(&mut self, rel: &str) -> rusqlite::Result<Option<Crate>> {
-        let mut dir = dir_of(rel);
-        loop {
-            for f in ["lib.rs", "main.rs"] {
-                let root = join(dir, f);
-                if self.files.id_of(&root)?.is_some() {
-                    return Ok(Some(Crate {
-                        dir: dir.to_string(),
-                        root,
-                    }));
-                }
-            }
-            if dir.is_empty() {
-                return Ok(None);
-            }
-            dir = dir_of(dir);
-        }
-    }
-
-    /// The crates of the repository by name, from the packages above its Rust files.
-    fn crate_named(&mut self, name: &str) -> rusqlite::Result<Option<Crate>> {
-        if self.crates.is_none() {
-            let mut out = HashMap::new();
-            for dir in self.files.rust_dirs()? {
-                if let Some(name) = self.package_at(&dir).filter(|n| !n.is_empty()) {
-                    let src = join(&dir, "src");
-                    let root = join(&src, "lib.rs");
-                    if self.files.id_of(&root)?.is_some() {
-                        out.insert(name, Crate { dir: src, root });
-                    }
-                }
-            }
-            self.crates = Some(out);
-        }
-        Ok(self.crates.as_ref().and_then(|c| c.get(name)).cloned())
-    }
-
-    /// The module path of `rel` in its crate (`code/db` for `core/src/code/db.rs`).
-    fn rust_module_of(krate: &Crate, rel: &str) -> Vec<String> {
-        if rel == krate.root {
-            return Vec::new();
-        }
-        let inner = rel
-            .strip_prefix(&krate.dir)
-            .map(|r| r.trim_start_matches('/'))
-            .unwrap_or(rel);
-        let inner = inner.strip_suffix(".rs").unwrap_or(inner);
-        let inner = inner.strip_suffix("/mod").unwrap_or(inner);
-        inner
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect()
-    }
-
-    /// The file of module `path` of `krate`, if it is a file of the index.
-    fn rust_module_file(
+    /// A path written in `file` followed through modules, where paths are static (see
+    /// [`Modules::walk`]).
+    fn walk(
         &mut self,
-        krate: &Crate,
-        path: &[String],
-    ) -> rusqlite::Result<Option<i64>> {
-        if path.is_empty() {
-            return self.files.id_of(&krate.root);
-        }
-        let base = join(&krate.dir, &path.join("/"));
-        for p in [format!("{base}.rs"), format!("{base}/mod.rs")] {
-            if let Some(id) = self.files.id_of(&p)? {
-                return Ok(Some(id));
+        file: i64,
+        segments: &[&str],
+    ) -> rusqlite::Result<Option<(Vec<i64>, Vec<String>)>> {
+        let family = self.family(file)?;
+        let (resolver, repo) = self.resolver(family);
+        resolver.walk(repo, file, segments)
+    }
+
+    /// The build unit `file` is in (a Rust crate's directory), as the first family whose
+    /// language has units places it — any file, of any language: a unit's directories
+    /// may hold several.
+    fn unit(&mut self, file: i64) -> rusqlite::Result<Option<String>> {
+        for family in Family::all() {
+            let (resolver, repo) = self.resolver(family);
+            if let Some(unit) = resolver.unit(repo, file)? {
+                return Ok(Some(unit));
             }
         }
         Ok(None)
     }
-
-    /// Follow a Rust path from `file` through modules: the files of the last module it
-    /// reaches and the segments left (an item, then its members). `None` when the path
-    /// does not start in the repository (another crate, the standard library).
-    fn rust_module(
-        &mut self,
-        file: i64,
-        segments: &[&str],
-        depth: usize,
-    ) -> rusqlite::Result<Option<(Vec<i64>, Vec<String>)>> {
-        let Some(krate) = self.rust_crate_of(file)? else {
-            return Ok(None);
-        };
-        let Some(first) = segments.first().copied() else {
-            return Ok(None);
-        };
-        let rel = self.files.rel(file)?;
-        let here = Self::rust_module_of(&krate, &rel);
-        let (krate, mut path, mut rest): (Crate, Vec<String>, &[&str]) = match first {
-            "crate" => (krate, Vec::new(), &segments[1..]),
-            "self" => (krate, here, &segments[1..]),
-            "super" => {
-                let mut path = here;
-                let mut rest = segments;
-                while rest.first() == Some(&"super") {
-                    path.pop();
-                    rest = &rest[1..];
-                }
-                (krate, path, rest)
-            }
-            _ => {
-                let bindings = self.bindings_of(file)?;
-                if let Some(b) = bindings.iter().find(|b| b.local == first)
-                    && depth < MAX_DEPTH
-                {
-                    // `use a::b;` then `b::f`: the path through the binding.
-                    let mut full: Vec<&str> =
-                        b.module.split("::").filter(|s| !s.is_empty()).collect();
-                    if let Some(name) = b.name.as_deref() {
-                        full.push(name);
-                    }
-                    full.extend_from_slice(&segments[1..]);
-                    return self.rust_module(file, &full, depth + 1);
-                }
-                let mut child = here.clone();
-                child.push(first.to_string());
-                if self.rust_module_file(&krate, &child)?.is_some() {
-                    (krate, child, &segments[1..])
-                } else if matches!(first, "std" | "core" | "alloc" | "proc_macro" | "test") {
-                    // The standard library: no need to read every manifest to know.
-                    return Ok(None);
-                } else if let Some(other) = self.crate_named(first)? {
-                    (other, Vec::new(), &segments[1..])
-                } else {
-                    return Ok(None);
-                }
-            }
-        };
-        while let Some(next) = rest.first() {
-            let mut child = path.clone();
-            child.push(next.to_string());
-            if self.rust_module_file(&krate, &child)?.is_none() {
-                break;
-            }
-            path = child;
-            rest = &rest[1..];
-        }
-        let files: Vec<i64> = self.rust_module_file(&krate, &path)?.into_iter().collect();
-        Ok(Some((files, rest.iter().map(|s| s.to_string()).collect())))
-    }
-}
-
-/// The crate name a `Cargo.toml` gives (`[lib] name`, else `[package] name`), with `-`
-/// as `_`; `None` for a manifest without a package (a workspace root).
-fn crate_name(manifest: &str) -> Option<String> {
-    let mut section = "";
-    let (mut package, mut lib) = (None, None);
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            section = line;
-            continue;
-        }
-        let Some(value) = line
-            .strip_prefix("name")
-            .map(str::trim_start)
-            .and_then(|v| v.strip_prefix('='))
-        else {
-            continue;
-        };
-        let value = value.trim().trim_matches('"').replace('-', "_");
-        match section {
-            "[package]" => package = Some(value),
-            "[lib]" => lib = Some(value),
-            _ => {}
-        }
-    }
-    lib.or(package)
 }
 
 /// The bindings the index holds for `file`, in the order written.
@@ -1894,19 +1467,6 @@ pub(super) fn read_bindings(conn: &Connection, file: i64) -> rusqlite::Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crate_names_come_from_the_lib_or_the_package() {
-        assert_eq!(
-            crate_name("[package]\nname = \"cc-search\"\n[lib]\ncrate-type = []\n"),
-            Some("cc_search".into())
-        );
-        assert_eq!(
-            crate_name("[package]\nname = \"a\"\n[lib]\nname = \"b_lib\"\n"),
-            Some("b_lib".into())
-        );
-        assert_eq!(crate_name("[workspace]\nmembers = []\n"), None);
-    }
 
     /// An incremental run looks files up in the database by the generated columns of
     /// schema 6; a cold run in memory by [`Files::add`]. Both must find the same files.
@@ -1979,11 +1539,17 @@ mod tests {
             assert_eq!(memory.id_of(rel).unwrap(), db.id_of(rel).unwrap(), "{rel}");
         }
         assert_eq!(db.id_of("a/b/c.ts").unwrap(), None);
-        assert_eq!(memory.rust_dirs().unwrap(), db.rust_dirs().unwrap());
-        assert_eq!(
-            db.rust_dirs().unwrap(),
-            ["", "crates/foo"].map(String::from).to_vec()
-        );
+        for language in ["rust", "typescript", "python", "go", "other"] {
+            let family = Family::of(language);
+            let (mut a, mut b) = (
+                memory.paths_of(family).unwrap(),
+                db.paths_of(family).unwrap(),
+            );
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{language}");
+        }
+        assert_eq!(db.paths_of(Family::of("rust")).unwrap().len(), 7);
         let x = db.id_of("pkg/go/x.go").unwrap().unwrap();
         assert_eq!(
             db.nearest_with_suffix("x", "go/x.go", "deep/pkg/go/y.go")
@@ -1999,9 +1565,44 @@ mod tests {
         assert_eq!(db.dirs_named("go").unwrap(), ["deep/pkg/go", "pkg/go"]);
     }
 
+    /// Each language's files that stand for their directory are found by its name,
+    /// in memory as in the database (whose `key` column knows their stems).
     #[test]
-    fn paths_normalize_within_the_root() {
-        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
-        assert_eq!(normalize("../x"), None);
+    fn directory_files_are_keyed_alike_in_memory_and_in_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::store::open(
+            &dir.path().join("code.db"),
+            crate::code::db::SCHEMA,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let stems: Vec<&str> = Family::all()
+            .flat_map(|f| f.rules().directory_files().iter().copied())
+            .collect();
+        assert!(!stems.is_empty());
+        for stem in &stems {
+            conn.execute(
+                "INSERT INTO files (rel_path, language, hash, mtime, size, indexed_at) VALUES (?1, '', '', 0, 0, 0)",
+                [format!("d/in_{stem}/{stem}.x")],
+            )
+            .unwrap();
+        }
+        let rows: Vec<(i64, String)> = conn
+            .prepare("SELECT id, rel_path FROM files ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut memory = Files::new(
+            rows.iter()
+                .map(|(id, rel)| (*id, rel.as_str(), Family::NONE)),
+        );
+        let mut db = Files::read(&conn);
+        for ((id, _), stem) in rows.iter().zip(&stems) {
+            let key = format!("in_{stem}");
+            assert_eq!(memory.keyed(&key).unwrap(), [*id], "{stem}");
+            assert_eq!(db.keyed(&key).unwrap(), [*id], "{stem}");
+        }
     }
 }

@@ -31,7 +31,8 @@ use super::extract::{Binding, ExtractedFile};
 use super::lang::LanguageExtractor;
 
 use cold::Cold;
-pub(crate) use link::Family;
+// (`code::ops` reads a language's family as `index::Family`.)
+pub(crate) use super::lang::Family;
 pub(crate) use plan::{index_repository, update_files};
 
 /// What an index run did.

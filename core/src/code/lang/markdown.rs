@@ -16,6 +16,9 @@ impl LanguageExtractor for Markdown {
     fn extensions(&self) -> &'static [&'static str] {
         &["md", "markdown"]
     }
+    fn is_code(&self) -> bool {
+        false
+    }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_md::LANGUAGE.into()
     }

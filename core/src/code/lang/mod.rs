@@ -1,9 +1,13 @@
-//! The languages: one [`LanguageExtractor`] each, chosen by file extension. The trait and
-//! the walk that drives it are [`super::extract`]'s; this module only depends on them.
+//! The languages, each in its home (`lang/<language>/`): its [`LanguageExtractor`] (chosen
+//! by file extension) and, for a language whose references link, its family's
+//! [`LanguageLinker`] (`link.rs`). The extractor trait and the walk that drives it are
+//! [`super::extract`]'s, the linker trait [`linking`]'s; the scope logic that asks the
+//! linkers is `index::link`'s. Nothing outside this module names a language.
 
 mod cfamily;
 mod go;
 mod java;
+mod linking;
 mod markdown;
 mod python;
 mod ruby;
@@ -11,11 +15,13 @@ mod rust;
 mod typescript;
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use tree_sitter::Node;
 
 pub use super::extract::LanguageExtractor;
 use super::extract::{Context, Definition};
+pub(crate) use linking::{LanguageLinker, Modules, NoModules, Reach, dir_of, join, normalize};
 
 static EXTRACTORS: [&dyn LanguageExtractor; 10] = [
     &typescript::TypeScript,
@@ -33,6 +39,107 @@ static EXTRACTORS: [&dyn LanguageExtractor; 10] = [
 /// Every language, in a fixed order.
 pub fn extractors() -> &'static [&'static dyn LanguageExtractor] {
     &EXTRACTORS
+}
+
+/// The families: the languages whose files link to each other's symbols, and their
+/// linker. A language in none links nothing.
+static FAMILIES: [(&[&dyn LanguageExtractor], &dyn LanguageLinker); 7] = [
+    (
+        &[&typescript::TypeScript, &typescript::JavaScript],
+        &typescript::Linking,
+    ),
+    (&[&python::Python], &python::Linking),
+    (&[&rust::Rust], &rust::Linking),
+    (&[&ruby::Ruby], &ruby::Linking),
+    (&[&go::Go], &go::Linking),
+    (&[&java::Java], &java::Linking),
+    (&[&cfamily::C, &cfamily::Cpp], &cfamily::Linking),
+];
+
+/// The languages whose files link to each other's symbols (TypeScript and JavaScript are
+/// one, C and C++ are one): a reference resolves within its family. A small id;
+/// [`Family::NONE`] for a language that links nothing (Markdown, or one this build does
+/// not know).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Family(u8);
+
+impl Family {
+    /// The family of the languages that link nothing.
+    pub(crate) const NONE: Family = Family(u8::MAX);
+
+    /// The family of the language stored as `language`.
+    pub(crate) fn of(language: &str) -> Family {
+        FAMILIES
+            .iter()
+            .position(|(languages, _)| languages.iter().any(|l| l.name() == language))
+            .map_or(Family::NONE, |i| Family(i as u8))
+    }
+
+    /// Every family that links, in a fixed order.
+    pub(crate) fn all() -> impl Iterator<Item = Family> {
+        (0..FAMILIES.len()).map(|i| Family(i as u8))
+    }
+
+    /// Whether its references link at all.
+    pub(crate) fn links(self) -> bool {
+        self != Family::NONE
+    }
+
+    /// Its rules and module resolution.
+    pub(crate) fn rules(self) -> &'static dyn LanguageLinker {
+        FAMILIES
+            .get(usize::from(self.0))
+            .map_or(&linking::Unlinked, |(_, linker)| *linker)
+    }
+
+    /// Its languages as stored, the first and the last (one twice when it has one; a
+    /// family has at most two, which a query binds as `IN (?, ?)`).
+    pub(crate) fn languages(self) -> (&'static str, &'static str) {
+        match FAMILIES.get(usize::from(self.0)) {
+            Some((languages, _)) => (languages[0].name(), languages[languages.len() - 1].name()),
+            None => ("", ""),
+        }
+    }
+}
+
+/// The language stored as `name`.
+fn by_name(name: &str) -> Option<&'static dyn LanguageExtractor> {
+    EXTRACTORS.iter().find(|l| l.name() == name).copied()
+}
+
+/// Whether files stored as `language` are code (not prose). A language this build does
+/// not know counts as code.
+pub(crate) fn is_code(language: &str) -> bool {
+    by_name(language).is_none_or(|l| l.is_code())
+}
+
+/// The languages that are prose, as the list of an SQL `IN (…)` (`'markdown'`).
+pub(crate) fn prose_sql() -> &'static str {
+    static PROSE: LazyLock<String> = LazyLock::new(|| {
+        EXTRACTORS
+            .iter()
+            .filter(|l| !l.is_code())
+            .map(|l| format!("'{}'", l.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    &PROSE
+}
+
+/// Whether a path written in a description that ends with `.ext` names a source file
+/// (see [`LanguageExtractor::described_extensions`]).
+pub(crate) fn is_described_extension(ext: &str) -> bool {
+    EXTRACTORS
+        .iter()
+        .any(|l| l.described_extensions().contains(&ext))
+}
+
+/// Whether `stem` is the stem of a file that stands for its directory in some language
+/// (see [`LanguageLinker::directory_files`]).
+pub(crate) fn is_directory_file(stem: &str) -> bool {
+    FAMILIES
+        .iter()
+        .any(|(_, linker)| linker.directory_files().contains(&stem))
 }
 
 /// The language for `path` by its extension (case-insensitive), with the extension.
@@ -74,4 +181,35 @@ pub(crate) fn named(
         doc: None,
         name_node: Some(name_node.id()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A language is in one family at most, a family has one or two languages (its
+    /// queries bind them as `IN (?, ?)`), and each is a registered extractor.
+    #[test]
+    fn families_are_made_of_registered_languages() {
+        let mut seen = Vec::new();
+        for (languages, _) in &FAMILIES {
+            assert!((1..=2).contains(&languages.len()));
+            for l in languages.iter() {
+                assert!(
+                    by_name(l.name()).is_some(),
+                    "{} is not in EXTRACTORS",
+                    l.name()
+                );
+                assert!(!seen.contains(&l.name()), "{} is in two families", l.name());
+                seen.push(l.name());
+                assert!(Family::of(l.name()).links());
+            }
+        }
+        for l in EXTRACTORS {
+            assert_eq!(Family::of(l.name()).links(), seen.contains(&l.name()));
+            assert_eq!(Family::of(l.name()).links(), l.is_code(), "{}", l.name());
+        }
+        assert_eq!(Family::of("no such language"), Family::NONE);
+        assert_eq!(Family::all().count(), FAMILIES.len());
+    }
 }

@@ -1,10 +1,14 @@
 //! TypeScript, TSX and JavaScript (`.ts .tsx .mts .cts .js .jsx .mjs .cjs`).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named, outer};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// TypeScript and TSX.
 pub struct TypeScript;

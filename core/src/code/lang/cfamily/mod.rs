@@ -1,11 +1,15 @@
 //! C and C++ (`.c .h .cc .cpp .cxx .hpp .hh .hxx`), both parsed with the C++ grammar
 //! (a superset for declarations).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, outer};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// C (`.c`, parsed with the C grammar).
 pub struct C;

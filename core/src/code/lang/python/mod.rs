@@ -1,10 +1,14 @@
 //! Python (`.py .pyi`).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named, outer};
 use crate::code::extract::{Context, Definition, clip_doc, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// Python.
 pub struct Python;

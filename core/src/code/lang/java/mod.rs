@@ -1,10 +1,14 @@
 //! Java (`.java`).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// Java.
 pub struct Java;

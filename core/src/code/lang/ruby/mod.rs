@@ -1,10 +1,14 @@
 //! Ruby (`.rb`, `.rake`, `.gemspec`).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// Ruby.
 pub struct Ruby;
@@ -15,6 +19,11 @@ impl LanguageExtractor for Ruby {
     }
     fn extensions(&self) -> &'static [&'static str] {
         &["rb", "rake", "gemspec"]
+    }
+    fn described_extensions(&self) -> &'static [&'static str] {
+        // Only `.rb`, as `code.find` has had it (`.rake` and `.gemspec` would make more
+        // descriptions name a path).
+        &["rb"]
     }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_ruby::LANGUAGE.into()

@@ -1,10 +1,14 @@
 //! Go (`.go`).
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// Go.
 pub struct Go;

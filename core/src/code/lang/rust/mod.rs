@@ -1,11 +1,15 @@
 //! Rust (`.rs`), macro_rules bodies and macro invocations included where their tokens
 //! parse as items.
 
+mod link;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
 use crate::code::extract::{Context, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
+
+pub(super) use link::Linking;
 
 /// Rust.
 pub struct Rust;

@@ -1,0 +1,91 @@
+//! How Python links: modules are files (`a/b.py`) and packages (`a/b/__init__.py`),
+//! found relative to the importing file (`from ..a import b`) or by the path's tail
+//! nearest it; a package's `__init__` passes on what it imports; of several definitions
+//! of a name in one scope, the last one is meant.
+
+use crate::code::extract::Binding;
+use crate::code::lang::{LanguageLinker, Modules, Reach, dir_of, join, normalize};
+
+/// Python's rules.
+pub(crate) struct Linking;
+
+impl LanguageLinker for Linking {
+    fn modules(&self) -> Box<dyn Modules> {
+        Box::new(PythonModules)
+    }
+
+    fn path_module(&self, binding: &Binding, rest: &[&str]) -> Option<String> {
+        // `import a.b` then `b.c.f()`, `from a import b` then `b.f()`.
+        let module = match binding.name.as_deref() {
+            Some(name) => {
+                let sep = if binding.module.ends_with('.') {
+                    ""
+                } else {
+                    "."
+                };
+                format!("{}{sep}{name}", binding.module)
+            }
+            None => binding.module.clone(),
+        };
+        Some(if rest.is_empty() {
+            module
+        } else {
+            format!("{module}.{}", rest.join("."))
+        })
+    }
+
+    fn directory_files(&self) -> &'static [&'static str] {
+        &["__init__"]
+    }
+
+    fn last_definition_wins(&self) -> bool {
+        true
+    }
+
+    fn imports_pass_on(&self) -> bool {
+        true
+    }
+}
+
+struct PythonModules;
+
+impl Modules for PythonModules {
+    fn files(
+        &mut self,
+        reach: &mut dyn Reach,
+        file: i64,
+        module: &str,
+    ) -> rusqlite::Result<Vec<i64>> {
+        let from = reach.rel(file)?;
+        python_module(reach, &from, module)
+    }
+}
+
+/// The files of `module` (`a.b`, `..a`) imported from the file at `from`.
+fn python_module(reach: &mut dyn Reach, from: &str, module: &str) -> rusqlite::Result<Vec<i64>> {
+    let dots = module.chars().take_while(|c| *c == '.').count();
+    let rest = &module[dots..];
+    let parts: Vec<&str> = rest.split('.').filter(|p| !p.is_empty()).collect();
+    if dots > 0 {
+        let mut dir = dir_of(from).to_string();
+        for _ in 1..dots {
+            dir = dir_of(&dir).to_string();
+        }
+        let base = join(&dir, &parts.join("/"));
+        for p in [format!("{base}.py"), join(&base, "__init__.py")] {
+            if let Some(id) = normalize(&p).map_or(Ok(None), |p| reach.id_of(&p))? {
+                return Ok(vec![id]);
+            }
+        }
+        return Ok(Vec::new());
+    }
+    let Some(last) = parts.last() else {
+        return Ok(Vec::new());
+    };
+    let path = parts.join("/");
+    let found = reach.nearest_with_suffix(last, &format!("{path}.py"), from)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    reach.nearest_with_suffix(last, &format!("{path}/__init__.py"), from)
+}
