@@ -1,0 +1,243 @@
+//! `code.search_symbols`: BM25 search over symbol names, their subwords, docs, kinds and
+//! paths; a bare name is ranked definitions first (`definitions_first`), exact case,
+//! public and near the directory asked from before the rest.
+
+use std::path::PathBuf;
+
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+
+use super::{
+    MAX_LIMIT, REPO_PARAM, SYMBOL_COLUMNS, Symbol, SymbolRow, agent_shape, dberr, open_repo,
+    symbol_row,
+};
+use crate::code::SymbolKind;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::ops::{AgentShape, Operation, PathParam};
+
+/// `code.search_symbols`: full-text search over symbol names, subwords, docs, kinds and
+/// paths.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchSymbols;
+
+/// Parameters of `code.search_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSymbolsRequest {
+    /// Repository root. Defaults to the project directory.
+    pub path: Option<PathBuf>,
+    /// FTS5 query: words match names, their subwords (`user` finds `getUserById`), docs,
+    /// kinds and paths; `repo*` is a prefix; `AND`, `OR`, `NOT` and quotes work. Text
+    /// that is not a valid query is searched as plain words.
+    pub query: String,
+    /// Only symbols of this kind (`fn`, `method`, `class`, …).
+    pub kind: Option<String>,
+    /// Most results (default 20, or the project's `search.max_results`).
+    pub limit: Option<usize>,
+}
+
+/// Result of `code.search_symbols`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SearchSymbolsResponse {
+    /// The query.
+    pub query: String,
+    /// Matches, best first (BM25).
+    pub hits: Vec<Symbol>,
+    /// Problems met; left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// BM25 candidates ranked for a bare name (at least this many).
+const NAME_CANDIDATES: usize = 200;
+
+/// The query as one identifier (`Engine`, `get_user`), when it is one.
+fn bare_name(query: &str) -> Option<&str> {
+    let is_ident = !query.is_empty()
+        && !query.starts_with(|c: char| c.is_ascii_digit())
+        && query.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (is_ident && !matches!(query, "AND" | "OR" | "NOT" | "NEAR")).then_some(query)
+}
+
+/// The symbols named exactly `name` (case and all), of `kind` when given.
+fn symbols_named(
+    conn: &Connection,
+    name: &str,
+    kind: Option<SymbolKind>,
+) -> rusqlite::Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 AND (?2 IS NULL OR s.kind = ?2) ORDER BY s.id"
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![name, kind.map(SymbolKind::as_str)], symbol_row)?
+        .collect()
+}
+
+/// The kinds that define a name (a type, trait, interface, class, function, method or
+/// module), as against impls, variables, fields, constants and sections.
+fn defines(kind: &str) -> bool {
+    matches!(
+        SymbolKind::parse(kind),
+        Some(
+            SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Class
+                | SymbolKind::Interface
+                | SymbolKind::Trait
+                | SymbolKind::Type
+                | SymbolKind::Fn
+                | SymbolKind::Method
+                | SymbolKind::Mod
+        )
+    )
+}
+
+/// Whether a symbol's signature marks it public (`pub`, `export`, `public`).
+fn marked_public(signature: Option<&str>) -> bool {
+    let sig = signature.unwrap_or("").trim_start();
+    ["pub ", "pub(", "export ", "public "]
+        .iter()
+        .any(|p| sig.starts_with(p))
+}
+
+/// Candidates for a bare `name` in rank order: the symbols of that name first — those
+/// that define it before the others (impls, variables, fields), then exact case before
+/// other case, then public before private, then those below `near` (the directory asked
+/// from, relative to the root, `""` for the root itself) before the rest — then the
+/// rest; BM25 order (`bm25`'s), then id, within each. `exact` are the symbols named
+/// exactly `name`, which BM25 may have left out.
+fn definitions_first(
+    name: &str,
+    near: &str,
+    bm25: Vec<SymbolRow>,
+    exact: Vec<SymbolRow>,
+) -> Vec<SymbolRow> {
+    let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
+    for row in exact {
+        if !rows.iter().any(|(_, r)| r.id == row.id) {
+            rows.push((usize::MAX, row));
+        }
+    }
+    let key = |(position, row): &(usize, SymbolRow)| {
+        let case = if row.name == name {
+            0
+        } else if row.name.eq_ignore_ascii_case(name) {
+            1
+        } else {
+            2
+        };
+        let of_name = case < 2;
+        let far = !near.is_empty()
+            && !row
+                .rel_path
+                .strip_prefix(near)
+                .is_some_and(|rest| rest.starts_with('/'));
+        (
+            !of_name,
+            of_name && !defines(&row.kind),
+            case,
+            of_name && !marked_public(row.signature.as_deref()),
+            of_name && far,
+            *position,
+            row.id,
+        )
+    };
+    rows.sort_by_key(key);
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+fn run_search(conn: &Connection, fts: &str, limit: usize) -> rusqlite::Result<Vec<SymbolRow>> {
+    let sql = format!(
+        "WITH m AS (SELECT rowid AS id, bm25(symbols_fts, 10.0, 1.0, 1.0, 2.0, 5.0) AS rank
+                    FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY rank, rowid LIMIT ?2)
+         SELECT {SYMBOL_COLUMNS} FROM m JOIN symbols s ON s.id = m.id JOIN files f ON f.id = s.file_id
+         ORDER BY m.rank, s.id"
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![fts, limit as i64], symbol_row)?
+        .collect()
+}
+
+impl Operation for SearchSymbols {
+    const NAME: &'static str = "code.search_symbols";
+    const SUMMARY: &'static str = "Search a repository's symbols by name, subword (camelCase/snake_case split), doc comment, kind or path; prefix*, AND/OR/NOT; BM25-ranked compact results.";
+    type Request = SearchSymbolsRequest;
+    type Response = SearchSymbolsResponse;
+    const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
+    const AGENT: AgentShape = agent_shape(&["hits"]);
+    fn run(engine: &Engine, request: SearchSymbolsRequest) -> Result<SearchSymbolsResponse> {
+        let query = request.query.trim();
+        if query.is_empty() {
+            return Err(Error::invalid(Self::NAME, "`query` is empty"));
+        }
+        let query = crate::text::truncate_utf8(query, crate::text::MAX_QUERY_BYTES);
+        let kind = match request.kind.as_deref() {
+            None | Some("") => None,
+            Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
+                Error::invalid(
+                    Self::NAME,
+                    format!(
+                        "unknown kind `{k}` (one of {})",
+                        SymbolKind::ALL.map(SymbolKind::as_str).join(", ")
+                    ),
+                )
+            })?),
+        };
+        let mut warnings = Vec::new();
+        let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
+        let limit = request
+            .limit
+            .unwrap_or(repo.config.max_results)
+            .clamp(1, MAX_LIMIT);
+        let conn = repo.reader(&mut warnings)?;
+        let with_kind = |q: &str| match kind {
+            Some(k) => format!("({q}) AND kind:\"{}\"", k.as_str()),
+            None => q.to_string(),
+        };
+        // FTS5's NOT is binary (`a NOT b`); `a AND NOT b` is accepted as the same.
+        let words: Vec<&str> = query.split_whitespace().collect();
+        let mut fts = String::with_capacity(query.len());
+        for (i, word) in words.iter().enumerate() {
+            if *word == "AND" && words.get(i + 1) == Some(&"NOT") {
+                continue;
+            }
+            if !fts.is_empty() {
+                fts.push(' ');
+            }
+            fts.push_str(word);
+        }
+        let name = bare_name(query);
+        // A bare name is ranked by the rules of `definitions_first`, over more candidates
+        // than asked for: the definition may be far down the BM25 order.
+        let candidates = if name.is_some() {
+            limit.max(NAME_CANDIDATES)
+        } else {
+            limit
+        };
+        let mut rows = match run_search(&conn, &with_kind(&fts), candidates) {
+            Ok(rows) => rows,
+            Err(_) => match crate::text::fts5_query(query, false) {
+                Some(escaped) => run_search(&conn, &with_kind(&escaped), candidates)
+                    .map_err(dberr(&repo.db_path))?,
+                None => Vec::new(),
+            },
+        };
+        if let Some(name) = name {
+            let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
+            rows = definitions_first(name, &repo.near(), rows, named);
+            rows.truncate(limit);
+        }
+        drop(conn);
+        let mut out = SearchSymbolsResponse {
+            query: query.to_string(),
+            hits: rows.iter().map(|r| repo.symbol(r)).collect(),
+            warnings: Vec::new(),
+        };
+        warnings.sort();
+        warnings.dedup();
+        out.warnings = warnings;
+        Ok(out)
+    }
+}

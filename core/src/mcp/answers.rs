@@ -1,0 +1,195 @@
+//! A tool's answer: its `max_tokens` read, its request mapped (checkfor) and confined,
+//! its index freshened, the operation run, and the result shaped for an agent
+//! ([`crate::agent`]) and cut to the budget as text blocks ([`fit_answer`]); a tool that
+//! fails answers `isError`.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::Server;
+use super::checkfor::{checkfor_request, restore_dirs};
+use super::confinement::call_guarded;
+use super::toolset::{Freshen, Tool};
+use crate::agent;
+use crate::ops;
+
+impl Server {
+    pub(super) fn run_tool(&self, tool: &Tool, mut arguments: Map<String, Value>) -> Value {
+        let asked = match arguments.get("max_tokens") {
+            None | Some(Value::Null) => None,
+            Some(value) => match value.as_u64() {
+                Some(n) if n >= 1 => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+                _ => return tool_error("`max_tokens` must be a positive integer"),
+            },
+        };
+        let budget = asked.unwrap_or(self.max_tokens);
+        // grep cuts context lines before lines and lines before matches, and keeps its
+        // counts true (checkfor's own `max_tokens`): better than cutting its JSON. Every
+        // other tool's answer is cut by `fit_answer`, as `agent` cuts.
+        if tool.checkfor {
+            arguments.insert("max_tokens".into(), json!(budget));
+        } else {
+            arguments.shift_remove("max_tokens");
+        }
+        let (request, given_dirs) = if tool.checkfor {
+            match checkfor_request(arguments) {
+                Ok(mapped) => mapped,
+                Err(message) => return tool_error(message),
+            }
+        } else {
+            (arguments, None)
+        };
+        let request = match self.confine(tool.op, Value::Object(request)) {
+            Ok(request) => request,
+            Err(message) => return tool_error(message),
+        };
+        // The project's own budget for the answer, when the call gives none.
+        let budget = match (asked, tool.op.agent.configured_budget) {
+            (None, Some(configured)) => configured(&request).unwrap_or(budget),
+            _ => budget,
+        };
+        let mut warnings = Vec::new();
+        if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
+            self.freshen(&freshen, &request, &mut warnings);
+        }
+        let text = match call_guarded(
+            &self.engine,
+            &self.roots,
+            tool.op.name,
+            &request.to_string(),
+        ) {
+            Ok(text) => text,
+            Err(message) => return tool_error(message),
+        };
+        let mut response = match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(map)) => map,
+            _ => {
+                return tool_error(format!(
+                    "internal error: `{}` answered no object",
+                    tool.op.name
+                ));
+            }
+        };
+        let structured = self.structured() && tool.output_schema.is_some();
+        if !warnings.is_empty() {
+            if let Some(Value::Array(list)) = response.get_mut("warnings") {
+                list.extend(warnings.into_iter().map(Value::String));
+            } else {
+                response.insert("warnings".into(), json!(warnings));
+            }
+        }
+        if let Some(given) = &given_dirs {
+            restore_dirs(&mut response, given);
+        }
+        // With `structuredContent` the answer carries the result twice: each half gets
+        // half the budget.
+        let limit = budget.saturating_mul(agent::BYTES_PER_TOKEN) / if structured { 2 } else { 1 };
+        let mut response = Value::Object(response);
+        // `structuredContent` follows the response schema: the result as it is.
+        if !structured {
+            agent::view(&tool.op.agent, &mut response);
+        }
+        let content = fit_answer(
+            &tool.op.agent,
+            &mut response,
+            limit,
+            tool.checkfor,
+            tool.more(),
+        );
+        let mut result = json!({ "content": content });
+        if structured {
+            result["structuredContent"] = response;
+        }
+        result
+    }
+
+    /// Run `freshen`'s index operation with the fields it copies from `request`, unless it
+    /// ran with the same arguments within its interval. Its failure is a warning: the
+    /// tool still answers from the index as it is.
+    fn freshen(&self, freshen: &Freshen, request: &Value, warnings: &mut Vec<String>) {
+        let mut params = Map::new();
+        for field in freshen.copy {
+            if let Some(value) = request.get(*field).filter(|v| !v.is_null()) {
+                params.insert((*field).to_string(), value.clone());
+            }
+        }
+        let params = Value::Object(params).to_string();
+        let key = (freshen.op.to_string(), params.clone());
+        if let Ok(done) = self.freshened.lock()
+            && let Some(at) = done.get(&key)
+            && at.elapsed() < freshen.every
+        {
+            return;
+        }
+        match call_guarded(&self.engine, &self.roots, freshen.op, &params) {
+            Ok(_) => {
+                if let Ok(mut done) = self.freshened.lock() {
+                    done.insert(key, Instant::now());
+                }
+            }
+            Err(message) => warnings.push(format!(
+                "the index could not be brought up to date: {message}"
+            )),
+        }
+    }
+}
+
+/// The `content` of an answer: `response` cut to `limit` bytes of text when it is
+/// longer (then `truncated: true` and `more` say so), as compact JSON — for checkfor,
+/// the warnings as a second block of lines as checkfor printed them.
+fn fit_answer(
+    shape: &ops::AgentShape,
+    response: &mut Value,
+    limit: usize,
+    checkfor: bool,
+    more: &str,
+) -> Vec<Value> {
+    let render = |response: &Value| -> Vec<String> {
+        if !checkfor {
+            return vec![response.to_string()];
+        }
+        let mut shown = response.clone();
+        let warnings = shown
+            .as_object_mut()
+            .and_then(|map| map.shift_remove("warnings"));
+        let mut texts = vec![shown.to_string()];
+        if let Some(Value::Array(warnings)) = warnings
+            && !warnings.is_empty()
+        {
+            let lines: Vec<String> = warnings
+                .iter()
+                .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default()))
+                .collect();
+            texts.push(lines.join("\n"));
+        }
+        texts
+    };
+    let length = |texts: &[String]| texts.iter().map(String::len).sum::<usize>();
+    let mut texts = render(response);
+    let marked = response.get("truncated") == Some(&Value::Bool(true));
+    if length(&texts) > limit || marked {
+        let mut target = limit;
+        loop {
+            agent::fit(shape, response, target, more);
+            texts = render(response);
+            let total = length(&texts);
+            if total <= limit || target == 0 {
+                break;
+            }
+            // Rendering costs more than JSON (checkfor's warning lines): shrink further.
+            target = target.saturating_sub(total - limit);
+        }
+        if length(&texts) > limit {
+            texts = vec![json!({"truncated": true}).to_string()];
+        }
+    }
+    texts
+        .into_iter()
+        .map(|text| json!({"type": "text", "text": text}))
+        .collect()
+}
+
+fn tool_error(message: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": message.into()}], "isError": true})
+}
