@@ -523,11 +523,6 @@ const LANGUAGES: &[&str] = &[
     "markdown",
 ];
 
-/// Files of `code/` outside `code/lang/` that still name languages, relative to
-/// `core/src/`: `code.overview`'s entry points (`src/lib.rs`, `*__main__.py`, `index.*`)
-/// in `code/ops.rs`, which is being split; they move into the languages after.
-const NAMING_LANGUAGES: &[&str] = &["code/ops.rs"];
-
 /// The string literals of `source` outside comments, with their line (from 1): the text
 /// between the quotes, escapes as written. Raw strings included; character literals and
 /// lifetimes skipped.
@@ -694,10 +689,7 @@ fn languages_live_in_their_homes() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if rel.starts_with("code/lang/")
-            || rel.ends_with("/tests.rs")
-            || NAMING_LANGUAGES.contains(&rel.as_str())
-        {
+        if rel.starts_with("code/lang/") || rel.ends_with("/tests.rs") {
             continue;
         }
         let source = std::fs::read_to_string(&path).unwrap();

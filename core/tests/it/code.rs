@@ -1537,6 +1537,40 @@ fn real_git_repository_with_nested_gitignore() {
 }
 
 #[test]
+fn overview_entry_points_come_from_each_languages_entry_files() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let root_path = dir.path();
+    write(root_path, "tool/__main__.py", "def launch():\n    pass\n");
+    write(root_path, "src/lib.rs", "pub fn build() {}\n");
+    write(root_path, "src/index.ts", "export function boot() {}\n");
+    write(root_path, "app.py", "def create():\n    pass\n");
+    write(root_path, "cmd/main.go", "package main\n\nfunc wire() {}\n");
+    write(root_path, "lib/helpers.py", "def helper():\n    pass\n");
+    write(root_path, "src/util.rs", "pub fn util() {}\n");
+    let root = p(root_path);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let o = call(&engine, "code.get_overview", json!({"path": root}));
+    let entry: Vec<(&str, &str)> = o["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["path"].as_str().unwrap(), e["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        entry,
+        [
+            ("app.py", "create"),
+            ("cmd/main.go", "wire"),
+            ("src/index.ts", "boot"),
+            ("src/lib.rs", "build"),
+            ("tool/__main__.py", "launch"),
+        ],
+        "{o}"
+    );
+}
+
+#[test]
 fn output_is_deterministic_across_runs() {
     let run = || {
         let (_home, engine) = engine();

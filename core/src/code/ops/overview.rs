@@ -10,7 +10,7 @@ use super::{
     REPO_PARAM, SYMBOL_COLUMNS, Symbol, SymbolRow, agent_shape, dberr, open_repo, symbol_row,
 };
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ops::{AgentShape, Operation, PathParam};
 
 /// `code.get_overview`: a repository at a glance.
@@ -113,30 +113,29 @@ impl Operation for GetOverview {
              WHERE s.parent_symbol_id IS NULL AND s.kind IN ('class','struct','interface','trait','enum')
              ORDER BY (SELECT count(*) FROM refs r WHERE r.to_symbol_id = s.id) DESC, s.id LIMIT ?1"
         );
+        // The files where programs start: the common ones and each language's own,
+        // bound as one JSON list of GLOB patterns.
         let entry_sql = format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
              WHERE s.parent_symbol_id IS NULL AND s.kind IN ('fn','class','struct','mod')
                AND (s.name IN ('main','run','start','app','cli','handler')
-                    OR f.rel_path GLOB '*main.*' OR f.rel_path GLOB '*__main__.py'
-                    OR f.rel_path GLOB 'index.*' OR f.rel_path GLOB 'src/index.*'
-                    OR f.rel_path GLOB 'src/lib.rs' OR f.rel_path GLOB 'app.*' OR f.rel_path GLOB 'src/app.*')
+                    OR EXISTS (SELECT 1 FROM json_each(?2) g WHERE f.rel_path GLOB g.value))
              ORDER BY f.rel_path, s.line_start, s.id LIMIT ?1"
         );
-        for (sql, target) in [(&top_sql, 0), (&entry_sql, 1)] {
+        let entry_files = serde_json::to_string(&crate::code::lang::entry_files())
+            .map_err(|err| Error::Internal(err.to_string()))?;
+        let fetch = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<Symbol>> {
             let rows: Vec<SymbolRow> = conn
                 .prepare(sql)
                 .map_err(&e)?
-                .query_map([OVERVIEW_ITEMS], symbol_row)
+                .query_map(params, symbol_row)
                 .map_err(&e)?
                 .collect::<rusqlite::Result<_>>()
                 .map_err(&e)?;
-            let symbols = rows.iter().map(|r| repo.symbol(r)).collect();
-            if target == 0 {
-                out.top_types = symbols;
-            } else {
-                out.entry_points = symbols;
-            }
-        }
+            Ok(rows.iter().map(|r| repo.symbol(r)).collect())
+        };
+        out.top_types = fetch(&top_sql, &[&OVERVIEW_ITEMS])?;
+        out.entry_points = fetch(&entry_sql, &[&OVERVIEW_ITEMS, &entry_files])?;
         drop(conn);
         warnings.sort();
         warnings.dedup();
