@@ -666,35 +666,24 @@ fn language_names_and_extensions() -> (Vec<String>, Vec<String>) {
 /// `tests.rs` files are left out.
 #[test]
 fn languages_live_in_their_homes() {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let (names, extensions) = language_names_and_extensions();
-    let root = source_root();
-    let mut files = Vec::new();
-    walk(&root.join("code"), &mut files);
-    files.sort();
-    assert!(files.len() > 10, "{files:?}");
+    let code: Vec<(Module, String)> = modules()
+        .into_iter()
+        .filter(|(module, _)| module.first().is_some_and(|m| m == "code"))
+        .collect();
+    assert!(
+        code.len() > 10,
+        "{:?}",
+        code.iter().map(|(m, _)| m).collect::<Vec<_>>()
+    );
     let mut found = Vec::new();
-    for path in files {
-        let rel = path
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.starts_with("code/lang/") || rel.ends_with("/tests.rs") {
+    for (module, source) in code {
+        if module.get(1).is_some_and(|m| m == "lang") || module.last().is_some_and(|m| m == "tests")
+        {
             continue;
         }
-        let source = std::fs::read_to_string(&path).unwrap();
         for at in languages_named(&source, &names, &extensions) {
-            found.push(format!("core/src/{rel}:{at}"));
+            found.push(format!("crate::{}, line {at}", module.join("::")));
         }
     }
     assert!(
