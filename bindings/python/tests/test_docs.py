@@ -234,8 +234,12 @@ def test_ctrl_c_stops_an_index_run_at_once_and_the_next_run_finishes(
             "step by step, with care and at some length.\n\n" for s in range(60)))
     env = {**os.environ, "CC_SEARCH_HOME": str(home)}
     argv = [cli_path(), "docs", "index", "--project-dir", str(project), "--json"]
+    # SIGINT as a terminal gives it: a shell without job control starts its background
+    # commands (`make test &` in a script) with SIGINT ignored, which a child inherits and
+    # Python, rightly, keeps — the run would then never see the signal.
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # Interrupt once vectors are being committed (a fixed wait could land before the run
     # reaches its embedding loop on a slow machine).
     embedded, deadline = 0, time.monotonic() + 60
