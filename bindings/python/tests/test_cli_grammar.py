@@ -9,18 +9,19 @@ the project, so that only the flag can lead it there."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import typer.main
 
 import cc_search
-from cc_search.cli import app
+from cc_search._cli_printers import PRINTERS
+from cc_search._cli_table import COMMANDS, Command
+from cc_search.cli import parser_for
 from support import cli_path, make_files, run_cli, run_program
 
 #: Commands that print no result of their own: Claude Code's hooks (their stdout is the
@@ -33,51 +34,42 @@ NO_RESULT = {"hook file-suggestion", "hook session-start", "mcp"}
 NO_PROJECT = {"search", "chunk", "index", "status", "ops", "call", "code repos", "code delete"}
 
 #: Commands that list results, and so take -n/--limit.
-LIMITED = {"files suggest", "code search", "code find", "docs query", "notes query", "search"}
+LIMITED = {
+    "files suggest", "grep", "code search", "code find", "docs query", "notes query", "search"
+}
 
-#: Commands with a parser of their own, checked apart: grep (argparse, so that it starts
-#: fast; `cc-search grep` and `cc-search --home DIR grep` both run it).
-OWN_PARSER = {"grep"}
+#: Operations no command runs by itself: `install claude` runs the installers, and `embed`
+#: is for programs (`call embed.text` reaches it).
+NOT_COMMANDS = {"claude.install", "claude.install_mcp", "embed.text"}
 
-
-# The command tree is click's (typer may bring its own copy of click): commands, groups
-# (`.commands`) and options (`param_type_name == "option"`).
-Command = Any
-
-
-def commands() -> Iterator[tuple[str, Command]]:
-    """Every command of the CLI, by its full name (`files suggest`)."""
-
-    def walk(group: Command, prefix: str) -> Iterator[tuple[str, Command]]:
-        for name, command in group.commands.items():
-            full = f"{prefix}{name}"
-            if hasattr(command, "commands"):
-                yield from walk(command, f"{full} ")
-            else:
-                yield full, command
-
-    yield from walk(typer.main.get_command(app), "")
+ALL = {command.name: command for command in COMMANDS}
 
 
-def options(command: Command) -> list[Any]:
-    return [p for p in command.params if p.param_type_name == "option"]
+def options(command: Command) -> list[argparse.Action]:
+    return [a for a in parser_for(command)._actions if a.option_strings]
 
 
-def shown(command: Command) -> list[Any]:
-    return [p for p in options(command) if not p.hidden]
+def shown(command: Command) -> list[argparse.Action]:
+    return [a for a in options(command) if a.help != argparse.SUPPRESS]
 
 
-def named(command: Command, flag: str) -> Any:
-    return next((p for p in options(command) if flag in p.opts + p.secondary_opts), None)
-
-
-ALL = {name: command for name, command in commands() if name not in OWN_PARSER}
+def named(command: Command, flag: str) -> argparse.Action | None:
+    return next((a for a in options(command) if flag in a.option_strings), None)
 
 
 def test_every_command_is_checked() -> None:
-    assert len(ALL) >= 25
+    assert len(ALL) >= 26
     for name in NO_RESULT | NO_PROJECT | LIMITED:
         assert name in ALL, name
+
+
+def test_every_operation_is_a_command_with_a_printer() -> None:
+    ran = {command.op for command in COMMANDS if command.op is not None}
+    assert ran | NOT_COMMANDS == {op["name"] for op in cc_search.operations()}
+    for command in COMMANDS:
+        if command.op is not None and command.json != "always":
+            assert command.name in PRINTERS, command.name
+    assert set(PRINTERS) <= set(ALL)
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
@@ -85,28 +77,29 @@ def test_the_same_flag_means_the_same_thing(name: str) -> None:
     command = ALL[name]
     for option in shown(command):
         # --path is only ever a path; -p means nothing.
-        assert "--path" not in option.opts and "-p" not in option.opts, (name, option.opts)
-        # No `<int range>`, INTEGER or TEXT made up by click: every value has a metavar.
-        if not option.is_flag:
-            assert option.metavar, (name, option.opts)
+        assert "--path" not in option.option_strings, (name, option.option_strings)
+        assert "-p" not in option.option_strings, (name, option.option_strings)
+        # Every value has a metavar, in capitals.
+        if option.nargs != 0 and option.option_strings != ["-h", "--help"]:
+            assert option.metavar, (name, option.option_strings)
             assert option.metavar.upper() == option.metavar, (name, option.metavar)
         # -C is --project-dir and -n is --limit, wherever they appear.
-        if "-C" in option.opts:
-            assert "--project-dir" in option.opts, (name, option.opts)
-        if "-n" in option.opts:
-            assert "--limit" in option.opts, (name, option.opts)
+        if "-C" in option.option_strings:
+            assert "--project-dir" in option.option_strings, (name, option.option_strings)
+        if "-n" in option.option_strings:
+            assert "--limit" in option.option_strings, (name, option.option_strings)
         assert "full content" not in (option.help or ""), (name, option.help)
 
     project = named(command, "--project-dir")
     if name in NO_PROJECT:
         assert project is None, name
     else:
-        assert project is not None and project.opts == ["--project-dir", "-C"], name
+        assert project is not None and set(project.option_strings) == {"--project-dir", "-C"}
         assert project.metavar == "DIR"
 
     limit = named(command, "--limit")
     if name in LIMITED:
-        assert limit is not None and "-n" in limit.opts and limit.metavar == "N", name
+        assert limit is not None and "-n" in limit.option_strings and limit.metavar == "N", name
     else:
         assert limit is None, name
 
@@ -114,22 +107,8 @@ def test_the_same_flag_means_the_same_thing(name: str) -> None:
     if name in NO_RESULT:
         assert as_json is None, name
     else:
-        assert as_json is not None and as_json.is_flag, name
+        assert as_json is not None and as_json.nargs == 0, name
         assert (as_json.help or "").startswith("Print "), (name, as_json.help)
-
-
-def test_grep_speaks_the_same_grammar() -> None:
-    from cc_search._grep_cli import _parser
-
-    actions = {opt: a for a in _parser("cc-search grep")._actions for opt in a.option_strings}
-    assert "--path" not in actions and "-p" not in actions
-    assert actions["-C"] is actions["--project-dir"] and actions["-C"].metavar == "DIR"
-    assert actions["-n"] is actions["--limit"] is actions["--max-matches"]
-    assert actions["-n"].metavar == "N"
-    assert actions["--json"].nargs == 0 and actions["--json"].help.startswith("Print ")
-    for action in actions.values():
-        if action.nargs != 0:
-            assert action.metavar and action.metavar.upper() == action.metavar, action
 
 
 def test_help_texts_show_the_grammar(home: Path) -> None:
@@ -141,10 +120,10 @@ def test_help_texts_show_the_grammar(home: Path) -> None:
             ["--path", "-p,"],
         ),
         (["search"], ["--project NAME", "-n, --limit N"], ["-p,", "<int range>", "INTEGER"]),
-        (["grep"], ["--project-dir DIR, -C DIR", "--hidden", "--skip-generated", "--json"], []),
+        (["grep"], ["-C, --project-dir DIR", "--hidden", "--skip-generated", "--json"], []),
         (
             ["--home", str(home), "grep"],
-            ["--project-dir DIR, -C DIR", "--max-matches N, --limit N, -n N"],
+            ["-C, --project-dir DIR", "-n, --max-matches, --limit N"],
             [],
         ),
     ]:

@@ -226,7 +226,9 @@ def test_cli_defaults_to_the_project_and_reports_errors(repo: Path, home: Path) 
     bad = run_cli("code", "detail", "999999", home=home, cwd=repo)
     assert bad.returncode == 1
     assert "999999" in bad.stderr
-    assert run_cli("code", "delete", home=home).returncode == 1
+    # Neither repositories nor --all: a usage error.
+    nothing = run_cli("code", "delete", home=home)
+    assert nothing.returncode == 2 and "give DIR... or --all" in nothing.stderr
     usage = run_cli("code", "search", home=home)
     assert usage.returncode == 2
 

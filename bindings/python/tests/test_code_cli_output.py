@@ -294,7 +294,7 @@ def test_every_json_option_says_what_it_prints(repo: Repo) -> None:
     for command in ["index", "update", "status", "overview", "symbols", "search", "detail",
                     "refs", "deps", "repos", "delete"]:
         shown = run_cli("code", command, "--help", home=repo.home, env={"COLUMNS": "200"}).stdout
-        line = next(line for line in shown.splitlines() if "--json" in line)
+        line = next(line for line in shown.splitlines() if line.lstrip().startswith("--json"))
         assert "Print the result as compact JSON on one line:" in line, (command, line)
         assert "as without --json" not in line, (command, line)
 

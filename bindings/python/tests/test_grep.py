@@ -328,8 +328,8 @@ def test_cli_recursive_follows_ripgrep_defaults_and_takes_extension_lists(
 def test_cli_grep_starts_without_the_rest_of_the_command_line(
     home: Path, tree: Path
 ) -> None:
-    # `cc-search grep` runs where an agent would run rg: neither typer nor the
-    # engine's Python layer is loaded.
+    # `cc-search grep` runs where an agent would run rg: neither the engine's Python
+    # layer nor the printers are loaded.
     import subprocess
     import sys
 
@@ -339,8 +339,9 @@ def test_cli_grep_starts_without_the_rest_of_the_command_line(
         "from cc_search._main import main\n"
         "try:\n    main()\n"
         "except SystemExit as e:\n"
-        "    print(e.code, [m for m in ('typer', 'cc_search.cli', 'cc_search._engine')"
-        " if m in sys.modules], file=sys.stderr)\n"
+        "    print(e.code, [m for m in sys.modules if m.startswith('cc_search.') and m not in"
+        "    ('cc_search._native', 'cc_search._main', 'cc_search.cli', 'cc_search._cli_table',"
+        "     'cc_search._cli_common', 'cc_search._grep_cli')], file=sys.stderr)\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code],

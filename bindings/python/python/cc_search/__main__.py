@@ -2,4 +2,4 @@
 
 from ._main import main
 
-main(prog_name="cc-search")
+main()

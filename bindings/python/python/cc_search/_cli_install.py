@@ -1,16 +1,14 @@
 """``cc-search install claude``: Claude Code's picker and hooks (or, with ``--mcp``,
 cc-search's MCP server) put into its settings by the core's installer operations."""
 
-# No `from __future__ import annotations`: typer reads the parameters' annotations at
-# run time (see cli.py).
+from __future__ import annotations
+
 import os
 import shlex
 import subprocess
 import sys
 import sysconfig
-from typing import Annotated, Any, Callable, List, Optional, Tuple
-
-import typer
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._cli_common import (
     PROG,
@@ -18,14 +16,17 @@ from ._cli_common import (
     _fail,
     _global_options,
     _open,
-    _Options,
     _print_json,
     _report,
     _self_argv,
     _shell_command,
     _warn_all,
 )
-from ._cli_options import _json_option, _project_dir_option
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .cli import Options
 
 #: The native hook program the wheel installs beside the `cc-search` command.
 NATIVE_HOOK = "cc-search-hook"
@@ -38,7 +39,7 @@ PROJECT_HOOKS = (f"{NATIVE_HOOK} file-suggestion", f"{NATIVE_HOOK} session-start
 HOOK_SCRIPTS = ("file-suggestion.sh", "session-start.sh")
 
 
-def _hook_scripts(hooks_dir: str) -> List[str]:
+def _hook_scripts(hooks_dir: str) -> list[str]:
     """The hook scripts in `hooks_dir` as shell commands; an error when one is missing."""
     directory = os.path.abspath(os.path.expanduser(hooks_dir))
     commands = []
@@ -52,7 +53,7 @@ def _hook_scripts(hooks_dir: str) -> List[str]:
     return commands
 
 
-def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
+def _native_hook(given: str | None) -> tuple[str | None, str]:
     """The native hook program to write, checked by running it: `given`, else the one
     installed beside this `cc-search` (or in this environment's scripts). Returns its
     absolute path, or None and why it cannot be used."""
@@ -88,100 +89,27 @@ def _native_hook(given: Optional[str]) -> Tuple[Optional[str], str]:
     return program, ""
 
 
-def install_claude(
-    ctx: typer.Context,
-    user: Annotated[
-        bool,
-        typer.Option(
-            "--user",
-            help="Edit the user settings: $CLAUDE_CONFIG_DIR/settings.json "
-            "(~/.claude/settings.json); with --mcp, ~/.claude.json. The default.",
-        ),
-    ] = False,
-    project: Annotated[
-        bool,
-        typer.Option(
-            "--project",
-            help="Edit the project's .claude/settings.json, with commands every teammate can run "
-            "(`cc-search-hook …` from PATH); with --mcp, its .mcp.json (`cc-search mcp`).",
-        ),
-    ] = False,
-    project_dir: _project_dir_option(
-        "The project whose settings to edit; implies --project"
-    ) = None,
-    hooks_dir: Annotated[
-        Optional[str],
-        typer.Option(
-            "--hooks-dir",
-            metavar="DIR",
-            help="Use DIR/file-suggestion.sh and DIR/session-start.sh (the npm package's "
-            "Bun hooks) instead of the native hook program.",
-            show_default=False,
-        ),
-    ] = None,
-    hook_program: Annotated[
-        Optional[str],
-        typer.Option(
-            "--hook-program",
-            metavar="FILE",
-            help="The native hook program to use (default: the cc-search-hook installed "
-            "with this cc-search). Where it cannot run, this CLI's slower `hook` commands "
-            "are written instead, with a warning.",
-            show_default=False,
-        ),
-    ] = None,
-    mcp: Annotated[
-        bool,
-        typer.Option(
-            "--mcp",
-            help="Register cc-search's MCP server instead (only that, not the hooks): in "
-            "~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json) as this cc-search's absolute "
-            "path, or with --project in the project's .mcp.json as `cc-search mcp`.",
-        ),
-    ] = False,
-    uninstall: Annotated[
-        bool,
-        typer.Option("--uninstall", help="Remove what an install added, and only that."),
-    ] = False,
-    as_json: _json_option(
-        "Print the result as JSON: the settings file, whether and what changed, the backup, "
-        "and the warnings."
-    ) = False,
-) -> None:
-    """Make Claude Code use cc-search for @ file suggestions, with a SessionStart hook
-    that refreshes the index (idempotent; one backup of the previous file is kept in the
-    data root, and --uninstall puts the file back as it was). The hooks run the native
-    program cc-search-hook: by absolute path for --user, from PATH for --project (the
-    file is shared). With --mcp, register cc-search's MCP server with Claude Code instead,
-    as `claude mcp add` does."""
-    if user and (project or project_dir is not None):
-        raise typer.BadParameter(
-            "--user cannot be combined with --project or --project-dir", param_hint="'--user'"
-        )
-    if hooks_dir is not None and hook_program is not None:
-        raise typer.BadParameter(
-            "--hooks-dir cannot be combined with --hook-program", param_hint="'--hooks-dir'"
-        )
+def install_claude(ns: argparse.Namespace, options: Options, parser: Any) -> None:
+    """`install claude`: the hooks (``claude.install``), or with ``--mcp`` the MCP server
+    (``claude.install_mcp``), with the commands this cc-search runs as."""
+    project, project_dir, uninstall = ns.project, ns.project_dir, ns.uninstall
+    hooks_dir, hook_program, mcp, as_json = ns.hooks_dir, ns.hook_program, ns.mcp, ns.json
     in_project = project or project_dir is not None
     if mcp:
         for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
             if given is not None:
-                raise typer.BadParameter(
-                    f"{flag} is for the hooks, not for --mcp", param_hint=f"'{flag}'"
-                )
-        _install_claude_mcp(ctx, in_project, project_dir, uninstall, as_json)
+                parser.error(f"{flag} is for the hooks, not for --mcp")
+        _install_claude_mcp(options, in_project, project_dir, uninstall, as_json)
         return
     runs = "the Bun hooks"
     if in_project:
         for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
             if given is not None:
-                raise typer.BadParameter(
+                parser.error(
                     f"{flag} names a file of this machine, but a project's settings are shared: "
-                    f"they run `{NATIVE_HOOK}` from each person's PATH (use --user for your own)",
-                    param_hint=f"'{flag}'",
+                    f"they run `{NATIVE_HOOK}` from each person's PATH (use --user for your own)"
                 )
-        options = ctx.find_object(_Options)
-        if not uninstall and options is not None and (options.home or options.config):
+        if not uninstall and (options.home or options.config):
             _report(
                 "warning",
                 "--home and --config are not written into the project's settings (they are "
@@ -195,10 +123,10 @@ def install_claude(
         # An uninstall removes whichever cc-search hooks are there: nothing to check.
         program, why_not = (None, "") if uninstall else _native_hook(hook_program)
         if program is not None:
-            argv = [program, *_global_options(ctx)]
+            argv = [program, *_global_options(options)]
             runs = f"the native hook program {program}"
         else:
-            argv = [*_self_argv(ctx), "hook"]
+            argv = [*_self_argv(options), "hook"]
             runs = f"this CLI's `{PROG} hook` commands"
             if why_not:
                 _report(
@@ -217,7 +145,7 @@ def install_claude(
     if project_dir is not None:
         params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
 
-    def backup(result: Any) -> List[str]:
+    def backup(result: Any) -> list[str]:
         lines = [] if uninstall else [f"The hooks run {runs}."]
         if in_project and not uninstall:
             lines.append(
@@ -228,7 +156,7 @@ def install_claude(
             return [*lines, f"Backup of the previous file: {result['backup']}"]
         return [*lines, "There was no previous file, so no backup."]
 
-    _install(ctx, "claude.install", params, as_json, "cc-search", "settings_path", backup)
+    _install(options, "claude.install", params, as_json, "cc-search", "settings_path", backup)
 
 
 #: The command a project's .mcp.json runs: whatever `cc-search` is on each teammate's PATH.
@@ -236,17 +164,16 @@ PROJECT_MCP_ARGV = [PROG, "mcp"]
 
 
 def _install_claude_mcp(
-    ctx: typer.Context, project: bool, project_dir: Optional[str], uninstall: bool, as_json: bool
+    options: Options, project: bool, project_dir: str | None, uninstall: bool, as_json: bool
 ) -> None:
     """`install claude --mcp`: the `claude.install_mcp` operation with this CLI's command."""
-    options = ctx.find_object(_Options)
-    if project and options is not None and (options.home or options.config):
+    if project and (options.home or options.config):
         _report(
             "warning",
             "--home and --config are not written into .mcp.json (it is shared); the server "
             "uses $CC_SEARCH_HOME or the default data root",
         )
-    argv = PROJECT_MCP_ARGV if project else [*_self_argv(ctx), "mcp"]
+    argv = PROJECT_MCP_ARGV if project else [*_self_argv(options), "mcp"]
     params: dict[str, Any] = {
         "scope": "project" if project else "user",
         "command": argv[0],
@@ -256,7 +183,7 @@ def _install_claude_mcp(
     if project_dir is not None:
         params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
 
-    def approval(result: Any) -> List[str]:
+    def approval(result: Any) -> list[str]:
         if not project or uninstall:
             return []
         return [
@@ -264,22 +191,23 @@ def _install_claude_mcp(
             "servers once (`claude mcp list` shows it as pending until then)."
         ]
 
-    _install(ctx, "claude.install_mcp", params, as_json, "cc-search's MCP server", "path", approval)
+    what = "cc-search's MCP server"
+    _install(options, "claude.install_mcp", params, as_json, what, "path", approval)
 
 
 def _install(
-    ctx: typer.Context,
+    options: Options,
     op: str,
     params: dict[str, Any],
     as_json: bool,
     what: str,
     path_key: str,
-    tail: Callable[[Any], List[str]],
+    tail: Callable[[Any], list[str]],
 ) -> None:
     """Run an installer operation and print what it did: the JSON result, or a line on
     the file, one per change, and `tail(result)`'s lines after a change."""
     uninstall = params["uninstall"]
-    with _open(ctx) as engine:
+    with _open(options) as engine:
         result = engine.call(op, params)
     if as_json:
         _print_json(result)

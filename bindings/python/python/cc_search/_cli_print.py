@@ -1,13 +1,12 @@
 """How ``cc-search`` shows results to a person: sessions, docs and notes hits, index
 runs, status, chunks and a progress bar (``--json`` prints the result as it is instead)."""
 
-# No `from __future__ import annotations`: see cli.py.
 import contextlib
 import json
 import os
 import sys
 import time
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 from ._cli_common import PROG, _warn_all
 
@@ -29,7 +28,7 @@ def _colour() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def _cut(text: str, limit: int) -> Tuple[str, int]:
+def _cut(text: str, limit: int) -> tuple[str, int]:
     """``text`` cut at a word boundary near ``limit`` characters, and how many are left."""
     if len(text) <= limit:
         return text, 0
@@ -38,7 +37,7 @@ def _cut(text: str, limit: int) -> Tuple[str, int]:
     return text[:cut].rstrip(), len(text) - cut
 
 
-def _snippet(content: str) -> Tuple[str, int]:
+def _snippet(content: str) -> tuple[str, int]:
     """The first lines of a section below its heading, and how many characters are left."""
     lines = content.split("\n")
     if lines and lines[0].lstrip().startswith("#"):
@@ -46,29 +45,32 @@ def _snippet(content: str) -> Tuple[str, int]:
     return _cut("\n".join(lines).strip(), _SNIPPET_CHARS)
 
 
+#: SGR codes of the styles the printers use.
+_SGR = {
+    "bold": "1",
+    "dim": "2",
+    "cyan": "36",
+    "green": "32",
+    "magenta": "35",
+    "yellow": "33",
+    "default": "39",
+}
+
+
 class _Printer:
-    """Lines on stdout, styled with rich markup when colour is on (see `_colour`)."""
+    """Lines on stdout, styled with ANSI colours when colour is on (see `_colour`)."""
 
     def __init__(self) -> None:
         self.colour = _colour()
-        if self.colour:
-            from rich.console import Console
-
-            # No emoji codes: `a::smile::b` in a signature stays as it is.
-            self._console = Console(highlight=False, soft_wrap=True, emoji=False)
 
     def styled(self, text: str, style: str) -> str:
         if not self.colour:
             return text
-        from rich.markup import escape
-
-        return f"[{style}]{escape(text)}[/]"
+        codes = ";".join(_SGR[word] for word in style.split())
+        return f"\x1b[{codes}m{text}\x1b[0m"
 
     def out(self, line: str = "") -> None:
-        if self.colour:
-            self._console.print(line)
-        else:
-            sys.stdout.write(line + "\n")
+        sys.stdout.write(line + "\n")
 
     def footer(self, count: int, millis: int) -> None:
         """The rule and ``Found N results in X.XXs``."""

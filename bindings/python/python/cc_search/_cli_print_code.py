@@ -8,11 +8,11 @@ What a printer shows depends on the result and the width of the terminal only (a
 an index run, the time it took), so the same index prints the same text. Each printer
 shows the result's warnings on stderr first; colour only through `_Printer`."""
 
-# No `from __future__ import annotations`: see cli.py.
 import shutil
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from ._cli_common import PROG, _warn_all
 from ._cli_print import _RULE, _SNIPPET_CHARS, _cut, _Printer
@@ -26,7 +26,7 @@ _PLACE_COLUMN = 40
 _MIN_SIGNATURE = 24
 
 #: A cell of a row: its text, its style, and the width it is padded to (0: none).
-_Cell = Tuple[str, str, int]
+_Cell = tuple[str, str, int]
 
 
 def _width() -> int:
@@ -37,13 +37,13 @@ def _width() -> int:
 
 def _row(
     p: _Printer, cells: Sequence[_Cell], gap: str = "  ", more: bool = False
-) -> Tuple[str, int]:
+) -> tuple[str, int]:
     """The cells joined by `gap`, each padded to its width but the last non-empty one
     (no trailing spaces) unless `more` follows, and the row's length in characters."""
     kept = list(cells)
     while kept and not kept[-1][0]:
         kept.pop()
-    parts: List[str] = []
+    parts: list[str] = []
     length = 0
     for i, (text, style, width) in enumerate(kept):
         pad = " " * max(width - len(text), 0) if more or i < len(kept) - 1 else ""
@@ -64,7 +64,7 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
 
 
-def _lines(item: Dict[str, Any]) -> str:
+def _lines(item: dict[str, Any]) -> str:
     """An item's lines: `12` for one line, `12-40` for several."""
     start, end = item["start_line"], item["end_line"]
     return str(start) if start == end else f"{start}-{end}"
@@ -85,13 +85,13 @@ def _when(seconds: Optional[int]) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
-def _languages(langs: Dict[str, int]) -> str:
+def _languages(langs: dict[str, int]) -> str:
     """`rust 150, python 43`: most files first."""
     ordered = sorted(langs.items(), key=lambda item: (-item[1], item[0]))
     return ", ".join(f"{lang} {count}" for lang, count in ordered)
 
 
-def _truncated(p: _Printer, result: Dict[str, Any], what: str) -> None:
+def _truncated(p: _Printer, result: dict[str, Any], what: str) -> None:
     """The last line when the token budget left items out, and how to see them."""
     if result.get("truncated"):
         p.out(p.styled(
@@ -107,7 +107,7 @@ def _heading(p: _Printer, title: str, count: Optional[int] = None) -> None:
 # ── symbols: search hits, overview lists ──
 
 
-def _symbol_list(p: _Printer, symbols: Sequence[Dict[str, Any]], indent: str = "") -> None:
+def _symbol_list(p: _Printer, symbols: Sequence[dict[str, Any]], indent: str = "") -> None:
     """One line per symbol: id, kind, name, `path:lines` and the signature, cut to the
     width of the line."""
     ids = [f"#{s['id']}" for s in symbols]
@@ -130,7 +130,7 @@ def _symbol_list(p: _Printer, symbols: Sequence[Dict[str, Any]], indent: str = "
         p.out(indent + line)
 
 
-def print_code_search(result: Dict[str, Any]) -> None:
+def print_code_search(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     hits = result["hits"]
@@ -143,7 +143,7 @@ def print_code_search(result: Dict[str, Any]) -> None:
     _truncated(p, result, "symbols")
 
 
-def print_code_find(result: Dict[str, Any]) -> None:
+def print_code_find(result: dict[str, Any]) -> None:
     """One line per file, best first: rank, score, path; under it, its best definition
     (id, kind, name, lines, signature)."""
     _warn_all(result.pop("warnings", []))
@@ -178,13 +178,13 @@ def print_code_find(result: Dict[str, Any]) -> None:
     _truncated(p, result, "files")
 
 
-def print_code_symbols(result: Dict[str, Any]) -> None:
+def print_code_symbols(result: dict[str, Any]) -> None:
     """A file's symbols as a tree: kind and name indented by nesting, lines, id."""
     _warn_all(result.pop("warnings", []))
     p = _Printer()
-    rows: List[Tuple[str, Dict[str, Any]]] = []
+    rows: list[tuple[str, dict[str, Any]]] = []
 
-    def walk(symbols: Sequence[Dict[str, Any]], depth: int) -> None:
+    def walk(symbols: Sequence[dict[str, Any]], depth: int) -> None:
         for symbol in symbols:
             rows.append(("  " * depth, symbol))
             walk(symbol.get("children", []), depth + 1)
@@ -215,7 +215,7 @@ def _ref_id(candidate: Any) -> str:
     return f"#{candidate['id']}" if isinstance(candidate, dict) else f"#{candidate}"
 
 
-def _target(p: _Printer, entry: Dict[str, Any], id_key: Optional[str]) -> str:
+def _target(p: _Printer, entry: dict[str, Any], id_key: Optional[str]) -> str:
     """Where a reference points: `→ #id` when resolved, `ambiguous: #12 #40` when it may
     be one of several, `(external)` when it is outside the index. Without `id_key` (an
     incoming reference, whose target is the symbol asked about) only the ambiguity."""
@@ -232,13 +232,13 @@ def _target(p: _Printer, entry: Dict[str, Any], id_key: Optional[str]) -> str:
     return " ".join(parts)
 
 
-def _targets(p: _Printer, entries: Sequence[Dict[str, Any]], name_key: str, id_key: str,
+def _targets(p: _Printer, entries: Sequence[dict[str, Any]], name_key: str, id_key: str,
              kind_column: bool = False) -> None:
     """Outgoing references, one a line: [kind,] name, where it points."""
     name_w = _column([e[name_key] for e in entries], _NAME_COLUMN)
     kind_w = _column([e.get("kind") or "" for e in entries])
     for entry in entries:
-        cells: List[_Cell] = []
+        cells: list[_Cell] = []
         if kind_column:
             cells.append((entry.get("kind") or "", "dim", kind_w))
         cells.append((entry[name_key], "bold", name_w))
@@ -248,10 +248,10 @@ def _targets(p: _Printer, entries: Sequence[Dict[str, Any]], name_key: str, id_k
         p.out("  " + line + "  " + _target(p, entry, id_key))
 
 
-def _sources(p: _Printer, entries: Sequence[Dict[str, Any]]) -> None:
+def _sources(p: _Printer, entries: Sequence[dict[str, Any]]) -> None:
     """Incoming references grouped by file (in the order given): line, kind, the
     referring symbol and its id."""
-    groups: Dict[str, List[Dict[str, Any]]] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
         groups.setdefault(entry.get("path") or "?", []).append(entry)
     line_w = _column([str(e["line"]) for e in entries])
@@ -274,7 +274,7 @@ def _sources(p: _Printer, entries: Sequence[Dict[str, Any]]) -> None:
             p.out("    " + line + ("  " + extra if extra else ""))
 
 
-def _brief_line(p: _Printer, symbol: Dict[str, Any]) -> str:
+def _brief_line(p: _Printer, symbol: dict[str, Any]) -> str:
     return (
         p.styled(symbol["kind"], "magenta") + " " + p.styled(symbol["name"], "bold") + "  "
         + p.styled(f"{symbol['path']}:{_lines(symbol)}", "green") + "  "
@@ -282,7 +282,7 @@ def _brief_line(p: _Printer, symbol: Dict[str, Any]) -> str:
     )
 
 
-def print_code_detail(result: Dict[str, Any]) -> None:
+def print_code_detail(result: dict[str, Any]) -> None:
     """A symbol in full: where it is, signature, doc, parent, children, calls, callers,
     types."""
     _warn_all(result.pop("warnings", []))
@@ -332,7 +332,7 @@ def print_code_detail(result: Dict[str, Any]) -> None:
     _truncated(p, result, "children, calls or callers")
 
 
-def print_code_refs(result: Dict[str, Any]) -> None:
+def print_code_refs(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     refs = result["references"]
@@ -345,7 +345,7 @@ def print_code_refs(result: Dict[str, Any]) -> None:
     _truncated(p, result, "references")
 
 
-def print_code_deps(result: Dict[str, Any]) -> None:
+def print_code_deps(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     deps = result["dependencies"]
@@ -361,7 +361,7 @@ def print_code_deps(result: Dict[str, Any]) -> None:
 # ── the repository ──
 
 
-def print_code_overview(result: Dict[str, Any]) -> None:
+def print_code_overview(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     p.out(p.styled("Repository:", "bold") + " " + p.styled(result["repo"], "green"))
@@ -389,7 +389,7 @@ def print_code_overview(result: Dict[str, Any]) -> None:
 
 
 def print_code_index(
-    result: Dict[str, Any], seconds: Optional[float] = None, verb: str = "Indexed"
+    result: dict[str, Any], seconds: Optional[float] = None, verb: str = "Indexed"
 ) -> None:
     """An index or update run: files parsed, unchanged, removed, skipped, and the time it
     took; then what the index holds."""
@@ -414,7 +414,7 @@ def _status_row(p: _Printer, name: str, value: str) -> None:
     p.out(p.styled(f"{name + ':':<12}", "bold") + value)
 
 
-def print_code_status(result: Dict[str, Any]) -> None:
+def print_code_status(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     _status_row(p, "Repository", p.styled(result["repo"], "green"))
@@ -443,7 +443,7 @@ def print_code_status(result: Dict[str, Any]) -> None:
             p.out(p.styled(f"  … and {count - len(listed)} more", "dim"))
 
 
-def print_code_repos(result: Dict[str, Any]) -> None:
+def print_code_repos(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     repos = result["repos"]
@@ -460,7 +460,7 @@ def print_code_repos(result: Dict[str, Any]) -> None:
               f"{_when(repo.get('indexed_at')):<{when_w}}  " + p.styled(repo["path"], "green"))
 
 
-def print_code_delete(result: Dict[str, Any]) -> None:
+def print_code_delete(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     for path in result["deleted"]:

@@ -1,18 +1,10 @@
-"""The ``cc-search`` command. ``cc-search grep …`` goes straight to its lean
-implementation (an agent runs it where it would run ``rg``: it must start fast);
-everything else goes through the full command line (:mod:`cc_search.cli`)."""
+"""The ``cc-search`` command (:mod:`cc_search.cli`): the entry point of the package's
+script and of ``python -m cc_search``."""
 
 from __future__ import annotations
 
-import sys
 
+def main() -> None:
+    from .cli import main as run
 
-def main(prog_name: str | None = None) -> None:
-    argv = sys.argv[1:]
-    if argv[:1] == ["grep"]:
-        from ._grep_cli import main as grep
-
-        sys.exit(grep(argv[1:]))
-    from .cli import app
-
-    app(prog_name=prog_name)
+    run()

@@ -1,5 +1,12 @@
 """The ``cc-search`` command line.
 
+Every command, its options and their help are data generated from the operation table
+(:mod:`cc_search._cli_table`); this module builds the parser of the command that runs
+(argparse: nothing more is imported to start), turns the options into the operation's
+request, runs it and hands the result to its printer. Only the printers (``_cli_print``,
+``_cli_print_code``) and the commands that do more than run one operation (``grep``,
+``install claude``, ``hook …``, ``mcp``, ``ops``, ``call``) are written by hand.
+
 Results go to stdout, warnings to stderr (each once per run). An error prints one line
 on stderr and exits with status 1; a usage error exits with status 2.
 
@@ -8,977 +15,408 @@ is the project (a repository for ``code``), ``--path`` only ever a path, ``-n/--
 the most results, ``--json`` the result as JSON, ``-V/--version`` the version.
 """
 
-# No `from __future__ import annotations` here: typer reads the parameters'
-# annotations at run time, and older typer releases (the ones Python 3.9 gets) only
-# understand real annotation objects.
-import json
-import os
+from __future__ import annotations
+
+import argparse
 import sys
 import time
-from pathlib import Path
-from typing import Annotated, Any, Callable, List, Literal, Optional
+from collections.abc import Sequence
+from typing import Any, Callable, NoReturn
 
-import typer
+from ._cli_table import COMMANDS, GROUPS, Command, Param
 
-from . import Error, _native
-from ._cli_common import (
-    PROG,
-    _fail,
-    _open,
-    _Options,
-    _print_json,
-    _report,
-    _warn_all,
+PROG = "cc-search"
+SUMMARY = "Embedded search for coding agents: files, grep, code, docs and sessions."
+
+#: The options before the command, with their help.
+GLOBAL_OPTIONS = (
+    ("--home PATH", "Data root; defaults to $CC_SEARCH_HOME, else $XDG_DATA_HOME/cc-search."),
+    ("--config PATH", "Configuration file; defaults to config.toml in the data root."),
+    ("-V, --version", "Print the version and exit."),
+    ("-h, --help", "Show this message and exit."),
 )
-from ._cli_hooks import hook_file_suggestion, hook_session_start
-from ._cli_install import install_claude
-from ._cli_options import (
-    JSON_ALWAYS,
-    _compact_json_option,
-    _either,
-    _json_option,
-    _limit_option,
-    _project_dir_option,
-)
-from ._cli_print import (
-    _code_print,
-    _print_chunk,
-    _print_docs_results,
-    _print_index,
-    _print_session_results,
-    _print_sessions_index,
-    _print_sessions_status,
-    _progress_bar,
-)
-from ._cli_print_code import (
-    print_code_delete,
-    print_code_find,
-    print_code_deps,
-    print_code_detail,
-    print_code_index,
-    print_code_overview,
-    print_code_refs,
-    print_code_repos,
-    print_code_search,
-    print_code_status,
-    print_code_symbols,
-)
-from ._grep_cli import argument_text
 
 
-class _App(typer.Typer):
-    """A Typer app that reports cc-search errors as one line instead of a traceback."""
+class Options:
+    """The options given before the command: the data root and the configuration file."""
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __init__(self, home: str | None = None, config: str | None = None) -> None:
+        self.home = home
+        self.config = config
+
+
+# ── help and usage errors ──
+
+
+class _Formatter(argparse.HelpFormatter):
+    """``Usage:`` as the rest of the help says it; a description's paragraphs kept apart."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any = None) -> None:
+        super().add_usage(usage, actions, groups, "Usage: " if prefix is None else prefix)
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        """``-C, --project-dir DIR``: short spellings first, the value named once."""
+        if not action.option_strings:
+            return super()._format_action_invocation(action)
+        text = ", ".join(sorted(action.option_strings, key=lambda f: f.startswith("--")))
+        if action.nargs != 0:
+            text += " " + self._format_args(action, action.dest.upper())
+        return text
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(
+            super(_Formatter, self)._fill_text(p, width, indent) for p in text.split("\n\n")
+        )
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors read as the rest of the command line's: the
+    usage, then ``Error: …``, status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        usage_error(self.format_usage(), self.prog, message)
+
+
+def usage_error(usage: str, prog: str, message: str) -> NoReturn:
+    sys.stderr.write(f"{usage.rstrip()}\nTry '{prog} -h' for help.\n\nError: {message}\n")
+    sys.exit(2)
+
+
+def _width() -> int:
+    import shutil
+
+    return min(shutil.get_terminal_size().columns, 100) - 2
+
+
+def _listing(rows: Sequence[tuple[str, str]]) -> str:
+    """Rows of a help listing: names in a column, the first sentence of their help."""
+    import textwrap
+
+    width = max(len(name) for name, _ in rows) + 4
+    lines = []
+    for name, text in rows:
+        first = text.split("\n\n")[0]
+        end = first.find(". ")
+        first = first if end < 0 else first[: end + 1]
+        wrapped = textwrap.wrap(first, _width() - width) or [""]
+        lines.append(f"  {name:<{width - 2}}{wrapped[0]}")
+        lines += [" " * width + more for more in wrapped[1:]]
+    return "\n".join(lines)
+
+
+def _group_usage(words: str) -> str:
+    return f"Usage: {PROG}{words} [OPTIONS] COMMAND [ARGS]..."
+
+
+def _help(words: str, text: str, rows: Sequence[tuple[str, str]], options: bool) -> str:
+    import textwrap
+
+    parts = [_group_usage(words), textwrap.fill(text, _width())]
+    if options:
+        parts.append("Options:\n" + _listing(GLOBAL_OPTIONS))
+    parts.append("Commands:\n" + _listing(rows))
+    return "\n\n".join(parts) + "\n"
+
+
+def _top_rows() -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    for command in COMMANDS:
+        group, _, rest = command.name.partition(" ")
+        if rest:
+            if all(name != group for name, _ in rows):
+                rows.append((group, next(g[1] for g in GROUPS if g[0] == group)))
+        else:
+            rows.append((command.name, command.help))
+    return rows
+
+
+def _group_rows(group: str) -> list[tuple[str, str]]:
+    return [
+        (c.name.split(" ", 1)[1], c.help) for c in COMMANDS if c.name.startswith(group + " ")
+    ]
+
+
+# ── a command's parser ──
+
+
+def _number(minimum: int | None, maximum: int | None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
         try:
-            return super().__call__(*args, **kwargs)
-        except Error as e:
-            _report("error", str(e))
-            sys.exit(1)
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is less than {minimum}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} is more than {maximum}")
+        return value
+
+    return parse
 
 
-# Rich help and error boxes on a terminal; plain text for pipes, logs and scripts.
-_MARKUP: Optional[Literal["rich"]] = "rich" if sys.stdout.isatty() and sys.stderr.isatty() else None
-
-app = _App(
-    name=PROG,
-    rich_markup_mode=_MARKUP,
-    help="Embedded search for coding agents: files, grep, code, docs and sessions.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-files_app = typer.Typer(
-    help="File paths ranked for the @ picker.",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(files_app, name="files")
-install_app = typer.Typer(
-    help="Set cc-search up in other tools.",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(install_app, name="install")
-hook_app = typer.Typer(
-    help="Commands Claude Code runs, set up by `install claude`; they never fail.",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(hook_app, name="hook")
-code_app = typer.Typer(
-    help="Code symbols (tree-sitter): index a repository, search and navigate its symbols.",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(code_app, name="code")
-docs_app = typer.Typer(
-    help="Markdown docs by H2 section: index the project's docs, search them (keyword + semantic).",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(docs_app, name="docs")
-notes_app = typer.Typer(
-    help="Session notes (sessions/YYYY_MM_DD_TOPIC/*.md) by H2 section: index, search.",
-    rich_markup_mode=_MARKUP,
-    no_args_is_help=True,
-)
-app.add_typer(notes_app, name="notes")
+def _add(parser: argparse.ArgumentParser, param: Param, flags: Sequence[str], **extra: Any) -> None:
+    """`param` as an argparse argument spelled `flags` (none: positional)."""
+    kwargs: dict[str, Any] = {"help": param.help, **extra}
+    if param.kind == "flag":
+        kwargs["action"] = "store_true"
+    elif param.kind == "onoff":
+        kwargs["action"] = argparse.BooleanOptionalAction
+        kwargs["default"] = None
+    else:
+        if param.kind == "int":
+            kwargs["type"] = _number(param.min, param.max)
+        if param.choices and not param.commas:
+            # (Comma lists are checked by the core, which names what it does not know.)
+            kwargs["choices"] = param.choices
+        metavar = param.metavar
+        if param.many and not flags and metavar:
+            metavar = metavar.rstrip(".")
+        kwargs["metavar"] = metavar
+        if param.many and flags:
+            kwargs["action"] = "append"
+        if param.default is not None:
+            kwargs["default"] = param.default
+    if flags:
+        kwargs["dest"] = extra.get("dest", param.dest)
+        if param.required and "dest" not in extra:
+            kwargs["required"] = True
+        parser.add_argument(*flags, **kwargs)
+    else:
+        if param.nargs is not None:
+            kwargs["nargs"] = param.nargs
+        parser.add_argument(param.dest, **kwargs)
 
 
-def _version(value: bool) -> None:
-    if value:
-        from . import __version__
-
-        sys.stdout.write(f"{PROG} {__version__}\n")
-        raise typer.Exit()
-
-
-@app.callback()
-def main(
-    ctx: typer.Context,
-    home: Annotated[
-        Optional[str],
-        typer.Option(
-            "--home",
-            metavar="PATH",
-            help="Data root; defaults to $CC_SEARCH_HOME, else $XDG_DATA_HOME/cc-search.",
-            show_default=False,
-        ),
-    ] = None,
-    config: Annotated[
-        Optional[str],
-        typer.Option(
-            "--config",
-            metavar="PATH",
-            help="Configuration file; defaults to config.toml in the data root.",
-            show_default=False,
-        ),
-    ] = None,
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version",
-            "-V",
-            callback=_version,
-            is_eager=True,
-            help="Print the version and exit.",
-        ),
-    ] = False,
-) -> None:
-    """Embedded search for coding agents: files, grep, code, docs and sessions."""
-    ctx.obj = _Options(home, config)
-
-
-@files_app.command("refresh")
-def files_refresh(
-    ctx: typer.Context,
-    directory: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="[DIR]",
-            help="Directory to index. Without it: the project, the configured [index] roots "
-            "and the project's additional directories.",
-            show_default=False,
-        ),
-    ] = None,
-    project_dir: _project_dir_option("The project refreshed without DIR") = None,
-    max_depth: Annotated[
-        Optional[int],
-        typer.Option("--max-depth", metavar="N", help="Deepest level below DIR to index."),
-    ] = None,
-    exclude: Annotated[
-        Optional[List[str]],
-        typer.Option(
-            "--exclude",
-            metavar="PAT",
-            help="Gitignore-style pattern to leave out (repeatable).",
-            show_default=False,
-        ),
-    ] = None,
-    max_files: Annotated[
-        Optional[int],
-        typer.Option("--max-files", metavar="N", help="Stop after this many files."),
-    ] = None,
-    full: Annotated[
-        bool,
-        typer.Option(
-            "--full",
-            help="Walk every root in full, even where directory mtimes and git tell what "
-            "changed since the last refresh.",
-        ),
-    ] = False,
-    as_json: _json_option(
-        "Print the result as JSON: each root's counts, and the warnings."
-    ) = False,
-) -> None:
-    """Index the file paths under DIR, or the project's session roots (incremental)."""
-    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
-        result = engine.files_refresh(
-            directory,
-            progress=progress,
-            project_dir=project_dir,
-            max_depth=max_depth,
-            exclude=exclude,
-            max_files=max_files,
-            full=full,
+def parser_for(command: Command) -> argparse.ArgumentParser:
+    """The parser of `command`, as the table declares it."""
+    parser = _Parser(
+        prog=f"{PROG} {command.name}",
+        description=command.help,
+        formatter_class=_Formatter,
+        allow_abbrev=False,
+        add_help=False,
+    )
+    parser._positionals.title = "Arguments"
+    parser._optionals.title = "Options"
+    for param in command.params:
+        _add(parser, param, param.flags)
+        if param.old is not None:
+            _add(parser, param, (param.old,), dest=f"old_{param.dest}", help=argparse.SUPPRESS)
+    if command.json != "none":
+        parser.add_argument("--json", action="store_true", help=command.json_help)
+    parser.add_argument("-h", "--help", action="help", help="Show this message and exit.")
+    if command.agent:
+        parser.add_argument(
+            "--max-tokens",
+            metavar="N",
+            type=_number(1, None),
+            help="Keep the result within about N tokens, cut as an agent's answer is (fewer "
+            "items listed).",
         )
-    if as_json:
+        parser.add_argument(
+            "--compact",
+            action="store_true",
+            help="Print what an agent reads instead, as the MCP tools answer: compact JSON "
+            "with short keys, each file listed once.",
+        )
+    return parser
+
+
+def _name(param: Param) -> str:
+    return param.flags[0] if param.flags else (param.metavar or param.dest.upper())
+
+
+def read(command: Command, ns: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """The parsed values made what the request takes, in `ns`: old spellings merged,
+    ``-`` read from stdin, text that was not UTF-8 made text, comma lists split; then the
+    command's rules (exclusions, one of, non-blank) checked."""
+    from ._cli_common import _fail, argument_text
+
+    for param in command.params:
+        value = getattr(ns, param.dest)
+        if param.old is not None:
+            old = getattr(ns, f"old_{param.dest}")
+            if param.many:
+                value = (value or []) + (old or []) or None
+            elif old is not None:
+                if value is not None and value != old:
+                    parser.error(
+                        f"{param.old} is the old name of {param.flags[0]}: give one of them"
+                    )
+                value = old
+        if param.stdin and value == "-":
+            value = sys.stdin.read()
+        if param.kind == "str" and value is not None:
+            if isinstance(value, list):
+                value = [argument_text(v) for v in value]
+                if param.commas:
+                    value = [t.strip() for v in value for t in v.split(",") if t.strip()]
+            else:
+                value = argument_text(value)
+        setattr(ns, param.dest, value)
+    given = {p.dest: _given(getattr(ns, p.dest)) for p in command.params}
+    by_dest = {p.dest: p for p in command.params}
+    for a, b in command.excludes:
+        if given[a] and given[b]:
+            parser.error(f"{_name(by_dest[a])} cannot be combined with {_name(by_dest[b])}")
+    if command.one_of and not any(given[d] for d in command.one_of):
+        parser.error("give " + " or ".join(_name(by_dest[d]) for d in command.one_of))
+    for param in command.params:
+        if param.nonblank and not (getattr(ns, param.dest) or "").strip():
+            _fail("Query required")
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value is not False and value != []
+
+
+def request(command: Command, ns: argparse.Namespace) -> dict[str, Any]:
+    """The operation's parameters: the request fields given."""
+    return {
+        p.dest: getattr(ns, p.dest)
+        for p in command.params
+        if p.field and _given(getattr(ns, p.dest))
+    }
+
+
+# ── running a command ──
+
+
+def _run(command: Command, ns: argparse.Namespace, options: Options) -> None:
+    """Run the command's operation and show its result."""
+    from ._cli_common import _open
+    from ._cli_print import _progress_bar
+
+    assert command.op is not None
+    params = request(command, ns)
+    started = time.monotonic()
+    with _open(options) as engine:
+        if command.progress is None:
+            result = engine.call(command.op, params)
+        else:
+            with _progress_bar(keeps_work=command.progress == "keeps") as bar:
+                result = engine.call(command.op, params, progress=bar)
+    ns.seconds = time.monotonic() - started
+    show(command, result, ns)
+
+
+def show(command: Command, result: Any, ns: argparse.Namespace) -> None:
+    """The result as ``--json`` asks (compact for the code commands), or as what an agent
+    reads (``--compact``, or a budget with ``--json``), else as its printer lays it out;
+    ``--max-tokens`` cuts what is shown as an agent's answer is cut. Warnings go to
+    stderr, but for plain JSON, which holds them."""
+    import json
+
+    from . import _native
+    from ._cli_common import _print_json, _warn_all
+
+    op = command.op or ""
+    compact = getattr(ns, "compact", False)
+    as_json = getattr(ns, "json", False)
+    max_tokens = getattr(ns, "max_tokens", None) if command.agent else None
+    if as_json and command.json == "plain":
+        # Plain JSON holds the warnings, and says them there only.
         _print_json(result)
         return
-    _warn_all(result["warnings"])
-    for root in result["roots"]:
-        note = " (truncated at the file limit)" if root["truncated"] else ""
-        sys.stdout.write(
-            f"{root['root']}: {root['files']} files indexed{note}; "
-            f"{root['added']} added, {root['updated']} updated, "
-            f"{root['removed']} removed\n"
-        )
-
-
-@files_app.command("suggest")
-def files_suggest(
-    ctx: typer.Context,
-    query: Annotated[
-        str,
-        typer.Argument(
-            metavar="[QUERY]",
-            help="What was typed after @; empty lists the recent files.",
-            show_default=False,
-        ),
-    ] = "",
-    project_dir: _project_dir_option("The project, whose paths are suggested") = None,
-    limit: _limit_option("Most paths to print, 1 to 15 (default 15).", Optional[int], None) = None,
-    as_json: _json_option('Print the result as JSON: {"paths": [...], "warnings": [...]}.') = False,
-) -> None:
-    """Print the best paths for QUERY, one a line, relative to the project."""
-    with _open(ctx) as engine:
-        result = engine.files_suggest(argument_text(query), project_dir=project_dir, limit=limit)
-    if as_json:
-        _print_json(result)
-        return
-    _warn_all(result["warnings"])
-    if result["paths"]:
-        sys.stdout.write("\n".join(result["paths"]) + "\n")
-
-
-@app.command(
-    "grep",
-    # Every argument goes to grep's own parser (`cc-search grep --help`), which is also
-    # what `cc-search grep …` runs without this CLI (cc_search._main): one grammar.
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-    add_help_option=False,
-)
-def grep(ctx: typer.Context) -> None:
-    """Search file contents (checkfor's flags) and print compact JSON on one line."""
-    from ._grep_cli import main as grep_main
-
-    options = ctx.find_object(_Options)
-    home = options.home if options else None
-    config = options.config if options else None
-    raise typer.Exit(grep_main(list(ctx.args), home, config))
-
-
-# ── code: the tree-sitter symbol index ──
-
-_RepoOption = _project_dir_option("The repository, or a directory inside it")
-# The old name of -C/--project-dir on `code` commands, still accepted.
-_OldPathOption = Annotated[Optional[str], typer.Option("--path", metavar="DIR", hidden=True)]
-_MaxTokensOption = Annotated[
-    Optional[int],
-    typer.Option(
-        "--max-tokens", metavar="N", min=1,
-        help="Keep the result within about N tokens, cut as an agent's answer is (fewer "
-        "items listed).",
-        show_default=False,
-    ),
-]
-
-_CompactOption = Annotated[
-    bool,
-    typer.Option(
-        "--compact",
-        help="Print what an agent reads instead, as the MCP tools answer: compact JSON with "
-        "short keys, each file listed once.",
-    ),
-]
-
-
-def _show(
-    result: Any,
-    as_json: bool,
-    human: Callable[[Any], None],
-    op: Optional[str] = None,
-    compact: bool = False,
-    max_tokens: Optional[int] = None,
-) -> None:
-    """The result of operation `op` as JSON on one line with `--json`, else as `human`
-    lays it out (warnings on stderr either way). `--compact` (or a budget with `--json`)
-    prints what an agent reads of it instead (`agent_answer`); `--max-tokens` cuts what
-    is shown as an agent's answer is cut."""
-    if op is not None and (compact or (as_json and max_tokens is not None)):
-        _warn_all(result.pop("warnings", []))
+    _warn_all(result.get("warnings", []))
+    if command.agent and (compact or (as_json and max_tokens is not None)):
+        result.pop("warnings", None)
         shown = _native.agent_answer(op, json.dumps(result), max_tokens)
         sys.stdout.write(shown + "\n")
     elif as_json:
-        _code_print(result)
+        result.pop("warnings", None)
+        _print_json(result, compact=True)
     else:
-        if op is not None and max_tokens is not None:
+        if max_tokens is not None:
             result = json.loads(
                 _native.agent_answer(op, json.dumps(result), max_tokens, view=False)
             )
-        human(result)
-
-
-def _repo(project_dir: Optional[str], path: Optional[str]) -> Optional[str]:
-    return _either(project_dir, path, "--project-dir/--path")
-
-
-_IndexRunJson = _compact_json_option(
-    "the run's counts (new, changed, unchanged and deleted files; the symbols and references "
-    "the index holds)"
-)
-
-
-@code_app.command("index")
-def code_index(
-    ctx: typer.Context,
-    project_dir: _RepoOption = None,
-    force: Annotated[bool, typer.Option("--force", help="Re-parse every file.")] = False,
-    path: _OldPathOption = None,
-    as_json: _IndexRunJson = False,
-) -> None:
-    """Index (or bring up to date) a repository's symbols; only changed files are parsed."""
-    repo = _repo(project_dir, path)
-    started = time.monotonic()
-    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
-        result = engine.code_index(repo, force=force, progress=progress)
-    seconds = time.monotonic() - started
-    _show(result, as_json, lambda r: print_code_index(r, seconds))
-
-
-@code_app.command("update")
-def code_update(
-    ctx: typer.Context,
-    files: Annotated[List[Path], typer.Argument(metavar="FILE...", help="Files to re-index.")],
-    project_dir: _RepoOption = None,
-    path: _OldPathOption = None,
-    as_json: _IndexRunJson = False,
-) -> None:
-    """Re-index the given files only (deleted ones are removed), without a walk."""
-    repo = _repo(project_dir, path)
-    started = time.monotonic()
-    with _open(ctx) as engine:
-        result = engine.code_update(files, path=repo)
-    seconds = time.monotonic() - started
-    _show(result, as_json, lambda r: print_code_index(r, seconds, "Updated"))
-
-
-@code_app.command("status")
-def code_status(
-    ctx: typer.Context,
-    project_dir: _RepoOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "files, symbols, references and languages, when indexed, and the files changed, "
-        "deleted or new since"
-    ) = False,
-) -> None:
-    """What the index holds and which files changed since."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_status(repo)
-    _show(result, as_json, print_code_status)
-
-
-@code_app.command("overview")
-def code_overview(
-    ctx: typer.Context,
-    project_dir: _RepoOption = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "languages, directories, and the top types and entry points with their signatures "
-        "and docs"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """Languages, directories, most referenced types, entry points."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_overview(repo)
-    _show(result, as_json, print_code_overview, "code.get_overview", compact, max_tokens)
-
-
-@code_app.command("symbols")
-def code_symbols(
-    ctx: typer.Context,
-    file: Annotated[str, typer.Argument(metavar="FILE", help="File, relative to the repository.")],
-    project_dir: _RepoOption = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "the tree of symbols, each with its lines, signature and doc"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """The symbols of one file, as a tree."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_file_symbols(file, path=repo)
-    _show(result, as_json, print_code_symbols, "code.get_file_symbols", compact, max_tokens)
-
-
-@code_app.command("search")
-def code_search(
-    ctx: typer.Context,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="Words, prefix*, AND/OR/NOT.")],
-    project_dir: _RepoOption = None,
-    kind: Annotated[
-        Optional[str],
-        typer.Option(
-            "--kind", "-k", metavar="KIND", help="Only this kind (fn, class, ...).",
-            show_default=False,
-        ),
-    ] = None,
-    limit: _limit_option("Most symbols to list.", Optional[int]) = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "every hit with its signature and doc (the text output cuts the signature to the "
-        "line)"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """Search symbols by name, subword, doc comment, kind or path."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_search(query, path=repo, kind=kind, limit=limit)
-    _show(result, as_json, print_code_search, "code.search_symbols", compact, max_tokens)
-
-
-@code_app.command("find")
-def code_find(
-    ctx: typer.Context,
-    query: Annotated[
-        str,
-        typer.Argument(
-            metavar="QUERY",
-            help="What to find: an issue, a stack trace, a question; `-` reads it from stdin.",
-        ),
-    ],
-    project_dir: _RepoOption = None,
-    limit: _limit_option("Most files to list (default 10).", Optional[int]) = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "the files with their scores, each file's best definition with its id, lines and "
-        "signature, and the sides that ranked"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """Find the files and definitions a description is about, best first."""
-    repo = _repo(project_dir, path)
-    text = sys.stdin.read() if query == "-" else argument_text(query)
-    with _open(ctx) as engine, _progress_bar(keeps_work=False) as progress:
-        result = engine.code_find(text, path=repo, limit=limit, progress=progress)
-    _show(result, as_json, print_code_find, "code.find", compact, max_tokens)
-
-
-_SymbolId = Annotated[int, typer.Argument(metavar="ID", help="Symbol id.")]
-
-
-@code_app.command("detail")
-def code_detail(
-    ctx: typer.Context,
-    id: _SymbolId,  # noqa: A002
-    project_dir: _RepoOption = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "the symbol with its whole signature and doc, its parent, children and references "
-        "(the text output shows the start of a long doc)"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """One symbol in full: signature, doc, parent, children, calls, callers."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_symbol(id, path=repo)
-    _show(result, as_json, print_code_detail, "code.get_symbol_detail", compact, max_tokens)
-
-
-@code_app.command("refs")
-def code_refs(
-    ctx: typer.Context,
-    id: _SymbolId,  # noqa: A002
-    project_dir: _RepoOption = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "every reference with its file, line, kind and referring symbol"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """Who refers to a symbol."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_references(id, path=repo)
-    _show(result, as_json, print_code_refs, "code.get_references", compact, max_tokens)
-
-
-@code_app.command("deps")
-def code_deps(
-    ctx: typer.Context,
-    id: _SymbolId,  # noqa: A002
-    project_dir: _RepoOption = None,
-    max_tokens: _MaxTokensOption = None,
-    path: _OldPathOption = None,
-    as_json: _compact_json_option(
-        "every name it refers to, with its kind and the symbol it resolved to"
-    ) = False,
-    compact: _CompactOption = False,
-) -> None:
-    """What a symbol refers to."""
-    repo = _repo(project_dir, path)
-    with _open(ctx) as engine:
-        result = engine.code_dependencies(id, path=repo)
-    _show(result, as_json, print_code_deps, "code.get_dependencies", compact, max_tokens)
-
-
-@code_app.command("repos")
-def code_repos(
-    ctx: typer.Context,
-    as_json: _compact_json_option(
-        "each repository's path, files, symbols, when indexed and database file"
-    ) = False,
-) -> None:
-    """The indexed repositories."""
-    with _open(ctx) as engine:
-        result = {"repos": engine.code_repos()}
-    _show(result, as_json, print_code_repos)
-
-
-@code_app.command("delete")
-def code_delete(
-    ctx: typer.Context,
-    paths: Annotated[
-        Optional[List[Path]], typer.Argument(metavar="DIR...", help="Repositories whose index to delete.")
-    ] = None,
-    all_repos: Annotated[bool, typer.Option("--all", help="Delete every code index.")] = False,
-    as_json: _compact_json_option(
-        "the repositories whose index was deleted, and those without one"
-    ) = False,
-) -> None:
-    """Delete the code index of repositories."""
-    if not paths and not all_repos:
-        _fail("give repository paths, or --all")
-    with _open(ctx) as engine:
-        result = engine.code_delete(paths, all=all_repos)
-    _show(result, as_json, print_code_delete)
-
-
-# ── docs and notes ──
-
-
-_ProjectDirOption = _project_dir_option("The project, or any directory inside it")
-_LimitOption = _limit_option("Most results to list, 1 to 100 (default 10).", int, 1, 100)
-_IndexJsonOption = _json_option(
-    "Print the result as JSON: the run's counts (files, sections, embedded) and the warnings."
-)
-_QueryJsonOption = _json_option(
-    "Print the result as JSON: every hit with its whole section, score and place, the mode "
-    "and the warnings (the text output shows a snippet of each)."
-)
-_LockWaitOption = Annotated[
-    Optional[int],
-    typer.Option(
-        "--lock-wait",
-        metavar="SECONDS",
-        min=0,
-        help="Seconds to wait for another index run's lock before giving up (default 30).",
-        show_default=False,
-    ),
-]
-_ModeOption = Annotated[
-    str,
-    typer.Option(
-        "--mode",
-        metavar="MODE",
-        help="hybrid (keyword + semantic; keyword-only without a model), keyword or vector.",
-    ),
-]
-
-
-@docs_app.command("index")
-def docs_index(
-    ctx: typer.Context,
-    globs: Annotated[
-        Optional[List[str]],
-        typer.Option(
-            "--glob",
-            metavar="GLOB",
-            help="Markdown files to index, relative to the project root (repeatable; default "
-            "docs/**/*.md and {apps,packages}/*/docs/**/*.md).",
-            show_default=False,
-        ),
-    ] = None,
-    project_dir: _ProjectDirOption = None,
-    lock_wait: _LockWaitOption = None,
-    json_output: _IndexJsonOption = False,
-    old_globs: Annotated[
-        # The old name of --glob, still accepted.
-        Optional[List[str]], typer.Option("--path", metavar="GLOB", hidden=True)
-    ] = None,
-) -> None:
-    """Index the project's markdown docs by H2 section, for the current git branch."""
-    patterns = [*(globs or []), *(old_globs or [])]
-    with _open(ctx) as engine, _progress_bar() as progress:
-        result = engine.docs_index(
-            project_dir, globs=patterns or None, lock_wait_secs=lock_wait, progress=progress
-        )
-    if json_output:
-        _warn_all(result["warnings"])
-        _print_json(result)
-    else:
-        _print_index(result, "docs")
-
-
-@docs_app.command("query")
-def docs_query(
-    ctx: typer.Context,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
-    all_branches: Annotated[
-        bool, typer.Option("--all-branches", help="Search every indexed branch of the project.")
-    ] = False,
-    branch: Annotated[
-        Optional[str],
-        typer.Option(
-            "--branch", metavar="NAME", help="Search this branch instead of the current one.",
-            show_default=False,
-        ),
-    ] = None,
-    limit: _LimitOption = 10,
-    project_dir: _ProjectDirOption = None,
-    mode: _ModeOption = "hybrid",
-    json_output: _QueryJsonOption = False,
-) -> None:
-    """Search the project's indexed docs (current branch by default). Never indexes."""
-    if not query.strip():
-        _fail("Query required")
-    if all_branches and branch:
-        _fail("--all-branches and --branch exclude each other")
-    with _open(ctx) as engine:
-        result = engine.docs_query(
-            query, project_dir=project_dir, all_branches=all_branches, branch=branch,
-            limit=limit, mode=mode,
-        )
-    _warn_all(result["warnings"])
-    if json_output:
-        _print_json(result)
-    else:
-        _print_docs_results(result, notes=False)
-
-
-@notes_app.command("index")
-def notes_index(
-    ctx: typer.Context,
-    project_dir: _ProjectDirOption = None,
-    lock_wait: _LockWaitOption = None,
-    json_output: _IndexJsonOption = False,
-) -> None:
-    """Index the project's session notes (sessions/**/*.md) by H2 section."""
-    with _open(ctx) as engine, _progress_bar() as progress:
-        result = engine.notes_index(project_dir, lock_wait_secs=lock_wait, progress=progress)
-    if json_output:
-        _warn_all(result["warnings"])
-        _print_json(result)
-    else:
-        _print_index(result, "notes")
-
-
-@notes_app.command("query")
-def notes_query(
-    ctx: typer.Context,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
-    after: Annotated[
-        Optional[str],
-        typer.Option(
-            "--after", metavar="YYYY-MM-DD", help="Only sessions on or after this date.",
-            show_default=False,
-        ),
-    ] = None,
-    file: Annotated[
-        Optional[str],
-        typer.Option(
-            "--file", metavar="NAME", help="Only files with this base name (IMPLEMENTATION).",
-            show_default=False,
-        ),
-    ] = None,
-    limit: _LimitOption = 10,
-    project_dir: _ProjectDirOption = None,
-    mode: _ModeOption = "hybrid",
-    json_output: _QueryJsonOption = False,
-) -> None:
-    """Search the project's indexed session notes. Never indexes."""
-    if not query.strip():
-        _fail("Query required")
-    with _open(ctx) as engine:
-        result = engine.notes_query(
-            query, project_dir=project_dir, after=after, file=file, limit=limit, mode=mode
-        )
-    _warn_all(result["warnings"])
-    if json_output:
-        _print_json(result)
-    else:
-        _print_docs_results(result, notes=True)
-
-
-# ── sessions: Claude Code transcripts (spec: `search`, `chunk`, `index`, `status`) ──
-
-
-def _split_types(values: Optional[List[str]]) -> Optional[List[str]]:
-    """`-t user -t tool` and `-t user,tool` alike."""
-    if not values:
-        return None
-    return [t.strip() for value in values for t in value.split(",") if t.strip()]
-
-
-@app.command("search")
-def sessions_search(
-    ctx: typer.Context,
-    query: Annotated[
-        str,
-        typer.Argument(
-            metavar="QUERY", help="What to look for, in your own words.", show_default=False
-        ),
-    ] = "",
-    project: Annotated[
-        Optional[str],
-        typer.Option(
-            "--project", metavar="NAME",
-            help="Only projects whose path contains NAME (case-insensitive).",
-            show_default=False,
-        ),
-    ] = None,
-    since: Annotated[
-        Optional[str],
-        typer.Option(
-            "--since", "-s", metavar="WHEN",
-            help="Only from this time on: 2h, 1w, 30d, or a date (2026-01-01).",
-            show_default=False,
-        ),
-    ] = None,
-    types: Annotated[
-        Optional[List[str]],
-        typer.Option(
-            "--type", "-t", metavar="TYPE",
-            help="Only this content type: user, assistant, tool, thinking or summary "
-            "(repeatable, or comma-separated).",
-            show_default=False,
-        ),
-    ] = None,
-    limit: _limit_option("Most results to list, 1 to 100 (default 5).", int, 1, 100) = 5,
-    mode: _ModeOption = "hybrid",
-    json_output: _json_option(
-        "Print the result as JSON: every hit with its whole text, score, project, session and "
-        "time, and the warnings (the text output shows a snippet of each)."
-    ) = False,
-    old_project: Annotated[
-        # The old short name of --project, still accepted.
-        Optional[str], typer.Option("-p", metavar="NAME", hidden=True)
-    ] = None,
-) -> None:
-    """Search Claude Code sessions (keyword + semantic, recent first). Indexes first when
-    there is no index yet."""
-    project = _either(project, old_project, "--project/-p")
-    if not query.strip():
-        _fail("Query required")
-    with _open(ctx) as engine, _progress_bar() as progress:
-        result = engine.sessions_search(
-            query, project=project, since=since, types=_split_types(types), limit=limit,
-            mode=mode, progress=progress,
-        )
-    _warn_all(result["warnings"])
-    if json_output:
-        _print_json(result)
-    else:
-        _print_session_results(result)
-
-
-@app.command("chunk")
-def sessions_chunk(
-    ctx: typer.Context,
-    id: Annotated[  # noqa: A002
-        str, typer.Argument(metavar="ID", help="A chunk id from `search` (any unique prefix).")
-    ],
-    json_output: _json_option(
-        "Print the chunk as JSON: its whole text, the messages around it, its session and time."
-    ) = False,
-) -> None:
-    """View the full content of a chunk, with its context."""
-    with _open(ctx) as engine:
-        result = engine.sessions_chunk(id)
-    if json_output:
-        _print_json(result)
-        return
-    _print_chunk(result)
-
-
-@app.command("index")
-def sessions_index(
-    ctx: typer.Context,
-    force: Annotated[bool, typer.Option("--force", help="Reindex all sessions.")] = False,
-    json_output: _json_option(
-        "Print the result as JSON: sessions and chunks read, written and removed, and the "
-        "warnings."
-    ) = False,
-) -> None:
-    """Build or update the session search index (new and grown sessions only)."""
-    with _open(ctx) as engine, _progress_bar() as progress:
-        result = engine.sessions_index(force=force, progress=progress)
-    _warn_all(result["warnings"])
-    if json_output:
-        _print_json(result)
-        return
-    _print_sessions_index(result)
-
-
-@app.command("status")
-def sessions_status(
-    ctx: typer.Context,
-    json_output: _json_option(
-        "Print the status as JSON: counts by project and kind, size, model, last run."
-    ) = False,
-) -> None:
-    """Show the session index: sessions, chunks, projects, size, model, last indexed."""
-    with _open(ctx) as engine:
-        result = engine.sessions_status()
-    _warn_all(result["warnings"])
-    if json_output:
-        _print_json(result)
-        return
-    _print_sessions_status(result)
-
-
-@app.command("ops")
-def ops(
-    as_json: _json_option(
-        "Print the table as JSON: each operation's name, summary and request and response "
-        "JSON Schemas."
-    ) = False,
-) -> None:
-    """List the operations `call` can run."""
-    from . import operations
-
-    table = operations()
-    if as_json:
-        _print_json(table)
-        return
-    width = max((len(op["name"]) for op in table), default=0)
-    for op in table:
-        sys.stdout.write(f"{op['name']:<{width}}  {op['summary']}\n")
-
-
-@app.command("call")
-def call(
-    ctx: typer.Context,
-    op: Annotated[str, typer.Argument(metavar="OP", help="Operation name (see `ops`).")],
-    params: Annotated[
-        str,
-        typer.Argument(
-            metavar="[PARAMS_JSON]",
-            help="JSON object of parameters (default: none); `-` reads it from stdin.",
-            show_default=False,
-        ),
-    ] = "",
-    as_json: _json_option(JSON_ALWAYS) = False,
-) -> None:
-    """Run any operation by name and print its JSON result."""
-    if params == "-":
-        params = sys.stdin.read()
-    with _open(ctx) as engine:
-        sys.stdout.write(engine.call_json(op, params) + "\n")
-
-
-@app.command("mcp")
-def mcp(
-    ctx: typer.Context,
-    project_dir: _project_dir_option(
-        "The project: the first directory the tools may read"
-    ) = None,
-    roots: Annotated[
-        Optional[List[str]],
-        typer.Option(
-            "--root",
-            metavar="DIR",
-            help="Another directory the tools may read (repeatable; without -C the first is "
-            "the project). The configured [index] roots are added.",
-            show_default=False,
-        ),
-    ] = None,
-    tools: Annotated[
-        Optional[List[str]],
-        typer.Option(
-            "--tools",
-            metavar="LIST",
-            help="The tools offered, comma-separated (repeatable): `default` (the agent's "
-            "toolset), `all`, a component (files, grep, code, docs, notes, sessions, embed) "
-            "or a tool name. Default: [mcp] tools of the config, else `default`.",
-            show_default=False,
-        ),
-    ] = None,
-    max_tokens: Annotated[
-        Optional[int],
-        typer.Option(
-            "--max-tokens",
-            metavar="N",
-            min=1,
-            help="An answer's token budget when a call gives none. Default: [mcp] "
-            "max_tokens of the config, else 8000.",
-            show_default=False,
-        ),
-    ] = None,
-    structured: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--structured/--no-structured",
-            help="Also offer outputSchema and answer with structuredContent (protocol "
-            "2025-06-18 on). Default: [mcp] structured of the config, else off.",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    """Run the MCP server on stdin/stdout (JSON-RPC, one message a line) until stdin
-    ends. By default it offers the agent's toolset: file names, contents (checkfor),
-    symbols, docs, notes and earlier sessions. For Claude Code:
-    `cc-search install claude --mcp`."""
-    import signal
-
-    from . import _native
-
-    # The loop runs in Rust without the GIL: Ctrl-C ends the process rather than waiting
-    # for Python to see it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    named = ([project_dir] if project_dir is not None else []) + (roots or [])
-    given = [os.path.abspath(os.path.expanduser(root)) for root in named]
-    with _open(ctx) as engine:
-        selectors = [t.strip() for item in tools or [] for t in item.split(",") if t.strip()]
-        server = _native.McpServer(
-            engine._native,
-            given or None,
-            tools=selectors or None,
-            max_tokens=max_tokens,
-            structured=structured,
-        )
-        _warn_all(server.warnings)
-        sys.stdout.flush()
-        server.serve_stdio()
-
-
-# --- install claude, hook file-suggestion, hook session-start ---------------------------
-
-install_app.command("claude")(install_claude)
-hook_app.command("file-suggestion")(hook_file_suggestion)
-hook_app.command("session-start")(hook_session_start)
+        from ._cli_printers import PRINTERS
+
+        PRINTERS[command.name](result, ns)
+
+
+def _own(command: Command) -> Callable[[argparse.Namespace, Options, Any], None]:
+    """The handler of a command that does its own work."""
+    if command.name == "grep":
+        from ._grep_cli import run as grep
+
+        return grep
+    if command.name == "install claude":
+        from ._cli_install import install_claude
+
+        return install_claude
+    if command.name.startswith("hook "):
+        from ._cli_hooks import HOOKS
+
+        return HOOKS[command.name]
+    from ._cli_commands import OWN
+
+    return OWN[command.name]
+
+
+def _version() -> NoReturn:
+    from . import __version__
+
+    sys.stdout.write(f"{PROG} {__version__}\n")
+    sys.exit(0)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the command line with `argv` (default: the process's arguments)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    options = Options()
+    top_usage = _group_usage("")
+
+    def top_error(message: str) -> NoReturn:
+        usage_error(top_usage, PROG, message)
+
+    while args and args[0].startswith("-"):
+        arg = args.pop(0)
+        if arg in ("-h", "--help"):
+            sys.stdout.write(_help("", SUMMARY, _top_rows(), True))
+            sys.exit(0)
+        if arg in ("-V", "--version"):
+            _version()
+        name, eq, value = arg.partition("=")
+        if name in ("--home", "--config"):
+            if not eq:
+                if not args:
+                    top_error(f"Option '{name}' requires an argument.")
+                value = args.pop(0)
+            setattr(options, name[2:], value)
+        else:
+            top_error(f"No such option: {arg}")
+    if not args:
+        sys.stdout.write(_help("", SUMMARY, _top_rows(), True))
+        sys.exit(2)
+    word = args.pop(0)
+    group = next((g for g in GROUPS if g[0] == word), None)
+    name = word
+    if group is not None:
+        if not args or args[0] in ("-h", "--help"):
+            sys.stdout.write(_help(f" {word}", group[1], _group_rows(word), False))
+            sys.exit(0 if args else 2)
+        name = f"{word} {args.pop(0)}"
+    command = next((c for c in COMMANDS if c.name == name), None)
+    if command is None:
+        if group is not None:
+            usage_error(_group_usage(f" {word}"), f"{PROG} {word}", f"No such command '{name}'.")
+        top_error(f"No such command '{word}'.")
+    parser = parser_for(command)
+    ns = parser.parse_args(args)
+    try:
+        read(command, ns, parser)
+        if command.op is None or command.name == "grep":
+            _own(command)(ns, options, parser)
+        else:
+            _run(command, ns, options)
+    except Exception as e:
+        from ._native import Error
+
+        if not isinstance(e, Error):
+            raise
+        from ._cli_common import _report
+
+        _report("error", str(e))
+        sys.exit(1)

@@ -5,6 +5,7 @@
 //! compares them with the committed files (and rewrites them with `CC_SEARCH_BLESS=1`,
 //! which `make bindings` sets).
 
+mod cli;
 mod hints;
 mod model;
 mod node;
@@ -33,6 +34,11 @@ pub fn generate() -> Vec<Output> {
             path: "bindings/python/python/cc_search/_operations.py",
             between: None,
             text: python::render(&api),
+        },
+        Output {
+            path: "bindings/python/python/cc_search/_cli_table.py",
+            between: None,
+            text: cli::render(&api),
         },
         Output {
             path: "bindings/node/index.js",
