@@ -17,6 +17,7 @@
 //! (`code/lang/<language>/`); no other code of `code/` names one ([`LANGUAGES`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import its own layer (without a loop) and the
@@ -92,69 +93,114 @@ fn modules() -> BTreeMap<Module, String> {
     out
 }
 
-/// `source` with comments, string and character literals blanked out.
-fn code_only(source: &str) -> String {
+/// What a stretch of Rust source is, as [`pieces`] cuts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Code,
+    /// A line comment (up to its newline) or a block comment, with the ones nested in it.
+    Comment,
+    /// A string literal, plain or raw (`r#"…"#`), and the range of its text between the
+    /// quotes, escapes as written. A `b` or `c` prefix stays in the code before it.
+    Str(Range<usize>),
+    /// A character literal (`'x'`, `'\''`, the quoted part of `b'x'`); never a lifetime
+    /// or a label.
+    Char,
+}
+
+/// `source` cut in one pass into its comments, string and character literals and the
+/// code between them: in order, together covering it whole.
+fn pieces(source: &str) -> Vec<(Piece, Range<usize>)> {
     let b = source.as_bytes();
-    let mut out = String::with_capacity(b.len());
-    let mut i = 0;
+    let mut out = Vec::new();
+    let (mut code, mut i) = (0, 0);
     while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"/*") {
-            let mut depth = 0;
-            while i < b.len() {
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else if b[i] == b'r' && matches!(b.get(i + 1), Some(b'"' | b'#')) && !ident_before(b, i) {
-            let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
-            if b.get(i + 1 + hashes) != Some(&b'"') {
-                out.push('r');
-                i += 1;
-                continue;
-            }
-            let close: Vec<u8> = std::iter::once(b'"')
-                .chain(std::iter::repeat_n(b'#', hashes))
-                .collect();
-            i += 2 + hashes;
-            while i < b.len() && !b[i..].starts_with(&close) {
-                i += 1;
-            }
-            i += close.len();
-            out.push_str("\"\"");
-        } else if b[i] == b'"' {
+        let Some((piece, end)) = piece_at(b, i) else {
             i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push_str("\"\"");
-        } else if b[i] == b'\'' && is_char_literal(b, i) {
-            i += 1;
-            while i < b.len() && b[i] != b'\'' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push_str("' '");
-        } else {
-            let len = utf8_len(b[i]);
-            out.push_str(&source[i..i + len]);
-            i += len;
+            continue;
+        };
+        if code < i {
+            out.push((Piece::Code, code..i));
         }
+        let end = end.min(b.len());
+        out.push((piece, i..end));
+        (code, i) = (end, end);
+    }
+    if code < b.len() {
+        out.push((Piece::Code, code..b.len()));
     }
     out
+}
+
+/// The comment or literal that starts at byte `i`, if one does, and where it ends (past
+/// the end of `b` for an unterminated one).
+fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
+    let rest = &b[i..];
+    if rest.starts_with(b"//") {
+        let len = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+        Some((Piece::Comment, i + len))
+    } else if rest.starts_with(b"/*") {
+        let (mut depth, mut j) = (0, i);
+        while j < b.len() {
+            if b[j..].starts_with(b"/*") {
+                depth += 1;
+                j += 2;
+            } else if b[j..].starts_with(b"*/") {
+                depth -= 1;
+                j += 2;
+                if depth == 0 {
+                    break;
+                }
+            } else {
+                j += 1;
+            }
+        }
+        Some((Piece::Comment, j))
+    } else if rest[0] == b'r'
+        && (!ident_before(b, i) || (matches!(b[i - 1], b'b' | b'c') && !ident_before(b, i - 1)))
+    {
+        let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+        if rest.get(1 + hashes) != Some(&b'"') {
+            return None; // `r`, `r#ident`
+        }
+        let close: Vec<u8> = std::iter::once(b'"')
+            .chain(std::iter::repeat_n(b'#', hashes))
+            .collect();
+        let text = i + 2 + hashes;
+        let end = b[text..]
+            .windows(close.len())
+            .position(|w| w == close)
+            .map_or(b.len(), |at| text + at);
+        Some((Piece::Str(text..end), end + close.len()))
+    } else if rest[0] == b'"' {
+        let end = closing(b, i + 1, b'"');
+        Some((Piece::Str(i + 1..end), end + 1))
+    } else if rest[0] == b'\'' && is_char_literal(b, i) {
+        Some((Piece::Char, closing(b, i + 1, b'\'') + 1))
+    } else {
+        None
+    }
+}
+
+/// Where a literal whose text starts at `from` ends: at its first `quote` not escaped by
+/// a backslash, or at the end of `b`.
+fn closing(b: &[u8], mut from: usize, quote: u8) -> usize {
+    while from < b.len() && b[from] != quote {
+        from += if b[from] == b'\\' { 2 } else { 1 };
+    }
+    from.min(b.len())
+}
+
+/// `source` with comments, string and character literals blanked out.
+fn code_only(source: &str) -> String {
+    pieces(source)
+        .into_iter()
+        .map(|(piece, at)| match piece {
+            Piece::Code => &source[at],
+            Piece::Comment => "",
+            Piece::Str(_) => "\"\"",
+            Piece::Char => "' '",
+        })
+        .collect()
 }
 
 fn utf8_len(first: u8) -> usize {
@@ -527,78 +573,13 @@ const LANGUAGES: &[&str] = &[
 /// between the quotes, escapes as written. Raw strings included; character literals and
 /// lifetimes skipped.
 fn string_literals(source: &str) -> Vec<(usize, String)> {
-    let b = source.as_bytes();
+    let (mut line, mut counted) = (1, 0);
     let mut out = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let count = |from: usize, to: usize, line: &mut usize| {
-        *line += b[from..to.min(b.len())]
-            .iter()
-            .filter(|&&c| c == b'\n')
-            .count();
-    };
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"/*") {
-            let (start, mut depth) = (i, 0);
-            while i < b.len() {
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            count(start, i, &mut line);
-        } else if b[i] == b'r'
-            && matches!(b.get(i + 1), Some(b'"' | b'#'))
-            && !ident_before(b, i)
-            && b[i + 1..]
-                .iter()
-                .find(|&&c| c != b'#')
-                .is_some_and(|&c| c == b'"')
-        {
-            let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
-            let close: Vec<u8> = std::iter::once(b'"')
-                .chain(std::iter::repeat_n(b'#', hashes))
-                .collect();
-            let start = i + 2 + hashes;
-            let mut end = start;
-            while end < b.len() && !b[end..].starts_with(&close) {
-                end += 1;
-            }
-            out.push((line, source[start..end.min(b.len())].to_string()));
-            count(i, end, &mut line);
-            i = end + close.len();
-        } else if b[i] == b'"' {
-            let start = i + 1;
-            let mut end = start;
-            while end < b.len() && b[end] != b'"' {
-                end += if b[end] == b'\\' { 2 } else { 1 };
-            }
-            out.push((line, source[start..end.min(b.len())].to_string()));
-            count(i, end, &mut line);
-            i = end + 1;
-        } else if b[i] == b'\'' && is_char_literal(b, i) {
-            i += 1;
-            while i < b.len() && b[i] != b'\'' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-        } else {
-            if b[i] == b'\n' {
-                line += 1;
-            }
-            i += 1;
+    for (piece, at) in pieces(source) {
+        if let Piece::Str(text) = piece {
+            line += source[counted..at.start].matches('\n').count();
+            counted = at.start;
+            out.push((line, source[text].to_string()));
         }
     }
     out
@@ -721,5 +702,43 @@ fn the_language_check_sees_what_it_checks() {
             "7: the file name \"{dir}/__init__.py\"",
             "7: the file name \"lib.rs\"",
         ]
+    );
+}
+
+/// The scanner: a raw string with quotes and a `//` in it, a nested block comment,
+/// lifetimes beside character literals, escaped quotes, byte strings.
+#[test]
+fn the_scanner_tells_code_from_comments_and_literals() {
+    let source = r##"let s = r#"say "hi" // no comment"#; /* a /* nested */ still */ x
+fn f<'a>(c: &'a char) -> bool { *c == '\'' || *c == 'a' } // end
+let b = (b"by\"te", br"C:\", b'"');"##;
+    let comments: Vec<&str> = pieces(source)
+        .into_iter()
+        .filter(|(piece, _)| *piece == Piece::Comment)
+        .map(|(_, at)| &source[at])
+        .collect();
+    assert_eq!(comments, ["/* a /* nested */ still */", "// end"]);
+    assert_eq!(
+        code_only(source),
+        "let s = \"\";  x\n\
+         fn f<'a>(c: &'a char) -> bool { *c == ' ' || *c == ' ' } \n\
+         let b = (b\"\", b\"\", b' ');"
+    );
+    assert_eq!(
+        string_literals(source),
+        [
+            (1, r#"say "hi" // no comment"#.to_string()),
+            (3, r#"by\"te"#.to_string()),
+            (3, r"C:\".to_string()),
+        ]
+    );
+    let all = pieces(source);
+    assert!(
+        all.windows(2).all(|w| w[0].1.end == w[1].1.start),
+        "{all:?}"
+    );
+    assert_eq!(
+        (all[0].1.start, all[all.len() - 1].1.end),
+        (0, source.len())
     );
 }
