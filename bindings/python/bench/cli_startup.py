@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 
-def median_ms(argv: list[str], runs: int, stdin: bytes = b"", env: dict[str, str] | None = None) -> float:
+def median_ms(
+    argv: list[str], runs: int, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> float:
     times = []
     for _ in range(runs):
         started = time.perf_counter()
@@ -36,7 +38,8 @@ def median_ms(argv: list[str], runs: int, stdin: bytes = b"", env: dict[str, str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
-    parser.add_argument("--cli", default=shutil.which("cc-search", path=os.path.dirname(sys.executable)))
+    beside = shutil.which("cc-search", path=os.path.dirname(sys.executable))
+    parser.add_argument("--cli", default=beside, help="the cc-search entry point to time")
     args = parser.parse_args()
     cli = [args.cli]
 
@@ -60,9 +63,10 @@ def main() -> None:
         rows.append(("python -c pass", base, ""))
         cases = [
             ("cc-search --version", [*cli, "--version"], b""),
-            ("cc-search files suggest readme", [*cli, "files", "suggest", "readme", "-C", str(project)], b""),
-            ("cc-search hook file-suggestion", [*cli, "hook", "file-suggestion", "-C", str(project)],
-             b'{"query": "readme"}'),
+            ("cc-search files suggest readme",
+             [*cli, "files", "suggest", "readme", "-C", str(project)], b""),
+            ("cc-search hook file-suggestion",
+             [*cli, "hook", "file-suggestion", "-C", str(project)], b'{"query": "readme"}'),
             ("cc-search code search --help", [*cli, "code", "search", "--help"], b""),
             ("cc-search grep (one file)", [*cli, "grep", "-e", "needle", "--dir", str(one)], b""),
         ]

@@ -20,8 +20,7 @@ import pytest
 
 import cc_search
 from cc_search._cli_printers import PRINTERS
-from cc_search._cli_table import COMMANDS, Command
-from cc_search.cli import parser_for
+from cc_search.cli import Command, commands, parser_for
 from support import cli_path, make_files, run_cli, run_program
 
 #: Commands that print no result of their own: Claude Code's hooks (their stdout is the
@@ -42,7 +41,7 @@ LIMITED = {
 #: is for programs (`call embed.text` reaches it).
 NOT_COMMANDS = {"claude.install", "claude.install_mcp", "embed.text"}
 
-ALL = {command.name: command for command in COMMANDS}
+ALL = {command.name: command for command in commands()}
 
 
 def options(command: Command) -> list[argparse.Action]:
@@ -64,9 +63,9 @@ def test_every_command_is_checked() -> None:
 
 
 def test_every_operation_is_a_command_with_a_printer() -> None:
-    ran = {command.op for command in COMMANDS if command.op is not None}
+    ran = {command.op for command in commands() if command.op is not None}
     assert ran | NOT_COMMANDS == {op["name"] for op in cc_search.operations()}
-    for command in COMMANDS:
+    for command in commands():
         if command.op is not None and command.json != "always":
             assert command.name in PRINTERS, command.name
     assert set(PRINTERS) <= set(ALL)

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+
+# Not `typing.TYPE_CHECKING`: importing typing would cost `cc-search grep`'s start.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
     from . import Engine
     from .cli import Options
 

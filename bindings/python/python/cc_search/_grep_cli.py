@@ -8,12 +8,14 @@ parsed and written again in Python. Warnings go to stderr, one line each.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
 
 from ._cli_common import _report, _warn_all
 
+# Not `typing.TYPE_CHECKING`: importing typing would cost `cc-search grep`'s start.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from .cli import Options
 
@@ -35,14 +37,14 @@ def run(ns: argparse.Namespace, options: Options, parser: Any) -> None:
     import json
 
     from . import _native
-    from ._cli_table import COMMANDS
     from ._native import Error
-    from .cli import request
+    from .cli import command, request
 
-    command = next(c for c in COMMANDS if c.name == "grep")
+    grep = command("grep")
+    assert grep is not None
     if ns.dir is None and ns.project_dir is not None:
         ns.dir = [ns.project_dir]
-    params = request(command, ns)
+    params = request(grep, ns)
     try:
         engine = _native.Engine(options.home, options.config)
         _warn_all(engine.warnings)

@@ -20,10 +20,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any, Callable, NoReturn
 
-from ._cli_table import COMMANDS, GROUPS, Command, Param
+from . import _cli_table
+
+# Not `typing.TYPE_CHECKING`: importing typing would cost every command's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, Callable, NoReturn
 
 PROG = "cc-search"
 SUMMARY = "Embedded search for coding agents: files, grep, code, docs and sessions."
@@ -35,6 +39,80 @@ GLOBAL_OPTIONS = (
     ("-V, --version", "Print the version and exit."),
     ("-h, --help", "Show this message and exit."),
 )
+
+
+class Param:
+    """A positional argument (no ``flags``) or an option of a command, as the table
+    declares it."""
+
+    #: The request field it sets (with ``field``), else the name the command reads it by.
+    dest: str
+    #: Its spellings, long first.
+    flags: tuple[str, ...] = ()
+    #: It is a field of the command's request.
+    field = True
+    #: ``str``, ``int``, ``flag`` (on when given) or ``onoff`` (``--x``/``--no-x``).
+    kind = "str"
+    #: It takes several values (a repeatable option).
+    many = False
+    #: How many values a positional argument takes (argparse's ``nargs``).
+    nargs: str | None = None
+    metavar: str | None = None
+    help = ""
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
+    #: Values may also be given comma-separated.
+    commas = False
+    #: ``-`` reads the value from stdin.
+    stdin = False
+    #: A value of only blanks is refused.
+    nonblank = False
+    required = False
+    #: An older spelling, still accepted and not shown.
+    old: str | None = None
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.__dict__.update(entry)
+
+
+class Command:
+    """A command: ``name`` (``code search``) runs ``op`` with its parameters as the
+    request, or (without ``op``) does its own work."""
+
+    name: str
+    help: str
+    params: tuple[Param, ...] = ()
+    op: str | None = None
+    #: What ``--json`` prints: ``plain``, ``compact`` (one line), ``always`` (JSON anyway)
+    #: or ``none`` (no ``--json``: the command prints no result of its own).
+    json = "plain"
+    json_help = ""
+    #: ``--compact`` and ``--max-tokens``: what an agent reads of the result.
+    agent = False
+    #: Progress reported, and what a run stopped by Ctrl-C kept: ``keeps`` (what it did)
+    #: or ``at-end`` (nothing: it writes at the end).
+    progress: str | None = None
+    #: Pairs of parameters that exclude each other.
+    excludes: tuple[tuple[str, str], ...] = ()
+    #: Parameters of which at least one must be given.
+    one_of: tuple[str, ...] = ()
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.__dict__.update(entry)
+        self.params = tuple(Param(p) for p in entry["params"])
+
+
+def command(name: str) -> Command | None:
+    """The command called `name` (``code search``), if there is one."""
+    entry = next((c for c in _cli_table.COMMANDS if c["name"] == name), None)
+    return None if entry is None else Command(entry)
+
+
+def commands() -> list[Command]:
+    """Every command of the table, in its order."""
+    return [Command(entry) for entry in _cli_table.COMMANDS]
 
 
 class Options:
@@ -120,19 +198,22 @@ def _help(words: str, text: str, rows: Sequence[tuple[str, str]], options: bool)
 
 def _top_rows() -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
-    for command in COMMANDS:
-        group, _, rest = command.name.partition(" ")
+    groups = dict(_cli_table.GROUPS)
+    for entry in _cli_table.COMMANDS:
+        group, _, rest = entry["name"].partition(" ")
         if rest:
             if all(name != group for name, _ in rows):
-                rows.append((group, next(g[1] for g in GROUPS if g[0] == group)))
+                rows.append((group, groups[group]))
         else:
-            rows.append((command.name, command.help))
+            rows.append((entry["name"], entry["help"]))
     return rows
 
 
 def _group_rows(group: str) -> list[tuple[str, str]]:
     return [
-        (c.name.split(" ", 1)[1], c.help) for c in COMMANDS if c.name.startswith(group + " ")
+        (c["name"].split(" ", 1)[1], c["help"])
+        for c in _cli_table.COMMANDS
+        if c["name"].startswith(group + " ")
     ]
 
 
@@ -391,26 +472,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.stdout.write(_help("", SUMMARY, _top_rows(), True))
         sys.exit(2)
     word = args.pop(0)
-    group = next((g for g in GROUPS if g[0] == word), None)
+    group = next((g for g in _cli_table.GROUPS if g[0] == word), None)
     name = word
     if group is not None:
         if not args or args[0] in ("-h", "--help"):
             sys.stdout.write(_help(f" {word}", group[1], _group_rows(word), False))
             sys.exit(0 if args else 2)
         name = f"{word} {args.pop(0)}"
-    command = next((c for c in COMMANDS if c.name == name), None)
-    if command is None:
+    found = command(name)
+    if found is None:
         if group is not None:
             usage_error(_group_usage(f" {word}"), f"{PROG} {word}", f"No such command '{name}'.")
         top_error(f"No such command '{word}'.")
-    parser = parser_for(command)
+    parser = parser_for(found)
     ns = parser.parse_args(args)
     try:
-        read(command, ns, parser)
-        if command.op is None or command.name == "grep":
-            _own(command)(ns, options, parser)
+        read(found, ns, parser)
+        if found.op is None or found.name == "grep":
+            _own(found)(ns, options, parser)
         else:
-            _run(command, ns, options)
+            _run(found, ns, options)
     except Exception as e:
         from ._native import Error
 

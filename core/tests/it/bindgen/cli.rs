@@ -27,12 +27,17 @@ struct Param {
 
 pub fn render(api: &Api) -> String {
     let mut out = String::from(HEADER);
-    out.push_str("#: The command groups and their help.\nGROUPS = (\n");
+    out.push_str(
+        "#: The command groups and their help.\nGROUPS: tuple[tuple[str, str], ...] = (\n",
+    );
     for group in hints::GROUPS {
         let entry = format!("({}, {}),", py(group.name), py(group.help));
         push_wrapped(&mut out, &entry, "    ");
     }
-    out.push_str(")\n\n#: Every command, in the order the help lists them.\nCOMMANDS = (\n");
+    out.push_str(
+        ")\n\n#: Every command, in the order the help lists them.\n\
+         COMMANDS: tuple[dict[str, Any], ...] = (\n",
+    );
     let mut names = BTreeSet::new();
     for command in hints::COMMANDS {
         assert!(
@@ -132,22 +137,18 @@ fn render_command(out: &mut String, api: &Api, command: &hints::Command) {
         fields.push(("one_of", tuple(&names)));
     }
 
-    out.push_str("    Command(\n");
+    out.push_str("    {\n");
     for (key, value) in fields {
-        let entry = if key.is_empty() {
-            format!("{value},")
-        } else {
-            format!("{key}={value},")
-        };
-        push_wrapped(out, &entry, "        ");
+        let key = if key.is_empty() { "name" } else { key };
+        push_wrapped(out, &format!("\"{key}\": {value},"), "        ");
     }
-    out.push_str("        params=(\n");
+    out.push_str("        \"params\": (\n");
     for param in &params {
-        let mut args = vec![py(&param.dest)];
-        args.extend(param.args.iter().map(|(k, v)| format!("{k}={v}")));
-        push_call(out, "Param", &args, "            ");
+        let mut args = vec![format!("\"dest\": {}", py(&param.dest))];
+        args.extend(param.args.iter().map(|(k, v)| format!("\"{k}\": {v}")));
+        push_dict(out, &args, "            ");
     }
-    out.push_str("        ),\n    ),\n");
+    out.push_str("        ),\n    },\n");
 }
 
 /// The command's parameters: the positional arguments, then the options with a hint, then
@@ -445,12 +446,12 @@ fn push_wrapped(out: &mut String, entry: &str, indent: &str) {
         writeln!(out, "{indent}{entry}").unwrap();
         return;
     }
-    // `key="…",` or `"…",` or `("a", "…"),`: split the last string literal.
+    // `"key": "…",` or `("a", "…"),`: split the last string literal.
     let start = entry
-        .rfind(", \"")
-        .map(|i| i + 2)
-        .or_else(|| entry.find('"'))
-        .unwrap();
+        .find("\": \"")
+        .map(|i| i + 3)
+        .or_else(|| entry.rfind(", \"").map(|i| i + 2))
+        .unwrap_or_else(|| panic!("no string to split in {entry}"));
     let (head, literal) = entry.split_at(start);
     let end = literal.rfind('"').unwrap() + 1;
     let (literal, tail) = literal.split_at(end);
@@ -478,19 +479,19 @@ fn split_literal(content: &str, width: usize) -> Vec<String> {
     pieces
 }
 
-/// `name(args…),` on one line when it fits, else one argument a line.
-fn push_call(out: &mut String, name: &str, args: &[String], indent: &str) {
-    let line = format!("{name}({}),", args.join(", "));
+/// `{entries…},` on one line when it fits, else one entry a line.
+fn push_dict(out: &mut String, entries: &[String], indent: &str) {
+    let line = format!("{{{}}},", entries.join(", "));
     if indent.len() + line.chars().count() <= WIDTH {
         writeln!(out, "{indent}{line}").unwrap();
         return;
     }
-    writeln!(out, "{indent}{name}(").unwrap();
+    writeln!(out, "{indent}{{").unwrap();
     let inner = format!("{indent}    ");
-    for arg in args {
-        push_wrapped(out, &format!("{arg},"), &inner);
+    for entry in entries {
+        push_wrapped(out, &format!("{entry},"), &inner);
     }
-    writeln!(out, "{indent}),").unwrap();
+    writeln!(out, "{indent}}},").unwrap();
 }
 
 const HEADER: &str = r#""""The ``cc-search`` command line as data: every command, its options, their types and
@@ -499,67 +500,15 @@ help.
 Generated from the operation table (each command's request schema) and the command-line
 hints (``core/tests/it/bindgen/hints.rs``) by ``make bindings``: do not edit. The drift test
 ``cargo test -p cc-search --test it -- bindings_generated`` fails when this file is not what
-they give. :mod:`cc_search.cli` builds the parsers from it and runs the commands.
+they give. :mod:`cc_search.cli` builds the parsers from it and runs the commands; its
+``Command`` and ``Param`` say what each key means (a key left out has their default).
+Plain literals, no imports: reading the table costs a command's start-up nothing.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
-
-
-class Param(NamedTuple):
-    """A positional argument (no ``flags``) or an option of a command."""
-
-    #: The request field it sets (with ``field``), else the name the command reads it by.
-    dest: str
-    #: Its spellings, long first.
-    flags: Tuple[str, ...] = ()
-    #: It is a field of the command's request.
-    field: bool = True
-    #: ``str``, ``int``, ``flag`` (on when given) or ``onoff`` (``--x``/``--no-x``).
-    kind: str = "str"
-    #: It takes several values (a repeatable option).
-    many: bool = False
-    #: How many values a positional argument takes (argparse's ``nargs``).
-    nargs: Optional[str] = None
-    metavar: Optional[str] = None
-    help: str = ""
-    choices: Tuple[str, ...] = ()
-    default: Optional[str] = None
-    min: Optional[int] = None
-    max: Optional[int] = None
-    #: Values may also be given comma-separated.
-    commas: bool = False
-    #: ``-`` reads the value from stdin.
-    stdin: bool = False
-    #: A value of only blanks is refused.
-    nonblank: bool = False
-    required: bool = False
-    #: An older spelling, still accepted and not shown.
-    old: Optional[str] = None
-
-
-class Command(NamedTuple):
-    """A command: ``name`` (``code search``) runs ``op`` with its parameters as the request,
-    or (without ``op``) does its own work."""
-
-    name: str
-    help: str
-    params: Tuple[Param, ...] = ()
-    op: Optional[str] = None
-    #: What ``--json`` prints: ``plain``, ``compact`` (one line), ``always`` (JSON anyway) or
-    #: ``none`` (no ``--json``: the command prints no result of its own).
-    json: str = "plain"
-    json_help: str = ""
-    #: ``--compact`` and ``--max-tokens``: what an agent reads of the result.
-    agent: bool = False
-    #: Progress reported, and what a run stopped by Ctrl-C kept: ``keeps`` (what it did) or
-    #: ``at-end`` (nothing: it writes at the end).
-    progress: Optional[str] = None
-    #: Pairs of parameters that exclude each other.
-    excludes: Tuple[Tuple[str, str], ...] = ()
-    #: Parameters of which at least one must be given.
-    one_of: Tuple[str, ...] = ()
-
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 "#;
