@@ -238,6 +238,7 @@ bench: python-release setup-node
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tools_list.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tokens.py
+	PATH="$(TOOLS)/bin:$$PATH" $(VENV)/bin/python bindings/python/bench/cli_startup.py
 	# Embedding throughput against sentence-transformers (its own venv: torch is large).
 	[ -x $(ROOT)/.venv-st/bin/python ] || { python3 -m venv $(ROOT)/.venv-st && \
 	  $(ROOT)/.venv-st/bin/pip install --quiet sentence-transformers; }
