@@ -141,6 +141,7 @@ python_wheel() {
   record "python wheel file name" "$(sed 's/^cc_search-\([^-]*\)-.*/\1/' <<<"${wheel##*/}")"
   expect_contains "the wheel" "$("$json" -c 'import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep="\n")' "$wheel")" \
     cc_search/__init__.py cc_search/_operations.py cc_search/_types.py cc_search/cli.py \
+    cc_search/_cli_table.py \
     cc_search/_native.abi3.so cc_search/_native.pyi \
     cc_search/py.typed "cc_search-$version.dist-info/entry_points.txt" \
     "cc_search-$version.data/scripts/cc-search-hook"
@@ -195,7 +196,8 @@ python_sdist() {
     "$base/pyproject.toml" "$base/PKG-INFO" "$base/Cargo.toml" "$base/Cargo.lock" \
     "$base/core/Cargo.toml" "$base/core/src/lib.rs" "$base/bindings/python/Cargo.toml" \
     "$base/bindings/python/src/lib.rs" "$base/python/cc_search/__init__.py" \
-    "$base/python/cc_search/cli.py" "$base/python/cc_search/py.typed"
+    "$base/python/cc_search/cli.py" "$base/python/cc_search/_cli_table.py" \
+    "$base/python/cc_search/py.typed"
   "$python" -m venv "$work/venv-sdist"
   "$work/venv-sdist/bin/pip" install --quiet --config-settings=build-args="--profile dev" "$sdist"
   smoke_python sdist "$work/venv-sdist"
