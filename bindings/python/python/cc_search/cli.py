@@ -22,6 +22,7 @@ import sys
 import time
 
 from . import _cli_table
+from ._cli_common import PROG
 
 # Not `typing.TYPE_CHECKING`: importing typing would cost every command's start.
 TYPE_CHECKING = False
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, Callable, NoReturn
 
-PROG = "cc-search"
 SUMMARY = "Embedded search for coding agents: files, grep, code, docs and sessions."
 
 #: The options before the command, with their help.
@@ -417,8 +417,9 @@ def show(command: Command, result: Any, ns: argparse.Namespace) -> None:
         PRINTERS[command.name](result, ns)
 
 
-def _own(command: Command) -> Callable[[argparse.Namespace, Options, Any], None]:
-    """The handler of a command that does its own work."""
+def _own(command: Command) -> Callable[[argparse.Namespace, Options, Any], None] | None:
+    """The handler of a command that does more than run its operation and print the
+    result (``None`` for the others), imported only for that command."""
     if command.name == "grep":
         from ._grep_cli import run as grep
 
@@ -431,9 +432,11 @@ def _own(command: Command) -> Callable[[argparse.Namespace, Options, Any], None]
         from ._cli_hooks import HOOKS
 
         return HOOKS[command.name]
-    from ._cli_commands import OWN
+    if command.op is None:
+        from ._cli_commands import OWN
 
-    return OWN[command.name]
+        return OWN[command.name]
+    return None
 
 
 def _version() -> NoReturn:
@@ -482,16 +485,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     found = command(name)
     if found is None:
         if group is not None:
-            usage_error(_group_usage(f" {word}"), f"{PROG} {word}", f"No such command '{name}'.")
+            sub = name.split(" ", 1)[1]
+            usage_error(_group_usage(f" {word}"), f"{PROG} {word}", f"No such command '{sub}'.")
         top_error(f"No such command '{word}'.")
     parser = parser_for(found)
     ns = parser.parse_args(args)
     try:
         read(found, ns, parser)
-        if found.op is None or found.name == "grep":
-            _own(found)(ns, options, parser)
-        else:
+        handler = _own(found)
+        if handler is None:
             _run(found, ns, options)
+        else:
+            handler(ns, options, parser)
     except Exception as e:
         from ._native import Error
 
