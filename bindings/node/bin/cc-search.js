@@ -33,7 +33,7 @@ Commands:
       who ran \`npm install\` there (commit the file). One backup of the previous file is
       kept in the data root; --uninstall puts the file back as it was.
       -C, --project-dir DIR: the project whose settings to edit (implies --project).
-  mcp [-C DIR] [--root DIR]... [--tools LIST] [--max-tokens N] [--structured]
+  mcp [-C DIR] [--root DIR]... [--tools LIST]... [--max-tokens N] [--[no-]structured]
       Run the MCP server on stdin/stdout until stdin ends. -C, --project-dir: the project,
       the first directory the tools may read (default $CLAUDE_PROJECT_DIR, else the
       current directory). --root: another directory the tools may read (repeatable;
@@ -53,14 +53,23 @@ class UsageError extends Error {}
 // --- the command line ----------------------------------------------------------------
 
 const GLOBAL_VALUES = ['home', 'config']
+// The options of each command, spelled as the Python CLI spells them: the same table
+// (core/tests/it/bindgen/hints.rs) writes both.
+// ── the commands, generated from the command-line table by `make bindings`: do not edit ──
 const COMMANDS = {
   'install claude': {
     flags: ['user', 'project', 'mcp', 'uninstall', 'json'],
     values: ['project-dir', 'hook-program'],
     many: [],
   },
-  mcp: { flags: ['structured'], values: ['project-dir', 'tools', 'max-tokens'], many: ['root'] },
+  mcp: {
+    flags: ['structured', 'no-structured'],
+    values: ['project-dir', 'max-tokens'],
+    many: ['root', 'tools'],
+  },
 }
+const SHORT = { '-C': 'project-dir' }
+// ── end of the generated commands ──
 
 /**
  * `argv` (without the runtime and script) as `{ command, options, help, version }`.
@@ -73,7 +82,7 @@ function parse(argv) {
   let help = false
   let version = false
   // -C DIR is --project-dir DIR, as on every cc-search command line.
-  const pending = argv.map((arg) => (arg === '-C' ? '--project-dir' : arg))
+  const pending = argv.map((arg) => (arg in SHORT ? `--${SHORT[arg]}` : arg))
   const seen = []
   while (pending.length > 0) {
     const arg = pending.shift()
@@ -324,7 +333,7 @@ function mcp(options) {
   if (roots.length > 0) serve.roots = roots.map(absolute)
   if (options.tools !== undefined) {
     serve.tools = options.tools
-      .split(',')
+      .flatMap((list) => list.split(','))
       .map((s) => s.trim())
       .filter((s) => s !== '')
   }
@@ -334,6 +343,7 @@ function mcp(options) {
     serve.maxTokens = n
   }
   if (options.structured) serve.structured = true
+  if (options['no-structured']) serve.structured = false
   return require('..').serveMcp(serve)
 }
 

@@ -492,6 +492,14 @@ describe('cc-search mcp options', () => {
     assert.ok(chosen.includes('files_suggest') && !chosen.includes('code_search_symbols'), chosen.join())
     assert.ok(some.tools.some((t) => t.outputSchema))
     assert.match(some.instructions, /default 7\b/)
+
+    // As the Python CLI takes them: --tools repeated, and --no-structured.
+    const repeated = session(['--tools', 'files', '--tools', 'grep', '--no-structured'])
+    assert.deepEqual(
+      repeated.tools.map((t) => t.name).sort(),
+      chosen.slice().sort(),
+    )
+    assert.ok(!repeated.tools.some((t) => t.outputSchema))
   })
 })
 

@@ -494,6 +494,79 @@ fn push_dict(out: &mut String, entries: &[String], indent: &str) {
     writeln!(out, "{indent}}},").unwrap();
 }
 
+/// The line before the generated command table in `bin/cc-search.js`.
+pub const NODE_BEGIN: &str =
+    "// ── the commands, generated from the command-line table by `make bindings`: do not edit ──";
+/// The line after it.
+pub const NODE_END: &str = "// ── end of the generated commands ──";
+
+/// The npm package's command line (`bin/cc-search.js`): its commands' options as the
+/// Python CLI spells them, by kind (`flags`, `values`, `many`: repeatable), and the short
+/// spellings (`SHORT`, to their long names).
+pub fn render_node() -> String {
+    let mut out = String::from("const COMMANDS = {\n");
+    let mut short = BTreeSet::new();
+    for (name, left_out) in hints::NODE_COMMANDS {
+        let command = hints::COMMANDS
+            .iter()
+            .find(|c| c.name == *name)
+            .unwrap_or_else(|| panic!("NODE_COMMANDS: no command `{name}`"));
+        let (mut flags, mut values, mut many) = (Vec::new(), Vec::new(), Vec::new());
+        for key in *left_out {
+            assert!(
+                command.opts.iter().any(|o| o.key == *key),
+                "NODE_COMMANDS: `{name}` has no option `{key}` to leave out"
+            );
+        }
+        for opt in command.opts.iter().filter(|o| !left_out.contains(&o.key)) {
+            let Some(own) = opt.own else {
+                panic!("NODE_COMMANDS: `{name}` runs an operation; Node's CLI has none such")
+            };
+            assert!(
+                !opt.flags.is_empty(),
+                "NODE_COMMANDS: `{name}` takes arguments"
+            );
+            let long = opt.flags[0].trim_start_matches("--");
+            for spelling in &opt.flags[1..] {
+                short.insert(format!("'{spelling}': '{long}'"));
+            }
+            match own {
+                Own::Flag => flags.push(long.to_string()),
+                Own::OnOff => {
+                    flags.push(long.to_string());
+                    flags.push(format!("no-{long}"));
+                }
+                Own::Str | Own::Int => values.push(long.to_string()),
+                Own::Strs => many.push(long.to_string()),
+            }
+        }
+        if command.json.0 != Json::None {
+            flags.push("json".to_string());
+        }
+        let list = |names: &[String]| {
+            let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        let key = if name.contains(' ') {
+            format!("'{name}'")
+        } else {
+            name.to_string()
+        };
+        writeln!(
+            out,
+            "  {key}: {{\n    flags: {},\n    values: {},\n    many: {},\n  }},",
+            list(&flags),
+            list(&values),
+            list(&many)
+        )
+        .unwrap();
+    }
+    out.push_str("}\n");
+    let short: Vec<String> = short.into_iter().collect();
+    writeln!(out, "const SHORT = {{ {} }}", short.join(", ")).unwrap();
+    out
+}
+
 const HEADER: &str = r#""""The ``cc-search`` command line as data: every command, its options, their types and
 help.
 

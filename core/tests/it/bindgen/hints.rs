@@ -1035,3 +1035,12 @@ pub const COMMANDS: &[Command] = &[
 ];
 
 const HOOK_PROJECT: Opt = own_project("The project");
+
+/// The commands of the npm package's `cc-search` (`bin/cc-search.js`, for Node and Bun
+/// users without Python), each with the options of [`COMMANDS`] it leaves out: the same
+/// spellings, from the same table.
+pub const NODE_COMMANDS: &[(&str, &[&str])] = &[
+    // The npm package's fallback is its own Bun hooks, found in the package.
+    ("install claude", &["hooks_dir"]),
+    ("mcp", &[]),
+];

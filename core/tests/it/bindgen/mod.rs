@@ -41,6 +41,11 @@ pub fn generate() -> Vec<Output> {
             text: cli::render(&api),
         },
         Output {
+            path: "bindings/node/bin/cc-search.js",
+            between: Some((cli::NODE_BEGIN, cli::NODE_END)),
+            text: cli::render_node(),
+        },
+        Output {
             path: "bindings/node/index.js",
             between: Some((node::JS_BEGIN, node::JS_END)),
             text: node::render_js(&api),
