@@ -1224,6 +1224,11 @@ export interface GrepDirectory {
   files: GrepFile[]
   /** Why the directory could not be searched; left out when it was. */
   error?: string
+  /**
+   * Without `recursive`: the matches in its subdirectories, which `recursive` would search too
+   * (with ripgrep's rules, as it walks them); left out when there are none.
+   */
+  below?: GrepBelow
 }
 
 /** The matches in one file. */
@@ -1244,6 +1249,14 @@ export interface GrepMatch {
   context_before?: string[]
   /** Up to `context` lines after it; left out when none. */
   context_after?: string[]
+}
+
+/** Matches a recursive search would add below a directory searched without it. */
+export interface GrepBelow {
+  /** Matching lines (after `exclude`). */
+  matches: number
+  /** Files that have them. */
+  files: number
 }
 
 // ── notes.index ──

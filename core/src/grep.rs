@@ -20,7 +20,12 @@
 //!   hidden files exclude, symlinks are not followed; `hidden` includes hidden files,
 //!   `skip_generated` adds the index walkers' [`crate::walk::DEFAULT_EXCLUDES`]. Files are
 //!   searched on the walk's threads as it finds them. A directory that cannot be read
-//!   gets an `error` and the others are still searched.
+//!   gets an `error` and the others are still searched. A file given as a directory is
+//!   searched itself (its path in the answer is its name), whatever `ext` says.
+//! - Without `recursive`, what is below goes uncounted in `matches_found` but not unseen:
+//!   `below` counts the matches (and their files) that a recursive search would add, in
+//!   the subdirectories it would walk, so an answer that found little says where the
+//!   rest is.
 //! - `ext` keeps files whose name ends with one of its extensions.
 //! - `search` is a literal substring unless `regex` is set; `case_insensitive` applies to
 //!   it and to the `exclude` strings; `whole_word` requires a non-word character (or the
@@ -205,6 +210,21 @@ pub struct DirectoryResult {
     /// Why the directory could not be searched; left out when it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Without `recursive`: the matches in its subdirectories, which `recursive` would
+    /// search too (with ripgrep's rules, as it walks them); left out when there are none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<Below>,
+}
+
+/// Matches a recursive search would add below a directory searched without it.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct Below {
+    /// Matching lines (after `exclude`).
+    pub matches: usize,
+    /// Files that have them.
+    pub files: usize,
 }
 
 /// The matches in one file.
@@ -259,10 +279,16 @@ pub fn search(request: &SearchRequest) -> Result<SearchResponse> {
             dir: dir.clone(),
             ..DirectoryResult::default()
         };
-        let searched = if plan.recursive {
+        let searched = if Path::new(dir).is_file() {
+            search_one(&plan, dir, &mut warnings)
+        } else if plan.recursive {
             search_tree(&plan, dir, &mut warnings)
         } else {
-            search_listed(&plan, dir, &mut warnings)
+            let listed = search_listed(&plan, dir, &mut warnings);
+            if listed.is_ok() {
+                directory.below = count_below(&plan, dir)?;
+            }
+            listed
         };
         let (mut original, mut filtered) = (0, 0);
         match searched {
@@ -303,6 +329,58 @@ pub fn search(request: &SearchRequest) -> Result<SearchResponse> {
         fit_tokens(&mut response, max_tokens);
     }
     Ok(response)
+}
+
+/// A file given as a directory: the file itself, by its name.
+fn search_one(
+    plan: &Plan,
+    file: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(String, FileHits)>> {
+    let path = Path::new(file);
+    let name = path
+        .file_name()
+        .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned());
+    let found = plan
+        .file_searcher()
+        .search(path)
+        .map(|outcome| (name, outcome));
+    let parent = path.parent().map_or(".", |p| p.to_str().unwrap_or("."));
+    Ok(in_path_order(parent, found.into_iter().collect(), warnings))
+}
+
+/// What a recursive search would add below `dir`: its matches in the files of its
+/// subdirectories, counted (none listed) with the same rules. `None` when there are none
+/// or the tree cannot be walked (the answer is about `dir`'s own files either way).
+fn count_below(plan: &Plan, dir: &str) -> Result<Option<Below>> {
+    let counting = Plan {
+        dirs: Vec::new(),
+        exts: plan.exts.clone(),
+        recursive: true,
+        hidden: plan.hidden,
+        skip_generated: plan.skip_generated,
+        matcher: plan.matcher.clone(),
+        exclude: plan.exclude.clone(),
+        context: 0,
+        show_stats: false,
+        max_matches: Some(0),
+        max_tokens: None,
+    };
+    let mut ignored = Vec::new();
+    let files = match search_tree(&counting, dir, &mut ignored) {
+        Ok(files) => files,
+        Err(Error::Cancelled) => return Err(Error::Cancelled),
+        Err(_) => return Ok(None),
+    };
+    let mut below = Below::default();
+    for (_, hits) in files.iter().filter(|(rel, _)| rel.contains('/')) {
+        let kept = hits.original - hits.filtered;
+        if kept > 0 {
+            below.matches += kept;
+            below.files += 1;
+        }
+    }
+    Ok((below.matches > 0).then_some(below))
 }
 
 /// An error as a directory's `error`: an I/O error's own words.

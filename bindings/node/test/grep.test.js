@@ -43,6 +43,8 @@ describe('grep', () => {
               ],
             },
           ],
+          // sub/deep.go's match, which `recursive` would add.
+          below: { matches: 1, files: 1 },
         },
       ],
     })
@@ -94,6 +96,22 @@ describe('grep', () => {
     assert.deepEqual(flat.directories[1].files.map((f) => f.path), ['test.rtf'])
     const deep = engine.grep('log', { dir: root, wholeWord: true, recursive: true })
     assert.deepEqual(deep.directories[0].files.map((f) => f.path), ['sub/deep.go', 'test.rtf'])
+  })
+
+  test('without recursive, below counts what is in subdirectories; a file as dir is searched', () => {
+    const engine = new Engine({ home: tempDir() })
+    const root = tree()
+    const flat = engine.grep('log', { dir: root, wholeWord: true })
+    assert.deepEqual(flat.directories[0].below, { matches: 1, files: 1 })
+    const deep = engine.grep('log', { dir: root, wholeWord: true, recursive: true })
+    assert.equal(deep.directories[0].below, undefined)
+    assert.equal(deep.directories[0].matches_found, flat.directories[0].matches_found + 1)
+    const file = path.join(root, 'sub', 'deep.go')
+    const one = engine.grep('log', { dir: file })
+    assert.equal(one.directories[0].dir, file)
+    assert.deepEqual(one.directories[0].files, [
+      { path: 'deep.go', matches: [{ line: 1, content: 'log in a subdirectory' }] },
+    ])
   })
 
   test('regex, maxMatches and maxTokens', () => {

@@ -52,6 +52,8 @@ def test_whole_word(engine: cc_search.Engine, tree: Path) -> None:
                         ],
                     }
                 ],
+                # sub/deep.go's match, which `recursive` would add.
+                "below": {"matches": 1, "files": 1},
             }
         ]
     }
@@ -137,6 +139,23 @@ def test_invalid_input_raises(engine: cc_search.Engine, tree: Path) -> None:
 # --- cc-search grep -----------------------------------------------------------------------
 
 
+def test_below_counts_what_recursive_would_add(engine: cc_search.Engine, tree: Path) -> None:
+    flat = engine.grep("log", tree, whole_word=True)["directories"][0]
+    assert flat.get("below") == {"matches": 1, "files": 1}
+    deep = engine.grep("log", tree, whole_word=True, recursive=True)["directories"][0]
+    assert "below" not in deep
+    assert deep["matches_found"] == flat["matches_found"] + 1
+
+
+def test_a_file_as_dir_is_that_file(engine: cc_search.Engine, home: Path, tree: Path) -> None:
+    file = tree / "sub" / "deep.go"
+    expected = [{"path": "deep.go", "matches": [{"line": 1, "content": "log in a subdirectory"}]}]
+    assert engine.grep("log", file)["directories"][0]["files"] == expected
+    proc = run_cli("grep", "-e", "log", "--dir", str(file), home=home)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["directories"][0]["files"] == expected
+
+
 def test_cli_prints_compact_json_on_one_line(home: Path, tree: Path) -> None:
     proc = run_cli("grep", "--search", "log", "--dir", str(tree), "--whole-word", home=home)
     assert proc.returncode == 0, proc.stderr
@@ -155,6 +174,7 @@ def test_cli_prints_compact_json_on_one_line(home: Path, tree: Path) -> None:
                         ],
                     }
                 ],
+                "below": {"matches": 1, "files": 1},
             }
         ]
     }

@@ -393,6 +393,7 @@ def test_tools_call_every_tool(full_server: McpProcess, tree: Path) -> None:
                         ],
                     }
                 ],
+                "below": {"matches": 1, "files": 1},
             }
         ]
     }
@@ -553,6 +554,8 @@ def test_official_sdk_client(home: Path, tree: Path, tmp_path: Path) -> None:
     assert called.is_error is False
     found = json.loads(called.content[0].text)
     assert found["directories"][0]["matches_found"] == 2
-    # The result once: as text, no structured copy unless the server was asked for one.
+    # The result once: as text, no structured copy unless the server was asked for one;
+    # then a note of what `recursive` would add (sub/deep.txt's match).
     assert called.structured_content is None
-    assert len(called.content) == 1
+    assert len(called.content) == 2
+    assert called.content[1].text.startswith("Note: 1 more match in 1 file in subdirectories")

@@ -14,6 +14,13 @@ use super::toolset::{Freshen, Tool};
 use crate::agent;
 use crate::ops;
 
+/// The most tokens an answer has, whatever `max_tokens` asks: Claude Code refuses a tool
+/// answer above 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), counted by its tokenizer. At this
+/// crate's estimate of [`agent::BYTES_PER_TOKEN`] bytes a token, 20,000 keeps even dense
+/// JSON (about 3.2 bytes a token) under it. A longer answer is cut, and says so, as any
+/// answer over its budget is.
+pub const MAX_ANSWER_TOKENS: usize = 20_000;
+
 impl Server {
     pub(super) fn run_tool(&self, tool: &Tool, mut arguments: Map<String, Value>) -> Value {
         let asked = match arguments.get("max_tokens") {
@@ -23,7 +30,7 @@ impl Server {
                 _ => return tool_error("`max_tokens` must be a positive integer"),
             },
         };
-        let budget = asked.unwrap_or(self.max_tokens);
+        let budget = asked.unwrap_or(self.max_tokens).min(MAX_ANSWER_TOKENS);
         // grep cuts context lines before lines and lines before matches, and keeps its
         // counts true (checkfor's own `max_tokens`): better than cutting its JSON. Every
         // other tool's answer is cut by `fit_answer`, as `agent` cuts.
@@ -44,11 +51,13 @@ impl Server {
             Ok(request) => request,
             Err(message) => return tool_error(message),
         };
-        // The project's own budget for the answer, when the call gives none.
+        // The project's own budget for the answer, when the call gives none; never
+        // above what a client takes.
         let budget = match (asked, tool.op.agent.configured_budget) {
             (None, Some(configured)) => configured(&request).unwrap_or(budget),
             _ => budget,
-        };
+        }
+        .min(MAX_ANSWER_TOKENS);
         let mut warnings = Vec::new();
         if let Some(freshen) = tool.agent.and_then(|a| a.freshen) {
             self.freshen(&freshen, &request, &mut warnings);
@@ -154,13 +163,34 @@ fn fit_answer(
             .as_object_mut()
             .and_then(|map| map.shift_remove("warnings"));
         let mut texts = vec![shown.to_string()];
-        if let Some(Value::Array(warnings)) = warnings
-            && !warnings.is_empty()
-        {
-            let lines: Vec<String> = warnings
-                .iter()
-                .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default()))
-                .collect();
+        let mut lines: Vec<String> = Vec::new();
+        if let Some(Value::Array(warnings)) = warnings {
+            lines.extend(
+                warnings
+                    .iter()
+                    .map(|w| format!("Warning: {}", w.as_str().unwrap_or_default())),
+            );
+        }
+        // What a search without `recursive` left below, and how to get it.
+        let directories = shown.get("directories").and_then(Value::as_array);
+        for directory in directories.into_iter().flatten() {
+            if let (Some(dir), Some(below)) = (directory["dir"].as_str(), directory.get("below")) {
+                let (matches, files) = (
+                    below["matches"].as_u64().unwrap_or(0),
+                    below["files"].as_u64().unwrap_or(0),
+                );
+                let plural = |n: u64, one: &'static str, many: &'static str| {
+                    if n == 1 { one } else { many }
+                };
+                lines.push(format!(
+                    "Note: {matches} more {} in {files} {} in subdirectories of {dir}: \
+                     `recursive: true` searches them.",
+                    plural(matches, "match", "matches"),
+                    plural(files, "file", "files"),
+                ));
+            }
+        }
+        if !lines.is_empty() {
             texts.push(lines.join("\n"));
         }
         texts

@@ -5,20 +5,42 @@ use serde_json::{Map, Value, json};
 
 use super::toolset;
 
+/// checkfor's parameters, then the extras, in the order an error lists them.
+const PARAMETERS: &[&str] = &[
+    "search",
+    "dir",
+    "ext",
+    "exclude",
+    "case_insensitive",
+    "whole_word",
+    "context",
+    "hide_filter_stats",
+];
+
 /// checkfor's arguments as a `grep.search` request, and the directories as given (for
 /// the `dir` fields of the answer). Like checkfor: `dir` may be one string or a list,
-/// and defaults to the current directory (here: the project); other parameters are
-/// taken when they have checkfor's type and ignored otherwise.
+/// and defaults to the current directory (here: the project); a parameter of another type
+/// than checkfor's is ignored. A parameter checkfor does not have is refused, naming the
+/// ones it has: a misspelt `path` or `pattern` must not search something else silently.
 #[allow(clippy::type_complexity)]
 pub(super) fn checkfor_request(
     arguments: Map<String, Value>,
 ) -> std::result::Result<(Map<String, Value>, Option<Vec<String>>), String> {
+    let known = || PARAMETERS.iter().copied().chain(toolset::checkfor_extras());
+    let listed = || {
+        let names: Vec<&str> = known().collect();
+        format!("checkfor takes {} (`search` required)", names.join(", "))
+    };
+    if let Some(unknown) = arguments.keys().find(|k| !known().any(|n| n == k.as_str())) {
+        return Err(format!("unknown parameter `{unknown}`: {}", listed()));
+    }
     let mut request = Map::new();
     match arguments.get("search") {
         Some(Value::String(search)) => {
             request.insert("search".into(), Value::String(search.clone()));
         }
-        _ => return Err("Missing or invalid 'search' parameter".to_string()),
+        Some(_) => return Err("`search` must be a string: the text to find".to_string()),
+        None => return Err(format!("`search` is missing: {}", listed())),
     }
     let strings = |items: &Vec<Value>| -> Vec<String> {
         items

@@ -78,7 +78,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: CHECKFOR_OPERATION,
-        description: "Search file contents for a string in the given directories; `recursive` for subdirectories (skips ignored and hidden files), `regex` for a regular expression. Prefer it to grep/rg: compact JSON per directory with line numbers, cut to a token budget.",
+        description: "Search file contents for a string in the given directories (a file: that file). Only their own files unless `recursive`, which searches subdirectories too (skipping ignored and hidden files); without it `below` counts the matches there. `regex` for a regular expression. Prefer it to grep/rg: compact JSON per directory with line numbers, cut to a token budget.",
         brief: "text in files (literal or regex, recursive on request)",
         params: &[],
         required: &["search"],

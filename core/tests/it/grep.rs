@@ -471,12 +471,74 @@ fn a_missing_directory_is_reported_and_the_others_still_searched() {
         );
         assert_eq!(dirs[1]["matches_found"], 1);
         assert!(dirs[1].get("error").is_none());
-        assert!(
-            dirs[2]["error"].as_str().unwrap().contains("directory"),
-            "{}",
-            dirs[2]
+        // A file given as a directory is searched itself, reported by its name.
+        assert_eq!(dirs[2]["dir"], dir_str(&file));
+        assert!(dirs[2].get("error").is_none(), "{}", dirs[2]);
+        assert_eq!(
+            dirs[2]["files"],
+            json!([{"path": "a.txt", "matches": [{"line": 1, "content": "needle"}]}])
         );
     }
+}
+
+#[test]
+fn a_file_as_the_directory_is_searched_whatever_ext_says() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "notes.md", "needle one\nnothing\nneedle two\n");
+    write(dir.path(), "other.md", "needle\n");
+    let file = dir_str(&dir.path().join("notes.md"));
+    for ext in [None, Some("rs")] {
+        let mut params = json!({"search": "needle", "dir": file, "recursive": true});
+        if let Some(ext) = ext {
+            params["ext"] = json!(ext);
+        }
+        let out = call_value(params);
+        let directory = &out["directories"][0];
+        assert_eq!(directory["matches_found"], 2, "{out}");
+        assert_eq!(paths_of(&out, 0), ["notes.md"]);
+        assert_eq!(lines_of(&out, 0, 0), [1, 3]);
+        assert!(directory.get("below").is_none());
+    }
+}
+
+#[test]
+fn without_recursive_the_matches_below_are_counted_not_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".gitignore", "ignored/\n");
+    write(dir.path(), "top.txt", "needle\n");
+    write(dir.path(), "a/one.txt", "needle\nneedle\nneedle skip\n");
+    write(dir.path(), "a/b/two.txt", "needle\n");
+    write(dir.path(), "a/three.rs", "needle\n");
+    // What `recursive` would not search either: hidden and ignored files.
+    write(dir.path(), ".hidden/four.txt", "needle\n");
+    write(dir.path(), "ignored/five.txt", "needle\n");
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let d = dir_str(dir.path());
+
+    let flat = call_value(json!({"search": "needle", "dir": d, "exclude": ["skip"]}));
+    let directory = &flat["directories"][0];
+    assert_eq!(directory["matches_found"], 1);
+    assert_eq!(paths_of(&flat, 0), ["top.txt"]);
+    assert_eq!(
+        directory["below"],
+        json!({"matches": 4, "files": 3}),
+        "{flat}"
+    );
+
+    // As recursive would count them: the same rules, the same filters.
+    let deep =
+        call_value(json!({"search": "needle", "dir": d, "exclude": ["skip"], "recursive": true}));
+    assert_eq!(deep["directories"][0]["matches_found"], 5);
+    assert!(deep["directories"][0].get("below").is_none());
+    let txt = call_value(json!({"search": "needle", "dir": d, "ext": "txt", "exclude": ["skip"]}));
+    assert_eq!(
+        txt["directories"][0]["below"],
+        json!({"matches": 3, "files": 2})
+    );
+
+    // Nothing below: no `below`, and the bytes are checkfor's.
+    let none = call(json!({"search": "needle", "dir": dir_str(&dir.path().join("a/b"))}));
+    assert!(!none.contains("below"), "{none}");
 }
 
 #[test]

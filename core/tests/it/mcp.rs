@@ -377,7 +377,7 @@ fn checkfor_runs_grep_search_with_checkfor_output() {
         "not before 2025-06-18"
     );
     let expected = format!(
-        r#"{{"directories":[{{"dir":"{}","matches_found":2,"files":[{{"path":"log.txt","matches":[{{"line":1,"content":"log message"}},{{"line":3,"content":"log"}}]}}]}}]}}"#,
+        r#"{{"directories":[{{"dir":"{}","matches_found":2,"files":[{{"path":"log.txt","matches":[{{"line":1,"content":"log message"}},{{"line":3,"content":"log"}}]}}],"below":{{"matches":1,"files":1}}}}]}}"#,
         root.display()
     );
     assert_eq!(text(&result), expected);
@@ -402,6 +402,57 @@ fn checkfor_runs_grep_search_with_checkfor_output() {
     let result = f.call("checkfor", json!({"dir": "."}));
     assert_eq!(result["isError"], true);
     assert!(text(&result).contains("search"), "{result}");
+}
+
+#[test]
+fn checkfor_says_what_it_left_below_and_refuses_what_it_does_not_take() {
+    let f = Fixture::new();
+    f.initialize("2025-11-25");
+    // Only the top level without `recursive`; the rest counted, and how to get it said.
+    let result = f.call("checkfor", json!({"search": "log"}));
+    assert!(result.get("isError").is_none(), "{result}");
+    let value: Value = serde_json::from_str(text(&result)).unwrap();
+    let directory = &value["directories"][0];
+    let below = &directory["below"];
+    assert_eq!(below, &json!({"matches": 1, "files": 1}), "{value}");
+    let note = result["content"][1]["text"].as_str().unwrap();
+    assert!(
+        note.starts_with("Note: 1 more match in 1 file in subdirectories of .:")
+            && note.contains("`recursive: true`"),
+        "{note}"
+    );
+    let deep = f.call("checkfor", json!({"search": "log", "recursive": true}));
+    let deep: Value = serde_json::from_str(text(&deep)).unwrap();
+    assert_eq!(
+        deep["directories"][0]["matches_found"].as_u64().unwrap(),
+        directory["matches_found"].as_u64().unwrap() + below["matches"].as_u64().unwrap()
+    );
+    assert!(deep["directories"][0].get("below").is_none());
+
+    // A file as `dir`: that file.
+    let result = f.call("checkfor", json!({"search": "log", "dir": "sub/deep.txt"}));
+    let value: Value = serde_json::from_str(text(&result)).unwrap();
+    assert_eq!(value["directories"][0]["dir"], "sub/deep.txt");
+    assert_eq!(
+        value["directories"][0]["files"][0]["path"], "deep.txt",
+        "{value}"
+    );
+
+    // A parameter checkfor does not take is refused, naming those it does.
+    for (arguments, says) in [
+        (
+            json!({"search": "log", "path": "sub"}),
+            "unknown parameter `path`",
+        ),
+        (json!({"pattern": "log"}), "unknown parameter `pattern`"),
+        (json!({"dir": "."}), "`search` is missing"),
+    ] {
+        let result = f.call("checkfor", arguments);
+        assert_eq!(result["isError"], true, "{result}");
+        let message = text(&result);
+        assert!(message.contains(says), "{message}");
+        assert!(message.contains("search, dir, ext, exclude"), "{message}");
+    }
 }
 
 #[test]

@@ -95,6 +95,7 @@ TYPE_NAMES = (
     "FilesRefreshResponse",
     "FilesSuggestRequest",
     "FilesSuggestResponse",
+    "GrepBelow",
     "GrepDirectory",
     "GrepFile",
     "GrepMatch",

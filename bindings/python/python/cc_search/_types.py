@@ -59,6 +59,7 @@ __all__ = [
     "FilesRefreshResponse",
     "FilesSuggestRequest",
     "FilesSuggestResponse",
+    "GrepBelow",
     "GrepDirectory",
     "GrepFile",
     "GrepMatch",
@@ -1107,6 +1108,10 @@ class GrepDirectory(_GrepDirectoryRequired, total=False):
     """
     error: str
     """Why the directory could not be searched; left out when it was."""
+    below: GrepBelow
+    """Without ``recursive``: the matches in its subdirectories, which ``recursive`` would search
+    too (with ripgrep's rules, as it walks them); left out when there are none.
+    """
 
 
 class GrepFile(TypedDict):
@@ -1132,6 +1137,15 @@ class GrepMatch(_GrepMatchRequired, total=False):
     """Up to ``context`` lines before it; left out when none."""
     context_after: list[str]
     """Up to ``context`` lines after it; left out when none."""
+
+
+class GrepBelow(TypedDict):
+    """Matches a recursive search would add below a directory searched without it."""
+
+    matches: int
+    """Matching lines (after ``exclude``)."""
+    files: int
+    """Files that have them."""
 
 
 # ── notes.index ──
