@@ -269,3 +269,84 @@ fn of_two_equal_definitions_the_one_below_the_directory_asked_from_comes_first()
     let from_root = first(&root);
     assert_eq!(first(&root.join("docs")), from_root);
 }
+
+#[test]
+fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let (_dir, root) = repo(&[
+        (
+            "src/pkg/config/__init__.py",
+            "class Config:\n    \"\"\"The configuration.\"\"\"\n\n    def getoption(self, name):\n        return name\n".into(),
+        ),
+        // A class a test defines for itself, one at the top of a test module, and one a
+        // function of the package defines inside itself.
+        (
+            "testing/test_assertion.py",
+            "class Config:\n    pass\n\n\ndef test_it():\n    class Config:\n        pass\n    return Config\n".into(),
+        ),
+        (
+            "src/pkg/other.py",
+            "def helper():\n    class Config:\n        pass\n    return Config\n".into(),
+        ),
+        (
+            "src/pkg/fixtures.py",
+            "class FixtureDef:\n    def execute(self, request):\n        return request\n".into(),
+        ),
+        ("src/pkg/runner.py", "def execute(item):\n    return item\n".into()),
+        (
+            "src/engine.rs",
+            "pub struct Engine;\n\nimpl Engine {\n    pub fn open() -> Engine {\n        Engine\n    }\n}\n".into(),
+        ),
+        ("src/lib.rs", "pub mod engine;\n\npub fn open() {}\n".into()),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let first = |query: &str| {
+        let found = hits(&engine, &root, query);
+        found
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("no hit for {query}"))
+    };
+    let file_of = |hit: &(String, String, String)| hit.2.clone();
+
+    // Outside tests before inside; at the top of a file before inside a function.
+    let configs: Vec<String> = hits(&engine, &root, "Config")
+        .iter()
+        .filter(|h| h.0 == "Config")
+        .map(file_of)
+        .collect();
+    assert_eq!(
+        configs,
+        [
+            "src/pkg/config/__init__.py",
+            "src/pkg/other.py",
+            "testing/test_assertion.py",
+            "testing/test_assertion.py"
+        ]
+    );
+
+    // Class.method, module.name, path/file.py:Name, Type::method.
+    let method = first("FixtureDef.execute");
+    assert_eq!(
+        (method.0.as_str(), method.2.as_str()),
+        ("execute", "src/pkg/fixtures.py")
+    );
+    assert_eq!(
+        file_of(&first("pkg.config.Config")),
+        "src/pkg/config/__init__.py"
+    );
+    let class = first("src/pkg/fixtures.py:FixtureDef");
+    assert_eq!(
+        (class.0.as_str(), class.1.as_str()),
+        ("FixtureDef", "class")
+    );
+    let open = first("Engine::open");
+    assert_eq!(
+        (open.0.as_str(), open.2.as_str()),
+        ("open", "src/engine.rs")
+    );
+    assert_eq!(first("crate::open").0, "open");
+    // A name that qualifies nothing is searched as it is: a file's name finds its symbols.
+    assert_eq!(file_of(&first("fixtures.py")), "src/pkg/fixtures.py");
+}

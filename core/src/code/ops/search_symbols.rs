@@ -1,10 +1,14 @@
 //! `code.search_symbols`: BM25 search over symbol names, their subwords, docs, kinds and
-//! paths; a bare name is ranked definitions first (`definitions_first`), exact case,
-//! public and near the directory asked from before the rest.
+//! paths; a bare name is ranked definitions first (`definitions_first`): exact case,
+//! outside tests, at the top of a file or type (not inside a function), public and near
+//! the directory asked from before the rest. A qualified name (`Class.method`,
+//! `Type::method`, `module.name`, `path/file.py:Name`) puts the symbols it names first
+//! (`qualified`), then ranks the last name as a bare one.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -60,6 +64,77 @@ fn bare_name(query: &str) -> Option<&str> {
     (is_ident && !matches!(query, "AND" | "OR" | "NOT" | "NEAR")).then_some(query)
 }
 
+/// What a qualified name says of the symbol it names, besides its name.
+#[derive(Debug, PartialEq, Eq)]
+enum Qualifier<'q> {
+    /// `path/file.py:Name`: in the file whose path ends with this.
+    File(&'q str),
+    /// `A.b.Name`, `a::b::Name`: the enclosing symbol or module path, outermost first
+    /// (empty for `crate::Name`: anywhere).
+    Scope(Vec<&'q str>),
+}
+
+/// The query as a qualified name and its last name: `Class.method`, `Type::method`,
+/// `module.sub.name`, `crate::m::name`, `path/to/file.py:Name`; `None` for anything else.
+fn qualified(query: &str) -> Option<(Qualifier<'_>, &str)> {
+    if query.contains(char::is_whitespace) {
+        return None;
+    }
+    if let Some((file, name)) = query.rsplit_once(':')
+        && !file.ends_with(':')
+        && (file.contains('/') || file.contains('.'))
+        && file
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'))
+    {
+        return Some((Qualifier::File(file), bare_name(name)?));
+    }
+    let (scope, name) = match query.rsplit_once("::") {
+        Some(split) => split,
+        None => query.rsplit_once('.')?,
+    };
+    let name = bare_name(name)?;
+    let parts: Vec<&str> = scope
+        .split("::")
+        .flat_map(|p| p.split('.'))
+        .filter(|p| !matches!(*p, "" | "crate" | "self" | "super"))
+        .collect();
+    // (`crate::name` alone: any `name`, ranked as a bare one.)
+    if parts.iter().any(|p| bare_name(p).is_none()) {
+        return None;
+    }
+    Some((Qualifier::Scope(parts), name))
+}
+
+/// Whether `row` (with its enclosing symbol's name, if any) is what `qualifier` says: in
+/// the file it names; or enclosed by a symbol named like the innermost scope, or in a
+/// file whose path (without its extension, and without a last `__init__`, `mod` or
+/// `index`) ends with the scopes as directories (`_pytest.config` for
+/// `src/_pytest/config.py` and `src/_pytest/config/__init__.py`).
+fn qualifies(qualifier: &Qualifier<'_>, row: &SymbolRow, parent: Option<&str>) -> bool {
+    match qualifier {
+        Qualifier::File(file) => {
+            row.rel_path == *file || row.rel_path.ends_with(&format!("/{file}"))
+        }
+        Qualifier::Scope(parts) => {
+            if parts.is_empty() || parent == parts.last().copied() {
+                return true;
+            }
+            let stem = row
+                .rel_path
+                .rsplit_once('.')
+                .map_or(row.rel_path.as_str(), |(stem, _)| stem);
+            let stem = ["/__init__", "/mod", "/index"]
+                .iter()
+                .find_map(|end| stem.strip_suffix(end))
+                .unwrap_or(stem);
+            let module = parts.join("/");
+            stem == module || stem.ends_with(&format!("/{module}"))
+        }
+    }
+}
+
 /// The symbols named exactly `name` (case and all), of `kind` when given.
 fn symbols_named(
     conn: &Connection,
@@ -104,15 +179,18 @@ fn marked_public(signature: Option<&str>) -> bool {
 
 /// Candidates for a bare `name` in rank order: the symbols of that name first — those
 /// that define it before the others (impls, variables, fields), then exact case before
-/// other case, then public before private, then those below `near` (the directory asked
-/// from, relative to the root, `""` for the root itself) before the rest — then the
-/// rest; BM25 order (`bm25`'s), then id, within each. `exact` are the symbols named
-/// exactly `name`, which BM25 may have left out.
+/// other case, then outside tests before inside ([`crate::code::is_test_path`]), then
+/// those at the top of a file or type before those inside a function (`local`: a class a
+/// test defines for itself), then public before private, then those below `near` (the
+/// directory asked from, relative to the root, `""` for the root itself) before the
+/// rest — then the rest; BM25 order (`bm25`'s), then id, within each. `exact` are the
+/// symbols named exactly `name`, which BM25 may have left out.
 fn definitions_first(
     name: &str,
     near: &str,
     bm25: Vec<SymbolRow>,
     exact: Vec<SymbolRow>,
+    local: &HashSet<i64>,
 ) -> Vec<SymbolRow> {
     let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
     for row in exact {
@@ -138,6 +216,8 @@ fn definitions_first(
             !of_name,
             of_name && !defines(&row.kind),
             case,
+            of_name && crate::code::is_test_path(&row.rel_path),
+            of_name && local.contains(&row.id),
             of_name && !marked_public(row.signature.as_deref()),
             of_name && far,
             *position,
@@ -146,6 +226,26 @@ fn definitions_first(
     };
     rows.sort_by_key(key);
     rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// The name and kind of each symbol that encloses one of `rows`, by id.
+fn parents_of(
+    conn: &Connection,
+    rows: &[SymbolRow],
+) -> rusqlite::Result<HashMap<i64, (String, String)>> {
+    let mut parents = HashMap::new();
+    let mut stmt = conn.prepare_cached("SELECT name, kind FROM symbols WHERE id = ?1")?;
+    for id in rows.iter().filter_map(|r| r.parent) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = parents.entry(id) {
+            let found: Option<(String, String)> = stmt
+                .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some(found) = found {
+                slot.insert(found);
+            }
+        }
+    }
+    Ok(parents)
 }
 
 fn run_search(conn: &Connection, fts: &str, limit: usize) -> rusqlite::Result<Vec<SymbolRow>> {
@@ -208,7 +308,32 @@ impl Operation for SearchSymbols {
             }
             fts.push_str(word);
         }
-        let name = bare_name(query);
+        // A qualified name that names symbols is searched as its last name, whose
+        // symbols it then sorts; one that names none (`config.py`) is searched as it is.
+        let mut qualified = qualified(query);
+        let mut named_qualified = None;
+        if let Some((qualifier, name)) = &qualified {
+            let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
+            let parents = parents_of(&conn, &named).map_err(dberr(&repo.db_path))?;
+            let wanted: HashSet<i64> = named
+                .iter()
+                .filter(|r| {
+                    let parent = r.parent.and_then(|p| parents.get(&p));
+                    qualifies(qualifier, r, parent.map(|(n, _)| n.as_str()))
+                })
+                .map(|r| r.id)
+                .collect();
+            if wanted.is_empty() {
+                qualified = None;
+            } else {
+                named_qualified = Some((named, parents, wanted));
+            }
+        }
+        let (query_text, fts) = match &qualified {
+            Some((_, name)) => (*name, name.to_string()),
+            None => (query, fts),
+        };
+        let name = bare_name(query_text);
         // A bare name is ranked by the rules of `definitions_first`, over more candidates
         // than asked for: the definition may be far down the BM25 order.
         let candidates = if name.is_some() {
@@ -218,15 +343,33 @@ impl Operation for SearchSymbols {
         };
         let mut rows = match run_search(&conn, &with_kind(&fts), candidates) {
             Ok(rows) => rows,
-            Err(_) => match crate::text::fts5_query(query, false) {
+            Err(_) => match crate::text::fts5_query(query_text, false) {
                 Some(escaped) => run_search(&conn, &with_kind(&escaped), candidates)
                     .map_err(dberr(&repo.db_path))?,
                 None => Vec::new(),
             },
         };
         if let Some(name) = name {
-            let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
-            rows = definitions_first(name, &repo.near(), rows, named);
+            let (named, parents, wanted) = match named_qualified {
+                Some(found) => found,
+                None => {
+                    let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
+                    let parents = parents_of(&conn, &named).map_err(dberr(&repo.db_path))?;
+                    (named, parents, HashSet::new())
+                }
+            };
+            let local: HashSet<i64> = named
+                .iter()
+                .filter(|r| {
+                    r.parent
+                        .and_then(|p| parents.get(&p))
+                        .is_some_and(|(_, kind)| matches!(kind.as_str(), "fn" | "method"))
+                })
+                .map(|r| r.id)
+                .collect();
+            rows = definitions_first(name, &repo.near(), rows, named, &local);
+            // What a qualified name names comes first, in that order.
+            rows.sort_by_key(|r| !wanted.contains(&r.id));
             rows.truncate(limit);
         }
         drop(conn);
