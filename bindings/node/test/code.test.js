@@ -120,6 +120,22 @@ describe('code', () => {
     assert.deepEqual(await engine.codeReposAsync(), [])
   })
 
+  test('the canonical definition first; qualified names resolve', () => {
+    const root = makeProject({
+      'src/pkg/config/__init__.py': 'class Config:\n    pass\n',
+      'testing/test_config.py': 'def test_it():\n    class Config:\n        pass\n',
+      'src/pkg/fixtures.py': 'class FixtureDef:\n    def execute(self):\n        pass\n',
+      'src/pkg/runner.py': 'def execute(item):\n    return item\n',
+    })
+    const engine = new Engine({ home: tempDir() })
+    engine.codeIndex({ path: root })
+    assert.equal(engine.codeSearch('Config', { path: root }).hits[0].path, 'src/pkg/config/__init__.py')
+    for (const query of ['FixtureDef.execute', 'src/pkg/fixtures.py:execute', 'pkg.fixtures.execute']) {
+      const top = engine.codeSearch(query, { path: root }).hits[0]
+      assert.deepEqual([top.name, top.path], ['execute', 'src/pkg/fixtures.py'], query)
+    }
+  })
+
   test('symbol detail within a token budget', async () => {
     const engine = new Engine({ home: tempDir() })
     const files = { 'lib/target.py': 'def target(value: int) -> int:\n    """Target. Returns value."""\n    return value\n' }

@@ -187,6 +187,23 @@ def test_binary_and_non_utf8_files(engine: cc_search.Engine, tmp_path: Path) -> 
 # --- the CLI -----------------------------------------------------------------------------
 
 
+def test_the_canonical_definition_first_and_qualified_names(
+    engine: cc_search.Engine, tmp_path: Path, home: Path
+) -> None:
+    root = tmp_path / "canonical"
+    write(root, "src/pkg/config/__init__.py", "class Config:\n    pass\n")
+    write(root, "testing/test_config.py", "def test_it():\n    class Config:\n        pass\n")
+    write(root, "src/pkg/fixtures.py", "class FixtureDef:\n    def execute(self):\n        pass\n")
+    write(root, "src/pkg/runner.py", "def execute(item):\n    return item\n")
+    engine.code_index(root)
+    assert engine.code_search("Config", path=root)["hits"][0]["path"] == "src/pkg/config/__init__.py"
+    for query in ("FixtureDef.execute", "src/pkg/fixtures.py:execute"):
+        top = engine.code_search(query, path=root)["hits"][0]
+        assert (top["name"], top["path"]) == ("execute", "src/pkg/fixtures.py"), query
+    found = cli_json("search", "pkg.config.Config", "-C", str(root), home=home)
+    assert found["hits"][0]["path"] == "src/pkg/config/__init__.py"
+
+
 def cli_json(*args: str, home: Path) -> dict:
     proc = run_cli("code", *args, "--json", home=home)
     assert proc.returncode == 0, proc.stderr
