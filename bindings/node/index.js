@@ -548,9 +548,9 @@ class Engine {
     return runAsync(this, 'code.update_files', options, { files }, ['path'])
   }
 
-  // `docs.index`: Index the project's markdown docs (docs/**/*.md, {apps,packages}/*/docs/**/*.md
-  // or given globs) by H2 section for the current branch: unchanged files skipped,
-  // content-addressed embeddings.
+  // `docs.index`: Index the project's docs (README and other top-level docs, doc/, docs/,
+  // {apps,packages}/*/docs/, plus globs given once and remembered; Markdown and reStructuredText)
+  // by section for the current branch: unchanged files skipped, content-addressed embeddings.
   docsIndex(options) {
     return run(this, 'docs.index', options, {}, ['project_dir'])
   }
@@ -558,8 +558,8 @@ class Engine {
     return runAsync(this, 'docs.index', options, {}, ['project_dir'])
   }
 
-  // `docs.query`: Search the project's indexed markdown docs (keyword + semantic) by H2 section, on
-  // the current branch unless all_branches or branch is given. Never indexes.
+  // `docs.query`: Search the project's indexed docs (keyword + semantic) by section, on the current
+  // branch unless all_branches or branch is given. Never indexes.
   docsQuery(query, options) {
     return run(this, 'docs.query', options, { query }, ['project_dir'])
   }

@@ -719,11 +719,17 @@ export interface DocsIndexRequest {
    */
   project_dir?: string | null
   /**
-   * Globs of the markdown files, relative to the project root (`*` stays within one directory, `**`
-   * crosses them, `{a,b}` alternates). Default: `docs/**\/*.md` and
-   * `{apps,packages}/*\/docs/**\/*.md`.
+   * More files to index: globs relative to the project root (`*` stays within one directory, `**`
+   * crosses them, `{a,b}` alternates), remembered for the project, so every later run (the
+   * automatic one before a query too) indexes them as well. Always indexed: top-level docs such as
+   * the README, and `doc/`, `docs/`, `{apps,packages}/*\/docs/` (Markdown, reStructuredText).
    */
   globs?: string[]
+  /**
+   * Forget the remembered globs (those in `globs`, or all) and drop the files only they matched
+   * from the index.
+   */
+  forget?: boolean
   /** Seconds to wait for another index run's lock (default 30). */
   lock_wait_secs?: number | null
 }
@@ -736,11 +742,17 @@ export interface DocsIndexOptions {
    */
   projectDir?: string | null
   /**
-   * Globs of the markdown files, relative to the project root (`*` stays within one directory, `**`
-   * crosses them, `{a,b}` alternates). Default: `docs/**\/*.md` and
-   * `{apps,packages}/*\/docs/**\/*.md`.
+   * More files to index: globs relative to the project root (`*` stays within one directory, `**`
+   * crosses them, `{a,b}` alternates), remembered for the project, so every later run (the
+   * automatic one before a query too) indexes them as well. Always indexed: top-level docs such as
+   * the README, and `doc/`, `docs/`, `{apps,packages}/*\/docs/` (Markdown, reStructuredText).
    */
   globs?: string[]
+  /**
+   * Forget the remembered globs (those in `globs`, or all) and drop the files only they matched
+   * from the index.
+   */
+  forget?: boolean
   /** Seconds to wait for another index run's lock (default 30). */
   lockWaitSecs?: number | null
 }
@@ -756,7 +768,9 @@ export interface DocsIndexResponse {
   branch: string
   /** The project root. */
   root: string
-  /** Markdown files found. */
+  /** The globs remembered for the project (docs), indexed beside the defaults. */
+  globs: string[]
+  /** Files found. */
   files: number
   /** Files skipped: mtime and size unchanged. */
   unchanged: number
@@ -859,9 +873,7 @@ export interface DocsHit {
   score: number
   /** The file, relative to the project root. */
   file: string
-  /**
-   * The H2 section's title (`(full document)`, `(preamble)`, or `Title##1` for a repeated title).
-   */
+  /** The section's title (`(full document)`, `(preamble)`, or `Title##1` for a repeated title). */
   section: string
   /** The section's full text, its heading included. */
   content: string
@@ -1901,9 +1913,9 @@ export interface EngineOperations {
   ): Promise<CodeIndexResponse>
 
   /**
-   * Index the project's markdown docs (docs/**\/*.md, {apps,packages}/*\/docs/**\/*.md or given
-   * globs) by H2 section for the current branch: unchanged files skipped, content-addressed
-   * embeddings.
+   * Index the project's docs (README and other top-level docs, doc/, docs/,
+   * {apps,packages}/*\/docs/, plus globs given once and remembered; Markdown and reStructuredText)
+   * by section for the current branch: unchanged files skipped, content-addressed embeddings.
    *
    * @param options The other parameters (`DocsIndexOptions`).
    * @see Operation `docs.index`.
@@ -1914,8 +1926,8 @@ export interface EngineOperations {
   docsIndexAsync(options?: DocsIndexOptions & CallOptions): Promise<DocsIndexResponse>
 
   /**
-   * Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the current
-   * branch unless all_branches or branch is given. Never indexes.
+   * Search the project's indexed docs (keyword + semantic) by section, on the current branch unless
+   * all_branches or branch is given. Never indexes.
    *
    * @param query What to look for (any text).
    * @param options The other parameters (`DocsQueryOptions`).

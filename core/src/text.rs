@@ -96,22 +96,90 @@ pub fn fts5_any_of<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> Option<
     (!quoted.is_empty()).then(|| quoted.join(" OR "))
 }
 
-/// The title of a markdown file's chunk when the file has no H2 section.
+/// The title of a document's chunk when the document has no section heading.
 pub const FULL_DOCUMENT: &str = "(full document)";
-/// The title of the text before a markdown file's first H2 section.
+/// The title of the text before a document's first section heading.
 pub const PREAMBLE: &str = "(preamble)";
 
-/// One H2 section of a markdown file.
+/// One section of a document (Markdown or reStructuredText).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MarkdownSection {
+pub struct DocSection {
     /// The heading's text (`##1`, `##2`, … appended to repeats of an earlier title), or
     /// [`FULL_DOCUMENT`], or [`PREAMBLE`].
     pub title: String,
-    /// The section's text, its heading line included.
+    /// The section's text, its heading line(s) included.
     pub text: String,
 }
 
-/// Split markdown into one chunk per H2 section (`## Title`):
+/// Whether a file is reStructuredText, by its extension (else it is read as Markdown).
+pub fn is_rst(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, ext)| ext);
+    ext.eq_ignore_ascii_case("rst") || ext.eq_ignore_ascii_case("rest")
+}
+
+/// Split a documentation file into sections by its kind: [`rst_sections`] for
+/// reStructuredText ([`is_rst`]), [`markdown_sections`] for anything else.
+pub fn doc_sections(path: &str, text: &str) -> Vec<DocSection> {
+    if is_rst(path) {
+        rst_sections(text)
+    } else {
+        markdown_sections(text)
+    }
+}
+
+/// A stretch of a document as a splitter cut it: the text before the first heading
+/// (`title: None`) or one section; `said` when it holds more than its heading(s).
+struct Cut {
+    title: Option<String>,
+    text: String,
+    said: bool,
+}
+
+/// The sections of a document cut at its headings, by the rules both splitters share:
+/// no heading makes one [`FULL_DOCUMENT`] chunk (none when blank); the text before the
+/// first heading is a [`PREAMBLE`] chunk when it says more than a heading; a section with
+/// nothing below its heading is skipped; a title seen before gets `##1`, `##2`, ….
+fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
+    if cuts.len() == 1 {
+        let text = cuts.remove(0).text;
+        if text.trim().is_empty() {
+            return Vec::new();
+        }
+        return vec![DocSection {
+            title: FULL_DOCUMENT.to_string(),
+            text,
+        }];
+    }
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for cut in cuts {
+        if !cut.said {
+            continue;
+        }
+        let Some(title) = cut.title else {
+            out.push(DocSection {
+                title: PREAMBLE.to_string(),
+                text: cut.text,
+            });
+            continue;
+        };
+        let repeats = seen.entry(title.clone()).or_insert(0);
+        let title = if *repeats == 0 {
+            title
+        } else {
+            format!("{title}##{repeats}")
+        };
+        *repeats += 1;
+        out.push(DocSection {
+            title,
+            text: cut.text,
+        });
+    }
+    out
+}
+
+/// Split markdown into one chunk per H2 section (`## Title`), by the rules of
+/// [`sections_of`]:
 ///
 /// - a file without an H2 heading is one chunk titled [`FULL_DOCUMENT`];
 /// - text before the first H2 (a title, an introduction) is a chunk titled
@@ -121,7 +189,7 @@ pub struct MarkdownSection {
 /// - sections with no text below their heading are skipped;
 /// - `## ` lines inside fenced code blocks (```` ``` ```` or `~~~`) are not headings;
 ///   closing `#`s of a heading are dropped; up to three spaces of indentation are allowed.
-pub fn markdown_sections(markdown: &str) -> Vec<MarkdownSection> {
+pub fn markdown_sections(markdown: &str) -> Vec<DocSection> {
     let mut raw: Vec<(Option<String>, String)> = vec![(None, String::new())];
     let mut fence: Option<(char, usize)> = None;
     for line in markdown.split_inclusive('\n') {
@@ -156,46 +224,153 @@ pub fn markdown_sections(markdown: &str) -> Vec<MarkdownSection> {
             last.1.push_str(line);
         }
     }
-    if raw.len() == 1 {
-        let text = raw.remove(0).1;
-        if text.trim().is_empty() {
-            return Vec::new();
-        }
-        return vec![MarkdownSection {
-            title: FULL_DOCUMENT.to_string(),
-            text,
-        }];
+    let cuts = raw
+        .into_iter()
+        .map(|(title, text)| {
+            let said = match title {
+                // The preamble says more than a heading.
+                None => text
+                    .lines()
+                    .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')),
+                // A section has text below its heading.
+                Some(_) => !text
+                    .split_once('\n')
+                    .map_or("", |(_, rest)| rest)
+                    .trim()
+                    .is_empty(),
+            };
+            Cut { title, text, said }
+        })
+        .collect();
+    sections_of(cuts)
+}
+
+/// The character of a reStructuredText adornment line (a run of one punctuation
+/// character, at least two long, nothing else but trailing spaces), and its length.
+fn rst_adornment(line: &str) -> Option<(char, usize)> {
+    let line = line.trim_end();
+    let c = line.chars().next()?;
+    if !c.is_ascii_punctuation() || !line.chars().all(|x| x == c) {
+        return None;
     }
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for (title, text) in raw {
-        let Some(title) = title else {
-            // The preamble: kept when it says more than a heading.
-            let said = text
-                .lines()
-                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-            if said {
-                out.push(MarkdownSection {
-                    title: PREAMBLE.to_string(),
-                    text,
+    let len = line.len();
+    (len >= 2).then_some((c, len))
+}
+
+/// A section title's line: text at the margin (`inset` allows the indentation an
+/// overlined title may have), not itself an adornment.
+fn rst_title(line: &str, inset: bool) -> Option<&str> {
+    let text = line.trim_end();
+    if text.trim().is_empty()
+        || (!inset && text.starts_with([' ', '\t']))
+        || rst_adornment(text).is_some()
+    {
+        return None;
+    }
+    Some(text.trim())
+}
+
+/// Split reStructuredText into one chunk per section, by the rules of [`sections_of`].
+///
+/// A heading is a title line underlined — or over- and underlined — with a run of one
+/// punctuation character at least as long as the title (or four long), after a blank
+/// line or at the start; its style is the character and whether it is overlined, and
+/// styles take their levels in the order they first appear, as in docutils. The
+/// document is split at its top level: at the second style when the first is used once
+/// (the document's title, which then stays in the preamble), else at the first. Deeper
+/// sections stay inside theirs. Indented text (literal blocks, directives' bodies)
+/// holds no headings.
+pub fn rst_sections(text: &str) -> Vec<DocSection> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let bare = |i: usize| lines[i].trim_end_matches(['\n', '\r']);
+    let blank = |i: usize| bare(i).trim().is_empty();
+    let long_enough = |title: &str, len: usize| len >= title.chars().count().min(4);
+    // (first line, lines it spans, style, title) of each heading, in order.
+    let mut headings: Vec<(usize, usize, (char, bool), String)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let after_blank = i == 0 || blank(i - 1);
+        if after_blank
+            && i + 2 < lines.len()
+            && let (Some((over, over_len)), Some(title), Some((under, under_len))) = (
+                rst_adornment(bare(i)),
+                rst_title(bare(i + 1), true),
+                rst_adornment(bare(i + 2)),
+            )
+            && over == under
+            && long_enough(title, over_len.min(under_len))
+        {
+            headings.push((i, 3, (over, true), title.to_string()));
+            i += 3;
+            continue;
+        }
+        if after_blank
+            && i + 1 < lines.len()
+            && let (Some(title), Some((under, len))) =
+                (rst_title(bare(i), false), rst_adornment(bare(i + 1)))
+            && long_enough(title, len)
+        {
+            headings.push((i, 2, (under, false), title.to_string()));
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    let mut styles: Vec<(char, bool)> = Vec::new();
+    for (_, _, style, _) in &headings {
+        if !styles.contains(style) {
+            styles.push(*style);
+        }
+    }
+    let uses = |style: (char, bool)| headings.iter().filter(|h| h.2 == style).count();
+    // The level the document is split at, and whether its first heading is the title.
+    let (level, titled) = match styles.as_slice() {
+        [] => (0, false),
+        [first, _, ..] if uses(*first) == 1 && headings[0].2 == *first => (1, true),
+        _ => (0, false),
+    };
+    let mut cuts = vec![Cut {
+        title: None,
+        text: String::new(),
+        said: false,
+    }];
+    let mut heading_lines = vec![false; lines.len()];
+    for (at, span, _, _) in &headings {
+        heading_lines[*at..at + span]
+            .iter_mut()
+            .for_each(|h| *h = true);
+    }
+    let mut next = headings.iter().enumerate().peekable();
+    let mut below = 0; // lines left of the current cut's heading
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((n, (at, span, style, title))) = next.peek()
+            && *at == i
+        {
+            let depth = styles.iter().position(|s| s == style).unwrap_or(0);
+            let splits = depth <= level && !(titled && *n == 0);
+            if splits {
+                cuts.push(Cut {
+                    title: Some(title.clone()),
+                    text: String::new(),
+                    said: false,
                 });
+                below = *span;
             }
-            continue;
-        };
-        let below = text.split_once('\n').map_or("", |(_, rest)| rest);
-        if below.trim().is_empty() {
+            next.next();
+        }
+        let cut = cuts.last_mut().expect("the preamble is always there");
+        cut.text.push_str(line);
+        if below > 0 {
+            below -= 1;
             continue;
         }
-        let repeats = seen.entry(title.clone()).or_insert(0);
-        let title = if *repeats == 0 {
-            title
-        } else {
-            format!("{title}##{repeats}")
-        };
-        *repeats += 1;
-        out.push(MarkdownSection { title, text });
+        let target = bare(i).trim_start().starts_with(".. _") && bare(i).trim_end().ends_with(':');
+        let heading = cut.title.is_none() && heading_lines[i];
+        if !blank(i) && !heading && !target {
+            cut.said = true;
+        }
     }
-    out
+    sections_of(cuts)
 }
 
 /// The title of an ATX H2 heading line (indentation already removed), or `None`.
@@ -341,6 +516,65 @@ mod tests {
             titles("## C# ##\nx\n## Issue #42\ny\n"),
             ["C#", "Issue #42"]
         );
+    }
+
+    fn rst_titles(rst: &str) -> Vec<String> {
+        rst_sections(rst).into_iter().map(|s| s.title).collect()
+    }
+
+    #[test]
+    fn rst_splits_below_a_document_title() {
+        let rst = ".. _how-to:\n\nHow to use fixtures\n===================\n\nIntro.\n\n\"Requesting\" fixtures\n---------------------\n\nAsk by name.\n\nQuick example\n^^^^^^^^^^^^^\n\n.. code-block:: python\n\n    x = 1\n    Not a title\n    -----------\n\nScope\n-----\nper test\n";
+        let sections = rst_sections(rst);
+        assert_eq!(
+            rst_titles(rst),
+            [PREAMBLE, "\"Requesting\" fixtures", "Scope"]
+        );
+        assert!(sections[0].text.starts_with(".. _how-to:"));
+        assert!(sections[1].text.starts_with("\"Requesting\" fixtures\n---"));
+        assert!(
+            sections[1].text.contains("Quick example\n^^^"),
+            "deeper stays inside"
+        );
+        assert_eq!(sections[2].text, "Scope\n-----\nper test\n");
+        let joined: String = sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(joined, rst);
+        // A title with nothing but a label and its heading before the first section is
+        // no preamble.
+        assert_eq!(rst_titles(".. _x:\n\nTitle\n=====\n\nA\n--\nbody\n"), ["A"]);
+    }
+
+    #[test]
+    fn rst_without_a_unique_title_splits_at_the_first_style() {
+        // Overlined and underlined is its own style; titles may be inset under an
+        // overline; a short underline of a short title counts.
+        let rst = "=====\n Intro\n=====\nfirst\n\nUsage\n=====\nsecond\n\nAPI\n===\nthird\n\n=====\n More\n=====\nfourth\n";
+        assert_eq!(rst_titles(rst), ["Intro", "More"]);
+        assert_eq!(
+            rst_titles("A\n===\none\n\nB\n===\ntwo\n\nA\n===\nthree\n"),
+            ["A", "B", "A##1"]
+        );
+        // No heading: the full document; a lone title names its one section.
+        assert_eq!(
+            rst_titles("Just text.\n\n----\n\nA transition above.\n"),
+            [FULL_DOCUMENT]
+        );
+        assert_eq!(rst_titles("Title\n=====\n\nbody\n"), ["Title"]);
+        assert!(rst_sections("").is_empty());
+        // Not headings: a paragraph's last line, an underline too short, text after a
+        // non-blank line, table rules.
+        assert_eq!(
+            rst_titles("para\ngraph\n=====\n\nLong title\n--\n\n+---+\n| a |\n+---+\n"),
+            [FULL_DOCUMENT]
+        );
+    }
+
+    #[test]
+    fn documents_split_by_their_kind() {
+        assert!(is_rst("doc/en/index.rst") && is_rst("README.REST"));
+        assert!(!is_rst("docs/guide.md") && !is_rst("rst"));
+        assert_eq!(doc_sections("a.rst", "X\n==\n\nA\n--\nx\n")[0].title, "A");
+        assert_eq!(doc_sections("a.md", "## A\nx\n")[0].title, "A");
     }
 
     #[test]

@@ -128,7 +128,14 @@ def test_cli_index_and_query(home: Path, docs_project: Path) -> None:
         "docs", "index", "--project-dir", str(docs_project), "--glob", "sessions/**/*.md",
         "--json", home=home,
     )
-    assert json.loads(custom.stdout)["files"] == 2
+    # The glob is indexed beside the defaults and remembered: the next plain run keeps it,
+    # and says so; --forget drops it and its files.
+    assert (json.loads(custom.stdout)["files"], json.loads(custom.stdout)["globs"]) == (4, ["sessions/**/*.md"])
+    plain = run_cli("docs", "index", "--project-dir", str(docs_project), home=home)
+    assert plain.stdout.startswith("docs: finch: 4 files (0 indexed, 4 unchanged"), plain.stdout
+    assert "also indexing (remembered): sessions/**/*.md\n" in plain.stdout
+    forgot = run_cli("docs", "index", "--project-dir", str(docs_project), "--forget", "--json", home=home)
+    assert (json.loads(forgot.stdout)["files"], json.loads(forgot.stdout)["removed"]) == (2, 2)
 
     notes = run_cli("notes", "index", "--project-dir", str(docs_project), home=home)
     assert notes.returncode == 0, notes.stderr

@@ -30,10 +30,15 @@ pub struct IndexRequest {
     /// A directory of the project; defaults to `$CLAUDE_PROJECT_DIR`, else the current
     /// directory. The project root is its git work tree's root.
     pub project_dir: Option<PathBuf>,
-    /// Globs of the markdown files, relative to the project root (`*` stays within one
-    /// directory, `**` crosses them, `{a,b}` alternates). Default: `docs/**/*.md` and
-    /// `{apps,packages}/*/docs/**/*.md`.
+    /// More files to index: globs relative to the project root (`*` stays within one
+    /// directory, `**` crosses them, `{a,b}` alternates), remembered for the project, so
+    /// every later run (the automatic one before a query too) indexes them as well. Always
+    /// indexed: top-level docs such as the README, and `doc/`, `docs/`,
+    /// `{apps,packages}/*/docs/` (Markdown, reStructuredText).
     pub globs: Vec<String>,
+    /// Forget the remembered globs (those in `globs`, or all) and drop the files only
+    /// they matched from the index.
+    pub forget: bool,
     /// Seconds to wait for another index run's lock (default 30).
     pub lock_wait_secs: Option<u64>,
 }
@@ -49,7 +54,9 @@ pub struct IndexResponse {
     pub branch: String,
     /// The project root.
     pub root: PathBuf,
-    /// Markdown files found.
+    /// The globs remembered for the project (docs), indexed beside the defaults.
+    pub globs: Vec<String>,
+    /// Files found.
     pub files: usize,
     /// Files skipped: mtime and size unchanged.
     pub unchanged: usize,
@@ -78,41 +85,164 @@ pub struct Index;
 
 impl Operation for Index {
     const NAME: &'static str = "docs.index";
-    const SUMMARY: &'static str = "Index the project's markdown docs (docs/**/*.md, {apps,packages}/*/docs/**/*.md or given globs) by H2 section for the current branch: unchanged files skipped, content-addressed embeddings.";
+    const SUMMARY: &'static str = "Index the project's docs (README and other top-level docs, doc/, docs/, {apps,packages}/*/docs/, plus globs given once and remembered; Markdown and reStructuredText) by section for the current branch: unchanged files skipped, content-addressed embeddings.";
     type Request = IndexRequest;
     type Response = IndexResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
 
     fn run(engine: &Engine, request: IndexRequest) -> Result<IndexResponse> {
-        let globs = if request.globs.is_empty() {
-            DEFAULT_DOC_GLOBS.iter().map(|s| s.to_string()).collect()
-        } else {
-            request.globs.clone()
-        };
         index(
             engine,
-            Collection::Docs,
+            Files::Docs {
+                globs: &request.globs,
+                forget: request.forget,
+            },
             request.project_dir,
-            &globs,
             request.lock_wait_secs,
             Self::NAME,
         )
     }
 }
 
-fn glob_set(globs: &[String], operation: &str) -> Result<GlobSet> {
+/// Which files an index run takes.
+pub(super) enum Files<'a> {
+    /// The session notes ([`super::NOTES_GLOB`]).
+    Notes,
+    /// The docs: [`DEFAULT_DOC_GLOBS`] and the project's remembered globs, once `globs`
+    /// are remembered too — or forgotten (all of them when `globs` is empty).
+    Docs { globs: &'a [String], forget: bool },
+}
+
+impl Files<'_> {
+    fn collection(&self) -> Collection {
+        match self {
+            Files::Notes => Collection::Notes,
+            Files::Docs { .. } => Collection::Docs,
+        }
+    }
+}
+
+/// A glob as stored and matched: without a leading `./`.
+fn normal_glob(glob: &str) -> String {
+    glob.trim().trim_start_matches("./").to_string()
+}
+
+/// One set of globs (`*` within a directory), or a clear error naming the bad one.
+fn glob_set<S: AsRef<str>>(globs: &[S], any_case: bool, operation: &str) -> Result<GlobSet> {
     let mut set = GlobSetBuilder::new();
     for glob in globs {
-        let glob = glob.trim_start_matches("./");
+        let glob = glob.as_ref();
         set.add(
             GlobBuilder::new(glob)
                 .literal_separator(true)
+                .case_insensitive(any_case)
                 .build()
                 .map_err(|e| Error::invalid(operation, format!("glob {glob:?}: {e}")))?,
         );
     }
     set.build()
         .map_err(|e| Error::invalid(operation, format!("globs: {e}")))
+}
+
+/// The globs of a run and what it changes in the project's remembered ones.
+struct Selection {
+    /// The project's own globs, remembered after this run.
+    globs: Vec<String>,
+    /// The defaults (any case) and the remembered globs (as written).
+    defaults: GlobSet,
+    own: GlobSet,
+    /// Globs to remember, and to forget (`None`: all).
+    remember: Vec<String>,
+    forget: Option<Option<Vec<String>>>,
+}
+
+impl Selection {
+    fn is_match(&self, rel: impl AsRef<Path>) -> bool {
+        let rel = rel.as_ref();
+        self.defaults.is_match(rel) || self.own.is_match(rel)
+    }
+
+    fn of(
+        files: &Files,
+        store: &hybrid::ChunkStore,
+        key: &str,
+        operation: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Selection> {
+        let (given, forget) = match files {
+            Files::Notes => {
+                let globs = vec![super::NOTES_GLOB.to_string()];
+                return Ok(Selection {
+                    defaults: glob_set(&globs, false, operation)?,
+                    own: GlobSet::empty(),
+                    globs: Vec::new(),
+                    remember: Vec::new(),
+                    forget: None,
+                });
+            }
+            Files::Docs { globs, forget } => (globs.iter().map(|g| normal_glob(g)), *forget),
+        };
+        let mut given: Vec<String> = given.filter(|g| !g.is_empty()).collect();
+        given.sort();
+        given.dedup();
+        glob_set(&given, false, operation)?; // a bad glob is refused before anything changes
+        let db_path = store.db().path().to_path_buf();
+        let remembered: Vec<String> = {
+            let conn = store.db().read(warnings)?;
+            let mut stmt = conn
+                .prepare("SELECT glob FROM doc_globs WHERE root = ?1 ORDER BY glob")
+                .map_err(|e| Error::db(&db_path, e))?;
+            stmt.query_map([key], |r| r.get(0))
+                .and_then(|rows| rows.collect::<rusqlite::Result<_>>())
+                .map_err(|e| Error::db(&db_path, e))?
+        };
+        let defaults: Vec<String> = DEFAULT_DOC_GLOBS.iter().map(|g| g.to_string()).collect();
+        let (own, remember, forget): (Vec<String>, _, _) = if forget {
+            let kept = remembered
+                .into_iter()
+                .filter(|g| !given.is_empty() && !given.contains(g))
+                .collect();
+            (kept, Vec::new(), Some((!given.is_empty()).then_some(given)))
+        } else {
+            let mut own = remembered;
+            own.extend(given.iter().cloned());
+            own.sort();
+            own.dedup();
+            (own, given, None)
+        };
+        Ok(Selection {
+            defaults: glob_set(&defaults, true, operation)?,
+            own: glob_set(&own, false, operation)?,
+            globs: own,
+            remember,
+            forget,
+        })
+    }
+
+    /// Write what the run changes in the remembered globs.
+    fn save(&self, tx: &rusqlite::Transaction, key: &str, now: i64) -> rusqlite::Result<()> {
+        for glob in &self.remember {
+            tx.execute(
+                "INSERT OR IGNORE INTO doc_globs (root, glob, added_at) VALUES (?1, ?2, ?3)",
+                params![key, glob, now],
+            )?;
+        }
+        match &self.forget {
+            None => {}
+            Some(None) => {
+                tx.execute("DELETE FROM doc_globs WHERE root = ?1", [key])?;
+            }
+            Some(Some(globs)) => {
+                for glob in globs {
+                    tx.execute(
+                        "DELETE FROM doc_globs WHERE root = ?1 AND glob = ?2",
+                        params![key, glob],
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A markdown file as found on disk.
@@ -140,12 +270,12 @@ fn note_session(rel: &str) -> Option<(String, i64, String)> {
 
 pub(super) fn index(
     engine: &Engine,
-    collection: Collection,
+    files: Files,
     project_dir: Option<PathBuf>,
-    globs: &[String],
     lock_wait_secs: Option<u64>,
     operation: &str,
 ) -> Result<IndexResponse> {
+    let collection = files.collection();
     let dir = crate::env::project_dir(project_dir, operation)?;
     let mut project = Project::of(&dir);
     if collection == Collection::Notes {
@@ -154,8 +284,9 @@ pub(super) fn index(
         project.branch.clear();
     }
     let key = project.key();
-    let set = glob_set(globs, operation)?;
     let mut warnings = Vec::new();
+    let store = &store(engine)?;
+    let set = Selection::of(&files, store, &key, operation, &mut warnings)?;
     let _lock = lock::AdvisoryLock::acquire(
         &engine.home().join("docs.lock"),
         Duration::from_secs(lock_wait_secs.unwrap_or(DEFAULT_LOCK_WAIT_SECS)),
@@ -210,13 +341,13 @@ pub(super) fn index(
             .cloned(),
     );
 
-    let store = &store(engine)?;
     let db_path = store.db().path().to_path_buf();
     let db = |e| Error::db(&db_path, e);
     let mut response = IndexResponse {
         project: project.name.clone(),
         branch: project.branch.clone(),
         root: project.root.clone(),
+        globs: set.globs.clone(),
         files: found.len(),
         ..Default::default()
     };
@@ -225,6 +356,7 @@ pub(super) fn index(
     {
         let mut conn = store.db().write(&mut warnings)?;
         let tx = conn.transaction().map_err(db)?;
+        set.save(&tx, &key, now).map_err(db)?;
         let known: HashMap<String, (i64, i64, Vec<u8>)> = {
             let mut stmt = tx
                 .prepare(
@@ -426,7 +558,7 @@ fn file_chunks(
     // `A`, `A##1`, `A##1`): the key then counts the repeats, so no section replaces
     // another. Keys of other sections stay as they were.
     let mut titles: HashMap<String, usize> = HashMap::new();
-    crate::text::markdown_sections(text)
+    crate::text::doc_sections(&file.rel, text)
         .into_iter()
         .map(|section| {
             let mut meta = meta.clone();

@@ -1,9 +1,11 @@
 //! The `docs` and `notes` components: markdown documentation and session notes, split
 //! into H2 sections and searched with the hybrid engine ([`crate::hybrid`]).
 //!
-//! - [`Index`] (`docs.index`): the project's documentation (`docs/**/*.md` and
-//!   `{apps,packages}/*/docs/**/*.md` unless other globs are given), for the current
-//!   project and git branch.
+//! - [`Index`] (`docs.index`): the project's documentation where projects keep it
+//!   ([`DEFAULT_DOC_GLOBS`]: top-level files such as the README, `doc/`, `docs/`,
+//!   `{apps,packages}/*/docs/`, in Markdown or reStructuredText) plus the globs the
+//!   project was ever indexed with (remembered in `doc_globs`), for the current project
+//!   and git branch.
 //! - [`Query`] (`docs.query`): search it, in the current project and branch unless told
 //!   otherwise (`all_branches`, `branch`). A query never indexes.
 //! - [`NotesIndex`] (`notes.index`), [`NotesQuery`] (`notes.query`): session notes
@@ -53,8 +55,14 @@ use crate::error::Result;
 use crate::hash::hex;
 use crate::hybrid;
 
-/// The default documentation globs, relative to the project root.
-pub const DEFAULT_DOC_GLOBS: [&str; 2] = ["docs/**/*.md", "{apps,packages}/*/docs/**/*.md"];
+/// Where projects keep their documentation: globs relative to the project root, matched
+/// without regard to case. Every docs index run indexes these, and the project's
+/// remembered globs.
+pub const DEFAULT_DOC_GLOBS: [&str; 3] = [
+    "*.{md,markdown,mdx,rst}",
+    "{doc,docs,documentation}/**/*.{md,markdown,mdx,rst}",
+    "{apps,packages}/*/{doc,docs}/**/*.{md,markdown,mdx,rst}",
+];
 /// The notes glob, relative to the project root.
 pub const NOTES_GLOB: &str = "sessions/**/*.md";
 /// How long an index run waits for another one by default.
@@ -73,7 +81,8 @@ fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
 }
 
 /// The schema of `docs.db`: the chunk store, then the indexed files, then (3) projects
-/// keyed by their root's path instead of their directory's name.
+/// keyed by their root's path instead of their directory's name, then (4) the globs each
+/// project was indexed with beyond the defaults.
 pub const SCHEMA: crate::store::Migrations = &[
     hybrid::SCHEMA_V1,
     r#"
@@ -109,6 +118,14 @@ CREATE TABLE doc_files (
   content_sha256 BLOB NOT NULL,
   indexed_at INTEGER NOT NULL,
   PRIMARY KEY (collection, root, branch, path)
+) STRICT, WITHOUT ROWID;
+"#,
+    r#"
+CREATE TABLE doc_globs (
+  root TEXT NOT NULL,
+  glob TEXT NOT NULL,
+  added_at INTEGER NOT NULL,
+  PRIMARY KEY (root, glob)
 ) STRICT, WITHOUT ROWID;
 "#,
 ];

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::index::{IndexResponse, index};
+use super::index::{Files, IndexResponse, index};
 use super::query::{QUERY_AGENT, QueryResponse, query};
-use super::{Collection, NOTES_GLOB, Project};
+use super::{Collection, Project};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::hybrid::{Filter, Mode};
@@ -40,9 +40,8 @@ impl Operation for NotesIndex {
     fn run(engine: &Engine, request: NotesIndexRequest) -> Result<IndexResponse> {
         index(
             engine,
-            Collection::Notes,
+            Files::Notes,
             request.project_dir,
-            &[NOTES_GLOB.to_string()],
             request.lock_wait_secs,
             Self::NAME,
         )

@@ -44,7 +44,7 @@ pub struct QueryHit {
     pub score: f64,
     /// The file, relative to the project root.
     pub file: String,
-    /// The H2 section's title (`(full document)`, `(preamble)`, or `Title##1` for a
+    /// The section's title (`(full document)`, `(preamble)`, or `Title##1` for a
     /// repeated title).
     pub section: String,
     /// The section's full text, its heading included.
@@ -109,7 +109,7 @@ pub(super) const QUERY_AGENT: AgentShape = AgentShape {
 
 impl Operation for Query {
     const NAME: &'static str = "docs.query";
-    const SUMMARY: &'static str = "Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the current branch unless all_branches or branch is given. Never indexes.";
+    const SUMMARY: &'static str = "Search the project's indexed docs (keyword + semantic) by section, on the current branch unless all_branches or branch is given. Never indexes.";
     type Request = QueryRequest;
     type Response = QueryResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];

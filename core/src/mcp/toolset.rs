@@ -156,8 +156,8 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "docs.query",
-        description: "Search the project's markdown docs (docs/**/*.md) by meaning and keywords. Returns the best H2 sections with file, heading and text. Use it for design, architecture and how-to questions.",
-        brief: "the project's markdown docs, by meaning",
+        description: "Search the project's docs (README, docs/, doc/; .md, .rst) by meaning and keywords. Returns the best sections with file, heading and text. Use it for design, architecture and how-to questions.",
+        brief: "the project's docs, by meaning",
         params: &[
             ("query", "What to look for."),
             ("limit", "Most sections (default 10)."),

@@ -101,7 +101,11 @@ fn project(root: &Path) {
         "## Endpoints\n\nGET /trips lists trips.\n",
     );
     write(root, "docs/notes.txt", "## Not markdown\n\nignored\n");
-    write(root, "README.md", "## Readme\n\nnot under docs\n");
+    write(
+        root,
+        "src/README.md",
+        "## Readme\n\nnot where docs are kept\n",
+    );
     write(
         root,
         "apps/web/src/docs/x.md",
@@ -188,18 +192,156 @@ fn sections_of_the_default_globs_are_indexed_and_searchable() {
     } else {
         assert_eq!(everything.mode, cc_search::hybrid::Mode::Keyword);
     }
+}
 
-    // Custom globs replace the defaults.
-    let custom = engine
+#[test]
+fn docs_are_found_where_projects_keep_them_and_globs_given_once_are_remembered() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "README.rst",
+        "Widget\n======\n\nInstall\n-------\n\npip install widget\n\nUsage\n-----\n\nCall widget.spin() to spin it.\n",
+    );
+    write(
+        root,
+        "CONTRIBUTING.md",
+        "## Pull requests\n\nRebase before you open one.\n",
+    );
+    write(
+        root,
+        "doc/en/how-to/fixtures.rst",
+        ".. _fixtures:\n\nHow to use fixtures\n===================\n\nIntro.\n\nRequesting fixtures\n-------------------\n\nTests request fixtures by naming them as arguments.\n\nQuick example\n^^^^^^^^^^^^^\n\n.. code-block:: python\n\n    def test_x(fruit): ...\n\nTeardown\n--------\n\nA yield fixture runs its teardown after the test.\n",
+    );
+    write(
+        root,
+        "Docs/site/intro.mdx",
+        "## Components\n\nWidgets embed JSX components.\n",
+    );
+    write(
+        root,
+        "packages/core/doc/api.md",
+        "## Spin\n\nspin(rate) turns the widget.\n",
+    );
+    write(
+        root,
+        "extra/guide/tuning.txt",
+        "Tuning\n\nLower the rate for quiet spinning.\n",
+    );
+    write(
+        root,
+        "src/widget/NOTES.md",
+        "## Internal\n\nnot documentation\n",
+    );
+    let (engine, _) = engine(home.path());
+
+    let first = index(&engine, root);
+    assert_eq!(first.files, 5, "{first:?}");
+    assert!(first.globs.is_empty());
+    for (words, file, section) in [
+        ("pip install widget", "README.rst", "Install"),
+        ("call spin", "README.rst", "Usage"),
+        ("rebase", "CONTRIBUTING.md", "Pull requests"),
+        (
+            "request fixtures naming arguments",
+            "doc/en/how-to/fixtures.rst",
+            "Requesting fixtures",
+        ),
+        ("yield teardown", "doc/en/how-to/fixtures.rst", "Teardown"),
+        ("JSX components", "Docs/site/intro.mdx", "Components"),
+        ("turns the widget", "packages/core/doc/api.md", "Spin"),
+    ] {
+        let found = query(&engine, root, words, |r| {
+            r.mode = cc_search::hybrid::Mode::Keyword
+        });
+        let top = &found.results[0];
+        assert_eq!(
+            (top.file.as_str(), top.section.as_str()),
+            (file, section),
+            "{words}"
+        );
+    }
+    // A deeper reStructuredText heading stays inside its section.
+    let example = query(&engine, root, "quick example test_x", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert_eq!(example.results[0].section, "Requesting fixtures");
+    assert!(
+        query(&engine, root, "internal", |_| {})
+            .results
+            .iter()
+            .all(|h| h.file != "src/widget/NOTES.md")
+    );
+
+    // A glob of the user's own: indexed with the defaults, and remembered, so the run
+    // without globs (what a query's automatic refresh does) keeps it.
+    let own = engine
         .run::<docs::Index>(IndexRequest {
-            project_dir: Some(dir.path().into()),
-            globs: vec!["README.md".into()],
+            project_dir: Some(root.into()),
+            globs: vec!["./extra/**/*.txt".into()],
             ..Default::default()
         })
         .unwrap();
-    assert_eq!((custom.files, custom.removed), (1, 4));
-    let hits = query(&engine, dir.path(), "readme", |_| {}).results;
-    assert_eq!(hits[0].file, "README.md");
+    assert_eq!((own.files, own.indexed, own.removed), (6, 1, 0), "{own:?}");
+    assert_eq!(own.globs, ["extra/**/*.txt"], "remembered without its ./");
+    let again = index(&engine, root);
+    assert_eq!(
+        (again.files, again.unchanged, again.removed),
+        (6, 6, 0),
+        "{again:?}"
+    );
+    assert_eq!(again.globs, own.globs);
+    let quiet = query(&engine, root, "quiet spinning", |r| {
+        r.mode = cc_search::hybrid::Mode::Keyword
+    });
+    assert_eq!(quiet.results[0].file, "extra/guide/tuning.txt");
+    // Remembered per project: another project does not get it.
+    let other = tempfile::tempdir().unwrap();
+    write(other.path(), "extra/x.txt", "other words\n");
+    assert_eq!(index(&engine, other.path()).files, 0);
+
+    // A bad glob changes nothing.
+    let bad = engine.run::<docs::Index>(IndexRequest {
+        project_dir: Some(root.into()),
+        globs: vec!["extra/[x".into()],
+        ..Default::default()
+    });
+    assert!(bad.unwrap_err().to_string().contains("extra/[x"));
+    assert_eq!(index(&engine, root).globs, own.globs);
+
+    // One glob forgotten, the other kept.
+    let run = |globs: &[&str], forget: bool| {
+        engine
+            .run::<docs::Index>(IndexRequest {
+                project_dir: Some(root.into()),
+                globs: globs.iter().map(|g| g.to_string()).collect(),
+                forget,
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let two = run(&["src/**/NOTES.md"], false);
+    assert_eq!((two.files, two.globs.len()), (7, 2), "{two:?}");
+    let one = run(&["src/**/NOTES.md"], true);
+    assert_eq!((one.files, one.removed), (6, 1));
+    assert_eq!(one.globs, ["extra/**/*.txt"]);
+
+    // All forgotten: the files only they matched leave the index.
+    let forgot = engine
+        .run::<docs::Index>(IndexRequest {
+            project_dir: Some(root.into()),
+            forget: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((forgot.files, forgot.removed), (5, 1), "{forgot:?}");
+    assert!(forgot.globs.is_empty());
+    let gone = query(&engine, root, "quiet spinning", |_| {}).results;
+    assert!(
+        gone.iter().all(|h| h.file != "extra/guide/tuning.txt"),
+        "{gone:?}"
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use common::{commit_all, keyword_only, write};
 use serde_json::{Value, json};
 
 /// The most bytes `tools/list` of the default toolset may take.
-const TOOLS_LIST_LIMIT: usize = 12_000;
+const TOOLS_LIST_LIMIT: usize = 8_500;
 
 fn request(server: &Server, method: &str, params: Value) -> Value {
     let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});

@@ -6,9 +6,13 @@
 //! - no H2 heading: one `(full document)` chunk holding the whole text (none when blank);
 //! - a section starts with its heading line, which holds the title, and has text below
 //!   it; a preamble says more than a heading.
+//!
+//! The same input through the reStructuredText splitter (`text::rst_sections`): no
+//! panic, sections are pieces of the input in order without overlap, no heading makes
+//! one `(full document)` chunk of the whole text, and blank text makes none.
 #![no_main]
 
-use cc_search::text::{FULL_DOCUMENT, PREAMBLE, markdown_sections};
+use cc_search::text::{FULL_DOCUMENT, PREAMBLE, markdown_sections, rst_sections};
 use libfuzzer_sys::fuzz_target;
 
 /// Whether a left-out stretch holds only headings and blank lines.
@@ -17,7 +21,32 @@ fn only_headings(gap: &str) -> bool {
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
 }
 
+/// The reStructuredText splitter's properties.
+fn check_rst(text: &str) {
+    let sections = rst_sections(text);
+    if text.trim().is_empty() {
+        assert!(sections.is_empty());
+        return;
+    }
+    let mut at = 0;
+    for s in &sections {
+        assert!(!s.text.is_empty());
+        let Some(found) = (at..text.len())
+            .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+            .find(|&i| text[i..].starts_with(&s.text))
+        else {
+            panic!("section {:?} is not the next piece of the input", s.title);
+        };
+        at = found + s.text.len();
+        if s.title == FULL_DOCUMENT {
+            assert_eq!(sections.len(), 1);
+            assert_eq!(s.text, text);
+        }
+    }
+}
+
 fuzz_target!(|markdown: &str| {
+    check_rst(markdown);
     let sections = markdown_sections(markdown);
     if markdown.trim().is_empty() {
         assert!(sections.is_empty());

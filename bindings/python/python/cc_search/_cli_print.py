@@ -122,6 +122,8 @@ def _print_index(result: Any, what: str) -> None:
         + (f", {result['pending_vectors']} waiting for the model" if result["pending_vectors"] else "")
         + "\n"
     )
+    if result.get("globs"):
+        sys.stdout.write(f"  also indexing (remembered): {', '.join(result['globs'])}\n")
 
 
 #: Characters of each context message shown before `[truncated - N more chars]`.

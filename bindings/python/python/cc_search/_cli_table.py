@@ -20,7 +20,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("files", "File paths ranked for the @ picker."),
     ("code", "Code symbols (tree-sitter): index a repository, search and navigate its symbols."),
     ("docs", (
-        "Markdown docs by H2 section: index the project's docs, search them (keyword + semantic)."
+        "The project's docs (Markdown, reStructuredText) by section: index them, search them "
+        "(keyword + semantic)."
     )),
     ("notes", "Session notes (sessions/YYYY_MM_DD_TOPIC/*.md) by H2 section: index, search."),
     ("install", "Set cc-search up in other tools."),
@@ -590,7 +591,11 @@ COMMANDS: tuple[dict[str, Any], ...] = (
     {
         "name": "docs index",
         "op": "docs.index",
-        "help": "Index the project's markdown docs by H2 section, for the current git branch.",
+        "help": (
+            "Index the project's docs by section, for the current git branch: README and other "
+            "top-level docs, doc/, docs/, {apps,packages}/*/docs/ (Markdown, reStructuredText), "
+            "and the project's remembered globs."
+        ),
         "json": "plain",
         "json_help": (
             "Print the result as JSON: the run's counts (files, sections, embedded) and the "
@@ -604,10 +609,19 @@ COMMANDS: tuple[dict[str, Any], ...] = (
                 "many": True,
                 "metavar": "GLOB",
                 "help": (
-                    "Markdown files to index, relative to the project root (repeatable; default "
-                    "docs/**/*.md and {apps,packages}/*/docs/**/*.md)."
+                    "More files to index, relative to the project root (repeatable); remembered, "
+                    "so every later run indexes them too."
                 ),
                 "old": "--path",
+            },
+            {
+                "dest": "forget",
+                "flags": ("--forget",),
+                "kind": "flag",
+                "help": (
+                    "Forget the remembered globs (those given with --glob, or all) and drop their "
+                    "files from the index."
+                ),
             },
             {
                 "dest": "project_dir",

@@ -479,19 +479,25 @@ class EngineOperations:
         project_dir: StrPath | None = None,
         *,
         globs: str | Iterable[str] | None = None,
+        forget: bool = False,
         lock_wait_secs: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> DocsIndexResponse:
-        """Index the project's markdown docs (docs/**/*.md, {apps,packages}/*/docs/**/*.md or
-        given globs) by H2 section for the current branch: unchanged files skipped,
+        """Index the project's docs (README and other top-level docs, doc/, docs/,
+        {apps,packages}/*/docs/, plus globs given once and remembered; Markdown and
+        reStructuredText) by section for the current branch: unchanged files skipped,
         content-addressed embeddings.
 
         Args:
             project_dir: A directory of the project; defaults to ``$CLAUDE_PROJECT_DIR``, else
                 the current directory. The project root is its git work tree's root.
-            globs: Globs of the markdown files, relative to the project root (``*`` stays within
-                one directory, ``**`` crosses them, ``{a,b}`` alternates). Default: ``docs/**/*.md``
-                and ``{apps,packages}/*/docs/**/*.md``.
+            globs: More files to index: globs relative to the project root (``*`` stays within
+                one directory, ``**`` crosses them, ``{a,b}`` alternates), remembered for the
+                project, so every later run (the automatic one before a query too) indexes them as
+                well. Always indexed: top-level docs such as the README, and ``doc/``, ``docs/``,
+                ``{apps,packages}/*/docs/`` (Markdown, reStructuredText).
+            forget: Forget the remembered globs (those in ``globs``, or all) and drop the files
+                only they matched from the index.
             lock_wait_secs: Seconds to wait for another index run's lock (default 30).
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
@@ -503,6 +509,8 @@ class EngineOperations:
             params["project_dir"] = os.fsdecode(project_dir)
         if globs is not None:
             params["globs"] = _strings(globs)
+        if forget:
+            params["forget"] = True
         if lock_wait_secs is not None:
             params["lock_wait_secs"] = lock_wait_secs
         return cast("DocsIndexResponse", self.call("docs.index", params, progress=progress))
@@ -517,8 +525,8 @@ class EngineOperations:
         limit: int | None = None,
         mode: str | None = None,
     ) -> DocsQueryResponse:
-        """Search the project's indexed markdown docs (keyword + semantic) by H2 section, on the
-        current branch unless all_branches or branch is given. Never indexes.
+        """Search the project's indexed docs (keyword + semantic) by section, on the current
+        branch unless all_branches or branch is given. Never indexes.
 
         Args:
             query: What to look for (any text).

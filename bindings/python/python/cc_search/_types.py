@@ -741,9 +741,15 @@ class DocsIndexRequest(TypedDict, total=False):
     directory. The project root is its git work tree's root.
     """
     globs: list[str]
-    """Globs of the markdown files, relative to the project root (``*`` stays within one
-    directory, ``**`` crosses them, ``{a,b}`` alternates). Default: ``docs/**/*.md`` and
-    ``{apps,packages}/*/docs/**/*.md``.
+    """More files to index: globs relative to the project root (``*`` stays within one directory,
+    ``**`` crosses them, ``{a,b}`` alternates), remembered for the project, so every later run
+    (the automatic one before a query too) indexes them as well. Always indexed: top-level
+    docs such as the README, and ``doc/``, ``docs/``, ``{apps,packages}/*/docs/`` (Markdown,
+    reStructuredText).
+    """
+    forget: bool
+    """Forget the remembered globs (those in ``globs``, or all) and drop the files only they
+    matched from the index.
     """
     lock_wait_secs: int | None
     """Seconds to wait for another index run's lock (default 30)."""
@@ -760,8 +766,10 @@ class DocsIndexResponse(TypedDict):
     """
     root: str
     """The project root."""
+    globs: list[str]
+    """The globs remembered for the project (docs), indexed beside the defaults."""
     files: int
-    """Markdown files found."""
+    """Files found."""
     unchanged: int
     """Files skipped: mtime and size unchanged."""
     touched: int
@@ -843,8 +851,8 @@ class _DocsHitRequired(TypedDict):
     file: str
     """The file, relative to the project root."""
     section: str
-    """The H2 section's title (``(full document)``, ``(preamble)``, or ``Title##1`` for a
-    repeated title).
+    """The section's title (``(full document)``, ``(preamble)``, or ``Title##1`` for a repeated
+    title).
     """
     content: str
     """The section's full text, its heading included."""

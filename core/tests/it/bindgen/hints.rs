@@ -270,8 +270,8 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "docs",
-        help: "Markdown docs by H2 section: index the project's docs, search them (keyword + \
-               semantic).",
+        help: "The project's docs (Markdown, reStructuredText) by section: index them, search \
+               them (keyword + semantic).",
     },
     Group {
         name: "notes",
@@ -814,15 +814,23 @@ pub const COMMANDS: &[Command] = &[
     .skip(&["within"])
     .one_of(&["paths", "all"]),
     command("docs index", "docs.index", DOCS_INDEX_JSON)
-        .help("Index the project's markdown docs by H2 section, for the current git branch.")
+        .help(
+            "Index the project's docs by section, for the current git branch: README and \
+             other top-level docs, doc/, docs/, {apps,packages}/*/docs/ (Markdown, \
+             reStructuredText), and the project's remembered globs.",
+        )
         .opts(&[
             flag("globs", &["--glob"])
                 .metavar("GLOB")
                 .old("--path")
                 .help(
-                    "Markdown files to index, relative to the project root (repeatable; \
-                     default docs/**/*.md and {apps,packages}/*/docs/**/*.md).",
+                    "More files to index, relative to the project root (repeatable); \
+                     remembered, so every later run indexes them too.",
                 ),
+            flag("forget", &["--forget"]).help(
+                "Forget the remembered globs (those given with --glob, or all) and drop \
+                 their files from the index.",
+            ),
             project("project_dir", "The project, or any directory inside it"),
             LOCK_WAIT,
         ])
