@@ -478,7 +478,7 @@ class Engine {
   }
 
   // `code.get_overview`: Overview of an indexed repository: languages, directories with file and
-  // symbol counts, the most referenced types and the entry points.
+  // symbol counts (samples apart), the most referenced types, the entry points and the docs.
   codeOverview(options) {
     return run(this, 'code.get_overview', options, {}, ['path'])
   }

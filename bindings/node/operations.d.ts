@@ -381,24 +381,70 @@ export interface CodeOverviewResponse {
   repo: string
   /** Files per language. */
   languages: Record<string, number>
-  /** Directories with their file and symbol counts, by path. */
+  /**
+   * Directories two levels deep, each with the files and symbols at and below it, by path — at
+   * most `OVERVIEW_DIRECTORIES`, the largest.
+   */
   directories: CodeDirectorySummary[]
-  /** The most referenced top-level types (classes, structs, interfaces, traits, enums). */
+  /** Smaller directories not listed. */
+  more_directories?: number
+  /**
+   * Test fixtures, examples and samples (`fixtures/`, `examples/`, `testdata/`…), counted apart
+   * from the code.
+   */
+  samples: CodeDirectorySummary[]
+  /**
+   * The most referenced top-level types (classes, structs, interfaces, traits, enums) outside tests
+   * and samples.
+   */
   top_types: CodeSymbol[]
-  /** Top-level functions and types of entry files (`main`, `index`, `lib`, `app`, …). */
-  entry_points: CodeSymbol[]
+  /**
+   * What starts a program: declared commands first, then `python -m` modules and `main` functions.
+   */
+  entry_points: CodeEntryPoint[]
+  /**
+   * Documentation files (what `docs.query` searches) per top directory (`.` for the root's own).
+   */
+  docs: Record<string, number>
   /** Problems met; left out when empty. */
   warnings?: string[]
 }
 
-/** A directory of the repository in an overview. */
+/** A directory of the repository in an overview, with what is below it. */
 export interface CodeDirectorySummary {
-  /** Directory, relative (`.` for the root). */
+  /** Directory, relative (`.` for the root's own files). */
   path: string
-  /** Files indexed in it (not below). */
+  /** Files indexed in it and below. */
   files: number
   /** Symbols in those files. */
   symbols: number
+}
+
+/** Where a program starts. */
+export interface CodeEntryPoint {
+  /**
+   * The command's name (a console script, an npm or Cargo binary), the package's name for
+   * `package.json`'s `main` and a `__main__.py`, or `main`.
+   */
+  name: string
+  /**
+   * What declares it: `pyproject.toml`, `setup.cfg`, `setup.py`, `package.json`, `Cargo.toml` (each
+   * with its directory when not the root), `python -m`, or `main`.
+   */
+  declared_in: string
+  /**
+   * What the declaration names, as written (`pkg.cli:main`, `bin/cli.js`); empty for `main`
+   * functions and `__main__.py`.
+   */
+  target?: string
+  /** The file it runs, relative to the repository root, when known. */
+  path?: string
+  /** The function it runs, when the index has it: its symbol id… */
+  id?: number
+  /** …and lines. */
+  start_line?: number
+  /** Last line. */
+  end_line?: number
 }
 
 // ── code.get_references ──
@@ -1799,8 +1845,8 @@ export interface EngineOperations {
   ): Promise<CodeFileSymbolsResponse>
 
   /**
-   * Overview of an indexed repository: languages, directories with file and symbol counts, the most
-   * referenced types and the entry points.
+   * Overview of an indexed repository: languages, directories with file and symbol counts (samples
+   * apart), the most referenced types, the entry points and the docs.
    *
    * @param options The other parameters (`CodeOverviewOptions`).
    * @see Operation `code.get_overview`.

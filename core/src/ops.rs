@@ -124,6 +124,11 @@ pub struct AgentShape {
     /// The token budget the request's project sets for its answers, if any (the request
     /// as the operation receives it).
     pub configured_budget: Option<fn(&serde_json::Value) -> Option<usize>>,
+    /// The key of a tree of symbols (each with its `children`) shown as an outline: a list
+    /// of one line per symbol, `start[-end] kind name #id`, children indented two spaces
+    /// under their parent — names, kinds and lines, what a grep for definitions would
+    /// show, at less cost; a symbol's details are one `id` away.
+    pub outline: Option<&'static str>,
 }
 
 impl AgentShape {
@@ -135,6 +140,7 @@ impl AgentShape {
         line_ranges: false,
         keys: &[],
         configured_budget: None,
+        outline: None,
     };
 }
 

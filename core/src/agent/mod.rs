@@ -44,6 +44,13 @@ const FILE_TABLE: &str = "_f";
 /// then without fields that say nothing (`null`, an empty `warnings`) and with scores at
 /// four significant digits.
 pub fn view(shape: &AgentShape, result: &mut Value) {
+    if let (Value::Object(map), Some(key)) = (&mut *result, shape.outline)
+        && let Some(Value::Array(symbols)) = map.get(key)
+    {
+        let mut lines = Vec::new();
+        outline(symbols, 0, &mut lines);
+        map.insert(key.to_string(), Value::Array(lines));
+    }
     if let Value::Object(map) = result {
         for path in shape.omit {
             omit(map, path);
@@ -62,6 +69,30 @@ pub fn view(shape: &AgentShape, result: &mut Value) {
         rename_keys(result, shape.keys);
     }
     compact(result);
+}
+
+/// Append the outline lines of `symbols` at `depth` ([`AgentShape::outline`]) to `lines`.
+fn outline(symbols: &[Value], depth: usize, lines: &mut Vec<Value>) {
+    for symbol in symbols {
+        let field = |key: &str| symbol.get(key).cloned().unwrap_or(Value::Null);
+        let (start, end) = (field("start_line"), field("end_line"));
+        let span = if start == end || end.is_null() {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        };
+        lines.push(Value::String(format!(
+            "{:indent$}{span} {} {} #{}",
+            "",
+            field("kind").as_str().unwrap_or("?"),
+            field("name").as_str().unwrap_or("?"),
+            field("id"),
+            indent = depth * 2
+        )));
+        if let Some(Value::Array(children)) = symbol.get("children") {
+            outline(children, depth + 1, lines);
+        }
+    }
 }
 
 /// Cut `answer` (a [`view`] with `shape`) to at most `limit` bytes of compact JSON (see
@@ -469,6 +500,7 @@ mod tests {
         line_ranges: true,
         keys: &[("name", "n"), ("path", "f")],
         configured_budget: None,
+        outline: None,
     };
 
     #[test]

@@ -105,12 +105,6 @@ pub trait LanguageExtractor: Send + Sync {
     fn is_code(&self) -> bool {
         true
     }
-    /// Paths (SQLite `GLOB` patterns, relative to the repository) of the files where this
-    /// language's programs start, beyond the common `*main.*` and `app.*`: what
-    /// `code.get_overview` lists as entry points.
-    fn entry_files(&self) -> &'static [&'static str] {
-        &[]
-    }
     /// The extensions by which a path written in a description (`code.find`) is taken
     /// for a source file: its [`extensions`](LanguageExtractor::extensions) when it is
     /// code, none otherwise.

@@ -128,7 +128,11 @@ fn normal_glob(glob: &str) -> String {
 }
 
 /// One set of globs (`*` within a directory), or a clear error naming the bad one.
-fn glob_set<S: AsRef<str>>(globs: &[S], any_case: bool, operation: &str) -> Result<GlobSet> {
+pub(super) fn glob_set<S: AsRef<str>>(
+    globs: &[S],
+    any_case: bool,
+    operation: &str,
+) -> Result<GlobSet> {
     let mut set = GlobSetBuilder::new();
     for glob in globs {
         let glob = glob.as_ref();

@@ -63,6 +63,15 @@ pub const DEFAULT_DOC_GLOBS: [&str; 3] = [
     "{doc,docs,documentation}/**/*.{md,markdown,mdx,rst}",
     "{apps,packages}/*/{doc,docs}/**/*.{md,markdown,mdx,rst}",
 ];
+/// Whether `rel` (relative to the project root, `/`-separated) is a document every docs
+/// run indexes ([`DEFAULT_DOC_GLOBS`]).
+pub fn is_default_doc(rel: &str) -> bool {
+    static SET: std::sync::OnceLock<Option<globset::GlobSet>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| index::glob_set(&DEFAULT_DOC_GLOBS, true, "docs.index").ok())
+        .as_ref()
+        .is_some_and(|set| set.is_match(rel))
+}
+
 /// The notes glob, relative to the project root.
 pub const NOTES_GLOB: &str = "sessions/**/*.md";
 /// How long an index run waits for another one by default.

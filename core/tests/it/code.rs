@@ -1537,37 +1537,204 @@ fn real_git_repository_with_nested_gitignore() {
 }
 
 #[test]
-fn overview_entry_points_come_from_each_languages_entry_files() {
+fn overview_names_real_entry_points_counts_docs_and_sets_samples_apart() {
     let (_home, engine) = engine();
     let dir = tempfile::tempdir().unwrap();
-    let root_path = dir.path();
-    write(root_path, "tool/__main__.py", "def launch():\n    pass\n");
-    write(root_path, "src/lib.rs", "pub fn build() {}\n");
-    write(root_path, "src/index.ts", "export function boot() {}\n");
-    write(root_path, "app.py", "def create():\n    pass\n");
-    write(root_path, "cmd/main.go", "package main\n\nfunc wire() {}\n");
-    write(root_path, "lib/helpers.py", "def helper():\n    pass\n");
-    write(root_path, "src/util.rs", "pub fn util() {}\n");
-    let root = p(root_path);
+    let r = dir.path();
+    write(
+        r,
+        "pyproject.toml",
+        "[project]\nname = \"widget\"\n\n[project.scripts]\nwidget = \"widget.cli:console_main\"\n",
+    );
+    write(
+        r,
+        "setup.cfg",
+        "[metadata]\nname = widget\n\n[options.entry_points]\nconsole_scripts =\n    wcfg = widget.cli:helper\n",
+    );
+    write(
+        r,
+        "src/widget/cli.py",
+        "def console_main():\n    return 0\n\n\ndef helper():\n    pass\n",
+    );
+    write(
+        r,
+        "src/widget/__init__.py",
+        "from .cli import console_main\n",
+    );
+    write(
+        r,
+        "src/widget/__main__.py",
+        "from .cli import console_main\n\nconsole_main()\n",
+    );
+    // Every symbol of a file called main is no entry point; its `main` would be.
+    write(
+        r,
+        "main.py",
+        "def create():\n    pass\n\n\ndef wire():\n    pass\n",
+    );
+    write(
+        r,
+        "Cargo.toml",
+        "[package]\nname = \"spin\"\n\n[[bin]]\nname = \"spinctl\"\npath = \"tools/ctl.rs\"\n",
+    );
+    write(r, "src/main.rs", "fn main() {}\n");
+    write(r, "tools/ctl.rs", "fn helper() {}\n\nfn main() {}\n");
+    write(
+        r,
+        "packages/web/package.json",
+        r#"{"name": "@acme/web", "bin": {"web": "./bin/web.js"}, "main": "dist/index.js"}"#,
+    );
+    write(r, "packages/web/bin/web.js", "function main() {}\nmain()\n");
+    write(r, "cmd/server/main.go", "package main\n\nfunc main() {}\n");
+    // Tests, fixtures and examples: no entry points, no top types, counted apart.
+    write(
+        r,
+        "tests/test_cli.py",
+        "class Probe:\n    pass\n\n\ndef main():\n    pass\n",
+    );
+    write(
+        r,
+        "testing/example_scripts/acceptance/conftest.py",
+        "class Fixture:\n    pass\n",
+    );
+    write(
+        r,
+        "examples/demo.py",
+        "class Demo:\n    pass\n\n\ndef main():\n    pass\n",
+    );
+    write(
+        r,
+        "examples/package.json",
+        r#"{"name": "demo", "bin": "demo.js"}"#,
+    );
+    // Docs where projects keep them.
+    write(r, "README.rst", "Widget\n======\n");
+    write(r, "CONTRIBUTING.md", "## PRs\n");
+    write(r, "doc/en/index.rst", "Index\n=====\n");
+    write(r, "doc/en/how-to/spin.rst", "Spin\n====\n");
+    let root = p(r);
     call(&engine, "code.index_repository", json!({"path": root}));
     let o = call(&engine, "code.get_overview", json!({"path": root}));
-    let entry: Vec<(&str, &str)> = o["entry_points"]
+    let entry: Vec<String> = o["entry_points"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["path"].as_str().unwrap(), e["name"].as_str().unwrap()))
+        .map(|e| {
+            format!(
+                "{} {} {} {}:{}",
+                e["name"].as_str().unwrap(),
+                e["declared_in"].as_str().unwrap(),
+                e["target"].as_str().unwrap_or("-"),
+                e["path"].as_str().unwrap_or("-"),
+                e["start_line"]
+                    .as_i64()
+                    .map_or("-".into(), |l| l.to_string()),
+            )
+        })
         .collect();
     assert_eq!(
         entry,
         [
-            ("app.py", "create"),
-            ("cmd/main.go", "wire"),
-            ("src/index.ts", "boot"),
-            ("src/lib.rs", "build"),
-            ("tool/__main__.py", "launch"),
+            "spinctl Cargo.toml tools/ctl.rs tools/ctl.rs:3",
+            "spin Cargo.toml src/main.rs src/main.rs:1",
+            "web packages/web/package.json ./bin/web.js packages/web/bin/web.js:1",
+            "main packages/web/package.json dist/index.js packages/web/dist/index.js:-",
+            "widget pyproject.toml widget.cli:console_main src/widget/cli.py:1",
+            "wcfg setup.cfg widget.cli:helper src/widget/cli.py:5",
+            "widget python -m - src/widget/__main__.py:-",
+            "main main - cmd/server/main.go:3",
         ],
-        "{o}"
+        "{o:#}"
     );
+    let ids: Vec<bool> = o["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.get("id").is_some())
+        .collect();
+    assert_eq!(ids, [true, true, true, false, true, true, false, true]);
+    let dirs: Vec<&str> = o["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        dirs,
+        [
+            ".",
+            "cmd/server",
+            "packages/web",
+            "src",
+            "src/widget",
+            "tests",
+            "tools"
+        ]
+    );
+    let samples: Vec<(&str, u64)> = o["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["path"].as_str().unwrap(), d["files"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        samples,
+        [("examples", 1), ("testing/example_scripts", 1)],
+        "{o:#}"
+    );
+    let top: Vec<&str> = o["top_types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(top.is_empty(), "only test and sample classes here: {top:?}");
+    assert_eq!(o["docs"], json!({".": 2, "doc": 2}));
+    assert!(o.get("more_directories").is_none());
+}
+
+#[test]
+fn an_agent_reads_an_outline_as_lines() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "shapes.py",
+        "LIMIT = 3\n\n\nclass Shape:\n    \"\"\"A shape.\"\"\"\n\n    def area(self) -> float:\n        return 0.0\n\n    def scale(self, by: float) -> \"Shape\":\n        return self\n\n\ndef build(kind: str) -> Shape:\n    return Shape()\n",
+    );
+    let root = p(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let full = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "shapes.py"}),
+    );
+    let id = |name: &str| {
+        let found = call(
+            &engine,
+            "code.search_symbols",
+            json!({"path": root, "query": name}),
+        );
+        found["hits"][0]["id"].as_i64().unwrap()
+    };
+    let text = cc_search::agent::answer("code.get_file_symbols", &full.to_string(), None).unwrap();
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer,
+        json!({
+            "f": "shapes.py",
+            "syms": [
+                format!("1 const LIMIT #{}", id("LIMIT")),
+                format!("4-11 class Shape #{}", id("Shape")),
+                format!("  7-8 method area #{}", id("area")),
+                format!("  10-11 method scale #{}", id("scale")),
+                format!("14-15 fn build #{}", id("build")),
+            ]
+        }),
+        "{text}"
+    );
+    // Less than half the full result.
+    assert!(text.len() < full.to_string().len() / 2, "{text}");
 }
 
 #[test]

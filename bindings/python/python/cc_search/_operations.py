@@ -58,6 +58,7 @@ TYPE_NAMES = (
     "CodeDependenciesResponse",
     "CodeDependency",
     "CodeDirectorySummary",
+    "CodeEntryPoint",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
     "CodeFindRequest",
@@ -324,8 +325,8 @@ class EngineOperations:
         return cast("CodeFileSymbolsResponse", self.call("code.get_file_symbols", params))
 
     def code_overview(self, path: StrPath | None = None) -> CodeOverviewResponse:
-        """Overview of an indexed repository: languages, directories with file and symbol counts,
-        the most referenced types and the entry points.
+        """Overview of an indexed repository: languages, directories with file and symbol counts
+        (samples apart), the most referenced types, the entry points and the docs.
 
         Args:
             path: Repository root. Defaults to the project directory.

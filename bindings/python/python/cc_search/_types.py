@@ -22,6 +22,7 @@ __all__ = [
     "CodeDependenciesResponse",
     "CodeDependency",
     "CodeDirectorySummary",
+    "CodeEntryPoint",
     "CodeFileSymbolsRequest",
     "CodeFileSymbolsResponse",
     "CodeFindRequest",
@@ -403,29 +404,73 @@ class _CodeOverviewResponseRequired(TypedDict):
     languages: dict[str, int]
     """Files per language."""
     directories: list[CodeDirectorySummary]
-    """Directories with their file and symbol counts, by path."""
+    """Directories two levels deep, each with the files and symbols at and below it, by path —
+    at most ``OVERVIEW_DIRECTORIES``, the largest.
+    """
+    samples: list[CodeDirectorySummary]
+    """Test fixtures, examples and samples (``fixtures/``, ``examples/``, ``testdata/``…),
+    counted apart from the code.
+    """
     top_types: list[CodeSymbol]
-    """The most referenced top-level types (classes, structs, interfaces, traits, enums)."""
-    entry_points: list[CodeSymbol]
-    """Top-level functions and types of entry files (``main``, ``index``, ``lib``, ``app``, …)."""
+    """The most referenced top-level types (classes, structs, interfaces, traits, enums) outside
+    tests and samples.
+    """
+    entry_points: list[CodeEntryPoint]
+    """What starts a program: declared commands first, then ``python -m`` modules and ``main``
+    functions.
+    """
+    docs: dict[str, int]
+    """Documentation files (what ``docs.query`` searches) per top directory (``.`` for the root's
+    own).
+    """
 
 
 class CodeOverviewResponse(_CodeOverviewResponseRequired, total=False):
     """Result of ``code.get_overview``."""
 
+    more_directories: int
+    """Smaller directories not listed."""
     warnings: list[str]
     """Problems met; left out when empty."""
 
 
 class CodeDirectorySummary(TypedDict):
-    """A directory of the repository in an overview."""
+    """A directory of the repository in an overview, with what is below it."""
 
     path: str
-    """Directory, relative (``.`` for the root)."""
+    """Directory, relative (``.`` for the root's own files)."""
     files: int
-    """Files indexed in it (not below)."""
+    """Files indexed in it and below."""
     symbols: int
     """Symbols in those files."""
+
+
+class _CodeEntryPointRequired(TypedDict):
+    name: str
+    """The command's name (a console script, an npm or Cargo binary), the package's name for
+    ``package.json``'s ``main`` and a ``__main__.py``, or ``main``.
+    """
+    declared_in: str
+    """What declares it: ``pyproject.toml``, ``setup.cfg``, ``setup.py``, ``package.json``,
+    ``Cargo.toml`` (each with its directory when not the root), ``python -m``, or ``main``.
+    """
+
+
+class CodeEntryPoint(_CodeEntryPointRequired, total=False):
+    """Where a program starts."""
+
+    target: str
+    """What the declaration names, as written (``pkg.cli:main``, ``bin/cli.js``); empty for
+    ``main`` functions and ``__main__.py``.
+    """
+    path: str
+    """The file it runs, relative to the repository root, when known."""
+    id: int
+    """The function it runs, when the index has it: its symbol id…"""
+    start_line: int
+    """…and lines."""
+    end_line: int
+    """Last line."""
 
 
 # ── code.get_references ──

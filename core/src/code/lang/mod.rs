@@ -134,18 +134,6 @@ pub(crate) fn is_described_extension(ext: &str) -> bool {
         .any(|l| l.described_extensions().contains(&ext))
 }
 
-/// The files where programs start (SQLite `GLOB` patterns): the common `main` and `app`
-/// files and each language's own [`LanguageExtractor::entry_files`].
-pub(crate) fn entry_files() -> Vec<&'static str> {
-    let mut globs = vec!["*main.*", "app.*", "src/app.*"];
-    for glob in EXTRACTORS.iter().flat_map(|l| l.entry_files()) {
-        if !globs.contains(glob) {
-            globs.push(glob);
-        }
-    }
-    globs
-}
-
 /// Whether `stem` is the stem of a file that stands for its directory in some language
 /// (see [`LanguageLinker::directory_files`]).
 pub(crate) fn is_directory_file(stem: &str) -> bool {

@@ -79,7 +79,10 @@ impl Operation for GetFileSymbols {
     type Request = GetFileSymbolsRequest;
     type Response = GetFileSymbolsResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
-    const AGENT: AgentShape = agent_shape(&[]);
+    const AGENT: AgentShape = AgentShape {
+        outline: Some("symbols"),
+        ..agent_shape(&[])
+    };
     fn run(engine: &Engine, request: GetFileSymbolsRequest) -> Result<GetFileSymbolsResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;

@@ -29,7 +29,10 @@ pub use dependencies::{DependenciesResponse, Dependency, GetDependencies};
 pub use file_symbols::{GetFileSymbols, GetFileSymbolsRequest, GetFileSymbolsResponse};
 pub use index_repository::{IndexRepository, IndexRepositoryRequest};
 pub use index_status::{IndexStatus, IndexStatusRequest, IndexStatusResponse};
-pub use overview::{DirectorySummary, GetOverview, GetOverviewRequest, GetOverviewResponse};
+pub use overview::{
+    DirectorySummary, EntryPoint, GetOverview, GetOverviewRequest, GetOverviewResponse,
+    OVERVIEW_DIRECTORIES,
+};
 pub use references::{GetReferences, ReferencesResponse};
 pub use repos::{
     DeleteRepos, DeleteReposRequest, DeleteReposResponse, ListRepos, ListReposRequest,
@@ -61,7 +64,7 @@ pub(super) fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn is_zero(n: &usize) -> bool {
+pub(super) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
@@ -240,6 +243,7 @@ pub(super) const AGENT_CODE: AgentShape = AgentShape {
     line_ranges: true,
     keys: KEYS,
     configured_budget: Some(configured_budget),
+    outline: None,
 };
 
 /// The token budget of a code operation's answers that the repository's `.cc-search.json`

@@ -121,9 +121,6 @@ impl LanguageExtractor for Python {
     fn extensions(&self) -> &'static [&'static str] {
         &["py", "pyi"]
     }
-    fn entry_files(&self) -> &'static [&'static str] {
-        &["*__main__.py"]
-    }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_python::LANGUAGE.into()
     }

@@ -194,9 +194,6 @@ impl LanguageExtractor for Rust {
     fn extensions(&self) -> &'static [&'static str] {
         &["rs"]
     }
-    fn entry_files(&self) -> &'static [&'static str] {
-        &["src/lib.rs"]
-    }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_rust::LANGUAGE.into()
     }

@@ -24,9 +24,6 @@ impl LanguageExtractor for TypeScript {
     fn extensions(&self) -> &'static [&'static str] {
         &["ts", "tsx", "mts", "cts"]
     }
-    fn entry_files(&self) -> &'static [&'static str] {
-        &["index.*", "src/index.*"]
-    }
     fn grammar(&self, extension: &str) -> tree_sitter::Language {
         if extension == "tsx" {
             tree_sitter_typescript::LANGUAGE_TSX.into()
@@ -51,9 +48,6 @@ impl LanguageExtractor for JavaScript {
     }
     fn extensions(&self) -> &'static [&'static str] {
         &["js", "jsx", "mjs", "cjs"]
-    }
-    fn entry_files(&self) -> &'static [&'static str] {
-        &["index.*", "src/index.*"]
     }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_javascript::LANGUAGE.into()
