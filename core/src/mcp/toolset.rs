@@ -189,7 +189,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "sessions.search",
-        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns chunk ids with their text; sessions_chunk shows one with the messages around it.",
+        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns hits (session, when, matching lines); sessions_chunk shows one in full with the messages around it.",
         brief: "what was said, done or decided in earlier sessions",
         params: &[
             ("query", "What to look for."),

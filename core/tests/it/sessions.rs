@@ -727,6 +727,48 @@ fn real_transcripts_are_indexed_and_searchable() {
         .unwrap();
     let value: Value = serde_json::from_str(&json).unwrap();
     assert!(value["results"].as_array().is_some_and(|r| !r.is_empty()));
+
+    // What an agent reads: which session, when, and the lines that matched, each hit
+    // within 1,500 bytes however long its chunk; the chunk in full is sessions.chunk's.
+    for query in [
+        "CLAUDE.md instructions",
+        "tentative instructions proactiveness",
+        "git commit",
+    ] {
+        let full = search(&engine, query, |r| r.limit = Some(10));
+        let words = cc_search::text::query_words(query);
+        let text = cc_search::agent::answer(
+            "sessions.search",
+            &serde_json::to_string(&full).unwrap(),
+            None,
+        )
+        .unwrap();
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        let hits = answer["results"].as_array().unwrap();
+        assert_eq!(hits.len(), full.results.len());
+        for (hit, whole) in hits.iter().zip(&full.results) {
+            let bytes = hit.to_string().len();
+            assert!(bytes <= 1_500, "{query}: {bytes} bytes: {hit}");
+            assert!(
+                hit.get("content").is_none() && hit.get("messages").is_none(),
+                "{hit}"
+            );
+            assert_eq!(hit["session_id"], whole.session_id.as_str());
+            assert!(
+                hit["timestamp"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("20"))
+            );
+            let excerpt = hit["excerpt"].as_str().unwrap().to_lowercase();
+            if whole.matched_by.iter().any(|m| m == "keyword") {
+                assert!(
+                    words.iter().any(|w| excerpt.contains(w.as_str())),
+                    "{query}: {hit}"
+                );
+            }
+            assert!(whole.content.len() >= excerpt.len() / 2);
+        }
+    }
 }
 
 #[test]
