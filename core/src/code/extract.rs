@@ -109,7 +109,8 @@ pub trait LanguageExtractor: Send + Sync {
     /// method, an overload signature, a prototype), or a stub of one by the language's
     /// idiom, or it is a member of a type that only declares (a protocol). Asked only of
     /// definitions of kind `fn` or `method`, before the walk enters them
-    /// (`Context::enclosing` is what encloses it). None by default.
+    /// (`Context::enclosing` is what encloses it). `code.search_symbols` ranks a
+    /// declaration before the implementations of its name. None by default.
     fn declares(&self, _node: Node, _cx: &Context) -> bool {
         false
     }

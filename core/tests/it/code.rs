@@ -1473,7 +1473,8 @@ fn migration_to_declarations_indexes_afresh() {
             .unwrap();
         assert_eq!(version, 7);
     }
-    // The upgrade empties the index; the search indexes the repository afresh.
+    // The upgrade empties the index; the search indexes the repository afresh, and the
+    // declaration comes first.
     let v = search(&engine, &root, "on_start");
     assert!(
         v["warnings"][0]
@@ -1482,7 +1483,15 @@ fn migration_to_declarations_indexes_afresh() {
             .contains("indexed it now"),
         "{v}"
     );
-    assert_eq!(hit_names(&v), ["on_start", "on_start"]);
+    let hits = v["hits"].as_array().unwrap();
+    let found: Vec<(&str, Option<&Value>)> = hits
+        .iter()
+        .map(|h| (h["path"].as_str().unwrap(), h.get("declaration")))
+        .collect();
+    assert_eq!(
+        found,
+        [("hookspec.py", Some(&json!(true))), ("a_plugin.py", None)]
+    );
     assert!(hit_names(&search(&engine, &root, "stale_name")).is_empty());
     let conn = cc_search::store::open(&path, SCHEMA, &mut Vec::new()).unwrap();
     let version: i64 = conn
