@@ -395,14 +395,14 @@ fn a_declaration_comes_before_its_implementations() {
             "import abc\n\n\nclass Job(abc.ABC):\n    @abc.abstractmethod\n    def run_job(self):\n        \"\"\"Do the job.\"\"\"\n        return None\n".into(),
         ),
         // A trait's method without a default, its impls, and a public inherent method of
-        // the same name.
+        // the same name; and a trait's method with a default, which an impl overrides.
         (
             "src/a.rs",
-            "pub struct A;\n\nimpl A {\n    pub fn execute_op(&self) -> u8 {\n        2\n    }\n}\n\nimpl crate::ops::Operation for A {\n    fn execute_op(&self) -> u8 {\n        1\n    }\n}\n".into(),
+            "pub struct A;\n\nimpl A {\n    pub fn execute_op(&self) -> u8 {\n        2\n    }\n}\n\nimpl crate::ops::Operation for A {\n    fn execute_op(&self) -> u8 {\n        1\n    }\n\n    fn describe_op(&self) -> String {\n        \"a\".into()\n    }\n}\n".into(),
         ),
         (
             "src/ops.rs",
-            "pub trait Operation {\n    /// Run it.\n    fn execute_op(&self) -> u8;\n}\n".into(),
+            "pub trait Operation {\n    /// Run it.\n    fn execute_op(&self) -> u8;\n\n    fn describe_op(&self) -> String {\n        String::new()\n    }\n}\n".into(),
         ),
         // A TypeScript interface and a class that implements it (its method `public`).
         (
@@ -443,6 +443,8 @@ fn a_declaration_comes_before_its_implementations() {
     );
     assert_eq!(ranked("execute_op"), ["src/ops.rs", "src/a.rs", "src/a.rs"]);
     assert_eq!(ranked("fetchValue"), ["web/store.ts", "web/memory.ts"]);
+    // A default body is no declaration, but the trait is where the name is declared.
+    assert_eq!(ranked("describe_op"), ["src/ops.rs", "src/a.rs"]);
 
     // The answer says which are declarations (the hookspec, the test's stub), and
     // nothing of the others.

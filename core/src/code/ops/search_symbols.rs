@@ -184,7 +184,8 @@ fn marked_public(signature: Option<&str>) -> bool {
 /// those at the top of a file or type before those inside a function (`local`: a class a
 /// test defines for itself), then declarations before implementations (a trait's,
 /// interface's or protocol's method, an abstract one, a hookspec: see
-/// `LanguageExtractor::declares`), then public before private, then those below `near`
+/// `LanguageExtractor::declares`; and `in_contract`, the methods of a trait or interface
+/// that have a default body), then public before private, then those below `near`
 /// (the directory asked from, relative to the root, `""` for the root itself) before the
 /// rest — then the rest; BM25 order (`bm25`'s), then id, within each. `exact` are the
 /// symbols named exactly `name`, which BM25 may have left out.
@@ -194,6 +195,7 @@ fn definitions_first(
     bm25: Vec<SymbolRow>,
     exact: Vec<SymbolRow>,
     local: &HashSet<i64>,
+    in_contract: &HashSet<i64>,
 ) -> Vec<SymbolRow> {
     let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
     for row in exact {
@@ -225,8 +227,10 @@ fn definitions_first(
             // hookspec, the trait's method), so it comes first — but after the two keys
             // above: a test's stub or fake, or a stub inside a function, declares nothing
             // for the code base. And before `public`: implementations are often marked
-            // `public`/`pub` where the interface's or trait's methods are not.
-            of_name && !row.declaration,
+            // `public`/`pub` where the interface's or trait's methods are not. A trait's
+            // or interface's method with a default body is no declaration, but it is
+            // where the name is declared all the same: it ranks as one.
+            of_name && !(row.declaration || in_contract.contains(&row.id)),
             of_name && !marked_public(row.signature.as_deref()),
             of_name && far,
             *position,
@@ -367,16 +371,22 @@ impl Operation for SearchSymbols {
                     (named, parents, HashSet::new())
                 }
             };
+            let parent_kind = |r: &SymbolRow| {
+                r.parent
+                    .and_then(|p| parents.get(&p))
+                    .map(|(_, kind)| kind.as_str())
+            };
             let local: HashSet<i64> = named
                 .iter()
-                .filter(|r| {
-                    r.parent
-                        .and_then(|p| parents.get(&p))
-                        .is_some_and(|(_, kind)| matches!(kind.as_str(), "fn" | "method"))
-                })
+                .filter(|r| matches!(parent_kind(r), Some("fn" | "method")))
                 .map(|r| r.id)
                 .collect();
-            rows = definitions_first(name, &repo.near(), rows, named, &local);
+            let in_contract: HashSet<i64> = named
+                .iter()
+                .filter(|r| matches!(parent_kind(r), Some("trait" | "interface")))
+                .map(|r| r.id)
+                .collect();
+            rows = definitions_first(name, &repo.near(), rows, named, &local, &in_contract);
             // What a qualified name names comes first, in that order.
             rows.sort_by_key(|r| !wanted.contains(&r.id));
             rows.truncate(limit);
