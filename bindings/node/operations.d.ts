@@ -357,6 +357,11 @@ export interface CodeSymbol {
   signature?: string
   /** Doc comment, shortened. */
   doc?: string
+  /**
+   * A function or method that only declares what others implement (no body, or a stub of one: a
+   * trait's or interface's method, an abstract method, a hookspec); left out when false.
+   */
+  declaration?: boolean
   /** Symbols defined inside it (file views), each of this same shape. */
   children?: CodeSymbol[]
 }
@@ -524,6 +529,11 @@ export interface CodeSymbolDetailResponse {
   signature?: string
   /** Full doc comment. */
   doc?: string
+  /**
+   * A function or method that only declares what others implement (no body, or a stub of one); left
+   * out when false.
+   */
+  declaration?: boolean
   /** The symbol it is defined in (without signature and doc). */
   parent?: CodeSymbol
   /** Symbols defined in it (without signatures and docs). */

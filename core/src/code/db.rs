@@ -33,6 +33,10 @@ use crate::store::Migrations;
 /// 7. `code.find`'s keyword index (`find_files`, `find_units` and their FTS5 tables),
 ///    empty until the first `code.find`, which fills it from the files on disk; later
 ///    calls bring it up to date with the files' hashes.
+/// 8. `symbols.declaration`: whether a function or method only declares what others
+///    implement (a trait's or interface's method without a body, an abstract method, a
+///    stub; see `LanguageExtractor::declares`). Only parsing tells, so the index is
+///    emptied as by 5, `code.find`'s with it: the next run indexes afresh.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -201,6 +205,25 @@ CREATE VIRTUAL TABLE find_units_fts USING fts5(
 );
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '7');
 "#,
+    r#"
+ALTER TABLE symbols ADD COLUMN declaration INTEGER NOT NULL DEFAULT 0;
+DROP TRIGGER IF EXISTS symbols_ad;
+INSERT INTO symbols_fts (symbols_fts) VALUES ('delete-all');
+INSERT INTO find_files_fts (find_files_fts) VALUES ('delete-all');
+INSERT INTO find_units_fts (find_units_fts) VALUES ('delete-all');
+DELETE FROM find_units;
+DELETE FROM find_files;
+DELETE FROM refs;
+DELETE FROM file_bindings;
+DELETE FROM file_imports;
+DELETE FROM symbols;
+DELETE FROM files;
+CREATE TRIGGER symbols_ad AFTER DELETE ON symbols BEGIN
+    DELETE FROM symbols_fts WHERE rowid = old.id;
+END;
+DELETE FROM metadata WHERE key IN ('last_indexed', 'count_symbols', 'count_refs', 'backfill_name_tokens');
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '8');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -212,7 +235,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 7;
+pub const SCHEMA_VERSION: usize = 8;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

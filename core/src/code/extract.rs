@@ -28,6 +28,9 @@ pub struct ExtractedSymbol {
     pub signature: Option<String>,
     /// Its doc comment (or docstring), without comment markers.
     pub doc_comment: Option<String>,
+    /// Whether it is a function or method that only declares what others implement (see
+    /// [`LanguageExtractor::declares`]).
+    pub declaration: bool,
     /// Symbols defined inside it.
     pub children: Vec<ExtractedSymbol>,
     /// What it refers to (each kind and name once, at its first line).
@@ -100,6 +103,16 @@ pub trait LanguageExtractor: Send + Sync {
     /// left it to this: the comments right above it by default.
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(node, &["comment", "line_comment", "block_comment"], &[])
+    }
+    /// Whether the function or method defined at `node` only declares what others
+    /// implement: it has no body (a trait's or interface's method signature, an abstract
+    /// method, an overload signature, a prototype), or a stub of one by the language's
+    /// idiom, or it is a member of a type that only declares (a protocol). Asked only of
+    /// definitions of kind `fn` or `method`, before the walk enters them
+    /// (`Context::enclosing` is what encloses it). `code.search_symbols` ranks a
+    /// declaration before the implementations of its name. None by default.
+    fn declares(&self, _node: Node, _cx: &Context) -> bool {
+        false
     }
     /// Whether its files are source code, not prose: `code.find` ranks only code.
     fn is_code(&self) -> bool {
@@ -791,6 +804,8 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
         && def.name.len() <= MAX_NAME_BYTES
     {
         let doc = def.doc.or_else(|| lang.doc_comment(node, cx));
+        let declaration =
+            matches!(def.kind, SymbolKind::Fn | SymbolKind::Method) && lang.declares(node, cx);
         let start = node.start_position();
         let end = node.end_position();
         let line_end = if end.column == 0 && end.row > start.row {
@@ -809,6 +824,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 line_end: line_end as u32,
                 signature: def.signature,
                 doc_comment: doc.and_then(clip_doc),
+                declaration,
                 children: Vec::new(),
                 references: Vec::new(),
             },

@@ -1433,6 +1433,93 @@ fn migration_from_the_first_schema_backfills_name_tokens() {
 }
 
 #[test]
+fn migration_to_declarations_indexes_afresh() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "hookspec.py",
+        "def on_start(config):\n    \"\"\"Called at start.\"\"\"\n",
+    );
+    write(
+        dir.path(),
+        "a_plugin.py",
+        "def on_start(config):\n    config.ready = True\n",
+    );
+    let root = p(dir.path());
+    let path = db_path(engine.home(), Path::new(&root));
+    {
+        // An index as schema 7 left it: rows that know nothing of declarations, and
+        // `code.find`'s rows for them.
+        let conn = cc_search::store::open(&path, &SCHEMA[..7], &mut Vec::new()).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO metadata VALUES ('repo_root', '{root}'), ('last_indexed', '1600000000'),
+                 ('count_symbols', '2'), ('count_refs', '1');
+             INSERT INTO files (id, rel_path, language, hash, mtime, size, indexed_at)
+                 VALUES (1, 'a_plugin.py', 'python', 'x', 1, 1, 1600000000),
+                        (2, 'hookspec.py', 'python', 'y', 1, 1, 1600000000);
+             INSERT INTO symbols (id, file_id, name, kind, line_start, line_end, name_tokens)
+                 VALUES (7, 1, 'on_start', 'fn', 1, 2, 'on start on_start'),
+                        (8, 2, 'stale_name', 'fn', 1, 2, 'stale name stale_name');
+             INSERT INTO refs (file_id, from_symbol_id, to_name, kind, line)
+                 VALUES (1, 7, 'stale_ref', 'value', 2);
+             INSERT INTO file_bindings VALUES (1, 'os', 'os', NULL);
+             INSERT INTO find_files VALUES (1, 'x', 1600000000);
+             INSERT INTO find_units VALUES (7, 1);"
+        ))
+        .unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 7);
+    }
+    // The upgrade empties the index; the search indexes the repository afresh, and the
+    // declaration comes first.
+    let v = search(&engine, &root, "on_start");
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("indexed it now"),
+        "{v}"
+    );
+    let hits = v["hits"].as_array().unwrap();
+    let found: Vec<(&str, Option<&Value>)> = hits
+        .iter()
+        .map(|h| (h["path"].as_str().unwrap(), h.get("declaration")))
+        .collect();
+    assert_eq!(
+        found,
+        [("hookspec.py", Some(&json!(true))), ("a_plugin.py", None)]
+    );
+    assert!(hit_names(&search(&engine, &root, "stale_name")).is_empty());
+    let conn = cc_search::store::open(&path, SCHEMA, &mut Vec::new()).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version as usize, SCHEMA_VERSION);
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        count("SELECT count(*) FROM symbols WHERE declaration = 1"),
+        1
+    );
+    assert_eq!(count("SELECT count(*) FROM find_files"), 0);
+    assert_eq!(count("SELECT count(*) FROM find_units"), 0);
+    assert_eq!(count("SELECT count(*) FROM file_bindings"), 0);
+    assert_eq!(
+        count("SELECT count(*) FROM refs WHERE to_name = 'stale_ref'"),
+        0
+    );
+    // `code.find` fills its index again from the new rows.
+    let found = call(
+        &engine,
+        "code.find",
+        json!({"path": root, "query": "on_start config ready"}),
+    );
+    assert!(!found["files"].as_array().unwrap().is_empty(), "{found}");
+}
+
+#[test]
 fn list_and_delete_repos() {
     let (_home, engine) = engine();
     let a = project();

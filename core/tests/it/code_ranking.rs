@@ -350,3 +350,156 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
     // A name that qualifies nothing is searched as it is: a file's name finds its symbols.
     assert_eq!(file_of(&first("fixtures.py")), "src/pkg/fixtures.py");
 }
+
+#[test]
+fn a_declaration_comes_before_its_implementations() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    // In each case the declaration's file comes after some implementation's in path
+    // order (the order of ids, which decides ties), and the implementations are marked
+    // public where the language marks it: only the declaration key puts it first.
+    let implementation = |args: &str| {
+        format!("def pytest_addoption({args}):\n    parser.addoption(\"--x\")\n    return None\n")
+    };
+    let (_dir, root) = repo(&[
+        // A pytest-style hookspec (its body only a docstring), two plugins that implement
+        // it, and tests: a plugin a test writes (its body a stub too), and a test class's.
+        ("src/plug/config.py", implementation("parser")),
+        ("src/plug/helpconfig.py", implementation("parser, pluginmanager")),
+        (
+            "src/plug/hookspec.py",
+            "def pytest_addoption(parser, pluginmanager):\n    \"\"\"Register argparse-style options and ini-style config values.\n\n    :param parser: To add command line options.\n    \"\"\"\n".into(),
+        ),
+        ("src/plug/main.py", implementation("parser")),
+        (
+            "testing/test_config.py",
+            "def pytest_addoption(parser):\n    pass\n\n\nclass TestParser:\n    def pytest_addoption(self, parser):\n        parser.addoption(\"--y\")\n".into(),
+        ),
+        // A `Protocol` (its method has a default body: the class makes it a declaration)
+        // and a class that matches it.
+        (
+            "src/io/files.py",
+            "class FileReader:\n    def read_chunk(self, n):\n        return self.f.read(n)\n".into(),
+        ),
+        (
+            "src/io/reader.py",
+            "from typing import Protocol\n\n\nclass Reader(Protocol):\n    def read_chunk(self, n: int) -> bytes:\n        return b\"\"\n".into(),
+        ),
+        // An abstract method (with a body) and its override.
+        (
+            "src/jobs/backup.py",
+            "from .base import Job\n\n\nclass Backup(Job):\n    def run_job(self):\n        return self.copy()\n".into(),
+        ),
+        (
+            "src/jobs/base.py",
+            "import abc\n\n\nclass Job(abc.ABC):\n    @abc.abstractmethod\n    def run_job(self):\n        \"\"\"Do the job.\"\"\"\n        return None\n".into(),
+        ),
+        // A trait's method without a default, its impls, and a public inherent method of
+        // the same name; and a trait's method with a default, which an impl overrides.
+        (
+            "src/a.rs",
+            "pub struct A;\n\nimpl A {\n    pub fn execute_op(&self) -> u8 {\n        2\n    }\n}\n\nimpl crate::ops::Operation for A {\n    fn execute_op(&self) -> u8 {\n        1\n    }\n\n    fn describe_op(&self) -> String {\n        \"a\".into()\n    }\n}\n".into(),
+        ),
+        (
+            "src/ops.rs",
+            "pub trait Operation {\n    /// Run it.\n    fn execute_op(&self) -> u8;\n\n    fn describe_op(&self) -> String {\n        String::new()\n    }\n}\n".into(),
+        ),
+        // A TypeScript interface and a class that implements it (its method `public`).
+        (
+            "web/memory.ts",
+            "import { Store } from \"./store\";\n\nexport class MemoryStore implements Store {\n  public fetchValue(key: string): string {\n    return key;\n  }\n}\n".into(),
+        ),
+        (
+            "web/store.ts",
+            "export interface Store {\n  fetchValue(key: string): string;\n}\n".into(),
+        ),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let ranked = |query: &str| -> Vec<String> {
+        hits(&engine, &root, query)
+            .into_iter()
+            .filter(|h| h.0 == query)
+            .map(|h| h.2)
+            .collect()
+    };
+    assert_eq!(
+        ranked("pytest_addoption"),
+        [
+            "src/plug/hookspec.py",
+            "src/plug/config.py",
+            "src/plug/helpconfig.py",
+            "src/plug/main.py",
+            "testing/test_config.py",
+            "testing/test_config.py",
+        ]
+    );
+    assert_eq!(
+        ranked("read_chunk"),
+        ["src/io/reader.py", "src/io/files.py"]
+    );
+    assert_eq!(
+        ranked("run_job"),
+        ["src/jobs/base.py", "src/jobs/backup.py"]
+    );
+    assert_eq!(ranked("execute_op"), ["src/ops.rs", "src/a.rs", "src/a.rs"]);
+    assert_eq!(ranked("fetchValue"), ["web/store.ts", "web/memory.ts"]);
+    // A default body is no declaration, but the trait is where the name is declared.
+    assert_eq!(ranked("describe_op"), ["src/ops.rs", "src/a.rs"]);
+
+    // The answer says which are declarations (the hookspec, the test's stub), and
+    // nothing of the others.
+    let out = call(
+        &engine,
+        "code.search_symbols",
+        json!({"path": root, "query": "pytest_addoption"}),
+    );
+    let hits = out["hits"].as_array().unwrap();
+    assert_eq!(hits[0]["declaration"], true, "{out}");
+    assert_eq!(hits[0]["start_line"], 1);
+    let declared: Vec<bool> = hits
+        .iter()
+        .map(|h| h.get("declaration") == Some(&json!(true)))
+        .collect();
+    assert_eq!(declared, [true, false, false, false, true, false], "{out}");
+    assert!(
+        hits.iter()
+            .all(|h| h.get("declaration") != Some(&json!(false)))
+    );
+    let detail = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": hits[0]["id"]}),
+    );
+    assert_eq!(detail["declaration"], true, "{detail}");
+    let agent: Value = serde_json::from_str(
+        &cc_search::agent::answer("code.search_symbols", &out.to_string(), None).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(agent["hits"][0]["decl"], true, "{agent}");
+
+    // An edit that gives the hookspec a body makes it an implementation, and one that
+    // takes it away a declaration again (an incremental run keeps the symbol's row).
+    let hookspec = root.join("src/plug/hookspec.py");
+    std::fs::write(
+        &hookspec,
+        "def pytest_addoption(parser, pluginmanager):\n    \"\"\"Register options.\"\"\"\n    return None\n",
+    )
+    .unwrap();
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": [hookspec]}),
+    );
+    assert_eq!(ranked("pytest_addoption")[0], "src/plug/config.py");
+    std::fs::write(
+        &hookspec,
+        "def pytest_addoption(parser, pluginmanager):\n    \"\"\"Register options.\"\"\"\n",
+    )
+    .unwrap();
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": [hookspec]}),
+    );
+    assert_eq!(ranked("pytest_addoption")[0], "src/plug/hookspec.py");
+}

@@ -384,6 +384,10 @@ class CodeSymbol(_CodeSymbolRequired, total=False):
     """Signature, normalised and shortened."""
     doc: str
     """Doc comment, shortened."""
+    declaration: bool
+    """A function or method that only declares what others implement (no body, or a stub of one:
+    a trait's or interface's method, an abstract method, a hookspec); left out when false.
+    """
     children: list[CodeSymbol]
     """Symbols defined inside it (file views), each of this same shape."""
 
@@ -555,6 +559,10 @@ class CodeSymbolDetailResponse(_CodeSymbolDetailResponseRequired, total=False):
     """Full signature."""
     doc: str
     """Full doc comment."""
+    declaration: bool
+    """A function or method that only declares what others implement (no body, or a stub of one);
+    left out when false.
+    """
     parent: CodeSymbol
     """The symbol it is defined in (without signature and doc)."""
     children: list[CodeSymbol]

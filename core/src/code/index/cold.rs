@@ -123,8 +123,8 @@ impl Writer<'_, '_> {
         let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let kind = symbol.kind.as_str();
         conn.prepare_cached(
-            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?
         .execute(params![
             at.file,
@@ -136,6 +136,7 @@ impl Writer<'_, '_> {
             symbol.signature,
             symbol.doc_comment,
             tokens_here,
+            symbol.declaration,
         ])?;
         let id = conn.last_insert_rowid();
         self.delta.symbols += 1;

@@ -12,6 +12,7 @@ pub(super) struct OldSymbol {
     pub(super) line_end: u32,
     pub(super) signature: Option<String>,
     pub(super) doc_comment: Option<String>,
+    pub(super) declaration: bool,
 }
 
 /// A changed file's symbols before the run, by identity: the path of (kind, name,
@@ -36,7 +37,8 @@ impl OldSymbols {
 
     pub(super) fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
         let mut stmt = conn.prepare_cached(
-            "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment
+            "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment,
+                    declaration
              FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
         let mut keys: HashMap<i64, String> = HashMap::new();
@@ -57,6 +59,7 @@ impl OldSymbols {
                     line_end: r.get(5)?,
                     signature: r.get(6)?,
                     doc_comment: r.get(7)?,
+                    declaration: r.get(8)?,
                 },
             ))
         })?;

@@ -545,16 +545,19 @@ impl<'c, 't> Writer<'c, 't> {
                     || before.line_end != symbol.line_end
                     || before.signature != symbol.signature
                     || before.doc_comment != symbol.doc_comment
+                    || before.declaration != symbol.declaration
                 {
                     conn.prepare_cached(
-                        "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4
-                         WHERE id = ?5",
+                        "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4,
+                                declaration = ?5
+                         WHERE id = ?6",
                     )?
                     .execute(params![
                         symbol.line_start,
                         symbol.line_end,
                         symbol.signature,
                         symbol.doc_comment,
+                        symbol.declaration,
                         before.id
                     ])?;
                 }
@@ -562,8 +565,8 @@ impl<'c, 't> Writer<'c, 't> {
             }
             None => {
                 conn.prepare_cached(
-                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )?
                 .execute(params![
                     file_id,
@@ -575,6 +578,7 @@ impl<'c, 't> Writer<'c, 't> {
                     symbol.signature,
                     symbol.doc_comment,
                     tokens_here,
+                    symbol.declaration,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;

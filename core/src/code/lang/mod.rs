@@ -183,6 +183,29 @@ pub(crate) fn named(
     })
 }
 
+/// The functions and methods extracted from `source` (a file named `file`), depth first,
+/// each as `name` or, when it only declares ([`LanguageExtractor::declares`]), `name;`.
+#[cfg(test)]
+pub(crate) fn declared(file: &str, source: &str) -> Vec<String> {
+    fn walk(symbols: &[super::extract::ExtractedSymbol], out: &mut Vec<String>) {
+        for s in symbols {
+            if matches!(s.kind, super::SymbolKind::Fn | super::SymbolKind::Method) {
+                out.push(format!(
+                    "{}{}",
+                    s.name,
+                    if s.declaration { ";" } else { "" }
+                ));
+            }
+            walk(&s.children, out);
+        }
+    }
+    let (lang, ext) = extractor_for_path(Path::new(file)).expect("a known extension");
+    let extracted = super::extract::extract_source(lang, &ext, source).expect("parses");
+    let mut out = Vec::new();
+    walk(&extracted.symbols, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

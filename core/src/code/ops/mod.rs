@@ -181,6 +181,7 @@ impl Repo {
                 .doc
                 .as_deref()
                 .map(|d| truncate_doc(d, self.config.output.truncate_doc_comments)),
+            declaration: row.declaration,
             children: Vec::new(),
         }
     }
@@ -211,6 +212,11 @@ pub struct Symbol {
     /// Doc comment, shortened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// A function or method that only declares what others implement (no body, or a
+    /// stub of one: a trait's or interface's method, an abstract method, a hookspec);
+    /// left out when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub declaration: bool,
     /// Symbols defined inside it (file views), each of this same shape.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
@@ -223,6 +229,7 @@ const KEYS: &[(&str, &str)] = &[
     ("kind", "k"),
     ("path", "f"),
     ("signature", "sig"),
+    ("declaration", "decl"),
     ("symbols", "syms"),
     ("query", "q"),
     ("from_name", "from_n"),
@@ -283,9 +290,10 @@ struct SymbolRow {
     signature: Option<String>,
     doc: Option<String>,
     rel_path: String,
+    declaration: bool,
 }
 
-const SYMBOL_COLUMNS: &str = "s.id, s.parent_symbol_id, s.name, s.kind, s.line_start, s.line_end, s.signature, s.doc_comment, f.rel_path";
+const SYMBOL_COLUMNS: &str = "s.id, s.parent_symbol_id, s.name, s.kind, s.line_start, s.line_end, s.signature, s.doc_comment, f.rel_path, s.declaration";
 
 fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
@@ -298,6 +306,7 @@ fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<SymbolRow> {
         signature: r.get(6)?,
         doc: r.get(7)?,
         rel_path: r.get(8)?,
+        declaration: r.get(9)?,
     })
 }
 

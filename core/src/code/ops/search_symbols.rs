@@ -1,7 +1,8 @@
 //! `code.search_symbols`: BM25 search over symbol names, their subwords, docs, kinds and
 //! paths; a bare name is ranked definitions first (`definitions_first`): exact case,
-//! outside tests, at the top of a file or type (not inside a function), public and near
-//! the directory asked from before the rest. A qualified name (`Class.method`,
+//! outside tests, at the top of a file or type (not inside a function), declarations
+//! (a trait's or interface's method, an abstract one, a stub) before implementations,
+//! public and near the directory asked from before the rest. A qualified name (`Class.method`,
 //! `Type::method`, `module.name`, `path/file.py:Name`) puts the symbols it names first
 //! (`qualified`), then ranks the last name as a bare one.
 
@@ -181,8 +182,11 @@ fn marked_public(signature: Option<&str>) -> bool {
 /// that define it before the others (impls, variables, fields), then exact case before
 /// other case, then outside tests before inside ([`crate::code::is_test_path`]), then
 /// those at the top of a file or type before those inside a function (`local`: a class a
-/// test defines for itself), then public before private, then those below `near` (the
-/// directory asked from, relative to the root, `""` for the root itself) before the
+/// test defines for itself), then declarations before implementations (a trait's,
+/// interface's or protocol's method, an abstract one, a hookspec: see
+/// `LanguageExtractor::declares`; and `in_contract`, the methods of a trait or interface
+/// that have a default body), then public before private, then those below `near`
+/// (the directory asked from, relative to the root, `""` for the root itself) before the
 /// rest — then the rest; BM25 order (`bm25`'s), then id, within each. `exact` are the
 /// symbols named exactly `name`, which BM25 may have left out.
 fn definitions_first(
@@ -191,6 +195,7 @@ fn definitions_first(
     bm25: Vec<SymbolRow>,
     exact: Vec<SymbolRow>,
     local: &HashSet<i64>,
+    in_contract: &HashSet<i64>,
 ) -> Vec<SymbolRow> {
     let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
     for row in exact {
@@ -218,6 +223,14 @@ fn definitions_first(
             case,
             of_name && crate::code::is_test_path(&row.rel_path),
             of_name && local.contains(&row.id),
+            // The declaration states what every implementation of the name does (the
+            // hookspec, the trait's method), so it comes first — but after the two keys
+            // above: a test's stub or fake, or a stub inside a function, declares nothing
+            // for the code base. And before `public`: implementations are often marked
+            // `public`/`pub` where the interface's or trait's methods are not. A trait's
+            // or interface's method with a default body is no declaration, but it is
+            // where the name is declared all the same: it ranks as one.
+            of_name && !(row.declaration || in_contract.contains(&row.id)),
             of_name && !marked_public(row.signature.as_deref()),
             of_name && far,
             *position,
@@ -358,16 +371,22 @@ impl Operation for SearchSymbols {
                     (named, parents, HashSet::new())
                 }
             };
+            let parent_kind = |r: &SymbolRow| {
+                r.parent
+                    .and_then(|p| parents.get(&p))
+                    .map(|(_, kind)| kind.as_str())
+            };
             let local: HashSet<i64> = named
                 .iter()
-                .filter(|r| {
-                    r.parent
-                        .and_then(|p| parents.get(&p))
-                        .is_some_and(|(_, kind)| matches!(kind.as_str(), "fn" | "method"))
-                })
+                .filter(|r| matches!(parent_kind(r), Some("fn" | "method")))
                 .map(|r| r.id)
                 .collect();
-            rows = definitions_first(name, &repo.near(), rows, named, &local);
+            let in_contract: HashSet<i64> = named
+                .iter()
+                .filter(|r| matches!(parent_kind(r), Some("trait" | "interface")))
+                .map(|r| r.id)
+                .collect();
+            rows = definitions_first(name, &repo.near(), rows, named, &local, &in_contract);
             // What a qualified name names comes first, in that order.
             rows.sort_by_key(|r| !wanted.contains(&r.id));
             rows.truncate(limit);

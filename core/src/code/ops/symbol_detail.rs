@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     REPO_PARAM, RefSource, RefTarget, SYMBOL_COLUMNS, Symbol, SymbolRequest, SymbolRow,
-    agent_shape, dberr, incoming, load_symbol, open_repo, outgoing, symbol_row,
+    agent_shape, dberr, incoming, is_false, load_symbol, open_repo, outgoing, symbol_row,
 };
 use crate::engine::Engine;
 use crate::error::Result;
@@ -38,6 +38,10 @@ pub struct SymbolDetailResponse {
     /// Full doc comment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// A function or method that only declares what others implement (no body, or a
+    /// stub of one); left out when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub declaration: bool,
     /// The symbol it is defined in (without signature and doc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<Symbol>,
@@ -109,6 +113,7 @@ impl Operation for GetSymbolDetail {
             end_line: row.line_end,
             signature: row.signature.clone(),
             doc: row.doc.clone(),
+            declaration: row.declaration,
             parent: parent.as_ref().map(brief),
             children: children.iter().map(brief).collect(),
             calls,

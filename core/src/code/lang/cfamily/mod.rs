@@ -29,6 +29,9 @@ impl LanguageExtractor for C {
     fn definition(&self, node: Node, cx: &Context) -> Option<Definition> {
         Cpp.definition(node, cx)
     }
+    fn declares(&self, node: Node, cx: &Context) -> bool {
+        Cpp.declares(node, cx)
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         Cpp.doc_comment(node, cx)
     }
@@ -180,6 +183,12 @@ impl LanguageExtractor for Cpp {
             _ => None,
         }
     }
+    /// A method declared in its class without a body (`void f();`, a pure virtual
+    /// `virtual void f() = 0;`), which is defined elsewhere (`void A::f() { … }`) or by
+    /// the classes below it. (A prototype outside a class is no symbol.)
+    fn declares(&self, node: Node, _cx: &Context) -> bool {
+        matches!(node.kind(), "field_declaration" | "declaration")
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(
             outer(node, cx, &["template_declaration"]),
@@ -247,5 +256,32 @@ impl LanguageExtractor for Cpp {
             "comment" | "string_literal" | "raw_string_literal" | "system_lib_string" => false,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn methods_declared_in_their_class_declare() {
+        let src = r#"
+class Shape {
+  public:
+    virtual double area() const = 0;
+    void move(int dx);
+    Shape() = default;
+    int id() const { return 1; }
+};
+
+void Shape::move(int dx) {}
+
+int prototype(int);
+int prototype(int x) { return x; }
+"#;
+        assert_eq!(
+            declared("a.hpp", src),
+            ["area;", "move;", "Shape", "id", "move", "prototype"]
+        );
     }
 }

@@ -55,6 +55,17 @@ impl LanguageExtractor for Go {
             _ => None,
         }
     }
+    /// An interface's method, or a function declared without a body (one written in
+    /// assembly).
+    fn declares(&self, node: Node, _cx: &Context) -> bool {
+        match node.kind() {
+            "method_elem" => true,
+            "function_declaration" | "method_declaration" => {
+                node.child_by_field_name("body").is_none()
+            }
+            _ => false,
+        }
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         // A doc comment sits above the `type`/`const`/`var` keyword of a single spec.
         let anchor = match node.kind() {
@@ -172,5 +183,30 @@ impl LanguageExtractor for Go {
             "comment" | "interpreted_string_literal" | "raw_string_literal" => false,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn interface_methods_and_functions_without_a_body_declare() {
+        let src = r#"package store
+
+type Store interface {
+	Get(key string) string
+}
+
+type Memory struct{}
+
+func (m *Memory) Get(key string) string { return key }
+
+// Implemented in assembly.
+func add(a, b int) int
+
+func New() *Memory { return &Memory{} }
+"#;
+        assert_eq!(declared("a.go", src), ["Get;", "Get", "add;", "New"]);
     }
 }

@@ -65,6 +65,11 @@ impl LanguageExtractor for Java {
             _ => None,
         }
     }
+    /// A method without a body: an interface's (not a `default` or `static` one), an
+    /// `abstract` or a `native` method.
+    fn declares(&self, node: Node, _cx: &Context) -> bool {
+        node.kind() == "method_declaration" && node.child_by_field_name("body").is_none()
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         let anchor = if node.kind() == "variable_declarator" {
             cx.parent(node).unwrap_or(node)
@@ -177,5 +182,32 @@ impl LanguageExtractor for Java {
             "line_comment" | "block_comment" | "string_literal" => false,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn methods_without_a_body_declare() {
+        let src = r#"
+interface Store {
+    String get(String key);
+    default int size() { return 0; }
+    static Store empty() { return null; }
+}
+
+abstract class Base implements Store {
+    abstract void load();
+    native long handle();
+    public String get(String key) { return key; }
+    Base() {}
+}
+"#;
+        assert_eq!(
+            declared("A.java", src),
+            ["get;", "size", "empty", "load;", "handle;", "get", "Base"]
+        );
     }
 }

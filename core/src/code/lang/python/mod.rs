@@ -31,6 +31,95 @@ fn docstring(node: Node, cx: &Context) -> Option<String> {
     clip_doc(doc)
 }
 
+/// The named children of `node`.
+fn children(node: Node) -> impl Iterator<Item = Node> {
+    (0..node.named_child_count()).filter_map(move |i| node.named_child(i as u32))
+}
+
+/// Whether a function's body only stands in for one: nothing but strings (its
+/// docstring), `...`, `pass` and `raise NotImplementedError` (bare or called), and
+/// comments. A hookspec, an overload, a stub file's function, a base class's method
+/// left to subclasses.
+fn is_stub_body(body: Node, cx: &Context) -> bool {
+    children(body).all(|statement| match statement.kind() {
+        "pass_statement" | "comment" => true,
+        "expression_statement" => {
+            statement.named_child_count() == 1
+                && statement
+                    .named_child(0)
+                    .is_some_and(|e| matches!(e.kind(), "string" | "ellipsis"))
+        }
+        "raise_statement" => statement.named_child(0).is_some_and(|raised| {
+            let raised = match raised.kind() {
+                "call" => raised.child_by_field_name("function").unwrap_or(raised),
+                _ => raised,
+            };
+            matches!(raised.kind(), "identifier" | "attribute")
+                && last_segment(cx.text(raised)) == "NotImplementedError"
+        }),
+        _ => false,
+    })
+}
+
+/// Whether the definition at `node` is decorated as abstract (`@abstractmethod`,
+/// `@abc.abstractmethod`, and the older `abstractproperty`, `abstractclassmethod`,
+/// `abstractstaticmethod`).
+fn is_abstract(node: Node, cx: &Context) -> bool {
+    let Some(decorated) = cx
+        .parent(node)
+        .filter(|p| p.kind() == "decorated_definition")
+    else {
+        return false;
+    };
+    children(decorated)
+        .filter(|d| d.kind() == "decorator")
+        .filter_map(|d| d.named_child(0))
+        .any(|expression| {
+            let expression = match expression.kind() {
+                "call" => expression
+                    .child_by_field_name("function")
+                    .unwrap_or(expression),
+                _ => expression,
+            };
+            matches!(
+                last_segment(cx.text(expression)),
+                "abstractmethod"
+                    | "abstractproperty"
+                    | "abstractclassmethod"
+                    | "abstractstaticmethod"
+            )
+        })
+}
+
+/// Whether the method at `node` belongs to a class that lists `Protocol` among its bases
+/// (`typing.Protocol`, `Protocol[T]`): a protocol only declares its methods; the classes
+/// that match it implement them.
+fn in_protocol(node: Node, cx: &Context) -> bool {
+    let mut up = cx.parent(node);
+    if up.is_some_and(|p| p.kind() == "decorated_definition") {
+        up = up.and_then(|p| cx.parent(p));
+    }
+    let Some(class) = up
+        .filter(|block| block.kind() == "block")
+        .and_then(|block| cx.parent(block))
+        .filter(|class| class.kind() == "class_definition")
+    else {
+        return false;
+    };
+    class
+        .child_by_field_name("superclasses")
+        .is_some_and(|bases| {
+            children(bases).any(|base| {
+                let base = match base.kind() {
+                    "subscript" => base.child_by_field_name("value").unwrap_or(base),
+                    _ => base,
+                };
+                matches!(base.kind(), "identifier" | "attribute")
+                    && last_segment(cx.text(base)) == "Protocol"
+            })
+        })
+}
+
 fn is_constant_name(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -168,6 +257,16 @@ impl LanguageExtractor for Python {
             }
             _ => None,
         }
+    }
+    /// A function whose body is a stub ([`is_stub_body`]: a hookspec, an overload, a
+    /// `.pyi` stub), that is decorated `@abstractmethod`, or a method of a `Protocol`.
+    fn declares(&self, node: Node, cx: &Context) -> bool {
+        node.kind() == "function_definition"
+            && (node
+                .child_by_field_name("body")
+                .is_some_and(|body| is_stub_body(body, cx))
+                || is_abstract(node, cx)
+                || in_protocol(node, cx))
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         // A decorated definition is documented by the comments above its decorators.
@@ -313,5 +412,128 @@ impl LanguageExtractor for Python {
             "comment" | "string" => false,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn stub_bodies_declare() {
+        let src = r#"
+def hookspec(parser, pluginmanager):
+    """Register argparse-style options.
+
+    :param parser: To add command line options.
+    """
+
+def ellipsis(x): ...
+
+def docstring_and_ellipsis():
+    """Doc."""
+    ...
+
+def passes():
+    # nothing to do here
+    pass
+
+def not_implemented():
+    """Subclasses say."""
+    raise NotImplementedError
+
+def not_implemented_called(self):
+    raise NotImplementedError("subclasses say")
+
+def not_implemented_qualified():
+    raise builtins.NotImplementedError() from None
+
+def returns():
+    """Doc."""
+    return 1
+
+def raises_another():
+    raise ValueError("no")
+
+def does_then_stops():
+    print("x")
+    raise NotImplementedError
+
+def returns_not_implemented(self, other):
+    return NotImplemented
+"#;
+        assert_eq!(
+            declared("a.py", src),
+            [
+                "hookspec;",
+                "ellipsis;",
+                "docstring_and_ellipsis;",
+                "passes;",
+                "not_implemented;",
+                "not_implemented_called;",
+                "not_implemented_qualified;",
+                "returns",
+                "raises_another",
+                "does_then_stops",
+                "returns_not_implemented",
+            ]
+        );
+    }
+
+    #[test]
+    fn abstract_methods_and_protocol_members_declare() {
+        let src = r#"
+import abc
+from typing import Protocol
+
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def run(self):
+        return 0
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        return ""
+
+    @staticmethod
+    def helper():
+        return 1
+
+    def concrete(self):
+        return self.run()
+
+class Impl(Base):
+    def run(self):
+        return 1
+
+class Reader(Protocol):
+    def read(self, n: int) -> bytes:
+        return b""
+
+    @property
+    def closed(self) -> bool: ...
+
+class Box(typing.Protocol[T], Generic[T]):
+    def get(self) -> T:
+        return self.value
+
+class Meta(Base, metaclass=abc.ABCMeta):
+    def run(self):
+        return 2
+
+def outer():
+    class Protocolish(Base):
+        def read(self):
+            return 3
+    return Protocolish
+"#;
+        assert_eq!(
+            declared("a.py", src),
+            [
+                "run;", "name;", "helper", "concrete", "run", "read;", "closed;", "get;", "run",
+                "outer", "read",
+            ]
+        );
     }
 }

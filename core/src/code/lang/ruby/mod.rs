@@ -67,6 +67,23 @@ impl LanguageExtractor for Ruby {
             _ => None,
         }
     }
+    /// A method whose body only raises `NotImplementedError` (comments aside): Ruby's
+    /// abstract method, left to the classes that include or inherit it.
+    fn declares(&self, node: Node, cx: &Context) -> bool {
+        let Some(body) = node.child_by_field_name("body") else {
+            return false;
+        };
+        if body.kind() != "body_statement" {
+            return raises_not_implemented(body, cx);
+        }
+        let mut statements = (0..body.named_child_count())
+            .filter_map(|i| body.named_child(i as u32))
+            .filter(|s| s.kind() != "comment");
+        statements
+            .next()
+            .is_some_and(|first| raises_not_implemented(first, cx))
+            && statements.next().is_none()
+    }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {
             "call" => {
@@ -161,7 +178,69 @@ impl LanguageExtractor for Ruby {
     }
 }
 
+/// Whether `node` is `raise NotImplementedError` (with a message or not, or
+/// `NotImplementedError.new(…)`).
+fn raises_not_implemented(node: Node, cx: &Context) -> bool {
+    let is_not_implemented =
+        |n: Node| is_constant(n) && last_segment(cx.text(n)) == "NotImplementedError";
+    node.kind() == "call"
+        && node.child_by_field_name("receiver").is_none()
+        && node
+            .child_by_field_name("method")
+            .is_some_and(|m| cx.text(m) == "raise")
+        && node
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+            .is_some_and(|raised| {
+                is_not_implemented(raised)
+                    || (raised.kind() == "call"
+                        && raised
+                            .child_by_field_name("method")
+                            .is_some_and(|m| cx.text(m) == "new")
+                        && raised
+                            .child_by_field_name("receiver")
+                            .is_some_and(is_not_implemented))
+            })
+}
+
 /// A constant (`Foo`) or a path of constants (`A::Foo`).
 fn is_constant(node: Node) -> bool {
     matches!(node.kind(), "constant" | "scope_resolution")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn methods_that_only_raise_not_implemented_declare() {
+        let src = r##"
+class Base
+  def call
+    raise NotImplementedError
+  end
+
+  def name(x)
+    # Subclasses name themselves.
+    raise NotImplementedError, "#{self.class} must say"
+  end
+
+  def size = raise(NotImplementedError.new("no"))
+
+  def noop; end
+
+  def check
+    raise NotImplementedError unless ready?
+  end
+
+  def run
+    call
+  end
+end
+"##;
+        assert_eq!(
+            declared("a.rb", src),
+            ["call;", "name;", "size;", "noop", "check", "run"]
+        );
+    }
 }

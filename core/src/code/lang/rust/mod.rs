@@ -251,6 +251,11 @@ impl LanguageExtractor for Rust {
             _ => None,
         }
     }
+    /// A function without a body: a trait's method that has no default (`fn x(&self);`),
+    /// or a foreign function in an `extern` block.
+    fn declares(&self, node: Node, _cx: &Context) -> bool {
+        node.kind() == "function_signature_item"
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(
             node,
@@ -373,5 +378,38 @@ impl LanguageExtractor for Rust {
             "line_comment" | "block_comment" | "string_literal" | "raw_string_literal" => false,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn trait_methods_without_a_body_and_foreign_functions_declare() {
+        let src = r#"
+pub trait Operation {
+    fn run(&self) -> u8;
+    fn name(&self) -> &str {
+        "op"
+    }
+}
+
+impl Operation for A {
+    fn run(&self) -> u8 {
+        1
+    }
+}
+
+unsafe extern "C" {
+    fn strlen(s: *const u8) -> usize;
+}
+
+pub fn free() {}
+"#;
+        assert_eq!(
+            declared("a.rs", src),
+            ["run;", "name", "run", "strlen;", "free"]
+        );
     }
 }

@@ -37,9 +37,22 @@ impl LanguageExtractor for TypeScript {
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         references(node, cx)
     }
+    fn declares(&self, node: Node, _cx: &Context) -> bool {
+        declares(node)
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         doc_comment(node, cx)
     }
+}
+
+/// A signature without a body: an interface's or object type's method, an `abstract`
+/// method, an overload signature, a `declare function` (and everything a `.d.ts` file
+/// declares with them).
+fn declares(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "function_signature" | "method_signature" | "abstract_method_signature"
+    )
 }
 
 impl LanguageExtractor for JavaScript {
@@ -608,5 +621,52 @@ fn references(node: Node, cx: &mut Context) -> bool {
         }
         "comment" | "string" | "template_string" | "regex" => false,
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::lang::declared;
+
+    #[test]
+    fn signatures_without_a_body_declare() {
+        let src = r#"
+export interface Store {
+  get(key: string): string;
+  size: number;
+}
+
+export abstract class Base {
+  abstract load(): void;
+  parse(x: string): number;
+  parse(x: number): number;
+  parse(x: any): number {
+    return 0;
+  }
+}
+
+export class Memory extends Base implements Store {
+  get(key: string): string {
+    return key;
+  }
+  load() {}
+}
+
+declare function fetch(url: string): Promise<string>;
+export function run(): void;
+export function run(x?: number): void {}
+"#;
+        assert_eq!(
+            declared("a.ts", src),
+            [
+                "get;", "load;", "parse;", "parse;", "parse", "get", "load", "fetch;", "run;",
+                "run"
+            ]
+        );
+        // JavaScript has no signatures: every function has its body.
+        assert_eq!(
+            declared("a.js", "class A {\n  get(k) {}\n}\nfunction f() {}\n"),
+            ["get", "f"]
+        );
     }
 }
