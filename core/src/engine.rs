@@ -312,10 +312,21 @@ impl Within {
     }
 
     /// [`Within::contains`] for a recorded path that may not be canonical (a session's
-    /// working directory): made canonical first when it exists.
+    /// working directory): made canonical first when it exists. A path recorded on
+    /// another operating system ([`foreign_parts`]: `C:\Users\me\app` here, `/home/me/app`
+    /// on Windows) can lie under none of the directories; it is taken to be in one when
+    /// that directory's name is one of its components (`app`, as of `…/app/src`),
+    /// regardless of case: the same project checked out on the other machine.
     pub(crate) fn contains_recorded(&self, path: &Path) -> bool {
         if self.is_all() {
             return true;
+        }
+        if let Some(parts) = foreign_parts(path) {
+            return self.usable_dirs().any(|dir| {
+                dir.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|name| parts.iter().any(|p| p.eq_ignore_ascii_case(name)))
+            });
         }
         match std::fs::canonicalize(path) {
             Ok(canonical) => self.contains(&canonical),
@@ -341,6 +352,28 @@ impl Within {
     }
 }
 
+/// The components of a path written on another operating system than this one — on
+/// Windows one starting with `/`, elsewhere one starting with a drive (`C:\`, `c:/`) or
+/// `\\` (a network share) — or `None` for a path of this one.
+fn foreign_parts(path: &Path) -> Option<Vec<&str>> {
+    let text = path.to_str()?;
+    let bytes = text.as_bytes();
+    let foreign = if cfg!(windows) {
+        text.starts_with('/')
+    } else {
+        (bytes.len() >= 3
+            && bytes[0].is_ascii_alphabetic()
+            && bytes[1] == b':'
+            && matches!(bytes[2], b'\\' | b'/'))
+            || text.starts_with("\\\\")
+    };
+    foreign.then(|| {
+        text.split(['\\', '/'])
+            .filter(|p| !p.is_empty() && !p.ends_with(':') && *p != "." && *p != "..")
+            .collect()
+    })
+}
+
 /// Whether `path` is absolute and has no `.` or `..` component: comparing it with
 /// [`Path::starts_with`] then says whether it lies below.
 fn is_clean(path: &Path) -> bool {
@@ -356,6 +389,29 @@ fn is_clean(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(not(windows))]
+    #[test]
+    fn paths_recorded_on_another_system_are_matched_by_the_project_name() {
+        assert_eq!(
+            foreign_parts(Path::new(r"C:\Users\me\code\Widget\src")),
+            Some(vec!["Users", "me", "code", "Widget", "src"])
+        );
+        assert_eq!(
+            foreign_parts(Path::new(r"\\server\share\widget")),
+            Some(vec!["server", "share", "widget"])
+        );
+        assert_eq!(foreign_parts(Path::new("/home/me/widget")), None);
+        assert_eq!(foreign_parts(Path::new("C:relative")), None);
+        let within = Within::new(&[PathBuf::from("/work/widget")]);
+        assert!(within.contains_recorded(Path::new(r"C:\Users\me\code\Widget\src")));
+        assert!(within.contains_recorded(Path::new("d:/projects/widget")));
+        assert!(!within.contains_recorded(Path::new(r"C:\Users\me\code\gadget")));
+        assert!(
+            !within.contains_recorded(Path::new("/home/me/widget")),
+            "a path of this system is compared as it is"
+        );
+    }
 
     #[test]
     fn within_compares_path_components() {

@@ -269,6 +269,44 @@ fn hit_projects(found: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A session recorded on Windows (`C:\\…\\alpha\\src`) belongs to the project of that
+/// name here: found within `alpha` (and `work`, which holds it), not within `beta`.
+#[cfg(not(windows))]
+#[test]
+fn sessions_recorded_on_another_system_are_reached_from_the_project_of_that_name() {
+    let w = world();
+    let projects = tempfile::tempdir().unwrap();
+    let windows = Path::new(r"C:\Users\me\code\Alpha\src");
+    write(
+        &projects.path().join("C--Users-me-code-Alpha-src"),
+        "cccccccc-0000-4000-8000-000000000003.jsonl",
+        transcript(
+            "cccccccc-0000-4000-8000-000000000003",
+            windows,
+            NOW - 86_400,
+            &["zeppelin plan written on windows"],
+        ),
+    );
+    let (_home, engine) = engine();
+    call(
+        &engine,
+        "sessions.index",
+        json!({"projects_dir": s(projects.path())}),
+    );
+    for (within, found) in [(&w.alpha, true), (&w.work, false), (&w.beta, false)] {
+        let hits = session_search(&engine, json!({"within": [s(within)]}));
+        let projects = hit_projects(&hits);
+        assert_eq!(
+            !projects.is_empty() && projects.iter().all(|p| *p == s(windows)),
+            found,
+            "{}: {hits}",
+            within.display()
+        );
+    }
+    let status = call(&engine, "sessions.status", json!({"within": [s(&w.alpha)]}));
+    assert_eq!(status["sessions"], 1, "{status}");
+}
+
 #[test]
 fn session_search_returns_only_projects_within_and_still_fills_the_limit() {
     let (w, _home, _projects, engine) = sessions_world();
