@@ -1469,6 +1469,11 @@ export interface SessionsIndexRequest {
   force?: boolean
   /** The folder of transcripts; default `$CLAUDE_CONFIG_DIR/projects` (`~/.claude/projects`). */
   projects_dir?: string | null
+  /**
+   * Parse and store only: new chunks are searchable by keyword at once, by meaning once a later run
+   * embeds them.
+   */
+  keyword_only?: boolean
 }
 
 /** Options of `sessionsIndex`: the parameters of `sessions.index`, in camelCase. */
@@ -1477,6 +1482,11 @@ export interface SessionsIndexOptions {
   force?: boolean
   /** The folder of transcripts; default `$CLAUDE_CONFIG_DIR/projects` (`~/.claude/projects`). */
   projectsDir?: string | null
+  /**
+   * Parse and store only: new chunks are searchable by keyword at once, by meaning once a later run
+   * embeds them.
+   */
+  keywordOnly?: boolean
 }
 
 /** Result of `sessions.index`. */

@@ -3,6 +3,8 @@
 //! ([`crate::agent`]) and cut to the budget as text blocks ([`fit_answer`]); a tool that
 //! fails answers `isError`.
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
@@ -123,12 +125,16 @@ impl Server {
                 params.insert((*field).to_string(), value.clone());
             }
         }
+        if let Some(later) = &freshen.later {
+            params.insert(later.field.to_string(), Value::Bool(true));
+        }
         let params = Value::Object(params).to_string();
         let key = (freshen.op.to_string(), params.clone());
         if let Ok(done) = self.freshened.lock()
             && let Some(at) = done.get(&key)
             && at.elapsed() < freshen.every
         {
+            self.note_later(freshen, warnings);
             return;
         }
         match call_guarded(&self.engine, &self.roots, freshen.op, &params) {
@@ -136,11 +142,53 @@ impl Server {
                 if let Ok(mut done) = self.freshened.lock() {
                     done.insert(key, Instant::now());
                 }
+                if let Some(later) = freshen.later
+                    && !self.later_running.swap(true, Ordering::SeqCst)
+                {
+                    let engine = Arc::clone(&self.engine);
+                    let running = Arc::clone(&self.later_running);
+                    let spawned = std::thread::Builder::new()
+                        .name("cc-search-later".into())
+                        .spawn(move || {
+                            // A failure leaves the work for the next run: nothing to tell.
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                (later.run)(&engine)
+                            }));
+                            running.store(false, Ordering::SeqCst);
+                        });
+                    if spawned.is_err() {
+                        self.later_running.store(false, Ordering::SeqCst);
+                    }
+                }
+                self.note_later(freshen, warnings);
             }
             Err(message) => warnings.push(format!(
                 "the index could not be brought up to date: {message}"
             )),
         }
+    }
+}
+
+impl Server {
+    /// While `freshen`'s later work runs, say so.
+    fn note_later(&self, freshen: &Freshen, warnings: &mut Vec<String>) {
+        if let Some(later) = &freshen.later
+            && self.later_running.load(Ordering::SeqCst)
+        {
+            warnings.push(later.note.to_string());
+        }
+    }
+
+    /// Wait until no background work runs (tests, and a server that shuts down).
+    pub fn wait_for_background(&self, timeout: std::time::Duration) -> bool {
+        let start = Instant::now();
+        while self.later_running.load(Ordering::SeqCst) {
+            if start.elapsed() > timeout {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        true
     }
 }
 

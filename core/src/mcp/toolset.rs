@@ -33,6 +33,21 @@ pub(crate) struct Freshen {
     pub copy: &'static [&'static str],
     /// Not again within this long for the same arguments.
     pub every: Duration,
+    /// What the run leaves for later, so no answer waits for it: the request field that
+    /// says so (set `true`), and the work, done after the run on a background thread,
+    /// one at a time.
+    pub later: Option<Later>,
+}
+
+/// Work an index run before an answer leaves to a background thread ([`Freshen::later`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Later {
+    /// The index run's field that leaves the work out.
+    pub field: &'static str,
+    /// The work.
+    pub run: fn(&crate::Engine) -> Result<usize>,
+    /// What an answer says while it runs.
+    pub note: &'static str,
 }
 
 /// A tool of the default toolset.
@@ -60,6 +75,7 @@ const CODE_FRESH: Option<Freshen> = Some(Freshen {
     op: "code.index_repository",
     copy: &["path"],
     every: Duration::ZERO,
+    later: None,
 });
 
 /// The default toolset, in `tools/list` order.
@@ -167,6 +183,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             op: "docs.index",
             copy: &["project_dir"],
             every: Duration::ZERO,
+            later: None,
         }),
         more: "narrow `query`, lower `limit`, or raise `max_tokens`",
     },
@@ -184,6 +201,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             op: "notes.index",
             copy: &["project_dir"],
             every: Duration::ZERO,
+            later: None,
         }),
         more: "narrow `query` or `after`, lower `limit`, or raise `max_tokens`",
     },
@@ -201,6 +219,13 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             op: "sessions.index",
             copy: &["projects_dir"],
             every: Duration::from_secs(60),
+            // Parsing is quick; embedding a large history takes minutes: the first
+            // answer comes by keyword, and meaning joins as the vectors arrive.
+            later: Some(Later {
+                field: "keyword_only",
+                run: crate::sessions::embed_pending,
+                note: "earlier sessions are being embedded in the background: until that is done, some are found by keyword only",
+            }),
         }),
         more: "narrow `query` or `since`, lower `limit`, or raise `max_tokens`",
     },

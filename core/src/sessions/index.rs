@@ -11,6 +11,9 @@ pub struct IndexRequest {
     /// The folder of transcripts; default `$CLAUDE_CONFIG_DIR/projects`
     /// (`~/.claude/projects`).
     pub projects_dir: Option<PathBuf>,
+    /// Parse and store only: new chunks are searchable by keyword at once, by meaning
+    /// once a later run embeds them.
+    pub keyword_only: bool,
 }
 
 /// Result of `sessions.index`.
@@ -62,7 +65,12 @@ impl Operation for Index {
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/projects_dir")];
 
     fn run(engine: &Engine, request: IndexRequest) -> Result<IndexResponse> {
-        index(engine, request.projects_dir, request.force)
+        index(
+            engine,
+            request.projects_dir,
+            request.force,
+            !request.keyword_only,
+        )
     }
 }
 
@@ -173,6 +181,7 @@ pub(super) fn index(
     engine: &Engine,
     given_dir: Option<PathBuf>,
     force: bool,
+    embed: bool,
 ) -> Result<IndexResponse> {
     let dir = projects_dir(given_dir);
     let mut warnings = Vec::new();
@@ -371,12 +380,14 @@ pub(super) fn index(
         tx.commit().map_err(db)?;
     }
 
-    response.embedded = hybrid::embed_pending_with_engine(
-        engine,
-        store,
-        &hybrid::Filter::default(),
-        &mut warnings,
-    )?;
+    if embed {
+        response.embedded = hybrid::embed_pending_with_engine(
+            engine,
+            store,
+            &hybrid::Filter::default(),
+            &mut warnings,
+        )?;
+    }
     let stats = store.stats(&mut warnings)?;
     response.chunks = stats.chunks;
     response.pending_vectors = stats.pending;
@@ -545,4 +556,12 @@ fn chunks_of(info: &SessionInfo, parsed: &Parsed) -> Vec<NewChunk> {
         });
     }
     out
+}
+
+/// Embed the chunks an index run left without vectors (`keyword_only`), with the engine's
+/// model: what the MCP server does on a background thread after a quick run. Returns the
+/// windows embedded; nothing without a model.
+pub fn embed_pending(engine: &Engine) -> Result<usize> {
+    let store = &super::store(engine)?;
+    hybrid::embed_pending_with_engine(engine, store, &hybrid::Filter::default(), &mut Vec::new())
 }

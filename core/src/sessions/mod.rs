@@ -80,7 +80,7 @@ mod search;
 mod status;
 
 pub use chunk::{Chunk, ChunkRequest, ChunkResponse, GroupPart};
-pub use index::{ContextMessage, Index, IndexRequest, IndexResponse};
+pub use index::{ContextMessage, Index, IndexRequest, IndexResponse, embed_pending};
 pub use search::{Search, SearchHit, SearchRequest, SearchResponse, Since, age, parse_since};
 pub use status::{ProjectSessions, Status, StatusRequest, StatusResponse};
 

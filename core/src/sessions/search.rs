@@ -298,7 +298,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         .transpose()?;
     let mut warnings = Vec::new();
     if meta_value(engine, "last_indexed", &mut warnings)?.is_none() {
-        let indexed = index::index(engine, request.projects_dir.clone(), false)?;
+        let indexed = index::index(engine, request.projects_dir.clone(), false, true)?;
         warnings.push(format!(
             "no session index yet: indexed {} sessions and {} subagent transcripts ({} chunks) first",
             indexed.sessions, indexed.subagents, indexed.chunks

@@ -5,6 +5,7 @@
 //! filters, kind weights, determinism and chunk id prefixes.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use cc_search::Engine;
 use cc_search::sessions::{
@@ -515,6 +516,7 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
         .run::<sessions::Index>(IndexRequest {
             force: true,
             projects_dir: Some(projects.clone()),
+            ..Default::default()
         })
         .unwrap();
     assert_eq!((forced.parsed, forced.chunks), (2, 10));
@@ -1016,5 +1018,94 @@ fn near_duplicate_prompts_come_newest_first() {
             [beads[2].0, beads[1].0, beads[0].0],
             "{mode:?}: {found:#?}"
         );
+    }
+}
+
+/// Through the MCP server, the first `sessions_search` does not wait for the model: the
+/// index run before it only parses (the answer comes by keyword and says the rest is on
+/// its way), and the vectors are made on a background thread, after which search by
+/// meaning finds what no word of the query matches.
+#[test]
+fn the_first_mcp_search_answers_by_keyword_while_the_history_is_embedded() {
+    use cc_search::mcp::{Server, ServerOptions};
+    let project = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(project.path()).unwrap();
+    let cwd = root.to_str().unwrap();
+    // Inside the project: the server reads nothing outside its roots.
+    let projects = root.join("transcripts");
+    for (n, prompt) in [
+        "Please wire the invoice exporter into the nightly cron schedule.",
+        "The login page should remember the user's email address.",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let session = format!("ffffffff-0000-4000-8000-00000000000{n}");
+        let mut t = Transcript::new(&session, cwd, NOW - 86_400 + n as i64 * 600);
+        t.prompt(prompt)
+            .assistant(&format!("msg_f{n}"), &[text("Done.")]);
+        write(
+            &projects.join("-project"),
+            &format!("{session}.jsonl"),
+            t.bytes(),
+        );
+    }
+    let home = tempfile::tempdir().unwrap();
+    let model = common::model_dir().is_some();
+    let server = Server::new(
+        std::sync::Arc::new(engine(home.path())),
+        ServerOptions {
+            roots: vec![root.clone()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let ask = |query: &str| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "sessions_search",
+            "arguments": {"query": query, "projects_dir": projects.to_str().unwrap()}}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        serde_json::from_str(text).unwrap_or_else(|_| panic!("{text}"))
+    };
+    let first = ask("invoice exporter cron");
+    assert!(
+        first["results"][0]["excerpt"]
+            .as_str()
+            .is_some_and(|e| e.contains("invoice exporter")),
+        "{first}"
+    );
+    // Nothing was embedded before the answer: it says the rest is coming (the model
+    // takes longer to load than the search to answer).
+    if model {
+        assert!(
+            first["warnings"]
+                .as_array()
+                .is_some_and(|w| w.iter().any(|w| w
+                    .as_str()
+                    .unwrap()
+                    .contains("being embedded in the background"))),
+            "{first}"
+        );
+    }
+    let status = |engine_home: &Path| -> Value {
+        let engine = Engine::open_at(engine_home).unwrap();
+        serde_json::from_str(&engine.call("sessions.status", "{}").unwrap()).unwrap()
+    };
+    assert!(server.wait_for_background(Duration::from_secs(120)));
+    let after = status(home.path());
+    if model {
+        assert_eq!(after["pending_vectors"], 0, "{after}");
+        // By meaning alone: no word of the query is in the transcript.
+        let meaning = ask("sign-in form recalls e-mail");
+        assert!(
+            meaning["results"][0]["excerpt"]
+                .as_str()
+                .is_some_and(|e| e.contains("login page")),
+            "{meaning}"
+        );
+    } else {
+        assert!(after["pending_vectors"].as_u64().unwrap() > 0, "{after}");
     }
 }

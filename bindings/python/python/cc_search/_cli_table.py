@@ -890,6 +890,15 @@ COMMANDS: tuple[dict[str, Any], ...] = (
                 "kind": "flag",
                 "help": "Reindex all sessions.",
             },
+            {
+                "dest": "keyword_only",
+                "flags": ("--keyword-only",),
+                "kind": "flag",
+                "help": (
+                    "Parse and store only: new chunks are searchable by keyword at once, by "
+                    "meaning once a later run embeds them."
+                ),
+            },
         ),
     },
     {

@@ -842,6 +842,7 @@ class EngineOperations:
         *,
         force: bool = False,
         projects_dir: StrPath | None = None,
+        keyword_only: bool = False,
         progress: ProgressCallback | None = None,
     ) -> SessionsIndexResponse:
         """Index Claude Code session transcripts ($CLAUDE_CONFIG_DIR/projects/**/*.jsonl) by
@@ -851,6 +852,8 @@ class EngineOperations:
             force: Re-parse every transcript from the start.
             projects_dir: The folder of transcripts; default ``$CLAUDE_CONFIG_DIR/projects``
                 (``~/.claude/projects``).
+            keyword_only: Parse and store only: new chunks are searchable by keyword at once, by
+                meaning once a later run embeds them.
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
 
@@ -861,6 +864,8 @@ class EngineOperations:
             params["force"] = True
         if projects_dir is not None:
             params["projects_dir"] = os.fsdecode(projects_dir)
+        if keyword_only:
+            params["keyword_only"] = True
         return cast("SessionsIndexResponse", self.call("sessions.index", params, progress=progress))
 
     def sessions_search(

@@ -1326,6 +1326,10 @@ class SessionsIndexRequest(TypedDict, total=False):
     """The folder of transcripts; default ``$CLAUDE_CONFIG_DIR/projects``
     (``~/.claude/projects``).
     """
+    keyword_only: bool
+    """Parse and store only: new chunks are searchable by keyword at once, by meaning once a
+    later run embeds them.
+    """
 
 
 class SessionsIndexResponse(TypedDict):
