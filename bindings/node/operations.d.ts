@@ -786,6 +786,11 @@ export interface DocsIndexRequest {
    * from the index.
    */
   forget?: boolean
+  /**
+   * Split and store only: new sections are searchable by keyword at once, by meaning once a later
+   * run embeds them.
+   */
+  keyword_only?: boolean
   /** Seconds to wait for another index run's lock (default 30). */
   lock_wait_secs?: number | null
 }
@@ -809,6 +814,11 @@ export interface DocsIndexOptions {
    * from the index.
    */
   forget?: boolean
+  /**
+   * Split and store only: new sections are searchable by keyword at once, by meaning once a later
+   * run embeds them.
+   */
+  keywordOnly?: boolean
   /** Seconds to wait for another index run's lock (default 30). */
   lockWaitSecs?: number | null
 }

@@ -39,6 +39,9 @@ pub struct IndexRequest {
     /// Forget the remembered globs (those in `globs`, or all) and drop the files only
     /// they matched from the index.
     pub forget: bool,
+    /// Split and store only: new sections are searchable by keyword at once, by
+    /// meaning once a later run embeds them.
+    pub keyword_only: bool,
     /// Seconds to wait for another index run's lock (default 30).
     pub lock_wait_secs: Option<u64>,
 }
@@ -99,9 +102,18 @@ impl Operation for Index {
             },
             request.project_dir,
             request.lock_wait_secs,
+            !request.keyword_only,
             Self::NAME,
         )
     }
+}
+
+/// Embed the doc and note sections index runs left without vectors (`keyword_only`),
+/// with the engine's model: what the MCP server does on a background thread after a
+/// quick run. Returns the windows embedded; nothing without a model.
+pub fn embed_pending(engine: &Engine) -> Result<usize> {
+    let store = &store(engine)?;
+    hybrid::embed_pending_with_engine(engine, store, &Filter::default(), &mut Vec::new())
 }
 
 /// Which files an index run takes.
@@ -277,6 +289,7 @@ pub(super) fn index(
     files: Files,
     project_dir: Option<PathBuf>,
     lock_wait_secs: Option<u64>,
+    embed: bool,
     operation: &str,
 ) -> Result<IndexResponse> {
     let collection = files.collection();
@@ -517,7 +530,9 @@ pub(super) fn index(
             (collection == Collection::Docs).then_some(project.branch.as_str()),
         )
     };
-    response.embedded = hybrid::embed_pending_with_engine(engine, store, &own, &mut warnings)?;
+    if embed {
+        response.embedded = hybrid::embed_pending_with_engine(engine, store, &own, &mut warnings)?;
+    }
     response.pending_vectors = store.pending(&own, &mut warnings)?;
     response.warnings = warnings;
     Ok(response)

@@ -44,7 +44,7 @@ mod index;
 mod notes;
 mod query;
 
-pub use index::{Index, IndexRequest, IndexResponse};
+pub use index::{Index, IndexRequest, IndexResponse, embed_pending};
 pub use notes::{NotesIndex, NotesIndexRequest, NotesQuery, NotesQueryRequest};
 pub use query::{Query, QueryHit, QueryRequest, QueryResponse};
 

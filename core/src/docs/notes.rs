@@ -43,6 +43,7 @@ impl Operation for NotesIndex {
             Files::Notes,
             request.project_dir,
             request.lock_wait_secs,
+            true,
             Self::NAME,
         )
     }

@@ -4,7 +4,6 @@
 //! fails answers `isError`.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
@@ -143,10 +142,19 @@ impl Server {
                     done.insert(key, Instant::now());
                 }
                 if let Some(later) = freshen.later
-                    && !self.later_running.swap(true, Ordering::SeqCst)
+                    && self
+                        .later_running
+                        .lock()
+                        .is_ok_and(|mut r| r.insert(freshen.op))
                 {
                     let engine = Arc::clone(&self.engine);
                     let running = Arc::clone(&self.later_running);
+                    let op = freshen.op;
+                    let done = move || {
+                        if let Ok(mut running) = running.lock() {
+                            running.remove(op);
+                        }
+                    };
                     let spawned = std::thread::Builder::new()
                         .name("cc-search-later".into())
                         .spawn(move || {
@@ -154,10 +162,12 @@ impl Server {
                             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                                 (later.run)(&engine)
                             }));
-                            running.store(false, Ordering::SeqCst);
+                            done();
                         });
-                    if spawned.is_err() {
-                        self.later_running.store(false, Ordering::SeqCst);
+                    if spawned.is_err()
+                        && let Ok(mut running) = self.later_running.lock()
+                    {
+                        running.remove(freshen.op);
                     }
                 }
                 self.note_later(freshen, warnings);
@@ -173,7 +183,10 @@ impl Server {
     /// While `freshen`'s later work runs, say so.
     fn note_later(&self, freshen: &Freshen, warnings: &mut Vec<String>) {
         if let Some(later) = &freshen.later
-            && self.later_running.load(Ordering::SeqCst)
+            && self
+                .later_running
+                .lock()
+                .is_ok_and(|r| r.contains(freshen.op))
         {
             warnings.push(later.note.to_string());
         }
@@ -182,7 +195,7 @@ impl Server {
     /// Wait until no background work runs (tests, and a server that shuts down).
     pub fn wait_for_background(&self, timeout: std::time::Duration) -> bool {
         let start = Instant::now();
-        while self.later_running.load(Ordering::SeqCst) {
+        while self.later_running.lock().is_ok_and(|r| !r.is_empty()) {
             if start.elapsed() > timeout {
                 return false;
             }

@@ -123,8 +123,8 @@ pub struct Server {
     /// The `tools/call` requests running now, by id (its JSON text), for
     /// `notifications/cancelled` to stop.
     running: Mutex<HashMap<String, Cancel>>,
-    /// Whether a freshen's later work runs on its background thread.
-    later_running: Arc<std::sync::atomic::AtomicBool>,
+    /// The index operations whose later work runs on a background thread now.
+    later_running: Arc<Mutex<std::collections::HashSet<&'static str>>>,
 }
 
 /// Where the notifications a request sends while it runs go (`notifications/progress`,
@@ -209,7 +209,7 @@ impl Server {
             version: Mutex::new(None),
             freshened: Mutex::new(HashMap::new()),
             running: Mutex::new(HashMap::new()),
-            later_running: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            later_running: Arc::new(Mutex::new(std::collections::HashSet::new())),
         })
     }
 

@@ -183,7 +183,11 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
             op: "docs.index",
             copy: &["project_dir"],
             every: Duration::ZERO,
-            later: None,
+            later: Some(Later {
+                field: "keyword_only",
+                run: crate::docs::embed_pending,
+                note: "the docs are being embedded in the background: until that is done, some sections are found by keyword only",
+            }),
         }),
         more: "narrow `query`, lower `limit`, or raise `max_tokens`",
     },

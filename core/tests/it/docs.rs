@@ -1102,3 +1102,56 @@ fn notes_indexed_per_branch_before_are_indexed_once() {
     );
     assert_eq!(notes_index(&engine, dir.path()).unchanged, 1);
 }
+
+/// Through the MCP server, a first `docs_query` does not wait for the model: the index
+/// run before it only splits the docs (the answer comes by keyword and says the rest is
+/// on its way), and the sections are embedded on a background thread, after which a
+/// question no word of which is in the docs finds its section by meaning.
+#[test]
+fn the_first_mcp_docs_query_answers_by_keyword_while_the_docs_are_embedded() {
+    use cc_search::mcp::{Server, ServerOptions};
+    use serde_json::{Value, json};
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let (engine, model) = engine(home.path());
+    let server = Server::new(
+        std::sync::Arc::new(engine),
+        ServerOptions {
+            roots: vec![dir.path().to_path_buf()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let ask = |query: &str| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "docs_query", "arguments": {"query": query, "limit": 3}}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        serde_json::from_str(text).unwrap_or_else(|_| panic!("{text}"))
+    };
+    let first = ask("exponential backoff");
+    assert_eq!(first["results"][0]["section"], "Errors", "{first}");
+    if model {
+        assert!(
+            first["warnings"].as_array().is_some_and(|w| w
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("embedded in the background"))),
+            "{first}"
+        );
+    }
+    assert!(server.wait_for_background(Duration::from_secs(120)));
+    let status = index(&open(home.path()), dir.path());
+    if model {
+        assert_eq!(
+            (status.pending_vectors, status.embedded),
+            (0, 0),
+            "{status:?}"
+        );
+        let meaning = ask("how are riders paired with drivers");
+        assert_eq!(meaning["results"][0]["section"], "Matching", "{meaning}");
+    } else {
+        assert!(status.pending_vectors > 0);
+    }
+}

@@ -642,6 +642,15 @@ COMMANDS: tuple[dict[str, Any], ...] = (
                 ),
                 "min": 0,
             },
+            {
+                "dest": "keyword_only",
+                "flags": ("--keyword-only",),
+                "kind": "flag",
+                "help": (
+                    "Split and store only: new sections are searchable by keyword at once, by "
+                    "meaning once a later run embeds them."
+                ),
+            },
         ),
     },
     {

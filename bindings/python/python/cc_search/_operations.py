@@ -481,6 +481,7 @@ class EngineOperations:
         *,
         globs: str | Iterable[str] | None = None,
         forget: bool = False,
+        keyword_only: bool = False,
         lock_wait_secs: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> DocsIndexResponse:
@@ -499,6 +500,8 @@ class EngineOperations:
                 ``{apps,packages}/*/docs/`` (Markdown, reStructuredText).
             forget: Forget the remembered globs (those in ``globs``, or all) and drop the files
                 only they matched from the index.
+            keyword_only: Split and store only: new sections are searchable by keyword at once,
+                by meaning once a later run embeds them.
             lock_wait_secs: Seconds to wait for another index run's lock (default 30).
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
@@ -512,6 +515,8 @@ class EngineOperations:
             params["globs"] = _strings(globs)
         if forget:
             params["forget"] = True
+        if keyword_only:
+            params["keyword_only"] = True
         if lock_wait_secs is not None:
             params["lock_wait_secs"] = lock_wait_secs
         return cast("DocsIndexResponse", self.call("docs.index", params, progress=progress))

@@ -804,6 +804,10 @@ class DocsIndexRequest(TypedDict, total=False):
     """Forget the remembered globs (those in ``globs``, or all) and drop the files only they
     matched from the index.
     """
+    keyword_only: bool
+    """Split and store only: new sections are searchable by keyword at once, by meaning once a
+    later run embeds them.
+    """
     lock_wait_secs: int | None
     """Seconds to wait for another index run's lock (default 30)."""
 
