@@ -111,6 +111,36 @@ pub struct DocSection {
     pub text: String,
 }
 
+/// Where projects keep their documentation: globs relative to the project root, matched
+/// without regard to case. Every docs index run indexes these, and the project's
+/// remembered globs; the code overview counts them.
+pub const DEFAULT_DOC_GLOBS: [&str; 3] = [
+    "*.{md,markdown,mdx,rst}",
+    "{doc,docs,documentation}/**/*.{md,markdown,mdx,rst}",
+    "{apps,packages}/*/{doc,docs}/**/*.{md,markdown,mdx,rst}",
+];
+
+/// Whether `rel` (relative to the project root, `/`-separated) is a document every docs
+/// run indexes ([`DEFAULT_DOC_GLOBS`]).
+pub fn is_default_doc(rel: &str) -> bool {
+    static SET: std::sync::OnceLock<Option<globset::GlobSet>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut set = globset::GlobSetBuilder::new();
+        for glob in DEFAULT_DOC_GLOBS {
+            set.add(
+                globset::GlobBuilder::new(glob)
+                    .literal_separator(true)
+                    .case_insensitive(true)
+                    .build()
+                    .ok()?,
+            );
+        }
+        set.build().ok()
+    })
+    .as_ref()
+    .is_some_and(|set| set.is_match(rel))
+}
+
 /// Whether a file is reStructuredText, by its extension (else it is read as Markdown).
 pub fn is_rst(path: &str) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, ext)| ext);

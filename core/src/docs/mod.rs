@@ -55,22 +55,7 @@ use crate::error::Result;
 use crate::hash::hex;
 use crate::hybrid;
 
-/// Where projects keep their documentation: globs relative to the project root, matched
-/// without regard to case. Every docs index run indexes these, and the project's
-/// remembered globs.
-pub const DEFAULT_DOC_GLOBS: [&str; 3] = [
-    "*.{md,markdown,mdx,rst}",
-    "{doc,docs,documentation}/**/*.{md,markdown,mdx,rst}",
-    "{apps,packages}/*/{doc,docs}/**/*.{md,markdown,mdx,rst}",
-];
-/// Whether `rel` (relative to the project root, `/`-separated) is a document every docs
-/// run indexes ([`DEFAULT_DOC_GLOBS`]).
-pub fn is_default_doc(rel: &str) -> bool {
-    static SET: std::sync::OnceLock<Option<globset::GlobSet>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| index::glob_set(&DEFAULT_DOC_GLOBS, true, "docs.index").ok())
-        .as_ref()
-        .is_some_and(|set| set.is_match(rel))
-}
+pub use crate::text::{DEFAULT_DOC_GLOBS, is_default_doc};
 
 /// The notes glob, relative to the project root.
 pub const NOTES_GLOB: &str = "sessions/**/*.md";

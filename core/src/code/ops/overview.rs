@@ -251,7 +251,7 @@ impl Operation for GetOverview {
             else {
                 continue;
             };
-            if crate::docs::is_default_doc(&rel) {
+            if crate::text::is_default_doc(&rel) {
                 let top = rel.split_once('/').map_or(".", |(top, _)| top);
                 *out.docs.entry(top.to_string()).or_default() += 1;
             }
