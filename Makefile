@@ -237,6 +237,7 @@ bench: python-release setup-node
 	cd $(NODE_DIR) && node bench/hooks-bench.js
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tools_list.py
+	$(VENV)/bin/python bindings/python/bench/agent_views.py . core/src/code/ops/overview.rs bindings/python/python/cc_search/cli.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tokens.py
 	PATH="$(TOOLS)/bin:$$PATH" $(VENV)/bin/python bindings/python/bench/cli_startup.py
 	# Embedding throughput against sentence-transformers (its own venv: torch is large).

@@ -54,7 +54,7 @@ describe('mcpHandle', () => {
       // The agent's toolset: reading tools only, checkfor for grep.
       assert.ok(names.includes('checkfor') && names.includes('files_suggest'), names.join())
       assert.ok(!names.some((n) => n.endsWith('_index') || n === 'grep_search' || n.startsWith('claude')), names.join())
-      assert.ok(JSON.stringify(list).length <= 12000)
+      assert.ok(JSON.stringify(list).length <= 8500) // the ceiling: 8.5 KB
 
       const call = JSON.parse(
         engine.mcpHandle(request(3, 'tools/call', { name: 'checkfor', arguments: { search: 'log', whole_word: true } })),

@@ -90,6 +90,31 @@ pub struct ExtractedFile {
 pub trait LanguageExtractor: Send + Sync {
     /// Language name as stored (`rust`, `typescript`, …).
     fn name(&self) -> &'static str;
+    /// The manifests (file names) that declare this language's programs, for
+    /// `code.get_overview`'s entry points.
+    fn manifests(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The commands the manifest at `manifest` (relative to the repository `root`, one of
+    /// [`manifests`](LanguageExtractor::manifests)) declares in `text`. A malformed
+    /// manifest declares none.
+    fn entry_points(
+        &self,
+        _manifest: &str,
+        _text: &str,
+        _root: &std::path::Path,
+    ) -> Vec<DeclaredEntry> {
+        Vec::new()
+    }
+    /// File names that make their directory a program, each with how it is run
+    /// (`__main__.py`, `python -m`).
+    fn main_modules(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// Whether programs start at a method named `main` rather than a function.
+    fn main_is_method(&self) -> bool {
+        false
+    }
     /// File extensions it handles, without the dot, lowercase.
     fn extensions(&self) -> &'static [&'static str];
     /// The tree-sitter grammar for files with this extension.
@@ -884,4 +909,41 @@ pub(crate) fn last_segment(path: &str) -> &str {
         .find(|s| !s.is_empty())
         .unwrap_or(path)
         .trim()
+}
+
+/// A command a manifest declares ([`LanguageExtractor::entry_points`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredEntry {
+    /// The command's name (`pytest`), or `main` for a package's main module.
+    pub name: String,
+    /// The manifest, relative to the repository.
+    pub declared_in: String,
+    /// What it names, as written (`pkg.cli:main`, `./bin/cli.js`).
+    pub target: String,
+    /// What it runs.
+    pub runs: EntryRuns,
+}
+
+/// What a declared command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryRuns {
+    /// A function of this name, best in a file whose path ends with one of `files`.
+    Function {
+        /// The function's name.
+        function: String,
+        /// Path endings of the module that defines it.
+        files: Vec<String>,
+    },
+    /// A file (relative to the repository): its `main` when it has one.
+    File(String),
+}
+
+/// `target` (`./bin/x.js`) relative to the repository root, read from the directory of
+/// the manifest at `manifest`.
+pub(crate) fn beside(manifest: &str, target: &str) -> String {
+    let target = target.trim().trim_start_matches("./");
+    match manifest.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{target}"),
+        None => target.to_string(),
+    }
 }

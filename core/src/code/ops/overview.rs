@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use super::{
     REPO_PARAM, SYMBOL_COLUMNS, Symbol, SymbolRow, agent_shape, dberr, open_repo, symbol_row,
 };
-use crate::code::is_test_path;
+use crate::code::extract::EntryRuns;
+use crate::code::{extractors, is_test_path};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ops::{AgentShape, Operation, PathParam};
@@ -255,7 +256,8 @@ impl Operation for GetOverview {
                 let top = rel.split_once('/').map_or(".", |(top, _)| top);
                 *out.docs.entry(top.to_string()).or_default() += 1;
             }
-            if MANIFESTS.contains(&rel.rsplit('/').next().unwrap_or(&rel))
+            let name = rel.rsplit('/').next().unwrap_or(&rel);
+            if extractors().iter().any(|l| l.manifests().contains(&name))
                 && rel.matches('/').count() <= 2
                 && !aside(&rel)
             {
@@ -272,211 +274,10 @@ impl Operation for GetOverview {
     }
 }
 
-/// The manifests whose declared commands are entry points (at most two directories deep).
-const MANIFESTS: &[&str] = &[
-    "pyproject.toml",
-    "setup.cfg",
-    "setup.py",
-    "package.json",
-    "Cargo.toml",
-];
-
-/// What a declared command runs.
-enum Runs {
-    /// `module:function` (Python).
-    Function { module: String, function: String },
-    /// A file, relative to the repository root; its `main` function when it has one.
-    File(String),
-}
-
-/// A command a manifest declares.
-struct Declared {
-    name: String,
-    declared_in: String,
-    target: String,
-    runs: Runs,
-}
-
-/// `target` (`./bin/x.js`, `src/main.rs`) relative to the repository root, from the
-/// manifest's directory `dir` (empty for the root).
-fn beside(dir: &str, target: &str) -> String {
-    let target = target.trim().trim_start_matches("./");
-    if dir.is_empty() {
-        target.to_string()
-    } else {
-        format!("{dir}/{target}")
-    }
-}
-
-/// A Python entry point `name = module:function[.attr] [extras]`, as setup.cfg and
-/// setup.py write them (the value alone: `module:function`).
-fn python_target(value: &str) -> Option<(String, String)> {
-    let value = value.split('[').next()?.trim();
-    let (module, function) = value.split_once(':')?;
-    let ok = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-    };
-    let function = function.trim();
-    (ok(module.trim()) && ok(function)).then(|| {
-        let last = function.rsplit('.').next().unwrap_or(function);
-        (module.trim().to_string(), last.to_string())
-    })
-}
-
-/// The commands one manifest declares. Unreadable or malformed manifests declare none.
-fn declared_in(root: &Path, manifest: &str) -> Vec<Declared> {
-    let Ok(text) = std::fs::read_to_string(root.join(manifest)) else {
-        return Vec::new();
-    };
-    let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
-    let file = manifest.rsplit('/').next().unwrap_or(manifest);
-    let mut out = Vec::new();
-    let mut python = |name: &str, value: &str| {
-        if let Some((module, function)) = python_target(value) {
-            out.push(Declared {
-                name: name.trim().to_string(),
-                declared_in: manifest.to_string(),
-                target: value.trim().to_string(),
-                runs: Runs::Function { module, function },
-            });
-        }
-    };
-    match file {
-        "pyproject.toml" => {
-            let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
-                return Vec::new();
-            };
-            let tables = [
-                doc.get("project").and_then(|p| p.get("scripts")),
-                doc.get("project").and_then(|p| p.get("gui-scripts")),
-                doc.get("tool")
-                    .and_then(|t| t.get("poetry"))
-                    .and_then(|p| p.get("scripts")),
-            ];
-            for table in tables
-                .into_iter()
-                .flatten()
-                .filter_map(toml::Value::as_table)
-            {
-                for (name, value) in table {
-                    if let Some(value) = value.as_str() {
-                        python(name, value);
-                    }
-                }
-            }
-        }
-        "setup.cfg" => {
-            // `[options.entry_points]`, `console_scripts =` / `gui_scripts =`, then one
-            // `name = module:function` per (indented) line.
-            let mut section = false;
-            let mut scripts = false;
-            for line in text.lines() {
-                let trimmed = line.trim();
-                if trimmed.starts_with('[') {
-                    section = trimmed == "[options.entry_points]";
-                    scripts = false;
-                    continue;
-                }
-                if !section || trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
-                    continue;
-                }
-                let indented = line.starts_with([' ', '\t']);
-                if !indented {
-                    let (key, rest) = trimmed.split_once('=').unwrap_or((trimmed, ""));
-                    scripts = matches!(key.trim(), "console_scripts" | "gui_scripts");
-                    if scripts && let Some((name, value)) = rest.split_once('=') {
-                        python(name, value);
-                    }
-                } else if scripts && let Some((name, value)) = trimmed.split_once('=') {
-                    python(name, value);
-                }
-            }
-        }
-        // Quoted `name = module:function` strings, in a file that declares scripts.
-        "setup.py" if text.contains("console_scripts") || text.contains("gui_scripts") => {
-            for quoted in text.split(['"', '\'']).skip(1).step_by(2) {
-                if let Some((name, value)) = quoted.split_once('=')
-                    && !name.trim().is_empty()
-                    && name
-                        .trim()
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-                {
-                    python(name, value);
-                }
-            }
-        }
-        "package.json" => {
-            let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
-                return Vec::new();
-            };
-            let package = doc.get("name").and_then(|n| n.as_str()).unwrap_or("");
-            let short = package.rsplit('/').next().unwrap_or(package);
-            let mut file_entry = |name: &str, target: &str| {
-                out.push(Declared {
-                    name: name.to_string(),
-                    declared_in: manifest.to_string(),
-                    target: target.to_string(),
-                    runs: Runs::File(beside(dir, target)),
-                });
-            };
-            match doc.get("bin") {
-                Some(serde_json::Value::String(target)) => file_entry(short, target),
-                Some(serde_json::Value::Object(bins)) => {
-                    for (name, target) in bins {
-                        if let Some(target) = target.as_str() {
-                            file_entry(name, target);
-                        }
-                    }
-                }
-                _ => {}
-            }
-            if let Some(main) = doc.get("main").and_then(|m| m.as_str()) {
-                file_entry("main", main);
-            }
-        }
-        "Cargo.toml" => {
-            let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
-                return Vec::new();
-            };
-            let package = doc
-                .get("package")
-                .and_then(|p| p.get("name"))
-                .and_then(toml::Value::as_str);
-            let mut bin = |name: &str, target: &str| {
-                out.push(Declared {
-                    name: name.to_string(),
-                    declared_in: manifest.to_string(),
-                    target: target.to_string(),
-                    runs: Runs::File(beside(dir, target)),
-                });
-            };
-            let bins = doc.get("bin").and_then(toml::Value::as_array);
-            for entry in bins.into_iter().flatten() {
-                let Some(name) = entry.get("name").and_then(toml::Value::as_str) else {
-                    continue;
-                };
-                let target = entry
-                    .get("path")
-                    .and_then(toml::Value::as_str)
-                    .map_or_else(|| format!("src/bin/{name}.rs"), str::to_string);
-                bin(name, &target);
-            }
-            if let Some(package) = package
-                && root.join(beside(dir, "src/main.rs")).is_file()
-            {
-                bin(package, "src/main.rs");
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
-/// The entry points: the commands the `manifests` declare, resolved through the index,
-/// then `__main__.py` modules and `main` functions outside tests and samples.
+/// The entry points: the commands the `manifests` declare (as their languages read them),
+/// resolved through the index, then the directories a language runs as programs
+/// (`main_modules`) and `main` functions (or methods, where programs start at one)
+/// outside tests and samples.
 fn entry_points(
     root: &Path,
     manifests: &[String],
@@ -507,7 +308,15 @@ fn entry_points(
         entry.end_line = Some(row.line_end);
     };
     for manifest in manifests {
-        for declared in declared_in(root, manifest) {
+        let Ok(text) = std::fs::read_to_string(root.join(manifest)) else {
+            continue;
+        };
+        let name = manifest.rsplit('/').next().unwrap_or(manifest);
+        let declared = extractors()
+            .iter()
+            .filter(|l| l.manifests().contains(&name))
+            .flat_map(|l| l.entry_points(manifest, &text, root));
+        for declared in declared {
             let mut entry = EntryPoint {
                 name: declared.name,
                 declared_in: declared.declared_in,
@@ -515,14 +324,10 @@ fn entry_points(
                 ..Default::default()
             };
             match &declared.runs {
-                Runs::Function { module, function } => {
+                EntryRuns::Function { function, files } => {
                     let rows = symbols(&by_name, &[function])?;
-                    let module_path = module.replace('.', "/");
-                    let in_module = |r: &&SymbolRow| {
-                        let stem = r.rel_path.trim_end_matches(".py");
-                        stem.ends_with(&module_path)
-                            || stem.trim_end_matches("/__init__").ends_with(&module_path)
-                    };
+                    let in_module =
+                        |r: &&SymbolRow| files.iter().any(|f| r.rel_path.ends_with(f.as_str()));
                     let row = rows
                         .iter()
                         .find(in_module)
@@ -531,7 +336,7 @@ fn entry_points(
                         at(&mut entry, row);
                     }
                 }
-                Runs::File(path) => {
+                EntryRuns::File(path) => {
                     entry.path = Some(path.clone());
                     if let Some(row) = symbols(&main_in, &[path])?.first() {
                         at(&mut entry, row);
@@ -542,39 +347,51 @@ fn entry_points(
         }
     }
     let known: BTreeSet<String> = out.iter().filter_map(|p| p.path.clone()).collect();
-    let modules: Vec<String> = conn
-        .prepare(
-            "SELECT rel_path FROM files \
-             WHERE rel_path = '__main__.py' OR rel_path LIKE '%/__main__.py' ORDER BY rel_path",
-        )
-        .map_err(e)?
-        .query_map([], |r| r.get(0))
-        .map_err(e)?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(e)?;
-    for rel in modules
+    let mut modules: Vec<(String, &str)> = Vec::new();
+    for (name, how) in extractors().iter().flat_map(|l| l.main_modules()) {
+        let mut stmt = conn
+            .prepare(
+                "SELECT rel_path FROM files \
+                 WHERE rel_path = ?1 OR rel_path LIKE '%/' || ?1 ORDER BY rel_path",
+            )
+            .map_err(e)?;
+        let found = stmt
+            .query_map([name], |r| r.get(0))
+            .map_err(e)?
+            .collect::<rusqlite::Result<Vec<String>>>()
+            .map_err(e)?;
+        modules.extend(found.into_iter().map(|rel| (rel, *how)));
+    }
+    for (rel, how) in modules
         .into_iter()
-        .filter(|r| !aside(r) && !known.contains(r))
+        .filter(|(r, _)| !aside(r) && !known.contains(r))
     {
         let package = rel
             .rsplit_once('/')
             .map_or("", |(dir, _)| dir.rsplit('/').next().unwrap_or(dir));
         out.push(EntryPoint {
             name: package.to_string(),
-            declared_in: "python -m".into(),
+            declared_in: how.to_string(),
             path: Some(rel),
             ..Default::default()
         });
     }
     let mains = symbols(&by_name, &[&"main"])?;
+    // Programs that start at a method named `main`, in the languages where they do.
+    let method_languages: Vec<&str> = extractors()
+        .iter()
+        .filter(|l| l.main_is_method())
+        .map(|l| l.name())
+        .collect();
+    let method_languages =
+        serde_json::to_string(&method_languages).map_err(|err| Error::Internal(err.to_string()))?;
     let methods = format!(
         "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
          WHERE s.name = 'main' AND s.kind = 'method'
-           AND (f.rel_path LIKE '%.java' OR f.rel_path LIKE '%.cs' OR f.rel_path LIKE '%.kt'
-                OR f.rel_path LIKE '%.scala')
+           AND f.language IN (SELECT value FROM json_each(?1))
          ORDER BY f.rel_path, s.line_start"
     );
-    let methods = symbols(&methods, &[])?;
+    let methods = symbols(&methods, &[&method_languages])?;
     for row in mains
         .iter()
         .filter(|r| r.kind == "fn")
@@ -610,42 +427,5 @@ mod tests {
         );
         assert_eq!(directory_of("Examples/demo.rs"), ("Examples".into(), true));
         assert!(aside("testing/test_main.py") && !aside("src/main.py"));
-    }
-
-    #[test]
-    fn setup_py_declares_its_console_scripts() {
-        let dir = tempfile::tempdir().unwrap();
-        let setup = "from setuptools import setup\nsetup(\n    name='tool',\n    entry_points={\n        'console_scripts': [\"tool = tool.main:run\", 'tool-admin=tool.admin:cli'],\n    },\n    description='a = b:c is not it',\n)\n";
-        std::fs::write(dir.path().join("setup.py"), setup).unwrap();
-        let found: Vec<(String, String)> = declared_in(dir.path(), "setup.py")
-            .into_iter()
-            .map(|d| (d.name, d.target))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                ("tool".to_string(), "tool.main:run".to_string()),
-                ("tool-admin".to_string(), "tool.admin:cli".to_string())
-            ]
-        );
-        std::fs::write(dir.path().join("setup.py"), "x = 'a = b:c'\n").unwrap();
-        assert!(
-            declared_in(dir.path(), "setup.py").is_empty(),
-            "no console_scripts"
-        );
-    }
-
-    #[test]
-    fn python_targets_are_module_and_function() {
-        assert_eq!(
-            python_target(" pytest:console_main "),
-            Some(("pytest".into(), "console_main".into()))
-        );
-        assert_eq!(
-            python_target("pkg.cli:App.run [extra]"),
-            Some(("pkg.cli".into(), "run".into()))
-        );
-        assert_eq!(python_target("no colon"), None);
-        assert_eq!(python_target("a b:c"), None);
     }
 }

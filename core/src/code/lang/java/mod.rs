@@ -24,6 +24,9 @@ impl LanguageExtractor for Java {
     fn extensions(&self) -> &'static [&'static str] {
         &["java"]
     }
+    fn main_is_method(&self) -> bool {
+        true
+    }
     fn grammar(&self, _extension: &str) -> tree_sitter::Language {
         tree_sitter_java::LANGUAGE.into()
     }

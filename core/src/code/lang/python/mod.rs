@@ -1,5 +1,6 @@
 //! Python (`.py .pyi`).
 
+mod entry;
 mod link;
 
 use tree_sitter::Node;
@@ -204,6 +205,20 @@ fn decorator_refs(lang: &Python, decorator: Node, cx: &mut Context) {
 }
 
 impl LanguageExtractor for Python {
+    fn manifests(&self) -> &'static [&'static str] {
+        entry::MANIFESTS
+    }
+    fn entry_points(
+        &self,
+        manifest: &str,
+        text: &str,
+        _root: &std::path::Path,
+    ) -> Vec<crate::code::extract::DeclaredEntry> {
+        entry::declared(manifest, text)
+    }
+    fn main_modules(&self) -> &'static [(&'static str, &'static str)] {
+        &[("__main__.py", "python -m")]
+    }
     fn name(&self) -> &'static str {
         "python"
     }

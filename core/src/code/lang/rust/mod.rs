@@ -6,7 +6,7 @@ mod link;
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
-use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::extract::{Context, DeclaredEntry, Definition, EntryRuns, beside, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -188,6 +188,55 @@ fn let_type(node: Node, cx: &mut Context) {
 }
 
 impl LanguageExtractor for Rust {
+    fn manifests(&self) -> &'static [&'static str] {
+        &["Cargo.toml"]
+    }
+    /// `[[bin]]` targets (their `path`, else `src/bin/<name>.rs`), and the package's own
+    /// binary when it has `src/main.rs`.
+    fn entry_points(
+        &self,
+        manifest: &str,
+        text: &str,
+        root: &std::path::Path,
+    ) -> Vec<DeclaredEntry> {
+        let Ok(doc) = toml::from_str::<toml::Table>(text) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut bin = |name: &str, target: String| {
+            out.push(DeclaredEntry {
+                name: name.to_string(),
+                declared_in: manifest.to_string(),
+                runs: EntryRuns::File(beside(manifest, &target)),
+                target,
+            });
+        };
+        for entry in doc
+            .get("bin")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(name) = entry.get("name").and_then(toml::Value::as_str) else {
+                continue;
+            };
+            let target = entry
+                .get("path")
+                .and_then(toml::Value::as_str)
+                .map_or_else(|| format!("src/bin/{name}.rs"), str::to_string);
+            bin(name, target);
+        }
+        let main = "src/main.rs".to_string();
+        if let Some(package) = doc
+            .get("package")
+            .and_then(|p| p.get("name"))
+            .and_then(toml::Value::as_str)
+            && root.join(beside(manifest, &main)).is_file()
+        {
+            bin(package, main);
+        }
+        out
+    }
     fn name(&self) -> &'static str {
         "rust"
     }

@@ -5,7 +5,7 @@ mod link;
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named, outer};
-use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::extract::{Context, DeclaredEntry, Definition, EntryRuns, beside, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -56,6 +56,46 @@ fn declares(node: Node) -> bool {
 }
 
 impl LanguageExtractor for JavaScript {
+    fn manifests(&self) -> &'static [&'static str] {
+        &["package.json"]
+    }
+    /// `bin` (one command named after the package, or a map of them) and `main`.
+    fn entry_points(
+        &self,
+        manifest: &str,
+        text: &str,
+        _root: &std::path::Path,
+    ) -> Vec<DeclaredEntry> {
+        let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else {
+            return Vec::new();
+        };
+        let package = doc.get("name").and_then(|n| n.as_str()).unwrap_or("");
+        let short = package.rsplit('/').next().unwrap_or(package);
+        let mut out = Vec::new();
+        let mut file = |name: &str, target: &str| {
+            out.push(DeclaredEntry {
+                name: name.to_string(),
+                declared_in: manifest.to_string(),
+                target: target.to_string(),
+                runs: EntryRuns::File(beside(manifest, target)),
+            });
+        };
+        match doc.get("bin") {
+            Some(serde_json::Value::String(target)) => file(short, target),
+            Some(serde_json::Value::Object(bins)) => {
+                for (name, target) in bins {
+                    if let Some(target) = target.as_str() {
+                        file(name, target);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(main) = doc.get("main").and_then(|m| m.as_str()) {
+            file("main", main);
+        }
+        out
+    }
     fn name(&self) -> &'static str {
         "javascript"
     }
