@@ -273,7 +273,8 @@ def test_project_dir_is_the_project_of_docs_and_notes(
     indexed = json.loads(
         ok(cli("docs", "index", "-C", str(app_dir), "--json", home=home, cwd=elsewhere))
     )
-    assert (indexed["project"], indexed["files"]) == ("app", 1)
+    # README.md and docs/guide.md: the README is documentation too.
+    assert (indexed["project"], indexed["files"]) == ("app", 2)
     found = json.loads(
         ok(
             cli(
@@ -291,7 +292,7 @@ def test_project_dir_is_the_project_of_docs_and_notes(
         )
     )
     assert [h["file"] for h in found["results"]] == ["docs/guide.md"]
-    # --glob chooses the files; --path is its old, hidden name.
+    # --glob adds files to the defaults (and is remembered); --path is its old, hidden name.
     for flag in ("--glob", "--path"):
         custom = json.loads(
             ok(
@@ -308,7 +309,7 @@ def test_project_dir_is_the_project_of_docs_and_notes(
                 )
             )
         )
-        assert custom["files"] == 0, flag
+        assert (custom["files"], custom["globs"]) == (2, ["src/*.md"]), flag
     notes = json.loads(
         ok(cli("notes", "index", "-C", str(app_dir), "--json", home=home, cwd=elsewhere))
     )

@@ -226,7 +226,7 @@ def test_overview_status_and_repos(repo: Repo) -> None:
     overview = repo.text("overview")
     assert "Languages: python 2, rust 1\n" in overview
     assert re.search(r"Directories \(2\):\n +files +symbols +directory\n +2 +\d+ +app\n", overview)
-    assert "Entry points (" in overview and re.search(r"#\d+ +fn +main +app/main\.py:4-7", overview)
+    assert "Entry points (" in overview and re.search(r"main +main +app/main\.py:4-7 +#\d+", overview)
 
     status = repo.text("status")
     assert f"Repository: {repo.root}\n" in status

@@ -377,12 +377,34 @@ def print_code_overview(result: dict[str, Any]) -> None:
         for mod in mods:
             p.out(f"  {mod['files']:>{files_w}}  {mod['symbols']:>{syms_w}}  "
                   + p.styled(mod["path"], "green"))
-    for key, title in (("top_types", "Most referenced types"), ("entry_points", "Entry points")):
-        symbols = result.get(key, [])
-        if symbols:
-            p.out()
-            _heading(p, title, len(symbols))
-            _symbol_list(p, symbols, indent="  ")
+        if result.get("more_directories"):
+            p.out(p.styled(f"  … and {result['more_directories']} smaller directories", "dim"))
+    samples = result.get("samples", [])
+    if samples:
+        listed = ", ".join(f"{s['path']} ({s['files']})" for s in samples)
+        p.out(p.styled("Fixtures and examples:", "bold") + " " + _text(p, listed))
+    types = result.get("top_types", [])
+    if types:
+        p.out()
+        _heading(p, "Most referenced types", len(types))
+        _symbol_list(p, types, indent="  ")
+    entries = result.get("entry_points", [])
+    if entries:
+        p.out()
+        _heading(p, "Entry points", len(entries))
+        for entry in entries:
+            where = entry.get("path") or ""
+            if entry.get("start_line"):
+                where += f":{entry['start_line']}-{entry['end_line']}"
+            target = f" → {entry['target']}" if entry.get("target") else ""
+            symbol = f"  #{entry['id']}" if entry.get("id") is not None else ""
+            p.out(f"  {p.styled(entry['name'], 'cyan')}  {entry['declared_in']}{target}  "
+                  + p.styled(where, "green") + symbol)
+    docs = result.get("docs", {})
+    if docs:
+        p.out()
+        listed = ", ".join(f"{d} ({n})" for d, n in docs.items())
+        p.out(p.styled("Docs:", "bold") + " " + _text(p, listed))
     if result.get("truncated"):
         p.out()
     _truncated(p, result, "directories, types or entry points")
