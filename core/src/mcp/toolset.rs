@@ -154,7 +154,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.get_file_symbols",
-        description: "A file's outline: a line per symbol, `lines kind name #id`, methods indented under their class. Cheaper than grepping for definitions; use it to pick what to read in a long file.",
+        description: "A file's outline, a line per symbol (`lines kind name #id`, methods under their class): cheaper than grepping for definitions. Use it to pick what to read.",
         brief: "a file's outline",
         params: &[("file", "Path relative to the repository root."), REPO],
         required: &["file"],
@@ -163,7 +163,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.get_overview",
-        description: "A repository at a glance: languages, directories with file and symbol counts, the most referenced types, entry points (commands, main) and docs. Start here in an unfamiliar codebase.",
+        description: "A repository at a glance: languages, directories (files, symbols), main types, entry points, docs. Start here in an unfamiliar codebase.",
         brief: "a repository's map: languages, directories, main types, entry points",
         params: &[REPO],
         required: &[],
