@@ -208,8 +208,8 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
     out
 }
 
-/// Split markdown into one chunk per H2 section (`## Title`), by the rules of
-/// [`sections_of`]:
+/// Split markdown into one chunk per H2 section (`## Title`), by the rules both
+/// splitters share:
 ///
 /// - a file without an H2 heading is one chunk titled [`FULL_DOCUMENT`];
 /// - text before the first H2 (a title, an introduction) is a chunk titled
@@ -300,7 +300,8 @@ fn rst_title(line: &str, inset: bool) -> Option<&str> {
     Some(text.trim())
 }
 
-/// Split reStructuredText into one chunk per section, by the rules of [`sections_of`].
+/// Split reStructuredText into one chunk per section, by the rules both splitters share
+/// (see [`markdown_sections`]).
 ///
 /// A heading is a title line underlined — or over- and underlined — with a run of one
 /// punctuation character at least as long as the title (or four long), after a blank

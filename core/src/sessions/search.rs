@@ -125,7 +125,7 @@ pub struct SearchHit {
     pub content: String,
     /// The window of `content` that matched best by meaning, when the chunk has several.
     pub matched_window: Option<String>,
-    /// What an agent reads of the chunk ([`excerpt`]): the lines holding the query's
+    /// What an agent reads of the chunk: the lines holding the query's
     /// words, else the start of the window that matched by meaning; at most 1,000 bytes.
     pub excerpt: String,
     /// The prompt and the assistant's replies around the match (up to 5 messages).
