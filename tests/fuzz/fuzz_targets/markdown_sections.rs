@@ -12,13 +12,22 @@
 //! one `(full document)` chunk of the whole text, and blank text makes none.
 #![no_main]
 
-use cc_search::text::{FULL_DOCUMENT, PREAMBLE, markdown_sections, rst_sections};
+use cc_search::text::{DocSection, FULL_DOCUMENT, PREAMBLE, markdown_sections, rst_sections};
 use libfuzzer_sys::fuzz_target;
 
 /// Whether a left-out stretch holds only headings and blank lines.
 fn only_headings(gap: &str) -> bool {
     gap.lines()
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+}
+
+/// Where `section` starts in `input` at or after byte `at`: sections are whole lines, in
+/// order, so the next one starts at a line start there.
+fn next_piece(input: &str, at: usize, section: &DocSection) -> usize {
+    (at..input.len())
+        .filter(|&i| i == 0 || input.as_bytes()[i - 1] == b'\n')
+        .find(|&i| input[i..].starts_with(&section.text))
+        .unwrap_or_else(|| panic!("section {:?} is not the next piece of the input", section.title))
 }
 
 /// The reStructuredText splitter's properties.
@@ -31,13 +40,7 @@ fn check_rst(text: &str) {
     let mut at = 0;
     for s in &sections {
         assert!(!s.text.is_empty());
-        let Some(found) = (at..text.len())
-            .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
-            .find(|&i| text[i..].starts_with(&s.text))
-        else {
-            panic!("section {:?} is not the next piece of the input", s.title);
-        };
-        at = found + s.text.len();
+        at = next_piece(text, at, s) + s.text.len();
         if s.title == FULL_DOCUMENT {
             assert_eq!(sections.len(), 1);
             assert_eq!(s.text, text);
@@ -55,13 +58,7 @@ fuzz_target!(|markdown: &str| {
     let mut at = 0;
     for s in &sections {
         assert!(!s.text.is_empty());
-        // Sections are whole lines: the next one starts at a line start.
-        let Some(found) = (at..markdown.len())
-            .filter(|&i| i == 0 || markdown.as_bytes()[i - 1] == b'\n')
-            .find(|&i| markdown[i..].starts_with(&s.text))
-        else {
-            panic!("section {:?} is not the next piece of the input", s.title);
-        };
+        let found = next_piece(markdown, at, s);
         let gap = &markdown[at..found];
         assert!(only_headings(gap), "left out more than headings: {gap:?}");
         at = found + s.text.len();
