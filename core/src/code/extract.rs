@@ -924,6 +924,19 @@ pub struct DeclaredEntry {
     pub runs: EntryRuns,
 }
 
+impl DeclaredEntry {
+    /// The command `name` the manifest at `manifest` declares, running the file `target`
+    /// (as written, relative to the manifest's directory).
+    pub fn file(name: &str, manifest: &str, target: &str) -> DeclaredEntry {
+        DeclaredEntry {
+            name: name.to_string(),
+            declared_in: manifest.to_string(),
+            target: target.to_string(),
+            runs: EntryRuns::File(beside(manifest, target)),
+        }
+    }
+}
+
 /// What a declared command runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryRuns {

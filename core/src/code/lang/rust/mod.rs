@@ -6,7 +6,7 @@ mod link;
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
-use crate::code::extract::{Context, DeclaredEntry, Definition, EntryRuns, beside, last_segment};
+use crate::code::extract::{Context, DeclaredEntry, Definition, beside, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -204,12 +204,7 @@ impl LanguageExtractor for Rust {
         };
         let mut out = Vec::new();
         let mut bin = |name: &str, target: String| {
-            out.push(DeclaredEntry {
-                name: name.to_string(),
-                declared_in: manifest.to_string(),
-                runs: EntryRuns::File(beside(manifest, &target)),
-                target,
-            });
+            out.push(DeclaredEntry::file(name, manifest, &target));
         };
         for entry in doc
             .get("bin")

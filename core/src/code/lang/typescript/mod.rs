@@ -5,7 +5,7 @@ mod link;
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named, outer};
-use crate::code::extract::{Context, DeclaredEntry, Definition, EntryRuns, beside, last_segment};
+use crate::code::extract::{Context, DeclaredEntry, Definition, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -73,12 +73,7 @@ impl LanguageExtractor for JavaScript {
         let short = package.rsplit('/').next().unwrap_or(package);
         let mut out = Vec::new();
         let mut file = |name: &str, target: &str| {
-            out.push(DeclaredEntry {
-                name: name.to_string(),
-                declared_in: manifest.to_string(),
-                target: target.to_string(),
-                runs: EntryRuns::File(beside(manifest, target)),
-            });
+            out.push(DeclaredEntry::file(name, manifest, target));
         };
         match doc.get("bin") {
             Some(serde_json::Value::String(target)) => file(short, target),
