@@ -1650,8 +1650,8 @@ export interface SessionsHit {
   /** The window of `content` that matched best by meaning, when the chunk has several. */
   matched_window: string | null
   /**
-   * What an agent reads of the chunk (`excerpt`): the lines holding the query's words, else the
-   * start of the window that matched by meaning; at most 1,000 bytes.
+   * What an agent reads of the chunk: the lines holding the query's words, else the start of the
+   * window that matched by meaning; at most 1,000 bytes.
    */
   excerpt: string
   /** The prompt and the assistant's replies around the match (up to 5 messages). */

@@ -1461,8 +1461,8 @@ class SessionsHit(TypedDict):
     matched_window: str | None
     """The window of ``content`` that matched best by meaning, when the chunk has several."""
     excerpt: str
-    """What an agent reads of the chunk (``excerpt``): the lines holding the query's words, else
-    the start of the window that matched by meaning; at most 1,000 bytes.
+    """What an agent reads of the chunk: the lines holding the query's words, else the start of
+    the window that matched by meaning; at most 1,000 bytes.
     """
     messages: list[SessionsContextMessage]
     """The prompt and the assistant's replies around the match (up to 5 messages)."""
