@@ -100,6 +100,8 @@ pub mod time;
 pub mod transcripts;
 #[doc(hidden)]
 pub mod walk;
+#[doc(hidden)]
+pub mod watch;
 
 pub use config::Config;
 pub use engine::{Engine, EngineOptions};

@@ -352,6 +352,9 @@ pub struct Database {
     idle: Mutex<Vec<Connection>>,
     writer: Mutex<()>,
     mmap_size: i64,
+    /// What the last index runs of this database saw of their trees, and the watches
+    /// that tell whether that still holds ([`crate::watch`]).
+    fresh: crate::watch::Slot,
 }
 
 impl std::fmt::Debug for Database {
@@ -371,6 +374,7 @@ impl Database {
             idle: Mutex::new(Vec::new()),
             writer: Mutex::new(()),
             mmap_size: 0,
+            fresh: Mutex::default(),
         }
     }
 
@@ -388,6 +392,12 @@ impl Database {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Where an index keeps what its last runs saw of their trees ([`crate::watch`]);
+    /// empty until a run puts something there.
+    pub(crate) fn fresh(&self) -> &crate::watch::Slot {
+        &self.fresh
     }
 
     /// A connection for reading (or for writes that need no queueing).

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "basics",
-        &["error", "text", "time", "env", "hash", "progress"],
+        &["error", "text", "time", "env", "hash", "progress", "watch"],
     ),
     (
         "machinery",

@@ -2170,3 +2170,80 @@ fn a_budget_cut_detail_lists_only_the_files_of_the_callers_it_keeps() {
     assert_eq!(used.len(), files.len(), "{cut}");
     assert!(used.iter().all(|&i| (i as usize) < files.len()), "{cut}");
 }
+
+/// The MCP server brings the code index up to date before every answer. While nothing
+/// changed it does so without walking the tree or writing (so it answers even while
+/// another process holds the index's writer lock), and every change — an edit, a new
+/// directory, a `.gitignore` — is still seen by the very next call.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_answers_without_walking_while_nothing_changed_and_sees_every_change() {
+    let (home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pkg/a.py", "def alpha():\n    pass\n");
+    let server = std::sync::Arc::new(
+        cc_search::mcp::Server::new(
+            std::sync::Arc::new(engine),
+            cc_search::mcp::ServerOptions {
+                roots: vec![dir.path().to_path_buf()],
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    );
+    let names = |server: &cc_search::mcp::Server, query: &str| -> Vec<String> {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "code_search_symbols", "arguments": {"query": query}}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        let answer: Value = serde_json::from_str(text).unwrap();
+        assert!(answer.get("warnings").is_none(), "{answer}");
+        answer["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| format!("{}:{}", h["f"].as_str().unwrap_or("?"), h["n"]))
+            .collect()
+    };
+    assert_eq!(names(&server, "alpha"), [r#"pkg/a.py:"alpha""#]);
+    assert_eq!(names(&server, "alpha"), [r#"pkg/a.py:"alpha""#]);
+
+    // Another process holds the writer lock: a run that walked would wait for it.
+    let db = std::fs::read_dir(home.path().join("code"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .unwrap();
+    let lock = std::fs::File::create(format!("{}-writer", db.display())).unwrap();
+    lock.lock().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let asking = std::sync::Arc::clone(&server);
+    std::thread::spawn(move || tx.send(names(&asking, "alpha")).unwrap());
+    let answered = rx.recv_timeout(std::time::Duration::from_secs(60));
+    lock.unlock().unwrap();
+    assert_eq!(
+        answered.expect("an unchanged tree was walked and written again"),
+        [r#"pkg/a.py:"alpha""#]
+    );
+
+    // Each change, seen by the next call.
+    write(dir.path(), "pkg/a.py", "def alpha_two():\n    pass\n");
+    assert_eq!(names(&server, "alpha_two"), [r#"pkg/a.py:"alpha_two""#]);
+    write(dir.path(), "pkg/sub/deeper/b.py", "def beta():\n    pass\n");
+    assert_eq!(names(&server, "beta"), [r#"pkg/sub/deeper/b.py:"beta""#]);
+    write(
+        dir.path(),
+        "pkg/sub/deeper/c.py",
+        "def gamma():\n    pass\n",
+    );
+    assert_eq!(names(&server, "gamma"), [r#"pkg/sub/deeper/c.py:"gamma""#]);
+    write(dir.path(), ".gitignore", "pkg/sub/\n");
+    assert!(names(&server, "gamma").is_empty());
+    std::fs::remove_file(dir.path().join(".gitignore")).unwrap();
+    assert_eq!(names(&server, "gamma"), [r#"pkg/sub/deeper/c.py:"gamma""#]);
+    std::fs::rename(dir.path().join("pkg/sub"), dir.path().join("moved")).unwrap();
+    assert_eq!(names(&server, "gamma"), [r#"moved/deeper/c.py:"gamma""#]);
+    std::fs::remove_file(dir.path().join("moved/deeper/c.py")).unwrap();
+    assert!(names(&server, "gamma").is_empty());
+}

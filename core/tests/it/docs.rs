@@ -1155,3 +1155,94 @@ fn the_first_mcp_docs_query_answers_by_keyword_while_the_docs_are_embedded() {
         assert!(status.pending_vectors > 0);
     }
 }
+
+/// A server's `docs_query` brings the docs index up to date first. While nothing changed
+/// it does so without walking the project or writing the index (it answers even while
+/// another process holds the index's writer lock), and a changed or new doc is found by
+/// the very next call.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_answers_docs_without_walking_while_nothing_changed_and_sees_every_change() {
+    use cc_search::mcp::{Server, ServerOptions};
+    use serde_json::{Value, json};
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let (engine, _) = engine(home.path());
+    let server = std::sync::Arc::new(
+        Server::new(
+            std::sync::Arc::new(engine),
+            ServerOptions {
+                roots: vec![dir.path().to_path_buf()],
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    );
+    // The sections found (a new section has no vector yet, so it is found by keyword and
+    // may tie with another found by meaning alone: which comes first is not the point).
+    let found = |server: &Server, query: &str| -> Vec<String> {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "docs_query", "arguments": {"query": query, "limit": 3}}});
+        let reply: Value =
+            serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        let answer: Value = serde_json::from_str(text).unwrap_or_else(|_| panic!("{text}"));
+        assert!(
+            !text.contains("could not be brought up to date"),
+            "{answer}"
+        );
+        answer["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} › {}",
+                    r["file"].as_str().unwrap(),
+                    r["section"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let first = move |server: &Server, query: &str| -> String { found(server, query).remove(0) };
+    assert_eq!(
+        first(&server, "exponential backoff"),
+        "docs/guide.md › Errors"
+    );
+    assert!(server.wait_for_background(Duration::from_secs(120)));
+    assert_eq!(
+        first(&server, "exponential backoff"),
+        "docs/guide.md › Errors"
+    );
+
+    let db = home.path().join("docs.db");
+    let lock = std::fs::File::create(format!("{}-writer", db.display())).unwrap();
+    lock.lock().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let asking = std::sync::Arc::clone(&server);
+    std::thread::spawn(move || tx.send(first(&asking, "exponential backoff")).unwrap());
+    let answered = rx.recv_timeout(Duration::from_secs(60));
+    lock.unlock().unwrap();
+    assert_eq!(
+        answered.expect("an unchanged project was walked and written again"),
+        "docs/guide.md › Errors"
+    );
+
+    write(
+        dir.path(),
+        "docs/guide.md",
+        format!("{GUIDE}\n## Zebras\n\nStriped quokkas graze here.\n"),
+    );
+    assert!(found(&server, "striped quokkas").contains(&"docs/guide.md › Zebras".to_string()));
+    write(
+        dir.path(),
+        "docs/new/place/howto.md",
+        "## Wombats\n\nBurrowing wombats dig.\n",
+    );
+    assert!(
+        found(&server, "burrowing wombats")
+            .contains(&"docs/new/place/howto.md › Wombats".to_string())
+    );
+    assert!(server.wait_for_background(Duration::from_secs(120)));
+}

@@ -33,7 +33,7 @@ use super::lang::LanguageExtractor;
 use cold::Cold;
 // (`code::ops` reads a language's family as `index::Family`.)
 pub(crate) use super::lang::Family;
-pub(crate) use plan::{index_repository, update_files};
+pub(crate) use plan::{index_repository, relative, update_files};
 
 /// What an index run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,6 +48,54 @@ pub(crate) struct RunStats {
     pub refs: u64,
     pub bytes_parsed: u64,
     pub warnings: Vec<String>,
+}
+
+/// The metadata key of the index's [`TreeFacts`].
+pub(crate) const TREE_FACTS: &str = "tree_facts";
+
+/// What an overview needs of the tree besides the index, found by each index run's walk
+/// (so an overview does not walk): the docs and the manifests.
+#[derive(Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TreeFacts {
+    /// Documentation files per top directory (`.` for the root's own).
+    pub docs: std::collections::BTreeMap<String, u64>,
+    /// Manifests that may declare entry points, near the root, sorted.
+    pub manifests: Vec<String>,
+}
+
+/// The [`TreeFacts`] of the files `rels` (relative, `/`-separated).
+pub(crate) fn tree_facts<'a>(rels: impl Iterator<Item = &'a str>) -> TreeFacts {
+    let mut facts = TreeFacts::default();
+    for rel in rels {
+        if crate::text::is_default_doc(rel) {
+            let top = rel.split_once('/').map_or(".", |(top, _)| top);
+            *facts.docs.entry(top.to_string()).or_default() += 1;
+        }
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        if crate::code::extractors()
+            .iter()
+            .any(|l| l.manifests().contains(&name))
+            && rel.matches('/').count() <= 2
+        {
+            facts.manifests.push(rel.to_string());
+        }
+    }
+    facts.manifests.sort();
+    facts
+}
+
+impl RunStats {
+    /// The stats of a run that finds nothing changed after this one.
+    fn settled(&self) -> RunStats {
+        RunStats {
+            files: self.files,
+            unchanged: self.files,
+            skipped: self.skipped,
+            symbols: self.symbols,
+            refs: self.refs,
+            ..RunStats::default()
+        }
+    }
 }
 
 struct Job {

@@ -27,7 +27,7 @@ struct Known {
 }
 
 /// The path of `path` relative to `root`, `/`-separated; `None` outside it or not UTF-8.
-pub(super) fn relative(root: &Path, path: &Path) -> Option<String> {
+pub(crate) fn relative(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     let rel = parts?.join("/");
@@ -64,6 +64,36 @@ pub(crate) fn index_repository(
     force: bool,
     warnings: &mut Vec<String>,
 ) -> Result<RunStats> {
+    // What the run depends on besides the files.
+    let scope = root.to_string_lossy();
+    let settings = format!("{:?}", config.indexer);
+    if !force
+        && let Some((stats, kept)) =
+            crate::watch::unchanged::<(RunStats, Vec<String>)>(database.fresh(), &scope, &settings)
+    {
+        warnings.extend(kept);
+        return Ok(stats);
+    }
+    let before = warnings.len();
+    let stats = walk_and_index(database, root, config, force, warnings)?;
+    crate::watch::record(
+        database.fresh(),
+        &scope,
+        settings,
+        &stats.1,
+        (stats.0.settled(), warnings[before..].to_vec()),
+    );
+    Ok(stats.0)
+}
+
+/// [`index_repository`]'s run: the stats and the directories walked.
+fn walk_and_index(
+    database: &Database,
+    root: &Path,
+    config: &ProjectConfig,
+    force: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(RunStats, Vec<PathBuf>)> {
     let walk = crate::walk::walk(
         root,
         &crate::walk::WalkOptions {
@@ -77,18 +107,30 @@ pub(crate) fn index_repository(
         },
     )?;
     warnings.extend(walk.warnings);
+    let dirs: Vec<PathBuf> = walk.dirs.into_iter().map(|(dir, _)| dir).collect();
     let conn = database.write(warnings)?;
     db::backfill(&conn, database.path())?;
+    let rels: Vec<Option<String>> = walk.files.iter().map(|f| relative(root, &f.path)).collect();
+    let facts = super::tree_facts(rels.iter().flatten().map(String::as_str));
+    let facts = serde_json::to_string(&facts).map_err(|e| Error::Internal(e.to_string()))?;
+    if db::meta(&conn, super::TREE_FACTS)
+        .map_err(|e| Error::db(database.path(), e))?
+        .as_deref()
+        != Some(facts.as_str())
+    {
+        db::set_meta(&conn, super::TREE_FACTS, &facts)
+            .map_err(|e| Error::db(database.path(), e))?;
+    }
     let known = load_known(&conn, database.path())?;
     let started = now();
     let mut stats = RunStats::default();
     let mut jobs = Vec::new();
     let mut seen: HashSet<String> = HashSet::with_capacity(walk.files.len());
-    for file in &walk.files {
+    for (file, rel) in walk.files.iter().zip(rels) {
         let Some((lang, ext)) = extractor_for_path(&file.path) else {
             continue;
         };
-        let Some(rel) = relative(root, &file.path) else {
+        let Some(rel) = rel else {
             warnings.push(format!(
                 "{}: path is not UTF-8, skipped",
                 file.path.display()
@@ -130,7 +172,7 @@ pub(crate) fn index_repository(
     if jobs.is_empty() && gone.is_empty() {
         stats.symbols = count(&conn, "symbols", database.path())?;
         stats.refs = count(&conn, "refs", database.path())?;
-        return Ok(stats);
+        return Ok((stats, dirs));
     }
     write_run(
         &conn,
@@ -143,7 +185,7 @@ pub(crate) fn index_repository(
         &mut stats,
         warnings,
     )?;
-    Ok(stats)
+    Ok((stats, dirs))
 }
 
 /// Re-index exactly `files` (paths inside `root`): changed ones re-parsed, missing ones
@@ -155,6 +197,8 @@ pub(crate) fn update_files(
     config: &ProjectConfig,
     warnings: &mut Vec<String>,
 ) -> Result<RunStats> {
+    // The counts recorded by the last walk no longer hold.
+    crate::watch::forget(database.fresh(), &root.to_string_lossy());
     let conn = database.write(warnings)?;
     db::backfill(&conn, database.path())?;
     let started = now();

@@ -16,6 +16,7 @@ use super::{
     REPO_PARAM, SYMBOL_COLUMNS, Symbol, SymbolRow, agent_shape, dberr, open_repo, symbol_row,
 };
 use crate::code::extract::EntryRuns;
+use crate::code::index::{TREE_FACTS, TreeFacts, tree_facts};
 use crate::code::{extractors, is_test_path};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -231,41 +232,35 @@ impl Operation for GetOverview {
             .take(OVERVIEW_ITEMS as usize)
             .map(|r| repo.symbol(r))
             .collect();
-        let walked = crate::walk::walk(
-            &repo.root,
-            &crate::walk::WalkOptions {
-                max_depth: 32,
-                max_files: 200_000,
-                allowed_roots: vec![repo.root.clone()],
-                metadata: false,
-                ..Default::default()
-            },
-        )?;
-        let mut manifests = Vec::new();
-        for file in &walked.files {
-            let Some(rel) = file
-                .path
-                .strip_prefix(&walked.root)
-                .ok()
-                .and_then(Path::to_str)
-                .map(|r| r.replace('\\', "/"))
-            else {
-                continue;
-            };
-            if crate::text::is_default_doc(&rel) {
-                let top = rel.split_once('/').map_or(".", |(top, _)| top);
-                *out.docs.entry(top.to_string()).or_default() += 1;
+        // What the last index run saw of the tree; a walk for an index made before it
+        // recorded that.
+        let mut facts = match crate::code::db::meta(&conn, TREE_FACTS)
+            .map_err(&e)?
+            .and_then(|json| serde_json::from_str::<TreeFacts>(&json).ok())
+        {
+            Some(facts) => facts,
+            None => {
+                let walked = crate::walk::walk(
+                    &repo.root,
+                    &crate::walk::WalkOptions {
+                        max_depth: 32,
+                        max_files: 200_000,
+                        allowed_roots: vec![repo.root.clone()],
+                        metadata: false,
+                        ..Default::default()
+                    },
+                )?;
+                let rels: Vec<String> = walked
+                    .files
+                    .iter()
+                    .filter_map(|f| crate::code::index::relative(&walked.root, &f.path))
+                    .collect();
+                tree_facts(rels.iter().map(String::as_str))
             }
-            let name = rel.rsplit('/').next().unwrap_or(&rel);
-            if extractors().iter().any(|l| l.manifests().contains(&name))
-                && rel.matches('/').count() <= 2
-                && !aside(&rel)
-            {
-                manifests.push(rel);
-            }
-        }
-        manifests.sort();
-        out.entry_points = entry_points(&repo.root, &manifests, &conn, &e)?;
+        };
+        facts.manifests.retain(|m| !aside(m));
+        out.docs = facts.docs;
+        out.entry_points = entry_points(&repo.root, &facts.manifests, &conn, &e)?;
         drop(conn);
         warnings.sort();
         warnings.dedup();
