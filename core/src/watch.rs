@@ -18,20 +18,39 @@
 //! [`Seen::Dirs`], so the caller walks again and watches what the walk found.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-/// What a [`DirWatch`] saw since the last [`DirWatch::take`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// What a [`DirWatch`] saw since the last [`DirWatch::take`], the most telling first.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen {
     /// Nothing changed.
     Nothing,
-    /// Files were created, changed, renamed or removed.
+    /// Only files that were there already were written to (content or times): these.
+    Edited(BTreeSet<PathBuf>),
+    /// Files were created, removed or renamed: the directories must be listed again.
     Files,
     /// Directories came or went, an ignore file changed, or events may have been lost:
     /// which directories to watch must be found again.
     Dirs,
+}
+
+#[cfg(target_os = "linux")]
+impl Seen {
+    /// What `self` and then `later` saw, together.
+    fn and(self, later: Seen) -> Seen {
+        match (self, later) {
+            (Seen::Dirs, _) | (_, Seen::Dirs) => Seen::Dirs,
+            (Seen::Files, _) | (_, Seen::Files) => Seen::Files,
+            (Seen::Edited(mut a), Seen::Edited(b)) => {
+                a.extend(b);
+                Seen::Edited(a)
+            }
+            (Seen::Edited(a), Seen::Nothing) | (Seen::Nothing, Seen::Edited(a)) => Seen::Edited(a),
+            (Seen::Nothing, Seen::Nothing) => Seen::Nothing,
+        }
+    }
 }
 
 /// Files whose change can change which files a walk finds.
@@ -43,8 +62,9 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 pub struct DirWatch {
     #[cfg(target_os = "linux")]
     inotify: inotify::Inotify,
+    /// The directory of each watch.
     #[cfg(target_os = "linux")]
-    watched: std::collections::HashSet<inotify::WatchDescriptor>,
+    watched: HashMap<inotify::WatchDescriptor, PathBuf>,
     /// What was seen while adding watches, reported by the next `take`.
     pending: Seen,
 }
@@ -96,7 +116,7 @@ impl DirWatch {
             for dir in dirs {
                 match self.inotify.watches().add(dir, mask) {
                     Ok(wd) => {
-                        if self.watched.insert(wd) {
+                        if self.watched.insert(wd, dir.clone()).is_none() {
                             new += 1;
                         }
                     }
@@ -137,7 +157,8 @@ impl DirWatch {
                 let mut any = false;
                 for event in events {
                     any = true;
-                    let structure = event.mask.intersects(
+                    let name = event.name.and_then(|name| name.to_str());
+                    let now = if event.mask.intersects(
                         EventMask::Q_OVERFLOW
                             | EventMask::IGNORED
                             | EventMask::DELETE_SELF
@@ -149,14 +170,26 @@ impl DirWatch {
                                 | EventMask::MOVED_FROM
                                 | EventMask::MOVED_TO,
                         ))
-                        || event
-                            .name
-                            .and_then(|name| name.to_str())
-                            .is_some_and(|name| IGNORE_FILES.contains(&name));
+                        || name.is_some_and(|name| IGNORE_FILES.contains(&name))
+                    {
+                        Seen::Dirs
+                    } else if !event.mask.contains(EventMask::ISDIR)
+                        && !event.mask.intersects(
+                            EventMask::CREATE
+                                | EventMask::DELETE
+                                | EventMask::MOVED_FROM
+                                | EventMask::MOVED_TO,
+                        )
+                        && let (Some(name), Some(dir)) = (event.name, self.watched.get(&event.wd))
+                    {
+                        Seen::Edited(BTreeSet::from([dir.join(name)]))
+                    } else {
+                        Seen::Files
+                    };
                     if event.mask.contains(EventMask::IGNORED) {
                         self.watched.remove(&event.wd);
                     }
-                    seen = seen.max(if structure { Seen::Dirs } else { Seen::Files });
+                    seen = seen.and(now);
                 }
                 if !any {
                     break;
@@ -182,20 +215,59 @@ struct Fresh<T> {
     vouched: bool,
 }
 
-/// The answer recorded in `slot` for `scope` with the same `settings`, when the watch
-/// vouches that nothing changed since that run; `None` when something may have (the
-/// caller runs again and [`record`]s).
-pub fn unchanged<T: Clone + 'static>(slot: &Slot, scope: &str, settings: &str) -> Option<T> {
-    let mut slot = slot.lock().ok()?;
-    let fresh = slot.get_mut(scope)?.downcast_mut::<Fresh<T>>()?;
+/// What [`look`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Look<T> {
+    /// Nothing changed since the recorded run: its answer.
+    Same(T),
+    /// Only these files, there at the recorded run, were written to since (its answer
+    /// beside them): the caller may bring just them up to date, and then [`vouch`].
+    Edited(T, Vec<PathBuf>),
+    /// Something else may have changed (or nothing was recorded): the caller walks, and
+    /// [`record`]s.
+    Walk,
+}
+
+/// What changed in `scope`'s tree since the run recorded with the same `settings`, as its
+/// watch saw it.
+pub fn look<T: Clone + 'static>(slot: &Slot, scope: &str, settings: &str) -> Look<T> {
+    let Ok(mut slot) = slot.lock() else {
+        return Look::Walk;
+    };
+    let Some(fresh) = slot
+        .get_mut(scope)
+        .and_then(|any| any.downcast_mut::<Fresh<T>>())
+    else {
+        return Look::Walk;
+    };
     if fresh.settings != settings || !fresh.vouched {
-        return None;
+        return Look::Walk;
     }
-    if fresh.watch.take() != Seen::Nothing {
-        fresh.vouched = false;
-        return None;
+    match fresh.watch.take() {
+        Seen::Nothing => Look::Same(fresh.answer.clone()),
+        Seen::Edited(files) => {
+            // Vouched again only once those files are indexed.
+            fresh.vouched = false;
+            Look::Edited(fresh.answer.clone(), files.into_iter().collect())
+        }
+        Seen::Files | Seen::Dirs => {
+            fresh.vouched = false;
+            Look::Walk
+        }
     }
-    Some(fresh.answer.clone())
+}
+
+/// After [`Look::Edited`]: the edited files are indexed, and `answer` is the run's.
+pub fn vouch<T: Send + 'static>(slot: &Slot, scope: &str, settings: &str, answer: T) {
+    if let Ok(mut slot) = slot.lock()
+        && let Some(fresh) = slot
+            .get_mut(scope)
+            .and_then(|any| any.downcast_mut::<Fresh<T>>())
+        && fresh.settings == settings
+    {
+        fresh.answer = answer;
+        fresh.vouched = true;
+    }
 }
 
 /// Record a run's `answer` for `scope` and `settings`, and watch the directories it
@@ -261,7 +333,19 @@ mod tests {
         assert_eq!(watch.take(), Seen::Nothing);
 
         std::fs::write(root.join("src/a.rs"), "fn b() {}\n").unwrap();
-        assert_eq!(watch.take(), Seen::Files, "an edit, seen at once");
+        std::fs::write(root.join("top.rs"), "fn c() {}\n").unwrap();
+        assert_eq!(
+            watch.take(),
+            Seen::Files,
+            "a new file: the directory is listed"
+        );
+        std::fs::write(root.join("src/a.rs"), "fn d() {}\n").unwrap();
+        std::fs::write(root.join("top.rs"), "fn e() {}\n").unwrap();
+        assert_eq!(
+            watch.take(),
+            Seen::Edited(BTreeSet::from([root.join("src/a.rs"), root.join("top.rs")])),
+            "edits, seen at once, with their files"
+        );
         assert_eq!(watch.take(), Seen::Nothing, "and only once");
 
         std::fs::rename(root.join("src/a.rs"), root.join("src/b.rs")).unwrap();
@@ -292,34 +376,47 @@ mod tests {
         let root = dir.path().to_path_buf();
         let slot: Slot = Mutex::default();
         let dirs = vec![root.clone()];
-        let unchanged = |settings: &str| unchanged::<u32>(&slot, "r", settings);
-        assert_eq!(unchanged("k"), None, "nothing recorded");
+        let look = |settings: &str| look::<u32>(&slot, "r", settings);
+        assert_eq!(look("k"), Look::Walk, "nothing recorded");
         record(&slot, "r", "k".into(), &dirs, 1u32);
-        assert_eq!(unchanged("k"), None, "first run: not yet");
+        assert_eq!(look("k"), Look::Walk, "first run: not yet");
         record(&slot, "r", "k".into(), &dirs, 2u32);
-        assert_eq!(unchanged("k"), Some(2));
-        assert_eq!(unchanged("other settings"), None);
-        assert_eq!(super::unchanged::<u32>(&slot, "another scope", "k"), None);
-        assert_eq!(unchanged("k"), Some(2));
+        assert_eq!(look("k"), Look::Same(2));
+        assert_eq!(look("other settings"), Look::Walk);
+        assert_eq!(super::look::<u32>(&slot, "another scope", "k"), Look::Walk);
+        assert_eq!(look("k"), Look::Same(2));
 
         std::fs::write(root.join("a.py"), "x = 1\n").unwrap();
-        assert_eq!(unchanged("k"), None, "an edit");
-        assert_eq!(unchanged("k"), None, "still not, until a run records again");
+        assert_eq!(look("k"), Look::Walk, "a new file");
+        assert_eq!(look("k"), Look::Walk, "still, until a run records again");
         record(&slot, "r", "k".into(), &dirs, 3u32);
-        assert_eq!(unchanged("k"), Some(3));
+        assert_eq!(look("k"), Look::Same(3));
+
+        std::fs::write(root.join("a.py"), "x = 2\n").unwrap();
+        assert_eq!(look("k"), Look::Edited(3, vec![root.join("a.py")]));
+        assert_eq!(
+            look("k"),
+            Look::Walk,
+            "not vouched until the edit is indexed"
+        );
+        record(&slot, "r", "k".into(), &dirs, 4u32);
+        std::fs::write(root.join("a.py"), "x = 3\n").unwrap();
+        assert_eq!(look("k"), Look::Edited(4, vec![root.join("a.py")]));
+        vouch(&slot, "r", "k", 5u32);
+        assert_eq!(look("k"), Look::Same(5));
 
         std::fs::create_dir(root.join("sub")).unwrap();
-        assert_eq!(unchanged("k"), None);
+        assert_eq!(look("k"), Look::Walk);
         let dirs = vec![root.clone(), root.join("sub")];
-        record(&slot, "r", "k".into(), &dirs, 4u32);
-        assert_eq!(unchanged("k"), None, "a new directory: once more");
-        record(&slot, "r", "k".into(), &dirs, 5u32);
-        assert_eq!(unchanged("k"), Some(5));
-        std::fs::write(root.join("sub/b.py"), "y = 2\n").unwrap();
-        assert_eq!(unchanged("k"), None, "seen in the new directory");
-
         record(&slot, "r", "k".into(), &dirs, 6u32);
+        assert_eq!(look("k"), Look::Walk, "a new directory: once more");
+        record(&slot, "r", "k".into(), &dirs, 7u32);
+        assert_eq!(look("k"), Look::Same(7));
+        std::fs::write(root.join("sub/b.py"), "y = 2\n").unwrap();
+        assert_eq!(look("k"), Look::Walk, "seen in the new directory");
+
+        record(&slot, "r", "k".into(), &dirs, 8u32);
         forget(&slot, "r");
-        assert_eq!(unchanged("k"), None);
+        assert_eq!(look("k"), Look::Walk);
     }
 }

@@ -314,11 +314,8 @@ pub(super) fn index(
     let before = warnings.len();
     let mut response = 'run: {
         if keeps_globs
-            && let Some((files, kept)) = crate::watch::unchanged::<(usize, Vec<String>)>(
-                store.db().fresh(),
-                &scope,
-                &settings,
-            )
+            && let crate::watch::Look::Same((files, kept)) =
+                crate::watch::look::<(usize, Vec<String>)>(store.db().fresh(), &scope, &settings)
         {
             warnings.extend(kept);
             break 'run IndexResponse {

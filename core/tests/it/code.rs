@@ -956,7 +956,12 @@ fn set_mtime(path: &Path, secs: i64) {
 
 #[test]
 fn incremental_reindex_parses_only_changes() {
-    let (_home, engine) = engine();
+    let (home, engine) = engine();
+    // An engine of its own for each run: none has watched the tree, so each run walks and
+    // compares sizes and mtimes, as the first run of a process does (an engine that ran
+    // before sees edits through its watch instead: see
+    // `a_server_answers_without_walking_while_nothing_changed_and_sees_every_change`).
+    let walking = || Engine::open_at(home.path()).unwrap();
     let dir = project();
     let root = p(dir.path());
     // Old mtimes so the fast check can trust them (not modified in the indexing second).
@@ -970,8 +975,8 @@ fn incremental_reindex_parses_only_changes() {
     ] {
         set_mtime(&dir.path().join(f), 1_600_000_000);
     }
-    call(&engine, "code.index_repository", json!({"path": root}));
-    let again = call(&engine, "code.index_repository", json!({"path": root}));
+    call(&walking(), "code.index_repository", json!({"path": root}));
+    let again = call(&walking(), "code.index_repository", json!({"path": root}));
     assert_eq!(
         (
             again["new"].as_u64(),
@@ -994,7 +999,7 @@ fn incremental_reindex_parses_only_changes() {
     assert_eq!(swapped.len(), original.len());
     std::fs::write(&lib, &swapped).unwrap();
     set_mtime(&lib, 1_600_000_000);
-    let unseen = call(&engine, "code.index_repository", json!({"path": root}));
+    let unseen = call(&walking(), "code.index_repository", json!({"path": root}));
     assert_eq!(
         (unseen["changed"].as_u64(), unseen["unchanged"].as_u64()),
         (Some(0), Some(6)),
@@ -1015,7 +1020,7 @@ fn incremental_reindex_parses_only_changes() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&lib, std::fs::Permissions::from_mode(0o000)).unwrap();
         if std::fs::read(&lib).is_err() {
-            let run = call(&engine, "code.index_repository", json!({"path": root}));
+            let run = call(&walking(), "code.index_repository", json!({"path": root}));
             assert_eq!(run["unchanged"], 6, "{run}");
             assert!(run.get("warnings").is_none(), "{run}");
         } else {
@@ -1026,7 +1031,7 @@ fn incremental_reindex_parses_only_changes() {
     }
     // A touched file with the same content is hashed, not re-parsed.
     set_mtime(&dir.path().join("src/lib.rs"), 1_600_000_100);
-    let touched = call(&engine, "code.index_repository", json!({"path": root}));
+    let touched = call(&walking(), "code.index_repository", json!({"path": root}));
     assert_eq!(
         (touched["changed"].as_u64(), touched["unchanged"].as_u64()),
         (Some(0), Some(6)),
@@ -1040,7 +1045,7 @@ fn incremental_reindex_parses_only_changes() {
     );
     std::fs::remove_file(dir.path().join("README.md")).unwrap();
     write(dir.path(), "src/added.rs", "fn added_fn() {}\n");
-    let run = call(&engine, "code.index_repository", json!({"path": root}));
+    let run = call(&walking(), "code.index_repository", json!({"path": root}));
     assert_eq!(
         (
             run["new"].as_u64(),
@@ -2227,9 +2232,28 @@ fn a_server_answers_without_walking_while_nothing_changed_and_sees_every_change(
         [r#"pkg/a.py:"alpha""#]
     );
 
-    // Each change, seen by the next call.
+    // Each change, seen by the next call: edits of files already there (re-indexed
+    // alone, without a walk), then new, moved and removed files and directories.
     write(dir.path(), "pkg/a.py", "def alpha_two():\n    pass\n");
     assert_eq!(names(&server, "alpha_two"), [r#"pkg/a.py:"alpha_two""#]);
+    write(dir.path(), "notes.txt", "not code\n");
+    assert_eq!(names(&server, "alpha_two"), [r#"pkg/a.py:"alpha_two""#]);
+    write(dir.path(), "notes.txt", "still not code\n");
+    write(dir.path(), "pkg/a.py", "def alpha_three():\n    pass\n");
+    assert_eq!(names(&server, "alpha_three"), [r#"pkg/a.py:"alpha_three""#]);
+    assert!(names(&server, "alpha_two").is_empty());
+    // Even one that keeps the size and puts the recorded mtime back (which a walk tells
+    // only while that mtime is recent).
+    let a = dir.path().join("pkg/a.py");
+    let old_mtime = std::fs::metadata(&a).unwrap().modified().unwrap();
+    write(dir.path(), "pkg/a.py", "def alpha_sixty():\n    pass\n");
+    std::fs::File::options()
+        .write(true)
+        .open(&a)
+        .unwrap()
+        .set_modified(old_mtime)
+        .unwrap();
+    assert_eq!(names(&server, "alpha_sixty"), [r#"pkg/a.py:"alpha_sixty""#]);
     write(dir.path(), "pkg/sub/deeper/b.py", "def beta():\n    pass\n");
     assert_eq!(names(&server, "beta"), [r#"pkg/sub/deeper/b.py:"beta""#]);
     write(

@@ -67,12 +67,23 @@ pub(crate) fn index_repository(
     // What the run depends on besides the files.
     let scope = root.to_string_lossy();
     let settings = format!("{:?}", config.indexer);
-    if !force
-        && let Some((stats, kept)) =
-            crate::watch::unchanged::<(RunStats, Vec<String>)>(database.fresh(), &scope, &settings)
-    {
-        warnings.extend(kept);
-        return Ok(stats);
+    if !force {
+        match crate::watch::look::<(RunStats, Vec<String>)>(database.fresh(), &scope, &settings) {
+            crate::watch::Look::Same((stats, kept)) => {
+                warnings.extend(kept);
+                return Ok(stats);
+            }
+            crate::watch::Look::Edited((stats, kept), files) => {
+                if let Some(stats) = index_edited(database, root, config, stats, &files, warnings)?
+                {
+                    let answer = (stats.settled(), kept.clone());
+                    crate::watch::vouch(database.fresh(), &scope, &settings, answer);
+                    warnings.extend(kept);
+                    return Ok(stats);
+                }
+            }
+            crate::watch::Look::Walk => {}
+        }
     }
     let before = warnings.len();
     let stats = walk_and_index(database, root, config, force, warnings)?;
@@ -188,6 +199,54 @@ fn walk_and_index(
     Ok((stats, dirs))
 }
 
+/// After a run whose answer was `before`, only `edited` (files that were there then) were
+/// written to: re-index those the index has, without a walk, and give the run's stats
+/// (`before`'s files, this run's changes and totals). `None` when one of them is not in the index but could
+/// be (a language's extension): whether a walk would take it cannot be told here.
+fn index_edited(
+    database: &Database,
+    root: &Path,
+    config: &ProjectConfig,
+    before: RunStats,
+    edited: &[PathBuf],
+    warnings: &mut Vec<String>,
+) -> Result<Option<RunStats>> {
+    let mut known = Vec::new();
+    {
+        let conn = database.read(warnings)?;
+        let mut stmt = conn
+            .prepare_cached("SELECT 1 FROM files WHERE rel_path = ?1")
+            .map_err(|e| Error::db(database.path(), e))?;
+        for path in edited {
+            let Some(rel) = relative(root, path) else {
+                continue;
+            };
+            if stmt
+                .exists([&rel])
+                .map_err(|e| Error::db(database.path(), e))?
+            {
+                known.push(path.clone());
+            } else if extractor_for_path(path).is_some() {
+                return Ok(None);
+            }
+        }
+    }
+    if known.is_empty() {
+        return Ok(Some(before));
+    }
+    let run = reindex_files(database, root, &known, config, warnings)?;
+    let files = before.files.saturating_sub(run.deleted);
+    Ok(Some(RunStats {
+        files,
+        changed: run.changed,
+        deleted: run.deleted,
+        unchanged: files.saturating_sub(run.changed),
+        skipped: before.skipped + run.skipped,
+        bytes_parsed: run.bytes_parsed,
+        ..run
+    }))
+}
+
 /// Re-index exactly `files` (paths inside `root`): changed ones re-parsed, missing ones
 /// removed, no walk.
 pub(crate) fn update_files(
@@ -199,6 +258,17 @@ pub(crate) fn update_files(
 ) -> Result<RunStats> {
     // The counts recorded by the last walk no longer hold.
     crate::watch::forget(database.fresh(), &root.to_string_lossy());
+    reindex_files(database, root, files, config, warnings)
+}
+
+/// [`update_files`]'s run.
+fn reindex_files(
+    database: &Database,
+    root: &Path,
+    files: &[PathBuf],
+    config: &ProjectConfig,
+    warnings: &mut Vec<String>,
+) -> Result<RunStats> {
     let conn = database.write(warnings)?;
     db::backfill(&conn, database.path())?;
     let started = now();
