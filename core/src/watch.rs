@@ -200,7 +200,7 @@ impl DirWatch {
     }
 }
 
-/// Where an index keeps its [`Fresh`] records, one per scope (a repository, a project's
+/// Where an index keeps its records of runs, one per scope (a repository, a project's
 /// collection): [`crate::store::Database`] has one.
 pub type Slot = Mutex<HashMap<String, Box<dyn Any + Send>>>;
 
