@@ -304,246 +304,38 @@ pub(super) fn index(
     let mut warnings = Vec::new();
     let store = &store(engine)?;
     let set = Selection::of(&files, store, &key, operation, &mut warnings)?;
-    let db_path = store.db().path().to_path_buf();
-    let db = |e| Error::db(&db_path, e);
     // Unless the run changes the remembered globs, a tree nothing changed in since the
     // last run (as its watch vouches) is neither walked nor written again.
     let scope = format!("{}\u{0}{key}", collection.name());
     let settings = format!("{}\u{0}{:?}", project.branch, set.globs);
     let keeps_globs = set.remember.is_empty() && set.forget.is_none();
-    let before = warnings.len();
-    let mut response = 'run: {
-        if keeps_globs
-            && let crate::watch::Look::Same((files, kept)) =
-                crate::watch::look::<(usize, Vec<String>)>(store.db().fresh(), &scope, &settings)
-        {
-            warnings.extend(kept);
-            break 'run IndexResponse {
-                project: project.name.clone(),
-                branch: project.branch.clone(),
-                root: project.root.clone(),
-                globs: set.globs.clone(),
-                files,
-                unchanged: files,
-                ..Default::default()
-            };
-        }
-        let _lock = lock::AdvisoryLock::acquire(
-            &engine.home().join("docs.lock"),
-            Duration::from_secs(lock_wait_secs.unwrap_or(DEFAULT_LOCK_WAIT_SECS)),
-            &mut warnings,
-        )?;
-
-        let walked = crate::walk::walk(
-            &project.root,
-            &crate::walk::WalkOptions {
-                max_depth: 32,
-                max_files: 200_000,
-                ..Default::default()
-            },
-        )?;
-        let mut found: Vec<Found> = Vec::new();
-        for file in &walked.files {
-            let Ok(rel) = file.path.strip_prefix(&walked.root) else {
-                continue;
-            };
-            let Some(rel) = rel.to_str() else {
-                if set.is_match(rel) {
-                    warnings.push(format!(
-                        "path is not valid UTF-8, skipped: {}",
-                        file.path.display()
-                    ));
-                }
-                continue;
-            };
-            let rel = rel.replace('\\', "/");
-            if !set.is_match(&rel) {
-                continue;
-            }
-            match std::fs::metadata(&file.path) {
-                Ok(meta) if meta.len() > MAX_FILE_BYTES => warnings.push(format!(
-                    "{rel}: skipped, larger than {} MiB",
-                    MAX_FILE_BYTES >> 20
-                )),
-                Ok(meta) => found.push(Found {
-                    abs: file.path.clone(),
-                    rel,
-                    mtime_ns: crate::time::mtime_ns(&meta),
-                    size: meta.len() as i64,
-                }),
-                Err(e) => warnings.push(format!("{rel}: {e}")),
-            }
-        }
-        warnings.extend(
-            walked
-                .warnings
-                .iter()
-                .filter(|w| !w.contains("not a regular file"))
-                .cloned(),
-        );
-
-        let mut response = IndexResponse {
+    let unchanged = if keeps_globs {
+        crate::watch::look::<(usize, Vec<String>)>(store.db().fresh(), &scope, &settings)
+    } else {
+        crate::watch::Look::Walk
+    };
+    let mut response = if let crate::watch::Look::Same((files, kept)) = unchanged {
+        warnings.extend(kept);
+        IndexResponse {
             project: project.name.clone(),
             branch: project.branch.clone(),
             root: project.root.clone(),
             globs: set.globs.clone(),
-            files: found.len(),
+            files,
+            unchanged: files,
             ..Default::default()
-        };
-        let now = crate::time::unix_now();
-        let mut stopped = None;
-        {
-            let mut conn = store.db().write(&mut warnings)?;
-            let tx = conn.transaction().map_err(db)?;
-            set.save(&tx, &key, now).map_err(db)?;
-            let known: HashMap<String, (i64, i64, Vec<u8>)> = {
-                let mut stmt = tx
-                    .prepare(
-                        "SELECT path, mtime_ns, size, content_sha256 FROM doc_files \
-                     WHERE collection = ?1 AND root = ?2 AND branch = ?3",
-                    )
-                    .map_err(db)?;
-                stmt.query_map(params![collection.name(), key, project.branch], |r| {
-                    Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)))
-                })
-                .map_err(db)?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(db)?
-            };
-            let source_of = |branch: &str, rel: &str| {
-                format!("{}\u{0}{}\u{0}{branch}\u{0}{rel}", collection.kind(), key,)
-            };
-            if collection == Collection::Notes {
-                // Notes indexed per branch by an earlier version: dropped, then indexed
-                // once for all branches below.
-                let legacy: Vec<(String, String)> = {
-                    let mut stmt = tx
-                        .prepare(
-                            "SELECT branch, path FROM doc_files \
-                         WHERE collection = ?1 AND root = ?2 AND branch <> '' \
-                         ORDER BY branch, path",
-                        )
-                        .map_err(db)?;
-                    stmt.query_map(params![collection.name(), key], |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })
-                    .map_err(db)?
-                    .collect::<rusqlite::Result<_>>()
-                    .map_err(db)?
-                };
-                for (branch, rel) in &legacy {
-                    store.delete_source(&tx, &source_of(branch, rel))?;
-                }
-                tx.execute(
-                    "DELETE FROM doc_files WHERE collection = ?1 AND root = ?2 AND branch <> ''",
-                    params![collection.name(), key],
-                )
-                .map_err(db)?;
-            }
-            let source_of = |rel: &str| source_of(&project.branch, rel);
-            let mut seen = std::collections::HashSet::new();
-            for (done, file) in found.iter().enumerate() {
-                // Cancelled: the files written so far are committed below, the others
-                // (and the removal of gone ones) wait for the next run.
-                if let Err(e) = crate::progress::report("parse", done, found.len()) {
-                    stopped = Some(e);
-                    break;
-                }
-                seen.insert(file.rel.clone());
-                let previous = known.get(&file.rel);
-                if let Some((mtime_ns, size, _)) = previous
-                    && *mtime_ns == file.mtime_ns
-                    && *size == file.size
-                {
-                    response.unchanged += 1;
-                    continue;
-                }
-                let bytes = match std::fs::read(&file.abs) {
-                    Ok(bytes) => bytes,
-                    Err(e) => {
-                        warnings.push(format!("{}: {e}", file.rel));
-                        continue;
-                    }
-                };
-                let hash = sha256(&bytes);
-                let unchanged_content = previous.is_some_and(|(_, _, old_hash)| *old_hash == hash);
-                let text = match String::from_utf8(bytes) {
-                    Ok(text) => text,
-                    Err(e) => {
-                        if !unchanged_content {
-                            warnings.push(format!(
-                                "{}: not valid UTF-8; invalid bytes shown as U+FFFD",
-                                file.rel
-                            ));
-                        }
-                        String::from_utf8_lossy(e.as_bytes()).into_owned()
-                    }
-                };
-                let chunks = file_chunks(collection, &project, file, &text, now);
-                if unchanged_content {
-                    // Same sections: only the mtime the results show changes (the text,
-                    // and so the vectors, stay).
-                    store.put(&tx, &chunks)?;
-                    tx.execute(
-                        "UPDATE doc_files SET mtime_ns = ?5, size = ?6 \
-                     WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
-                        params![
-                            collection.name(),
-                            key,
-                            project.branch,
-                            file.rel,
-                            file.mtime_ns,
-                            file.size
-                        ],
-                    )
-                    .map_err(db)?;
-                    response.touched += 1;
-                    continue;
-                }
-                let source = source_of(&file.rel);
-                let keys: Vec<&str> = chunks.iter().map(|c| c.key.as_str()).collect();
-                response.sections_removed += store.retain_source(&tx, &source, &keys)?;
-                let put = store.put(&tx, &chunks)?;
-                response.sections_written += put.inserted + put.restaled;
-                tx.execute(
-                    "INSERT OR REPLACE INTO doc_files \
-                 (collection, root, branch, path, mtime_ns, size, content_sha256, indexed_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        collection.name(),
-                        key,
-                        project.branch,
-                        file.rel,
-                        file.mtime_ns,
-                        file.size,
-                        hash,
-                        now
-                    ],
-                )
-                .map_err(db)?;
-                response.indexed += 1;
-            }
-            let mut gone: Vec<&String> = known.keys().filter(|p| !seen.contains(*p)).collect();
-            if stopped.is_some() {
-                gone.clear();
-            }
-            gone.sort();
-            for rel in gone {
-                response.sections_removed += store.delete_source(&tx, &source_of(rel))?;
-                tx.execute(
-                    "DELETE FROM doc_files \
-                 WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
-                    params![collection.name(), key, project.branch, rel],
-                )
-                .map_err(db)?;
-                response.removed += 1;
-            }
-            tx.commit().map_err(db)?;
         }
-        if let Some(e) = stopped {
-            return Err(e);
-        }
-        let dirs: Vec<PathBuf> = walked.dirs.into_iter().map(|(dir, _)| dir).collect();
+    } else {
+        let before = warnings.len();
+        let (response, dirs) = walk_and_write(
+            engine,
+            store,
+            collection,
+            &project,
+            &set,
+            lock_wait_secs,
+            &mut warnings,
+        )?;
         crate::watch::record(
             store.db().fresh(),
             &scope,
@@ -568,6 +360,239 @@ pub(super) fn index(
     response.pending_vectors = store.pending(&own, &mut warnings)?;
     response.warnings = warnings;
     Ok(response)
+}
+
+/// [`index`]'s run: walk the project, write what changed of the files `set` selects in one
+/// transaction; the answer (without the embedding counts) and the directories walked.
+fn walk_and_write(
+    engine: &Engine,
+    store: &crate::hybrid::ChunkStore,
+    collection: Collection,
+    project: &Project,
+    set: &Selection,
+    lock_wait_secs: Option<u64>,
+    warnings: &mut Vec<String>,
+) -> Result<(IndexResponse, Vec<PathBuf>)> {
+    let key = project.key();
+    let db_path = store.db().path().to_path_buf();
+    let db = |e| Error::db(&db_path, e);
+    let _lock = lock::AdvisoryLock::acquire(
+        &engine.home().join("docs.lock"),
+        Duration::from_secs(lock_wait_secs.unwrap_or(DEFAULT_LOCK_WAIT_SECS)),
+        warnings,
+    )?;
+
+    let walked = crate::walk::walk(
+        &project.root,
+        &crate::walk::WalkOptions {
+            max_depth: 32,
+            max_files: 200_000,
+            ..Default::default()
+        },
+    )?;
+    let mut found: Vec<Found> = Vec::new();
+    for file in &walked.files {
+        let Ok(rel) = file.path.strip_prefix(&walked.root) else {
+            continue;
+        };
+        let Some(rel) = rel.to_str() else {
+            if set.is_match(rel) {
+                warnings.push(format!(
+                    "path is not valid UTF-8, skipped: {}",
+                    file.path.display()
+                ));
+            }
+            continue;
+        };
+        let rel = rel.replace('\\', "/");
+        if !set.is_match(&rel) {
+            continue;
+        }
+        match std::fs::metadata(&file.path) {
+            Ok(meta) if meta.len() > MAX_FILE_BYTES => warnings.push(format!(
+                "{rel}: skipped, larger than {} MiB",
+                MAX_FILE_BYTES >> 20
+            )),
+            Ok(meta) => found.push(Found {
+                abs: file.path.clone(),
+                rel,
+                mtime_ns: crate::time::mtime_ns(&meta),
+                size: meta.len() as i64,
+            }),
+            Err(e) => warnings.push(format!("{rel}: {e}")),
+        }
+    }
+    warnings.extend(
+        walked
+            .warnings
+            .iter()
+            .filter(|w| !w.contains("not a regular file"))
+            .cloned(),
+    );
+
+    let mut response = IndexResponse {
+        project: project.name.clone(),
+        branch: project.branch.clone(),
+        root: project.root.clone(),
+        globs: set.globs.clone(),
+        files: found.len(),
+        ..Default::default()
+    };
+    let now = crate::time::unix_now();
+    let mut stopped = None;
+    {
+        let mut conn = store.db().write(warnings)?;
+        let tx = conn.transaction().map_err(db)?;
+        set.save(&tx, &key, now).map_err(db)?;
+        let known: HashMap<String, (i64, i64, Vec<u8>)> = {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT path, mtime_ns, size, content_sha256 FROM doc_files \
+                 WHERE collection = ?1 AND root = ?2 AND branch = ?3",
+                )
+                .map_err(db)?;
+            stmt.query_map(params![collection.name(), key, project.branch], |r| {
+                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)))
+            })
+            .map_err(db)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(db)?
+        };
+        let source_of = |branch: &str, rel: &str| {
+            format!("{}\u{0}{}\u{0}{branch}\u{0}{rel}", collection.kind(), key,)
+        };
+        if collection == Collection::Notes {
+            // Notes indexed per branch by an earlier version: dropped, then indexed
+            // once for all branches below.
+            let legacy: Vec<(String, String)> = {
+                let mut stmt = tx
+                    .prepare(
+                        "SELECT branch, path FROM doc_files \
+                     WHERE collection = ?1 AND root = ?2 AND branch <> '' \
+                     ORDER BY branch, path",
+                    )
+                    .map_err(db)?;
+                stmt.query_map(params![collection.name(), key], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .map_err(db)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(db)?
+            };
+            for (branch, rel) in &legacy {
+                store.delete_source(&tx, &source_of(branch, rel))?;
+            }
+            tx.execute(
+                "DELETE FROM doc_files WHERE collection = ?1 AND root = ?2 AND branch <> ''",
+                params![collection.name(), key],
+            )
+            .map_err(db)?;
+        }
+        let source_of = |rel: &str| source_of(&project.branch, rel);
+        let mut seen = std::collections::HashSet::new();
+        for (done, file) in found.iter().enumerate() {
+            // Cancelled: the files written so far are committed below, the others
+            // (and the removal of gone ones) wait for the next run.
+            if let Err(e) = crate::progress::report("parse", done, found.len()) {
+                stopped = Some(e);
+                break;
+            }
+            seen.insert(file.rel.clone());
+            let previous = known.get(&file.rel);
+            if let Some((mtime_ns, size, _)) = previous
+                && *mtime_ns == file.mtime_ns
+                && *size == file.size
+            {
+                response.unchanged += 1;
+                continue;
+            }
+            let bytes = match std::fs::read(&file.abs) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    warnings.push(format!("{}: {e}", file.rel));
+                    continue;
+                }
+            };
+            let hash = sha256(&bytes);
+            let unchanged_content = previous.is_some_and(|(_, _, old_hash)| *old_hash == hash);
+            let text = match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => {
+                    if !unchanged_content {
+                        warnings.push(format!(
+                            "{}: not valid UTF-8; invalid bytes shown as U+FFFD",
+                            file.rel
+                        ));
+                    }
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+            let chunks = file_chunks(collection, project, file, &text, now);
+            if unchanged_content {
+                // Same sections: only the mtime the results show changes (the text,
+                // and so the vectors, stay).
+                store.put(&tx, &chunks)?;
+                tx.execute(
+                    "UPDATE doc_files SET mtime_ns = ?5, size = ?6 \
+                 WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
+                    params![
+                        collection.name(),
+                        key,
+                        project.branch,
+                        file.rel,
+                        file.mtime_ns,
+                        file.size
+                    ],
+                )
+                .map_err(db)?;
+                response.touched += 1;
+                continue;
+            }
+            let source = source_of(&file.rel);
+            let keys: Vec<&str> = chunks.iter().map(|c| c.key.as_str()).collect();
+            response.sections_removed += store.retain_source(&tx, &source, &keys)?;
+            let put = store.put(&tx, &chunks)?;
+            response.sections_written += put.inserted + put.restaled;
+            tx.execute(
+                "INSERT OR REPLACE INTO doc_files \
+             (collection, root, branch, path, mtime_ns, size, content_sha256, indexed_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    collection.name(),
+                    key,
+                    project.branch,
+                    file.rel,
+                    file.mtime_ns,
+                    file.size,
+                    hash,
+                    now
+                ],
+            )
+            .map_err(db)?;
+            response.indexed += 1;
+        }
+        let mut gone: Vec<&String> = known.keys().filter(|p| !seen.contains(*p)).collect();
+        if stopped.is_some() {
+            gone.clear();
+        }
+        gone.sort();
+        for rel in gone {
+            response.sections_removed += store.delete_source(&tx, &source_of(rel))?;
+            tx.execute(
+                "DELETE FROM doc_files \
+             WHERE collection = ?1 AND root = ?2 AND branch = ?3 AND path = ?4",
+                params![collection.name(), key, project.branch, rel],
+            )
+            .map_err(db)?;
+            response.removed += 1;
+        }
+        tx.commit().map_err(db)?;
+    }
+    if let Some(e) = stopped {
+        return Err(e);
+    }
+    let dirs: Vec<PathBuf> = walked.dirs.into_iter().map(|(dir, _)| dir).collect();
+    Ok((response, dirs))
 }
 
 /// The section chunks of one file.
