@@ -13,9 +13,11 @@
 //!
 //! What a watch cannot see: changes below a directory it does not watch (an ignored one, a
 //! symlink's target), and ignore rules kept outside the watched tree (the global excludes
-//! file, a `.gitignore` above the root). A directory that comes or goes, an ignore file
-//! that changes (`.gitignore`, `.ignore`) and a full event queue are reported as
-//! [`Seen::Dirs`], so the caller walks again and watches what the walk found.
+//! file, a `.gitignore` above the root). Writes to files that were there are reported as
+//! [`Seen::Edited`] with their paths (the caller may re-read just those); files created,
+//! removed or renamed as [`Seen::Files`]; a directory that comes or goes, an ignore file
+//! that changes (`.gitignore`, `.ignore`) and a full event queue as [`Seen::Dirs`], so the
+//! caller walks again and watches what the walk found.
 
 use std::any::Any;
 use std::collections::{BTreeSet, HashMap};
