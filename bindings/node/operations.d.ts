@@ -1407,7 +1407,7 @@ export interface SessionsChunkRequest {
   id?: string
   /**
    * Only what is stored for projects under these directories (absent or empty: all): a chunk of
-   * another project is answered as an unknown id. The MCP server sets it to its roots.
+   * another project is answered as an unknown id.
    */
   within?: string[]
 }
@@ -1416,7 +1416,7 @@ export interface SessionsChunkRequest {
 export interface SessionsChunkOptions {
   /**
    * Only what is stored for projects under these directories (absent or empty: all): a chunk of
-   * another project is answered as an unknown id. The MCP server sets it to its roots.
+   * another project is answered as an unknown id.
    */
   within?: string[]
 }
@@ -1541,7 +1541,10 @@ export interface SessionsIndexResponse {
 export interface SessionsSearchRequest {
   /** What to look for (any text). */
   query?: string
-  /** Only sessions whose project path contains this (case-insensitive). */
+  /**
+   * Only sessions whose project path contains this (case-insensitive, `/` and `\\` alike); `*`:
+   * every project. The MCP server searches its own project unless this is given.
+   */
   project?: string | null
   /** Only chunks from this time on: Unix seconds, `2h`, `1w`, `30d`, `2026-01-01`. */
   since?: SessionsSince | null
@@ -1563,14 +1566,17 @@ export interface SessionsSearchRequest {
   projects_dir?: string | null
   /**
    * Only what is stored for projects under these directories (absent or empty: all). The MCP server
-   * sets it to its roots.
+   * sets it to its roots unless `project` is given.
    */
   within?: string[]
 }
 
 /** Options of `sessionsSearch`: the parameters of `sessions.search` but `query`, in camelCase. */
 export interface SessionsSearchOptions {
-  /** Only sessions whose project path contains this (case-insensitive). */
+  /**
+   * Only sessions whose project path contains this (case-insensitive, `/` and `\\` alike); `*`:
+   * every project. The MCP server searches its own project unless this is given.
+   */
   project?: string | null
   /** Only chunks from this time on: Unix seconds, `2h`, `1w`, `30d`, `2026-01-01`. */
   since?: SessionsSince | null
@@ -1592,7 +1598,7 @@ export interface SessionsSearchOptions {
   projectsDir?: string | null
   /**
    * Only what is stored for projects under these directories (absent or empty: all). The MCP server
-   * sets it to its roots.
+   * sets it to its roots unless `project` is given.
    */
   within?: string[]
 }

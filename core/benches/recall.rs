@@ -19,9 +19,11 @@
 //! `words.jsonl`, 3–6 words drawn from one real typed prompt (`recall/queries.py`), and
 //! `meaning.jsonl`, hand-written descriptions of a problem a session handled. A query is
 //! answered at rank `r` when the `r`-th result (of 10) belongs to its session (a subagent
-//! transcript belongs to the session it was spawned from). Printed per split and query
+//! transcript belongs to the session it was spawned from). `unrelated.jsonl` holds
+//! questions no session answers: right is an empty answer. Printed per split and query
 //! kind: hit@5 and MRR@10 in keyword, vector and hybrid mode (and papersson's, when
-//! given), and the hybrid search's median latency.
+//! given); the unrelated questions answered empty and the others answered empty; and the
+//! hybrid search's median latency.
 //!
 //! Indexing is measured three ways, each in a fresh data directory (so an empty vector
 //! cache): keyword-only (parsing, chunking, SQLite), then the same index given the model
@@ -61,8 +63,9 @@ struct Query {
     split: String,
     kind: String,
     query: String,
-    /// The transcript the query is about (absolute, in the projects folder).
-    target: PathBuf,
+    /// The transcript the query is about (absolute, in the projects folder); none for a
+    /// question no session answers (`unrelated.jsonl`).
+    target: Option<PathBuf>,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -131,7 +134,7 @@ fn family(path: &Path) -> PathBuf {
 
 fn read_queries(files: &HashMap<(String, String), PathBuf>, split: Option<&str>) -> Vec<Query> {
     let mut out = Vec::new();
-    for name in ["words.jsonl", "meaning.jsonl"] {
+    for name in ["words.jsonl", "meaning.jsonl", "unrelated.jsonl"] {
         let Ok(text) = std::fs::read_to_string(recall_dir().join(name)) else {
             eprintln!("recall bench: no {name}");
             continue;
@@ -142,7 +145,11 @@ fn read_queries(files: &HashMap<(String, String), PathBuf>, split: Option<&str>)
             if split.is_some_and(|want| want != s("split")) {
                 continue;
             }
-            let Some(target) = files.get(&(s("source"), s("session"))) else {
+            let target = if v.get("source").is_none() {
+                None
+            } else if let Some(target) = files.get(&(s("source"), s("session"))) {
+                Some(target.clone())
+            } else {
                 panic!(
                     "{}: {}/{} is not in the corpus",
                     s("id"),
@@ -155,7 +162,7 @@ fn read_queries(files: &HashMap<(String, String), PathBuf>, split: Option<&str>)
                 split: s("split"),
                 kind: s("kind"),
                 query: s("query"),
-                target: target.clone(),
+                target,
             });
         }
     }
@@ -412,7 +419,7 @@ fn dump(engine: &Engine, home: &Path, queries: &[Query], out: &Path) {
             .collect();
         let line = serde_json::json!({
             "id": q.id, "split": q.split, "kind": q.kind, "query": q.query,
-            "target": q.target.to_string_lossy(), "terms": terms.len(), "candidates": candidates,
+            "target": q.target.as_ref().map(|t| t.to_string_lossy()), "terms": terms.len(), "candidates": candidates,
         });
         writeln!(file, "{line}").unwrap();
     }
@@ -494,6 +501,10 @@ fn main() {
     let mut scores: BTreeMap<(String, String, usize), Score> = BTreeMap::new();
     let mut latencies = Vec::new();
     let mut misses: Vec<String> = Vec::new();
+    // Per (split, mode): questions no session answers that got an empty answer, of n;
+    // and questions a session answers that got one.
+    let mut unrelated: BTreeMap<(String, usize), (usize, usize)> = BTreeMap::new();
+    let mut silenced: BTreeMap<(String, usize), usize> = BTreeMap::new();
     for q in &queries {
         for (m, mode) in modes.iter().enumerate() {
             let started = Instant::now();
@@ -515,7 +526,26 @@ fn main() {
                 .iter()
                 .map(|r| r.session_path.clone())
                 .collect();
-            let rank = rank_of(&paths, &q.target);
+            let Some(target) = &q.target else {
+                // A question no session answers: right when the answer is empty.
+                let (right, n) = unrelated.entry((q.split.clone(), m)).or_default();
+                *n += 1;
+                if paths.is_empty() {
+                    *right += 1;
+                } else if *mode == Mode::Hybrid {
+                    misses.push(format!(
+                        "  {} unrelated {:?} → {} results",
+                        q.id,
+                        q.query,
+                        paths.len()
+                    ));
+                }
+                continue;
+            };
+            if paths.is_empty() {
+                *silenced.entry((q.split.clone(), m)).or_default() += 1;
+            }
+            let rank = rank_of(&paths, target);
             if *mode == Mode::Hybrid && rank.is_none_or(|r| r > 5) {
                 misses.push(format!("  {} {} {:?} → {:?}", q.id, q.kind, q.query, rank));
             }
@@ -536,10 +566,19 @@ fn main() {
     });
     if let Some(answers) = &papersson_answers {
         for (q, paths) in queries.iter().zip(answers) {
+            let Some(target) = &q.target else {
+                let (right, n) = unrelated.entry((q.split.clone(), 3)).or_default();
+                *n += 1;
+                *right += usize::from(paths.is_empty());
+                continue;
+            };
+            if paths.is_empty() {
+                *silenced.entry((q.split.clone(), 3)).or_default() += 1;
+            }
             scores
                 .entry((q.split.clone(), q.kind.clone(), 3))
                 .or_default()
-                .add(rank_of(paths, &q.target));
+                .add(rank_of(paths, target));
         }
     }
     println!("\nhit@5 (of n) and MRR@10:\n");
@@ -564,6 +603,45 @@ fn main() {
             cell(2),
             cell(3)
         );
+    }
+    if !unrelated.is_empty() {
+        println!(
+            "\nnothing relevant: questions no session answers with an empty answer (of n), and questions a session answers with an empty answer:\n"
+        );
+        println!("| split | answer | keyword | vector | hybrid | papersson |");
+        println!("| --- | --- | --- | --- | --- | --- |");
+        let splits: std::collections::BTreeSet<&String> = unrelated.keys().map(|k| &k.0).collect();
+        for s in splits {
+            let right = |m: usize| {
+                unrelated
+                    .get(&(s.clone(), m))
+                    .map_or("-".to_string(), |(r, n)| format!("{r}/{n}"))
+            };
+            let lost = |m: usize| {
+                if m == 3 && papersson_answers.is_none() {
+                    return "-".to_string();
+                }
+                silenced
+                    .get(&(s.clone(), m))
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            };
+            println!(
+                "| {s} | unrelated: empty | {} | {} | {} | {} |",
+                right(0),
+                right(1),
+                right(2),
+                right(3)
+            );
+            println!(
+                "| {s} | answerable: empty | {} | {} | {} | {} |",
+                lost(0),
+                lost(1),
+                lost(2),
+                lost(3)
+            );
+        }
     }
     latencies.sort();
     if !latencies.is_empty() {

@@ -346,6 +346,19 @@ pub struct Hit {
     pub window: Option<(usize, usize)>,
 }
 
+/// How strongly a search's candidates are about the query
+/// ([`ChunkStore::search_with_evidence`]): what a caller judges relevance by.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Evidence {
+    /// Cosine similarity of the nearest window to the query, when the vector list ran
+    /// and found any.
+    pub similarity: Option<f64>,
+    /// The largest share of the query's words that a chunk of the keyword list holds,
+    /// each word weighted by its rarity in the store (inverse document frequency; a word
+    /// no chunk holds weighs most), when the keyword list ran and found any.
+    pub word_weight: Option<f64>,
+}
+
 /// A chunk store in one SQLite file: chunks, FTS, windows and vectors.
 #[derive(Debug)]
 pub struct ChunkStore {
@@ -779,6 +792,28 @@ impl ChunkStore {
         query_vector: Option<&[f32]>,
         warnings: &mut Vec<String>,
     ) -> Result<Vec<Hit>> {
+        self.run(search, query_vector, false, warnings)
+            .map(|(hits, _)| hits)
+    }
+
+    /// [`ChunkStore::search`], and the [`Evidence`] of its candidates, for a caller that
+    /// judges whether anything found is about the query at all.
+    pub fn search_with_evidence(
+        &self,
+        search: &Search,
+        query_vector: Option<&[f32]>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(Vec<Hit>, Evidence)> {
+        self.run(search, query_vector, true, warnings)
+    }
+
+    fn run(
+        &self,
+        search: &Search,
+        query_vector: Option<&[f32]>,
+        weigh: bool,
+        warnings: &mut Vec<String>,
+    ) -> Result<(Vec<Hit>, Evidence)> {
         if search.mode == Mode::Vector && query_vector.is_none() {
             return Err(Error::invalid(
                 "search",
@@ -786,7 +821,7 @@ impl ChunkStore {
             ));
         }
         if search.limit == 0 {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Evidence::default()));
         }
         let candidates = search.candidates.max(search.limit);
         let conn = self.db.read(warnings)?;
@@ -839,8 +874,13 @@ impl ChunkStore {
             ],
             search.rrf_k,
         );
+        let evidence = if weigh {
+            self.evidence(&conn, &words, &keyword, &vector)?
+        } else {
+            Evidence::default()
+        };
         if fused.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), evidence));
         }
         // Kind, time and key of every candidate, for the factors and the tie-break.
         let ids_json = serde_json::to_string(&fused.keys().collect::<Vec<_>>())
@@ -956,7 +996,59 @@ impl ChunkStore {
                 window,
             });
         }
-        Ok(hits)
+        Ok((hits, evidence))
+    }
+
+    /// [`Evidence`] of a search: the nearest chunk's similarity, and the largest share of
+    /// the query's words, weighted by rarity, that a chunk of the keyword list holds.
+    fn evidence(
+        &self,
+        conn: &rusqlite::Connection,
+        words: &[String],
+        keyword: &[i64],
+        vector: &[(i64, f64, i64)],
+    ) -> Result<Evidence> {
+        let db = |e| Error::db(self.path(), e);
+        let mut evidence = Evidence {
+            // The vector list is nearest first.
+            similarity: vector.first().map(|v| 1.0 - v.1 * v.1 / 2.0),
+            word_weight: None,
+        };
+        if words.is_empty() || keyword.is_empty() {
+            return Ok(evidence);
+        }
+        let total: i64 = conn
+            .query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
+            .map_err(db)?;
+        // Each word's chunks, read once (a lookup per chunk and word costs twenty times
+        // more): how many hold it, and which of the keyword list.
+        let mut holding = conn
+            .prepare_cached("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?1")
+            .map_err(db)?;
+        let listed: HashMap<i64, usize> =
+            keyword.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        let mut weights = vec![0.0_f64; keyword.len()];
+        let mut all = 0.0;
+        for expression in words.iter().filter_map(|w| crate::text::fts5_any_of([w])) {
+            let mut df = 0_usize;
+            let mut held = Vec::new();
+            let mut rows = holding.query([&expression]).map_err(db)?;
+            while let Some(row) = rows.next().map_err(db)? {
+                df += 1;
+                if let Some(&at) = listed.get(&row.get::<_, i64>(0).map_err(db)?) {
+                    held.push(at);
+                }
+            }
+            let idf = ((total as f64 + 1.0) / (df as f64 + 0.5)).ln().max(0.0);
+            all += idf;
+            for at in held {
+                weights[at] += idf;
+            }
+        }
+        if all > 0.0 {
+            evidence.word_weight = Some(weights.into_iter().fold(0.0, f64::max) / all);
+        }
+        Ok(evidence)
     }
 
     /// How many of `words` each of `ids` holds, as FTS5 reads them (stemmed, in title or

@@ -53,6 +53,10 @@ pub struct PathParam {
     /// that may only see some directories (the MCP server) always sets it to those, so
     /// an agent cannot list, read or delete what other projects stored.
     pub defaults_to_roots: bool,
+    /// The field that, when the caller gives it, stands in for the roots: the default
+    /// above is not applied (`sessions.search`'s `project`: an agent asks for another
+    /// project's sessions by naming it).
+    pub unless: Option<&'static str>,
 }
 
 impl PathParam {
@@ -63,6 +67,7 @@ impl PathParam {
             many: false,
             defaults_to_project: false,
             defaults_to_roots: false,
+            unless: None,
         }
     }
 
@@ -73,6 +78,7 @@ impl PathParam {
             many: true,
             defaults_to_project: false,
             defaults_to_roots: false,
+            unless: None,
         }
     }
 
@@ -92,6 +98,16 @@ impl PathParam {
             many: true,
             defaults_to_project: false,
             defaults_to_roots: true,
+            unless: None,
+        }
+    }
+
+    /// The same field, whose default is not applied when the request has `pointer`
+    /// ([`PathParam::unless`]).
+    pub const fn unless_given(self, pointer: &'static str) -> PathParam {
+        PathParam {
+            unless: Some(pointer),
+            ..self
         }
     }
 }

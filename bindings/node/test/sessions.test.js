@@ -95,6 +95,9 @@ describe('sessions', () => {
     assert.ok(recent.results.every((hit) => hit.time >= NOW - 7 * DAY))
     const beta = engine.sessionsSearch('refresh', { now: NOW, project: 'BETA', types: ['assistant'] })
     assert.deepEqual(beta.results.map((hit) => [hit.project, hit.kind]), [['/home/u/beta', 'assistant']])
+    // `*`: every project.
+    const every = engine.sessionsSearch('refresh', { now: NOW, project: '*', limit: 10 })
+    assert.deepEqual([...new Set(every.results.map((hit) => hit.project))].sort(), ['/home/u/alpha', '/home/u/beta'])
     const nowhere = engine.sessionsSearch('refresh', { project: 'nowhere' })
     assert.deepEqual(nowhere.results, [])
     assert.ok(nowhere.warnings.includes('No sessions found for project nowhere'))

@@ -311,8 +311,14 @@ def test_progress_reaches_the_callback_and_its_exception_stops_the_run(
 def test_the_closest_matches_by_meaning_come_with_a_note(tmp_path: Path,
                                                          projects: Path) -> None:
     home = tmp_path / "with-model"  # nothing configured: the installed model is found
-    done = cli(home, projects, "search", "xylophone quintessence")
+    done = cli(home, projects, "search", "renewing login credentials")
     assert done.returncode == 0, done.stderr
     note, rest = done.stdout.split("\n\n", 1)
     assert "closest" in note.lower()
     assert rest.startswith("[1] Project: ")
+    # A question nothing is about: an empty answer that says so.
+    done = cli(home, projects, "search", "sourdough starter feeding schedule")
+    assert done.returncode == 0, done.stderr
+    note, rest = done.stdout.split("\n\n", 1)
+    assert note == 'nothing relevant to "sourdough starter feeding schedule" in the sessions searched'
+    assert rest.startswith("No results.")

@@ -20,7 +20,14 @@ impl Server {
     pub(super) fn confine(&self, op: &OperationInfo, mut request: Value) -> Result<Value, String> {
         for param in op.path_params {
             let field = param.pointer.trim_start_matches('/');
+            let given = |pointer: &str| match request.pointer(pointer) {
+                None | Some(Value::Null) => false,
+                Some(Value::String(s)) => !s.trim().is_empty(),
+                Some(_) => true,
+            };
+            let stand_in = param.unless.is_some_and(given);
             match request.pointer_mut(param.pointer) {
+                None | Some(Value::Null) if stand_in => {}
                 None | Some(Value::Null) => {
                     if param.defaults_to_roots {
                         let roots: Vec<&str> =

@@ -211,10 +211,11 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "sessions.search",
-        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns hits (session, when, matching lines); sessions_chunk shows one in full with the messages around it.",
+        description: "Search earlier Claude Code conversations in this project (prompts, replies, tool output) by meaning and keywords, recent first. Use it to recall a past decision, fix or command. Returns hits (session, when, matching lines); sessions_chunk shows one whole.",
         brief: "what was said, done or decided in earlier sessions",
         params: &[
             ("query", "What to look for."),
+            ("project", "Another project (part of its path; * = all)."),
             ("since", "Only from this time on: 2h, 1w, 30d, 2026-01-01."),
             ("limit", "Most results (default 5)."),
         ],
@@ -231,7 +232,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
                 note: "earlier sessions are being embedded in the background: until that is done, some are found by keyword only",
             }),
         }),
-        more: "narrow `query` or `since`, lower `limit`, or raise `max_tokens`",
+        more: "narrow `query`, `since` or `project`, lower `limit`, or raise `max_tokens`",
     },
     AgentTool {
         op: "sessions.chunk",

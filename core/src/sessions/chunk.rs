@@ -9,8 +9,7 @@ pub struct ChunkRequest {
     /// The chunk's id, or any unique prefix of it (hex).
     pub id: String,
     /// Only what is stored for projects under these directories (absent or empty: all):
-    /// a chunk of another project is answered as an unknown id. The MCP server sets it to
-    /// its roots.
+    /// a chunk of another project is answered as an unknown id.
     pub within: Vec<PathBuf>,
 }
 
@@ -67,7 +66,9 @@ impl Operation for Chunk {
     const SUMMARY: &'static str = "Show one session chunk in full (by its id from sessions.search, or any unique prefix), with its context messages and the other parts of its prompt group.";
     type Request = ChunkRequest;
     type Response = ChunkResponse;
-    const PATH_PARAMS: &'static [PathParam] = &[PathParam::within("/within")];
+    // Not defaulted to the MCP server's roots: a search may name another project, and
+    // what it found can be read whole (the module doc).
+    const PATH_PARAMS: &'static [PathParam] = &[PathParam::many("/within")];
 
     fn run(engine: &Engine, request: ChunkRequest) -> Result<ChunkResponse> {
         chunk(engine, &request.id, &request.within)

@@ -54,7 +54,8 @@
 //! first: both lists break ties by time, and recency weighs in.
 //!
 //! The project filter is a case-insensitive substring of the project path (the records'
-//! `cwd`): the matching projects are looked up first and passed as scopes (the vector
+//! `cwd`; `/` and `\` match each other, for paths recorded on another system), `*` every
+//! project: the matching projects are looked up first and passed as scopes (the vector
 //! table's partition key). A filter matching no project gives no results and the warning
 //! `No sessions found for project X` (not an error, so an agent's call never fails on
 //! it). When no word of the query matches, the results are the closest chunks by meaning
@@ -64,14 +65,20 @@
 //! ## Confinement
 //!
 //! `sessions.search`, `sessions.chunk` and `sessions.status` take `within`, a list of
-//! directories (the MCP server always sets it to its roots): only sessions whose project
-//! is one of them or below one (by path components, canonical when the directory still
-//! exists; a project known only by its folder name is under none) are seen. Search passes
-//! the projects under `within` as its scopes (intersected with the `project` filter), so
-//! the retrieval itself is confined and still returns up to `limit` results; `chunk`
-//! answers a chunk of another project as an unknown id; `status` counts sessions,
-//! projects and chunks over those projects only (the index size, model and last run stay
-//! those of the whole index).
+//! directories: only sessions whose project is one of them or below one (by path
+//! components, canonical when the directory still exists; a project known only by its
+//! folder name is under none) are seen. Search passes the projects under `within` as its
+//! scopes (intersected with the `project` filter), so the retrieval itself is confined
+//! and still returns up to `limit` results; `chunk` answers a chunk of another project as
+//! an unknown id; `status` counts sessions, projects and chunks over those projects only
+//! (the index size, model and last run stay those of the whole index).
+//!
+//! The MCP server sets `within` to its roots for `status`, and for `search` unless the
+//! call names a `project`: an agent searches its own project's sessions, and another
+//! project's (or every project's, `*`) only by asking for it in the call, which the user
+//! sees. The history is the user's own, and recalling what was done in another
+//! repository is what it is for. `chunk` is not confined there, so that what a search
+//! found can be read whole.
 
 mod chunk;
 mod index;
@@ -232,9 +239,11 @@ fn matching_projects(
     needle: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<String>> {
-    let needle = needle.to_lowercase();
+    // A path recorded on another system may use the other separator.
+    let fold = |text: &str| text.to_lowercase().replace('\\', "/");
+    let needle = fold(needle);
     let mut all = indexed_projects(engine, warnings)?;
-    all.retain(|p| p.to_lowercase().contains(&needle));
+    all.retain(|p| fold(p).contains(&needle));
     Ok(all)
 }
 

@@ -305,6 +305,18 @@ fn sessions_recorded_on_another_system_are_reached_from_the_project_of_that_name
     }
     let status = call(&engine, "sessions.status", json!({"within": [s(&w.alpha)]}));
     assert_eq!(status["sessions"], 1, "{status}");
+    // Named with either separator, from anywhere.
+    for project in ["code/alpha", r"Code\Alpha\SRC", "*"] {
+        let hits = session_search(&engine, json!({"project": project}));
+        let projects = hit_projects(&hits);
+        assert!(
+            !projects.is_empty() && projects.iter().all(|p| *p == s(windows)),
+            "{project}: {hits}"
+        );
+    }
+    // `*` within a directory is that directory's.
+    let hits = session_search(&engine, json!({"project": "*", "within": [s(&w.beta)]}));
+    assert!(hit_projects(&hits).is_empty(), "{hits}");
 }
 
 #[test]
@@ -603,7 +615,7 @@ fn suggest_within_a_directory_of_the_project_keeps_to_it() {
 
 /// A server rooted at `work` fills `within` itself: with every tool offered, nothing
 /// stored for `workshop/beta` is listed, found, shown or deleted, though the same engine
-/// holds it.
+/// holds it — except the sessions a call asks for by naming their project.
 #[test]
 fn an_mcp_server_answers_only_for_its_roots() {
     use cc_search::mcp::{Server, ServerOptions};
@@ -671,8 +683,24 @@ fn an_mcp_server_answers_only_for_its_roots() {
     );
     assert!(!error && text.contains("zeppelin plan of alpha"), "{text}");
     assert!(!text.contains("beta"), "{text}");
+    // Another project's sessions, when the call names it (part of its path, or `*`).
+    for (project, alpha) in [("workshop", false), ("*", true)] {
+        let (error, text) = tool(
+            "sessions_search",
+            json!({"query": "zeppelin", "mode": "keyword", "now": NOW, "project": project}),
+        );
+        assert!(!error && text.contains("zeppelin plan of beta"), "{text}");
+        assert_eq!(text.contains("zeppelin plan of alpha"), alpha, "{text}");
+    }
+    // What such a search found can be read whole.
     let (error, text) = tool("sessions_chunk", json!({"id": beta_chunk}));
-    assert!(error && !text.contains("zeppelin plan of beta"), "{text}");
+    assert!(!error && text.contains("zeppelin plan of beta"), "{text}");
+    // Asking for a `within` outside the roots is still refused.
+    let (error, text) = tool(
+        "sessions_search",
+        json!({"query": "zeppelin", "project": "*", "within": [beta]}),
+    );
+    assert!(error && text.contains("outside"), "{text}");
     let (error, text) = tool("sessions_status", json!({}));
     assert!(!error && !text.contains(&beta), "{text}");
     let value: Value = serde_json::from_str(&text).unwrap();

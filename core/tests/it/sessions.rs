@@ -474,10 +474,45 @@ fn written_transcripts_are_parsed_into_typed_chunks() {
 
     // Nothing matches the words: the closest by meaning, with a note.
     if common::model_dir().is_some() {
-        let none = search(&engine, "zqxjv", |r| {
+        let closest = search(&engine, "renewing login credentials", |r| {
             r.mode = cc_search::hybrid::Mode::Keyword
         });
-        assert!(none.note.is_some() && !none.results.is_empty(), "{none:?}");
+        assert!(
+            closest
+                .note
+                .as_deref()
+                .is_some_and(|n| n.contains("closest"))
+                && closest.results[0].content.contains("JWT"),
+            "{closest:?}"
+        );
+        // Nothing is about the question: an empty answer that says so, not the least
+        // unrelated hits — whether no word matched or only common ones did.
+        for (question, mode) in [
+            ("zqxjv", cc_search::hybrid::Mode::Keyword),
+            (
+                "sourdough starter feeding schedule",
+                cc_search::hybrid::Mode::Hybrid,
+            ),
+            (
+                "the upstream block of the wedding cake recipe",
+                cc_search::hybrid::Mode::Hybrid,
+            ),
+        ] {
+            let none = search(&engine, question, |r| r.mode = mode);
+            assert!(
+                none.results.is_empty()
+                    && none
+                        .note
+                        .as_deref()
+                        .is_some_and(|n| n.starts_with("nothing relevant to")),
+                "{question}: {none:?}"
+            );
+        }
+        // Named by a project filter, the note offers the others.
+        let none = search(&engine, "sourdough starter feeding schedule", |r| {
+            r.project = Some("alpha".into())
+        });
+        assert!(none.note.unwrap().contains("`*`: every project"));
     }
 
     // Empty query.

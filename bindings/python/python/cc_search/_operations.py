@@ -832,8 +832,7 @@ class EngineOperations:
         Args:
             id: The chunk's id, or any unique prefix of it (hex).
             within: Only what is stored for projects under these directories (absent or empty:
-                all): a chunk of another project is answered as an unknown id. The MCP server sets
-                it to its roots.
+                all): a chunk of another project is answered as an unknown id.
 
         Operation ``sessions.chunk``.
         """
@@ -893,7 +892,9 @@ class EngineOperations:
 
         Args:
             query: What to look for (any text).
-            project: Only sessions whose project path contains this (case-insensitive).
+            project: Only sessions whose project path contains this (case-insensitive, ``/`` and
+                ``\\\\`` alike); ``*``: every project. The MCP server searches its own project unless
+                this is given.
             since: Only chunks from this time on: Unix seconds, ``2h``, ``1w``, ``30d``,
                 ``2026-01-01``.
             types: Only these kinds: ``user``, ``assistant``, ``tool``, ``thinking``,
@@ -907,7 +908,7 @@ class EngineOperations:
             projects_dir: The transcripts folder to index when no index exists yet (default
                 ``$CLAUDE_CONFIG_DIR/projects``).
             within: Only what is stored for projects under these directories (absent or empty:
-                all). The MCP server sets it to its roots.
+                all). The MCP server sets it to its roots unless ``project`` is given.
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
 

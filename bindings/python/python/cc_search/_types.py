@@ -1261,7 +1261,7 @@ class SessionsChunkRequest(TypedDict, total=False):
     """The chunk's id, or any unique prefix of it (hex)."""
     within: list[str]
     """Only what is stored for projects under these directories (absent or empty: all): a chunk
-    of another project is answered as an unknown id. The MCP server sets it to its roots.
+    of another project is answered as an unknown id.
     """
 
 
@@ -1382,7 +1382,9 @@ class SessionsSearchRequest(TypedDict, total=False):
     query: str
     """What to look for (any text)."""
     project: str | None
-    """Only sessions whose project path contains this (case-insensitive)."""
+    """Only sessions whose project path contains this (case-insensitive, ``/`` and ``\\\\`` alike);
+    ``*``: every project. The MCP server searches its own project unless this is given.
+    """
     since: SessionsSince | None
     """Only chunks from this time on: Unix seconds, ``2h``, ``1w``, ``30d``, ``2026-01-01``."""
     types: list[SessionsChunkKind]
@@ -1403,7 +1405,7 @@ class SessionsSearchRequest(TypedDict, total=False):
     """
     within: list[str]
     """Only what is stored for projects under these directories (absent or empty: all). The MCP
-    server sets it to its roots.
+    server sets it to its roots unless ``project`` is given.
     """
 
 
