@@ -1628,6 +1628,75 @@ fn real_git_repository_with_nested_gitignore() {
     assert!(entry.contains(&"main"), "{o}");
 }
 
+/// The overview is kept on the index's handle and answered again while nothing it was
+/// made from changed; a write to the index (by this engine or another), or an edit of a
+/// manifest (which no index run needs to see), gives a new one at once.
+#[test]
+fn an_overview_is_answered_again_until_the_index_or_a_manifest_changes() {
+    let (home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    let script = |name: &str| {
+        format!(
+            "[project]\nname = \"widget\"\n\n[project.scripts]\n{name} = \"widget.cli:console_main\"\n"
+        )
+    };
+    write(r, "pyproject.toml", &script("widget"));
+    write(
+        r,
+        "src/widget/cli.py",
+        "def console_main():\n    return 0\n",
+    );
+    let root = p(r);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let overview = |engine: &Engine| call(engine, "code.get_overview", json!({"path": root}));
+    let names = |o: &Value| -> Vec<String> {
+        o["entry_points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = overview(&engine);
+    assert_eq!(names(&first), ["widget"], "{first}");
+    assert_eq!(overview(&engine), first);
+
+    // A manifest edited, the index untouched.
+    write(r, "pyproject.toml", &script("gadget"));
+    let edited = overview(&engine);
+    assert_eq!(names(&edited), ["gadget"], "{edited}");
+    assert_eq!(edited["directories"], first["directories"]);
+
+    // The index written by this engine: a new file with a type.
+    write(
+        r,
+        "lib/shapes.py",
+        "class Circle:\n    pass\n\n\nclass Square(Circle):\n    pass\n",
+    );
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let grown = overview(&engine);
+    let dirs = |o: &Value| -> Vec<String> {
+        o["directories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(dirs(&grown).contains(&"lib".to_string()), "{grown}");
+    assert_eq!(grown["top_types"][0]["name"], "Circle", "{grown}");
+
+    // ... and by another engine on the same data root (another process, as the CLI
+    // beside an MCP server).
+    let other = Engine::open_at(home.path()).unwrap();
+    std::fs::remove_file(r.join("lib/shapes.py")).unwrap();
+    call(&other, "code.index_repository", json!({"path": root}));
+    let shrunk = overview(&engine);
+    assert!(!dirs(&shrunk).contains(&"lib".to_string()), "{shrunk}");
+    assert_eq!(shrunk["top_types"], json!([]), "{shrunk}");
+}
+
 #[test]
 fn overview_names_real_entry_points_counts_docs_and_sets_samples_apart() {
     let (_home, engine) = engine();

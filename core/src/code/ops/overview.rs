@@ -160,113 +160,201 @@ impl Operation for GetOverview {
     fn run(engine: &Engine, request: GetOverviewRequest) -> Result<GetOverviewResponse> {
         let mut warnings = Vec::new();
         let repo = open_repo(engine, request.path, Self::NAME, &mut warnings)?;
-        let conn = repo.reader(&mut warnings)?;
-        let e = dberr(&repo.db_path);
-        let mut out = GetOverviewResponse {
-            repo: repo.root.file_name().map_or_else(
-                || repo.root.to_string_lossy().into_owned(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-            ..Default::default()
-        };
-        let mut directories: BTreeMap<String, DirectorySummary> = BTreeMap::new();
-        let mut samples: BTreeMap<String, DirectorySummary> = BTreeMap::new();
+        // Taken before the answer is made: a write during it makes the next call's differ.
+        let stamp = Stamp::of(&repo.db_path, &[]);
         {
-            let mut stmt = conn
+            let kept = repo
+                .database
+                .fresh()
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            if let Some(kept) = kept.get(KEPT).and_then(|k| k.downcast_ref::<Kept>())
+                && Some(&kept.stamp) == stamp.as_ref()
+                && Stamp::of(&repo.db_path, &kept.manifests).as_ref() == Some(&kept.with_manifests)
+            {
+                let mut out = kept.answer.clone();
+                warnings.sort();
+                warnings.dedup();
+                out.warnings = warnings;
+                return Ok(out);
+            }
+        }
+        let (out, manifests) = overview(&repo, warnings)?;
+        if let (Some(stamp), Some(manifests)) = (stamp, manifests) {
+            let paths: Vec<PathBuf> = manifests.iter().map(|m| repo.root.join(m)).collect();
+            if let Some(with_manifests) = Stamp::of(&repo.db_path, &paths) {
+                let mut answer = out.clone();
+                answer.warnings.clear();
+                repo.database
+                    .fresh()
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(
+                        KEPT.to_string(),
+                        Box::new(Kept {
+                            stamp,
+                            manifests: paths,
+                            with_manifests,
+                            answer,
+                        }),
+                    );
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Where the last overview of an index is kept, on its database handle
+/// ([`crate::store::Database::fresh`]).
+const KEPT: &str = "code.get_overview";
+
+/// The last overview of an index, answered again while the files it was made from are
+/// unchanged: the index (its database and write-ahead log) and the manifests its entry
+/// points were read from. A write to the index by any process, an edit of a manifest, or a
+/// new manifest (which an index run records) changes them.
+struct Kept {
+    stamp: Stamp,
+    manifests: Vec<PathBuf>,
+    with_manifests: Stamp,
+    answer: GetOverviewResponse,
+}
+
+/// Size and modification time of each of some files (`None` for one that is missing).
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp(Vec<Option<(u64, std::time::SystemTime)>>);
+
+impl Stamp {
+    /// The index at `db` (its file and `-wal`) and `others`; `None` when a time cannot be
+    /// read (nothing is kept then).
+    fn of(db: &Path, others: &[PathBuf]) -> Option<Stamp> {
+        let mut wal = db.as_os_str().to_owned();
+        wal.push("-wal");
+        let paths = [db.to_path_buf(), PathBuf::from(wal)];
+        let mut out = Vec::new();
+        for path in paths.iter().chain(others) {
+            out.push(match std::fs::metadata(path) {
+                Ok(m) => Some((m.len(), m.modified().ok()?)),
+                Err(_) => None,
+            });
+        }
+        Some(Stamp(out))
+    }
+}
+
+/// The overview, and the manifests it read when what the last index run recorded of the
+/// tree was there (`None` after a walk for an older index: such an answer is not kept).
+fn overview(
+    repo: &super::Repo,
+    mut warnings: Vec<String>,
+) -> Result<(GetOverviewResponse, Option<Vec<String>>)> {
+    let conn = repo.reader(&mut warnings)?;
+    let e = dberr(&repo.db_path);
+    let mut out = GetOverviewResponse {
+        repo: repo.root.file_name().map_or_else(
+            || repo.root.to_string_lossy().into_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        ..Default::default()
+    };
+    let mut directories: BTreeMap<String, DirectorySummary> = BTreeMap::new();
+    let mut samples: BTreeMap<String, DirectorySummary> = BTreeMap::new();
+    {
+        let mut stmt = conn
                 .prepare(
                     "SELECT f.rel_path, f.language, (SELECT count(*) FROM symbols s WHERE s.file_id = f.id)
                      FROM files f ORDER BY f.rel_path",
                 )
                 .map_err(&e)?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                    ))
-                })
-                .map_err(&e)?;
-            for row in rows {
-                let (rel, lang, syms) = row.map_err(&e)?;
-                *out.languages.entry(lang).or_default() += 1;
-                let (dir, sample) = directory_of(&rel);
-                let into = if sample {
-                    &mut samples
-                } else {
-                    &mut directories
-                };
-                let entry = into.entry(dir.clone()).or_insert_with(|| DirectorySummary {
-                    path: dir,
-                    ..Default::default()
-                });
-                entry.files += 1;
-                entry.symbols += syms as u64;
-            }
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })
+            .map_err(&e)?;
+        for row in rows {
+            let (rel, lang, syms) = row.map_err(&e)?;
+            *out.languages.entry(lang).or_default() += 1;
+            let (dir, sample) = directory_of(&rel);
+            let into = if sample {
+                &mut samples
+            } else {
+                &mut directories
+            };
+            let entry = into.entry(dir.clone()).or_insert_with(|| DirectorySummary {
+                path: dir,
+                ..Default::default()
+            });
+            entry.files += 1;
+            entry.symbols += syms as u64;
         }
-        let mut directories: Vec<DirectorySummary> = directories.into_values().collect();
-        if directories.len() > OVERVIEW_DIRECTORIES {
-            directories.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
-            out.more_directories = directories.len() - OVERVIEW_DIRECTORIES;
-            directories.truncate(OVERVIEW_DIRECTORIES);
-            directories.sort_by(|a, b| a.path.cmp(&b.path));
-        }
-        out.directories = directories;
-        out.samples = samples.into_values().collect();
-        // Over more rows than shown: those in tests and samples are dropped after.
-        let top_sql = format!(
+    }
+    let mut directories: Vec<DirectorySummary> = directories.into_values().collect();
+    if directories.len() > OVERVIEW_DIRECTORIES {
+        directories.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
+        out.more_directories = directories.len() - OVERVIEW_DIRECTORIES;
+        directories.truncate(OVERVIEW_DIRECTORIES);
+        directories.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+    out.directories = directories;
+    out.samples = samples.into_values().collect();
+    // Over more rows than shown: those in tests and samples are dropped after.
+    let top_sql = format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
              WHERE s.parent_symbol_id IS NULL AND s.kind IN ('class','struct','interface','trait','enum')
              ORDER BY (SELECT count(*) FROM refs r WHERE r.to_symbol_id = s.id) DESC, s.id LIMIT ?1"
         );
-        let rows: Vec<SymbolRow> = conn
-            .prepare(&top_sql)
-            .map_err(&e)?
-            .query_map([OVERVIEW_ITEMS * 4], symbol_row)
-            .map_err(&e)?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(&e)?;
-        out.top_types = rows
-            .iter()
-            .filter(|r| !aside(&r.rel_path))
-            .take(OVERVIEW_ITEMS as usize)
-            .map(|r| repo.symbol(r))
-            .collect();
-        // What the last index run saw of the tree; a walk for an index made before it
-        // recorded that.
-        let mut facts = match crate::code::db::meta(&conn, TREE_FACTS)
-            .map_err(&e)?
-            .and_then(|json| serde_json::from_str::<TreeFacts>(&json).ok())
-        {
-            Some(facts) => facts,
-            None => {
-                let walked = crate::walk::walk(
-                    &repo.root,
-                    &crate::walk::WalkOptions {
-                        max_depth: 32,
-                        max_files: 200_000,
-                        allowed_roots: vec![repo.root.clone()],
-                        metadata: false,
-                        ..Default::default()
-                    },
-                )?;
-                let rels: Vec<String> = walked
-                    .files
-                    .iter()
-                    .filter_map(|f| crate::code::index::relative(&walked.root, &f.path))
-                    .collect();
-                tree_facts(rels.iter().map(String::as_str))
-            }
-        };
-        facts.manifests.retain(|m| !aside(m));
-        out.docs = facts.docs;
-        out.entry_points = entry_points(&repo.root, &facts.manifests, &conn, &e)?;
-        drop(conn);
-        warnings.sort();
-        warnings.dedup();
-        out.warnings = warnings;
-        Ok(out)
-    }
+    let rows: Vec<SymbolRow> = conn
+        .prepare(&top_sql)
+        .map_err(&e)?
+        .query_map([OVERVIEW_ITEMS * 4], symbol_row)
+        .map_err(&e)?
+        .collect::<rusqlite::Result<_>>()
+        .map_err(&e)?;
+    out.top_types = rows
+        .iter()
+        .filter(|r| !aside(&r.rel_path))
+        .take(OVERVIEW_ITEMS as usize)
+        .map(|r| repo.symbol(r))
+        .collect();
+    // What the last index run saw of the tree; a walk for an index made before it
+    // recorded that.
+    let mut recorded = true;
+    let mut facts = match crate::code::db::meta(&conn, TREE_FACTS)
+        .map_err(&e)?
+        .and_then(|json| serde_json::from_str::<TreeFacts>(&json).ok())
+    {
+        Some(facts) => facts,
+        None => {
+            recorded = false;
+            let walked = crate::walk::walk(
+                &repo.root,
+                &crate::walk::WalkOptions {
+                    max_depth: 32,
+                    max_files: 200_000,
+                    allowed_roots: vec![repo.root.clone()],
+                    metadata: false,
+                    ..Default::default()
+                },
+            )?;
+            let rels: Vec<String> = walked
+                .files
+                .iter()
+                .filter_map(|f| crate::code::index::relative(&walked.root, &f.path))
+                .collect();
+            tree_facts(rels.iter().map(String::as_str))
+        }
+    };
+    facts.manifests.retain(|m| !aside(m));
+    out.docs = facts.docs;
+    out.entry_points = entry_points(&repo.root, &facts.manifests, &conn, &e)?;
+    drop(conn);
+    warnings.sort();
+    warnings.dedup();
+    out.warnings = warnings;
+    Ok((out, recorded.then_some(facts.manifests)))
 }
 
 /// The entry points: the commands the `manifests` declare (as their languages read them),
