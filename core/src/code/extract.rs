@@ -33,7 +33,7 @@ pub struct ExtractedSymbol {
     pub declaration: bool,
     /// Symbols defined inside it.
     pub children: Vec<ExtractedSymbol>,
-    /// What it refers to (each kind and name once, at its first line).
+    /// What it refers to: each use, once per line (kind, name and qualifier alike).
     pub references: Vec<ExtractedRef>,
 }
 
@@ -433,7 +433,7 @@ impl<'a> Context<'a> {
         };
         if !refs
             .iter()
-            .any(|r| r.kind == kind && r.to_name == name && r.qual == qual)
+            .any(|r| r.kind == kind && r.to_name == name && r.qual == qual && r.line == line)
         {
             refs.push(ExtractedRef {
                 to_name: name.to_string(),

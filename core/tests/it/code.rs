@@ -1628,6 +1628,62 @@ fn real_git_repository_with_nested_gitignore() {
     assert!(entry.contains(&"main"), "{o}");
 }
 
+/// Every use of a name is a reference, each at its own line: several in one function,
+/// inside annotations and subscripted generics, through a module (`defs.Box`), in an
+/// `except` clause, an `isinstance` check and a decorator.
+#[test]
+fn every_python_use_of_a_class_is_a_reference_at_its_line() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        "pkg/defs.py",
+        "class Box(Exception):\n    pass\n\n\ndef boxed(f):\n    return f\n",
+    );
+    write(
+        r,
+        "pkg/use.py",
+        "from pkg import defs\n         from pkg.defs import Box, boxed\n         \n         \n         @boxed\n         def f(x):\n         \x20   a: Box = x\n         \x20   b: dict[str, list[Box]] = {}\n         \x20   c: defs.Box = x\n         \x20   d: list[defs.Box] = []\n         \x20   if isinstance(x, Box):\n         \x20       pass\n         \x20   try:\n         \x20       pass\n         \x20   except Box:\n         \x20       pass\n         \x20   except (defs.Box) as e:\n         \x20       pass\n         \x20   return a, b, c, d, Box()\n         \n         \n         def g(y: Box, z: defs.Box) -> list[defs.Box]:\n         \x20   return [y, z]\n",
+    );
+    let root = p(r);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let lines_of = |name: &str| -> Vec<(i64, String)> {
+        let id = search(&engine, &root, name)["hits"][0]["id"]
+            .as_i64()
+            .unwrap();
+        let found = call(
+            &engine,
+            "code.get_references",
+            json!({"path": root, "id": id}),
+        );
+        let mut out: Vec<(i64, String)> = found["references"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x["line"].as_i64().unwrap(),
+                    x["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let lines: Vec<i64> = lines_of("Box").iter().map(|(l, _)| *l).collect();
+    assert_eq!(
+        lines,
+        [2, 7, 8, 9, 10, 11, 15, 17, 19, 22, 22],
+        "{:?}",
+        lines_of("Box")
+    );
+    assert_eq!(
+        lines_of("boxed"),
+        [(2, "import".to_string()), (5, "call".to_string())]
+    );
+}
+
 /// The overview is kept on the index's handle and answered again while nothing it was
 /// made from changed; a write to the index (by this engine or another), or an edit of a
 /// manifest (which no index run needs to see), gives a new one at once.
@@ -1641,7 +1697,7 @@ fn an_overview_is_answered_again_until_the_index_or_a_manifest_changes() {
             "[project]\nname = \"widget\"\n\n[project.scripts]\n{name} = \"widget.cli:console_main\"\n"
         )
     };
-    write(r, "pyproject.toml", &script("widget"));
+    write(r, "pyproject.toml", script("widget"));
     write(
         r,
         "src/widget/cli.py",
@@ -1663,7 +1719,7 @@ fn an_overview_is_answered_again_until_the_index_or_a_manifest_changes() {
     assert_eq!(overview(&engine), first);
 
     // A manifest edited, the index untouched.
-    write(r, "pyproject.toml", &script("gadget"));
+    write(r, "pyproject.toml", script("gadget"));
     let edited = overview(&engine);
     assert_eq!(names(&edited), ["gadget"], "{edited}");
     assert_eq!(edited["directories"], first["directories"]);

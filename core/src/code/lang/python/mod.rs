@@ -392,11 +392,26 @@ impl LanguageExtractor for Python {
                 false
             }
             "type" => {
-                for id in cx.descendants(node, &["identifier"]) {
-                    let text = cx.text(id);
-                    cx.add_ref(RefKind::TypeRef, text, id);
+                // Every name of an annotation, subscripted generics' arguments too
+                // (`dict[str, list[Box]]`); `mod.Box` through `mod`.
+                for name in cx.descendants(node, &["identifier", "attribute"]) {
+                    add_callee_ref(RefKind::TypeRef, name, cx);
                 }
                 false
+            }
+            "except_clause" => {
+                // `except Box`, `except mod.Box as e`: the type caught. (A tuple of them
+                // is read by the walk, as the values it holds.)
+                let mut caught = node.child_by_field_name("value");
+                while let Some(c) =
+                    caught.filter(|c| matches!(c.kind(), "as_pattern" | "parenthesized_expression"))
+                {
+                    caught = c.named_child(0);
+                }
+                if let Some(caught) = caught {
+                    add_callee_ref(RefKind::TypeRef, caught, cx);
+                }
+                true
             }
             "argument_list" | "return_statement" | "list" | "tuple" => {
                 let nodes = (0..node.named_child_count())
