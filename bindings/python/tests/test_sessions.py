@@ -311,7 +311,7 @@ def test_progress_reaches_the_callback_and_its_exception_stops_the_run(
 def test_the_closest_matches_by_meaning_come_with_a_note(tmp_path: Path,
                                                          projects: Path) -> None:
     home = tmp_path / "with-model"  # nothing configured: the installed model is found
-    done = cli(home, projects, "search", "renewing login credentials")
+    done = cli(home, projects, "search", "credential renewal and revocation strategy")
     assert done.returncode == 0, done.stderr
     note, rest = done.stdout.split("\n\n", 1)
     assert "closest" in note.lower()

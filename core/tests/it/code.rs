@@ -1682,6 +1682,32 @@ fn every_python_use_of_a_class_is_a_reference_at_its_line() {
         lines_of("boxed"),
         [(2, "import".to_string()), (5, "call".to_string())]
     );
+    // What `f` depends on lists each dependency once, however many lines use it.
+    let f = search(&engine, &root, "f")["hits"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let deps = call(
+        &engine,
+        "code.get_dependencies",
+        json!({"path": root, "id": f}),
+    );
+    let listed: Vec<(String, String)> = deps["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["to_name"].as_str().unwrap().to_string(),
+                d["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let distinct: std::collections::BTreeSet<&(String, String)> = listed.iter().collect();
+    assert_eq!(distinct.len(), listed.len(), "{deps}");
+    assert!(
+        listed.contains(&("Box".into(), "type_ref".into())),
+        "{deps}"
+    );
 }
 
 /// The overview is kept on the index's handle and answered again while nothing it was

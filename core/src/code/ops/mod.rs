@@ -495,8 +495,9 @@ fn candidates(conn: &Connection, name: &str, language: &str) -> rusqlite::Result
     Ok(out)
 }
 
-/// What a symbol refers to, in line order. A name used as a value that links nowhere (a
-/// local variable, a parameter, a field: the index stores no such symbols) is left out.
+/// What a symbol refers to, in the order of first use, each once (the index keeps every
+/// line of a use; a dependency is listed once). A name used as a value that links nowhere
+/// (a local variable, a parameter, a field: the index stores no such symbols) is left out.
 fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
     let rows: Vec<(String, String, Option<i64>, bool, String)> = conn
         .prepare_cached(
@@ -513,7 +514,11 @@ fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
         .map_err(dberr(path))?
         .collect::<rusqlite::Result<_>>()
         .map_err(dberr(path))?;
+    let mut seen = std::collections::HashSet::new();
     rows.into_iter()
+        .filter(|(name, kind, to, ambiguous, _)| {
+            seen.insert((name.clone(), kind.clone(), *to, *ambiguous))
+        })
         .map(|(name, kind, to, ambiguous, language)| {
             let candidates = if ambiguous {
                 candidates(conn, &name, &language).map_err(dberr(path))?
