@@ -269,9 +269,9 @@ fn closest_note(text: &str) -> String {
     format!("no matches for {text:?}; showing the closest matches by meaning")
 }
 
-/// A hit is relevant when its best window is at least this close to the query by
-/// meaning (cosine), or when it holds at least [`RELEVANT_WORD_WEIGHT`] of the query's
-/// words weighted by rarity. Only judged when the query was compared by meaning. Tuned on
+/// A search found something relevant when its nearest window is at least this close to
+/// the query by meaning (cosine), or when a chunk of its keyword list holds at least
+/// [`RELEVANT_WORD_WEIGHT`] of the query's words weighted by rarity. Only judged when the query was compared by meaning. Tuned on
 /// the recall bench's dev split (`core/benches/recall/unrelated.jsonl`: questions no
 /// session answers), where together they keep every question answered in the top 5 and
 /// empty the answer of 11 of the 20 unrelated ones; docs/BENCHMARKS.md has the grid.
@@ -289,13 +289,12 @@ fn relevant(evidence: &hybrid::Evidence) -> bool {
             .is_some_and(|w| w >= RELEVANT_WORD_WEIGHT)
 }
 
+/// What an answer confined to some projects adds, when it is empty.
+const WIDER: &str = "; `project` searches another project's (`*`: every project's)";
+
 /// The note of an answer left empty because nothing found was relevant.
 fn nothing_note(text: &str, scoped: bool) -> String {
-    let wider = if scoped {
-        "; `project` searches another project's (`*`: every project's)"
-    } else {
-        ""
-    };
+    let wider = if scoped { WIDER } else { "" };
     format!("nothing relevant to {text:?} in the sessions searched{wider}")
 }
 fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
@@ -349,18 +348,13 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
     // Projects outside `within` are left out of the scopes, so the retrieval itself
     // never sees their chunks (and still returns up to `limit` of the others).
     let within = Within::new(&request.within);
-    let scopes_given = !within.is_all()
-        || !matches!(
-            request.project.as_deref().map(str::trim),
-            None | Some("" | "*")
-        );
     let scopes = match request.project.as_deref().map(str::trim) {
         None | Some("" | "*") if within.is_all() => None,
         None | Some("" | "*") => {
             let allowed = projects_within(engine, &within, &mut warnings)?;
             if allowed.is_empty() {
                 warnings.push(format!(
-                    "No sessions found under {}; `project` searches another project's (`*`: every project's)",
+                    "No sessions found under {}{WIDER}",
                     within.describe()
                 ));
                 response.warnings = warnings;
@@ -381,6 +375,8 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
             Some(matching)
         }
     };
+    // Searched in some projects only: an empty answer says how to search the others.
+    let scoped = scopes.is_some();
     let (vector, used) = hybrid::query_vector_for(engine, request.mode, text, &mut warnings)?;
     response.mode = used;
     let store = &store(engine)?;
@@ -403,7 +399,6 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
         coverage_weight: COVERAGE_WEIGHT,
         ..hybrid::Search::default()
     };
-    let scoped = scopes_given;
     hybrid::note_unembedded(
         store,
         &search.filter,

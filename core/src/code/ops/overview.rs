@@ -169,8 +169,7 @@ impl Operation for GetOverview {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
             if let Some(kept) = kept.get(KEPT).and_then(|k| k.downcast_ref::<Kept>())
-                && Some(&kept.stamp) == stamp.as_ref()
-                && Stamp::of(&repo.db_path, &kept.manifests).as_ref() == Some(&kept.with_manifests)
+                && Stamp::of(&repo.db_path, &kept.manifests).as_ref() == Some(&kept.stamp)
             {
                 let mut out = kept.answer.clone();
                 warnings.sort();
@@ -180,9 +179,11 @@ impl Operation for GetOverview {
             }
         }
         let (out, manifests) = overview(&repo, warnings)?;
-        if let (Some(stamp), Some(manifests)) = (stamp, manifests) {
+        if let (Some(mut stamp), Some(manifests)) = (stamp, manifests) {
             let paths: Vec<PathBuf> = manifests.iter().map(|m| repo.root.join(m)).collect();
-            if let Some(with_manifests) = Stamp::of(&repo.db_path, &paths) {
+            // The index as it was before the answer was made, the manifests as read.
+            if let Some(read) = Stamp::files(&paths) {
+                stamp.0.extend(read.0);
                 let mut answer = out.clone();
                 answer.warnings.clear();
                 repo.database
@@ -194,7 +195,6 @@ impl Operation for GetOverview {
                         Box::new(Kept {
                             stamp,
                             manifests: paths,
-                            with_manifests,
                             answer,
                         }),
                     );
@@ -213,9 +213,9 @@ const KEPT: &str = "code.get_overview";
 /// points were read from. A write to the index by any process, an edit of a manifest, or a
 /// new manifest (which an index run records) changes them.
 struct Kept {
+    /// The index's and the manifests' ([`Stamp::of`]).
     stamp: Stamp,
     manifests: Vec<PathBuf>,
-    with_manifests: Stamp,
     answer: GetOverviewResponse,
 }
 
@@ -229,9 +229,15 @@ impl Stamp {
     fn of(db: &Path, others: &[PathBuf]) -> Option<Stamp> {
         let mut wal = db.as_os_str().to_owned();
         wal.push("-wal");
-        let paths = [db.to_path_buf(), PathBuf::from(wal)];
+        let mut out = Stamp::files(&[db.to_path_buf(), PathBuf::from(wal)])?;
+        out.0.extend(Stamp::files(others)?.0);
+        Some(out)
+    }
+
+    /// `paths`, in order.
+    fn files(paths: &[PathBuf]) -> Option<Stamp> {
         let mut out = Vec::new();
-        for path in paths.iter().chain(others) {
+        for path in paths {
             out.push(match std::fs::metadata(path) {
                 Ok(m) => Some((m.len(), m.modified().ok()?)),
                 Err(_) => None,
