@@ -159,6 +159,30 @@ pub trait LanguageExtractor: Send + Sync {
     fn embedded(&self, _node: Node, _cx: &Context) -> Option<(usize, usize)> {
         None
     }
+    /// Expressions of this language inside `node` that the grammar leaves as tokens (the
+    /// arguments of a Rust macro call, `assert_eq!(f(x), y)`). They are parsed on their
+    /// own, wrapped as `Wrapped` says, and walked as if in place: what they refer to is
+    /// referred to by the symbol the walk is in. None by default.
+    fn embedded_expressions(&self, _node: Node, _cx: &Context) -> Option<Wrapped> {
+        None
+    }
+}
+
+/// Source inside a node, and the text around it that makes it parse on its own.
+#[derive(Debug, Clone)]
+pub struct Wrapped {
+    /// Its bytes in the source, `start..end`.
+    pub start: usize,
+    /// See `start`.
+    pub end: usize,
+    /// Written before it (on its first line: lines are counted from there).
+    pub before: &'static str,
+    /// Written after it.
+    pub after: &'static str,
+    /// When the whole does not parse: its parts, `start..end` each, to try one by one
+    /// with the same text around them (a macro's arguments, where one is not an
+    /// expression: `matches!(x, Some(y) if y > 0)`).
+    pub parts: Vec<(usize, usize)>,
 }
 
 /// A definition recognised by a [`LanguageExtractor`].
@@ -203,6 +227,8 @@ pub struct Context<'a> {
     before: Vec<Vec<Node<'a>>>,
     /// Emptied `before` lists, kept for their allocations.
     spare: Vec<Vec<Node<'a>>>,
+    /// Lines before the source's first (for source embedded in a file's line).
+    line_offset: u32,
 }
 
 impl<'a> Context<'a> {
@@ -217,7 +243,13 @@ impl<'a> Context<'a> {
             path: vec![root],
             before: vec![Vec::new()],
             spare: Vec::new(),
+            line_offset: 0,
         }
+    }
+
+    /// The line of `node`, from 1.
+    fn line(&self, node: Node) -> u32 {
+        node.start_position().row as u32 + 1 + self.line_offset
     }
 
     /// The walk moved down to `child`, the first child of the current node.
@@ -426,7 +458,7 @@ impl<'a> Context<'a> {
         {
             return;
         }
-        let line = node.start_position().row as u32 + 1;
+        let line = self.line(node);
         let refs = match self.frames.last_mut() {
             Some(frame) => &mut frame.symbol.references,
             None => &mut self.top_refs,
@@ -740,63 +772,20 @@ fn extract_at(
     source: &str,
     depth: usize,
 ) -> Result<(ExtractedFile, bool), String> {
-    let tree = PARSER.with(|parser| {
-        let mut parser = parser.borrow_mut();
-        let parser = parser.get_or_insert_with(Parser::new);
-        parser
-            .set_language(&lang.grammar(extension))
-            .map_err(|e| format!("{} grammar: {e}", lang.name()))?;
-        parser
-            .parse(source, None)
-            .ok_or_else(|| format!("the {} parser gave up", lang.name()))
-    })?;
+    let tree = parse(lang, extension, source)?;
     if depth > 0 && tree.root_node().has_error() {
         // An embedded range is kept only when it parses cleanly: no walk for nothing.
         return Ok((ExtractedFile::default(), true));
     }
     let mut cx = Context::new(source, tree.root_node());
     let mut symbols = Vec::new();
-    // Byte offsets of line starts, built on the first embedded range (a macro-heavy file
-    // would otherwise count newlines from the top once per macro).
-    let mut line_starts: Option<Vec<usize>> = None;
-    let mut cursor = tree.walk();
-    'outer: loop {
-        let node = cursor.node();
-        let mut descend = enter(lang, node, &mut cx);
-        if depth < MAX_NESTING
-            && let Some((start, end)) = lang.embedded(node, &cx)
-            && let Some(text) = source.get(start..end)
-            && let Ok((inner, false)) = extract_at(lang, extension, text, depth + 1)
-        {
-            // Items written inside a macro body or invocation, where they parse.
-            let starts = line_starts.get_or_insert_with(|| {
-                memchr::memchr_iter(b'\n', source.as_bytes())
-                    .map(|i| i + 1)
-                    .collect()
-            });
-            let offset = starts.partition_point(|&line| line <= start) as u32;
-            for mut symbol in inner.symbols {
-                shift_lines(&mut symbol, offset);
-                attach(symbol, &mut cx, &mut symbols);
-            }
-            descend = false;
-        }
-        if descend && cursor.goto_first_child() {
-            cx.down(cursor.node());
-            continue;
-        }
-        loop {
-            leave(cursor.node(), &mut cx, &mut symbols);
-            if cursor.goto_next_sibling() {
-                cx.next(cursor.node());
-                continue 'outer;
-            }
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-            cx.up();
-        }
-    }
+    let mut walk = Walk {
+        lang,
+        extension,
+        depth,
+        line_starts: None,
+    };
+    walk.run(tree.root_node(), &mut cx, &mut symbols);
     // Frames left open (cannot happen: every entered node is left) are closed in order.
     while let Some(frame) = cx.frames.pop() {
         attach(frame.symbol, &mut cx, &mut symbols);
@@ -808,6 +797,165 @@ fn extract_at(
         bindings: cx.bindings,
     };
     Ok((file, tree.root_node().has_error()))
+}
+
+/// `source` parsed with `lang`'s grammar for `extension`, by this thread's parser.
+fn parse(
+    lang: &dyn LanguageExtractor,
+    extension: &str,
+    source: &str,
+) -> Result<tree_sitter::Tree, String> {
+    PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        let parser = parser.get_or_insert_with(Parser::new);
+        parser
+            .set_language(&lang.grammar(extension))
+            .map_err(|e| format!("{} grammar: {e}", lang.name()))?;
+        parser
+            .parse(source, None)
+            .ok_or_else(|| format!("the {} parser gave up", lang.name()))
+    })
+}
+
+/// One file's tree walk: what stays the same from node to node.
+struct Walk<'l> {
+    lang: &'l dyn LanguageExtractor,
+    extension: &'l str,
+    /// How deep in embedded source this file is (see [`MAX_NESTING`]).
+    depth: usize,
+    /// Byte offsets of the source's line starts, built on the first embedded range (a
+    /// macro-heavy file would otherwise count newlines from the top once per macro).
+    line_starts: Option<Vec<usize>>,
+}
+
+impl Walk<'_> {
+    /// Walk `root` and everything under it: definitions are entered into `cx`'s frames
+    /// (closed ones go to their parent or to `symbols`), references to the innermost.
+    fn run<'t>(
+        &mut self,
+        root: Node<'t>,
+        cx: &mut Context<'t>,
+        symbols: &mut Vec<ExtractedSymbol>,
+    ) {
+        let mut cursor = root.walk();
+        'outer: loop {
+            let node = cursor.node();
+            let mut descend = enter(self.lang, node, cx);
+            if self.depth < MAX_NESTING
+                && (self.items(node, cx, symbols) || self.expressions(node, cx, symbols))
+            {
+                descend = false;
+            }
+            if descend && cursor.goto_first_child() {
+                cx.down(cursor.node());
+                continue;
+            }
+            loop {
+                leave(cursor.node(), cx, symbols);
+                if cursor.node().id() == root.id() {
+                    break 'outer;
+                }
+                if cursor.goto_next_sibling() {
+                    cx.next(cursor.node());
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+                cx.up();
+            }
+        }
+    }
+
+    /// Items written inside a macro body or invocation ([`LanguageExtractor::embedded`]),
+    /// where they parse: whether `node` had them.
+    fn items(&mut self, node: Node, cx: &mut Context, symbols: &mut Vec<ExtractedSymbol>) -> bool {
+        let Some((start, end)) = self.lang.embedded(node, cx) else {
+            return false;
+        };
+        let Some(text) = cx.source.get(start..end) else {
+            return false;
+        };
+        let Ok((inner, false)) = extract_at(self.lang, self.extension, text, self.depth + 1) else {
+            return false;
+        };
+        let offset = self.lines_before(cx, start);
+        for mut symbol in inner.symbols {
+            shift_lines(&mut symbol, offset);
+            attach(symbol, cx, symbols);
+        }
+        true
+    }
+
+    /// How many lines of the file come before byte `at` of `cx`'s source.
+    fn lines_before(&mut self, cx: &Context, at: usize) -> u32 {
+        let source = cx.source;
+        let starts = self.line_starts.get_or_insert_with(|| {
+            memchr::memchr_iter(b'\n', source.as_bytes())
+                .map(|i| i + 1)
+                .collect()
+        });
+        starts.partition_point(|&line| line <= at) as u32 + cx.line_offset
+    }
+
+    /// Expressions written inside a macro call ([`LanguageExtractor::embedded_expressions`]),
+    /// walked in place where they parse: whether `node` had them.
+    fn expressions(
+        &mut self,
+        node: Node,
+        cx: &mut Context,
+        symbols: &mut Vec<ExtractedSymbol>,
+    ) -> bool {
+        let Some(w) = self.lang.embedded_expressions(node, cx) else {
+            return false;
+        };
+        if !self.expression(w.start, w.end, &w, cx, symbols) {
+            for &(start, end) in &w.parts {
+                self.expression(start, end, &w, cx, symbols);
+            }
+        }
+        true
+    }
+
+    /// Walk the source `start..end` wrapped as `w` says, when it parses: whether it did.
+    fn expression(
+        &mut self,
+        start: usize,
+        end: usize,
+        w: &Wrapped,
+        cx: &mut Context,
+        symbols: &mut Vec<ExtractedSymbol>,
+    ) -> bool {
+        let Some(text) = cx.source.get(start..end) else {
+            return false;
+        };
+        let wrapped = format!("{}{text}{}", w.before, w.after);
+        let Ok(tree) = parse(self.lang, self.extension, &wrapped) else {
+            return false;
+        };
+        if tree.root_node().has_error() {
+            return false;
+        }
+        let (from, to) = (w.before.len(), w.before.len() + text.len());
+        let Some(inner) = tree.root_node().descendant_for_byte_range(from, to) else {
+            return false;
+        };
+        // Its lines are counted from the line `start` is on; it is walked in a context of
+        // its own text that holds the same frames.
+        let mut inner_cx = Context::new(&wrapped, inner);
+        inner_cx.line_offset = self.lines_before(cx, start);
+        std::mem::swap(&mut inner_cx.frames, &mut cx.frames);
+        let mut nested = Walk {
+            lang: self.lang,
+            extension: self.extension,
+            depth: self.depth + 1,
+            line_starts: None,
+        };
+        nested.run(inner, &mut inner_cx, symbols);
+        std::mem::swap(&mut inner_cx.frames, &mut cx.frames);
+        cx.top_refs.append(&mut inner_cx.top_refs);
+        true
+    }
 }
 
 fn shift_lines(symbol: &mut ExtractedSymbol, offset: u32) {
@@ -845,8 +993,8 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),
                 kind: def.kind,
-                line_start: start.row as u32 + 1,
-                line_end: line_end as u32,
+                line_start: start.row as u32 + 1 + cx.line_offset,
+                line_end: line_end as u32 + cx.line_offset,
                 signature: def.signature,
                 doc_comment: doc.and_then(clip_doc),
                 declaration,

@@ -289,6 +289,160 @@ some_macro! {
 }
 
 #[test]
+fn rust_macro_arguments_are_walked_as_the_expressions_they_are() {
+    let src = r#"struct Parser;
+
+impl Parser {
+    fn parse(&self, s: &str) -> u32 { 0 }
+
+    fn check(&self, input: &str) {
+        assert_eq!(self.parse(input), helper(1));
+        assert!(matches!(helper(2), 0 | 1));
+        let v = vec![helper(3); 4];
+        debug_assert!(
+            Parser::parse(self, "x") > 0,
+            "{}", format!("{}", helper(4))
+        );
+        tracing::info!(target: "t", "{}", helper(5));
+        assert!(matches!(helper(6), Some(n) if n > 0));
+        m! { let w: Parser = make(); w.parse(LIMIT) }
+        quote! { #helper(7) }
+    }
+}
+"#;
+    let (lang, ext) = extractor_for_path(Path::new("a.rs")).unwrap();
+    let f = extract_source(lang, &ext, src).unwrap();
+    let check = &f.symbols[1].children[1];
+    assert_eq!(check.name, "check");
+    let refs: Vec<String> = check
+        .references
+        .iter()
+        .map(|r| {
+            let qual = r
+                .qual
+                .as_deref()
+                .map(|q| format!("{q}."))
+                .unwrap_or_default();
+            format!("{}:{qual}{}@{}", r.kind.as_str(), r.to_name, r.line)
+        })
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            "call:!.assert_eq@7",
+            "call:Parser.parse@7",
+            "call:helper@7",
+            "call:!.assert@8",
+            "call:!.matches@8",
+            "call:helper@8",
+            "call:!.vec@9",
+            "call:helper@9",
+            "call:!.debug_assert@10",
+            "call:Parser.parse@11",
+            "call:!.format@12",
+            "call:helper@12",
+            "call:!.info@14",
+            "call:helper@14",
+            "call:!.assert@15",
+            "call:!.matches@15",
+            "call:helper@15",
+            "call:!.m@16",
+            "type_ref:Parser@16",
+            "call:make@16",
+            "call:Parser.parse@16",
+            "value:LIMIT@16",
+            "call:!.quote@17",
+        ]
+    );
+}
+
+#[test]
+fn c_macro_bodies_refer_to_what_they_call() {
+    let src = "int inflate_fast(int n);\n\
+#define local static\n\
+#define CALL(s, n) (*((s)->zalloc))((s)->opaque, inflate_fast(n))\n\
+#define TRY(s, p) \\\n    do { if (p) release(s, (node_t *)p); } while (0)\n\
+#define NOT_C(x) x ## _suffix(\n";
+    let out = dump("a.c", src);
+    assert_eq!(
+        out,
+        [
+            "const local 2-2 sig=Some(\"#define local static\") doc=None refs=[]",
+            "fn CALL 3-3 sig=Some(\"#define CALL(s, n) (*((s)->zalloc))((s)->opaque, inflate_fast(n))\") doc=None refs=[call:inflate_fast@3]",
+            "fn TRY 4-5 sig=Some(\"#define TRY(s, p) \\\\\") doc=None refs=[call:release@5 type_ref:node_t@5]",
+            "fn NOT_C 6-6 sig=Some(\"#define NOT_C(x) x ## _suffix\") doc=None refs=[]",
+            "top refs=[] imports=[]",
+        ]
+    );
+}
+
+#[test]
+fn every_typescript_use_of_a_class_is_a_reference() {
+    let src = r#"import { Box, boxed } from "./defs";
+import * as defs from "./defs";
+export { Box as Crate } from "./defs";
+export { boxed };
+
+@boxed
+class User {
+  @boxed field: Box = new Box();
+  list: Array<Map<string, Box>> = [];
+  other?: defs.Box;
+  constructor(@boxed private readonly box: Box) {}
+  @boxed
+  check(x: unknown): boolean {
+    const y = x as Box;
+    const t: typeof Box = Box;
+    return x instanceof Box && y instanceof defs.Box;
+  }
+}
+export default Box;
+"#;
+    let (lang, ext) = extractor_for_path(Path::new("a.ts")).unwrap();
+    let f = extract_source(lang, &ext, src).unwrap();
+    let mut uses: Vec<String> = Vec::new();
+    fn walk(symbols: &[ExtractedSymbol], out: &mut Vec<String>) {
+        for s in symbols {
+            for r in &s.references {
+                out.push(format!("{}:{}@{}", r.kind.as_str(), r.to_name, r.line));
+            }
+            walk(&s.children, out);
+        }
+    }
+    walk(&f.symbols, &mut uses);
+    for r in &f.references {
+        uses.push(format!("{}:{}@{}", r.kind.as_str(), r.to_name, r.line));
+    }
+    // Each line that uses `Box` or `boxed`: imports, re-exports, decorators, annotations,
+    // nested generics, `ns.Box`, `as`, `typeof`, `instanceof`, `export default`.
+    uses.retain(|u| u.contains(":Box@") || u.contains(":boxed@"));
+    uses.sort_by_key(|u| u.rsplit('@').next().unwrap().parse::<u32>().unwrap());
+    assert_eq!(
+        uses,
+        [
+            "import:Box@1",
+            "import:boxed@1",
+            "import:Box@3",
+            "value:boxed@4",
+            "call:boxed@6",
+            "call:boxed@8",
+            "type_ref:Box@8",
+            "call:Box@8",
+            "type_ref:Box@9",
+            "type_ref:Box@10",
+            "call:boxed@11",
+            "type_ref:Box@11",
+            "call:boxed@12",
+            "type_ref:Box@14",
+            "value:Box@15",
+            "value:Box@16",
+            "value:Box@16",
+            "value:Box@19",
+        ]
+    );
+}
+
+#[test]
 fn extracts_sample_rb() {
     let src = r#"require 'json'
 require_relative "lib/helper"

@@ -320,7 +320,7 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         ),
         (
             "c/util.h",
-            "int add(int a, int b);\n#define deflate z_deflate\n",
+            "int add(int a, int b);\n#define deflate z_deflate\n#ifdef BIG\n#define word_t unsigned long\n#else\n#define word_t unsigned\n#endif\n",
         ),
         (
             "c/util.c",
@@ -328,7 +328,7 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         ),
         (
             "c/main.c",
-            "#include \"util.h\"\nint main(void) { return add(1, 2) + deflate(); }\n",
+            "#include \"util.h\"\nint main(void) { word_t w = 3; return add(1, 2) + deflate() + w; }\n",
         ),
     ]);
     let clean = id_of(&engine, &root, "pkg/util/util.go", "Clean");
@@ -381,6 +381,21 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         dep(&engine, &root, "c/main.c", "main", "deflate")["to_id"],
         deflate
     );
+    // A constant defined once per configuration in one header is that header's first
+    // definition, not an ambiguous one.
+    let check = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "c/util.h"}),
+    )["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "word_t")
+        .map(|s| s["id"].clone())
+        .unwrap();
+    let used = dep(&engine, &root, "c/main.c", "main", "word_t");
+    assert_eq!(used["to_id"], check, "{used}");
 }
 
 #[test]

@@ -1113,6 +1113,19 @@ impl<'a> Linker<'a> {
             match place.as_slice() {
                 [] => continue,
                 [one] => return Ok(Some(Target::Linked(one.id))),
+                // One file defining a constant (a macro) several times defines it once
+                // per configuration (`#ifdef … #define FAR … #else …`): the first stands
+                // for them all. (Not types and functions: which of those is meant is
+                // the configuration's choice, and a wrong link is worse than none.)
+                [first, rest @ ..]
+                    if first.kind == Some(SymbolKind::Const)
+                        && rest
+                            .iter()
+                            .all(|s| s.file == first.file && s.kind == first.kind) =>
+                {
+                    let first = place.iter().min_by_key(|s| s.id).unwrap_or(first);
+                    return Ok(Some(Target::Linked(first.id)));
+                }
                 _ => return Ok(Some(Target::Ambiguous)),
             }
         }

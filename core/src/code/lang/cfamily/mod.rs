@@ -1,12 +1,13 @@
-//! C and C++ (`.c .h .cc .cpp .cxx .hpp .hh .hxx`), both parsed with the C++ grammar
-//! (a superset for declarations).
+//! C and C++ (`.c .h .cc .cpp .cxx .hpp .hh .hxx`): `.c` parsed with the C grammar, the
+//! rest with the C++ grammar (a superset for declarations); macro bodies included where
+//! they parse as statements.
 
 mod link;
 
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, outer};
-use crate::code::extract::{Context, Definition, last_segment};
+use crate::code::extract::{Context, Definition, Wrapped, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -34,6 +35,9 @@ impl LanguageExtractor for C {
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         Cpp.doc_comment(node, cx)
+    }
+    fn embedded_expressions(&self, node: Node, cx: &Context) -> Option<Wrapped> {
+        Cpp.embedded_expressions(node, cx)
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         Cpp.references(node, cx)
@@ -195,6 +199,25 @@ impl LanguageExtractor for Cpp {
             &["comment"],
             &[],
         )
+    }
+    fn embedded_expressions(&self, node: Node, cx: &Context) -> Option<Wrapped> {
+        // A macro's body (`#define CHECK(x) do { f(x); } while (0)`): what it calls is
+        // called by the macro. Bodies that are not statements (`#define local static`)
+        // do not parse and are left alone.
+        if node.kind() != "preproc_arg"
+            || !cx
+                .parent(node)
+                .is_some_and(|p| matches!(p.kind(), "preproc_def" | "preproc_function_def"))
+        {
+            return None;
+        }
+        Some(Wrapped {
+            start: node.start_byte(),
+            end: node.end_byte(),
+            before: "void _(void){",
+            after: "\n;}",
+            parts: Vec::new(),
+        })
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {

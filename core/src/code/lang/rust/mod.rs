@@ -1,12 +1,12 @@
 //! Rust (`.rs`), macro_rules bodies and macro invocations included where their tokens
-//! parse as items.
+//! parse: as items, or as the expressions a call's arguments are (`assert_eq!(f(x), 1)`).
 
 mod link;
 
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, named};
-use crate::code::extract::{Context, DeclaredEntry, Definition, beside, last_segment};
+use crate::code::extract::{Context, DeclaredEntry, Definition, Wrapped, beside, last_segment};
 use crate::code::{RefKind, SymbolKind};
 
 pub(super) use link::Linking;
@@ -329,6 +329,59 @@ impl LanguageExtractor for Rust {
         };
         let (start, end) = (tokens.start_byte() + 1, tokens.end_byte().checked_sub(1)?);
         (start < end).then_some((start, end))
+    }
+    fn embedded_expressions(&self, node: Node, cx: &Context) -> Option<Wrapped> {
+        // A macro called where an expression or statement goes: its tokens as a tuple,
+        // an array or a block, as they are delimited (`f!(…)`, `f![…]`, `f!{…}`); failing
+        // that, each argument between the commas.
+        if node.kind() != "macro_invocation"
+            || cx
+                .parent(node)
+                .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list"))
+        {
+            return None;
+        }
+        let tokens = children(node).find(|c| c.kind() == "token_tree")?;
+        let (start, end) = (tokens.start_byte() + 1, tokens.end_byte().checked_sub(1)?);
+        if start >= end {
+            return None;
+        }
+        let (before, after) = match cx.src.get(tokens.start_byte()) {
+            Some(b'(') => ("fn _(){(", "\n);}"),
+            Some(b'[') => ("fn _(){[", "\n];}"),
+            _ => ("fn _(){{", "\n}}"),
+        };
+        let mut parts = Vec::new();
+        let mut from = start;
+        let mut cursor = tokens.walk();
+        if cursor.goto_first_child() {
+            loop {
+                let token = cursor.node();
+                if token.kind() == "," {
+                    parts.push((from, token.start_byte()));
+                    from = token.end_byte();
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        // One argument parses as the whole or not at all: no parts then.
+        if !parts.is_empty() {
+            parts.push((from, end));
+            parts.retain(|&(a, b)| {
+                cx.src
+                    .get(a..b)
+                    .is_some_and(|t| t.iter().any(|c| !c.is_ascii_whitespace()))
+            });
+        }
+        Some(Wrapped {
+            start,
+            end,
+            before,
+            after,
+            parts,
+        })
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {

@@ -558,7 +558,8 @@ fn references(node: Node, cx: &mut Context) -> bool {
             false
         }
         "export_statement" => {
-            if let Some(source) = node.child_by_field_name("source") {
+            let source = node.child_by_field_name("source");
+            if let Some(source) = source {
                 let module = cx.text(source);
                 cx.add_import(module);
                 bind_specifiers(node, module, cx);
@@ -570,6 +571,36 @@ fn references(node: Node, cx: &mut Context) -> bool {
                     cx.add_binding("*", module, None);
                 }
             }
+            // What it passes on: `export { a } from S` imports `a`, `export { a }` and
+            // `export default a` use it.
+            let kind = if source.is_some() {
+                RefKind::Import
+            } else {
+                RefKind::Value
+            };
+            for spec in cx.descendants(node, &["export_specifier"]) {
+                if let Some(name) = spec.child_by_field_name("name") {
+                    let text = cx.text(name);
+                    cx.add_ref(kind, text, name);
+                }
+            }
+            values(node.child_by_field_name("value"), cx);
+            true
+        }
+        // `typeof a` (a type made from a value's), `x instanceof A`.
+        "type_query" => {
+            values(
+                (0..node.named_child_count()).filter_map(|i| node.named_child(i as u32)),
+                cx,
+            );
+            true
+        }
+        "binary_expression"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|o| o.kind() == "instanceof") =>
+        {
+            values(node.child_by_field_name("right"), cx);
             true
         }
         "extends_clause" => {
