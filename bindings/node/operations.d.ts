@@ -941,6 +941,18 @@ export interface DocsHit {
   file: string
   /** The section's title (`(full document)`, `(preamble)`, or `Title##1` for a repeated title). */
   section: string
+  /**
+   * The section's first line in the file (from 1); `None` for a section indexed before sections
+   * knew their lines, until its file is indexed again.
+   */
+  start_line?: number
+  /** Its last line. */
+  end_line?: number
+  /**
+   * What an agent reads of the section: the lines holding the query's words, else the start of the
+   * window that matched by meaning; at most 1,000 bytes.
+   */
+  excerpt: string
   /** The section's full text, its heading included. */
   content: string
   /** The project. */
@@ -1215,9 +1227,9 @@ export interface GrepRequest {
   /** With `recursive`: search hidden files and directories too (never `.git`). */
   hidden?: boolean
   /**
-   * With `recursive`: also skip dependency, build and cache output: `node_modules`, `dist`,
-   * `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`, `.cache`,
-   * `*.pyc`.
+   * With `recursive`: also skip dependency, build and cache output: the directories `node_modules`,
+   * `dist`, `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`,
+   * `.cache`, and `*.pyc` files.
    */
   skip_generated?: boolean
   /** `search` is a regular expression. */
@@ -1259,9 +1271,9 @@ export interface GrepOptions {
   /** With `recursive`: search hidden files and directories too (never `.git`). */
   hidden?: boolean
   /**
-   * With `recursive`: also skip dependency, build and cache output: `node_modules`, `dist`,
-   * `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`, `.cache`,
-   * `*.pyc`.
+   * With `recursive`: also skip dependency, build and cache output: the directories `node_modules`,
+   * `dist`, `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`, `coverage`,
+   * `.cache`, and `*.pyc` files.
    */
   skipGenerated?: boolean
   /** `search` is a regular expression. */

@@ -120,9 +120,9 @@ pub struct SearchRequest {
     /// With `recursive`: search hidden files and directories too (never `.git`).
     #[serde(default)]
     pub hidden: bool,
-    /// With `recursive`: also skip dependency, build and cache output: `node_modules`,
-    /// `dist`, `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`, `vendor`,
-    /// `coverage`, `.cache`, `*.pyc`.
+    /// With `recursive`: also skip dependency, build and cache output: the directories
+    /// `node_modules`, `dist`, `build`, `.next`, `.nuxt`, `target`, `__pycache__`, `.venv`,
+    /// `vendor`, `coverage`, `.cache`, and `*.pyc` files.
     #[serde(default)]
     pub skip_generated: bool,
     /// `search` is a regular expression.

@@ -109,6 +109,10 @@ pub struct DocSection {
     pub title: String,
     /// The section's text, its heading line(s) included.
     pub text: String,
+    /// Its first line in the document, from 1.
+    pub line: usize,
+    /// Its last line.
+    pub end_line: usize,
 }
 
 /// Where projects keep their documentation: globs relative to the project root, matched
@@ -147,6 +151,75 @@ pub fn is_rst(path: &str) -> bool {
     ext.eq_ignore_ascii_case("rst") || ext.eq_ignore_ascii_case("rest")
 }
 
+/// Most lines of an [`excerpt`], bytes of each, and bytes of the whole.
+const EXCERPT_LINES: usize = 5;
+const EXCERPT_LINE_BYTES: usize = 200;
+const EXCERPT_BYTES: usize = 1_000;
+
+/// `text` cut to about `max` bytes around byte `at`: from a little before it, `…` where
+/// cut.
+fn around(text: &str, at: usize, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut start = at.saturating_sub(max / 4);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let rest = truncate_utf8(&text[start..], max);
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.push_str(rest);
+    if start + rest.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The part of a search hit an agent reads (a session's chunk, a docs section): the
+/// lines of `content` holding the most of the
+/// query's `words` (at most [`EXCERPT_LINES`], in their order, each cut around its first
+/// match), else — a hit found by meaning alone — the start of `window` (or `content`);
+/// at most [`EXCERPT_BYTES`] in all.
+pub(crate) fn excerpt(content: &str, window: Option<&str>, words: &[String]) -> String {
+    let mut lines: Vec<(usize, usize, &str, usize)> = Vec::new(); // (words, order, line, at)
+    for (order, line) in content.lines().enumerate() {
+        let lower = line.to_lowercase();
+        let found: Vec<usize> = words
+            .iter()
+            .filter_map(|w| lower.find(w.as_str()))
+            .collect();
+        if let Some(at) = found.iter().min()
+            && !line.trim().is_empty()
+        {
+            // `lower` may differ in length from `line` (rare case mappings): fall back to 0.
+            let at = if lower.len() == line.len() { *at } else { 0 };
+            lines.push((found.len(), order, line.trim_end(), at));
+        }
+    }
+    let mut out = String::new();
+    if lines.is_empty() {
+        let text = window.unwrap_or(content).trim();
+        return around(text, 0, EXCERPT_BYTES);
+    }
+    lines.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    lines.truncate(EXCERPT_LINES);
+    lines.sort_by_key(|l| l.1);
+    for (_, _, line, at) in lines {
+        let piece = around(line, at, EXCERPT_LINE_BYTES);
+        if out.len() + piece.len() + 1 > EXCERPT_BYTES {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
 /// Split a documentation file into sections by its kind: [`rst_sections`] for
 /// reStructuredText ([`is_rst`]), [`markdown_sections`] for anything else.
 pub fn doc_sections(path: &str, text: &str) -> Vec<DocSection> {
@@ -170,6 +243,8 @@ struct Cut {
 /// first heading is a [`PREAMBLE`] chunk when it says more than a heading; a section with
 /// nothing below its heading is skipped; a title seen before gets `##1`, `##2`, ….
 fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
+    // The cuts are the document's lines in order: each starts where the last ended.
+    let lines_of = |text: &str| text.matches('\n').count() + usize::from(!text.ends_with('\n'));
     if cuts.len() == 1 {
         let text = cuts.remove(0).text;
         if text.trim().is_empty() {
@@ -177,12 +252,20 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
         }
         return vec![DocSection {
             title: FULL_DOCUMENT.to_string(),
+            line: 1,
+            end_line: lines_of(&text),
             text,
         }];
     }
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut out = Vec::new();
+    let mut next_line = 1;
     for cut in cuts {
+        let line = next_line;
+        let end_line = line + lines_of(&cut.text).max(1) - 1;
+        if !cut.text.is_empty() {
+            next_line = end_line + 1;
+        }
         if !cut.said {
             continue;
         }
@@ -190,6 +273,8 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
             out.push(DocSection {
                 title: PREAMBLE.to_string(),
                 text: cut.text,
+                line,
+                end_line,
             });
             continue;
         };
@@ -203,6 +288,8 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
         out.push(DocSection {
             title,
             text: cut.text,
+            line,
+            end_line,
         });
     }
     out
@@ -448,6 +535,35 @@ pub fn like_escape(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_excerpt_is_the_lines_with_the_query_words() {
+        let words = query_words("sqlite lock timeout");
+        let content = "We looked at it.\nThe SQLite database was locked.\nnothing here\nRaise the busy timeout for the sqlite lock.\nDone.";
+        assert_eq!(
+            excerpt(content, None, &words),
+            "The SQLite database was locked.\nRaise the busy timeout for the sqlite lock."
+        );
+        // The lines with the most words, at most five, in their order.
+        let many: String =
+            (0..9).map(|i| format!("sqlite {i}\n")).collect::<String>() + "sqlite lock timeout\n";
+        let got = excerpt(&many, None, &words);
+        assert_eq!(
+            got,
+            "sqlite 0\nsqlite 1\nsqlite 2\nsqlite 3\nsqlite lock timeout"
+        );
+        // A long line is cut around its match; nothing matched: the window's start.
+        let long = format!("{} sqlite {}", "a".repeat(500), "b".repeat(500));
+        let cut = excerpt(&long, None, &words);
+        assert!(
+            cut.starts_with('…') && cut.ends_with('…') && cut.contains("sqlite"),
+            "{cut}"
+        );
+        assert!(cut.len() <= EXCERPT_LINE_BYTES + 6);
+        let by_meaning = excerpt(&"x".repeat(3000), Some("the window"), &words);
+        assert_eq!(by_meaning, "the window");
+        assert!(excerpt(&"y ".repeat(3000), None, &words).len() <= EXCERPT_BYTES + 3);
+    }
+
     use super::*;
 
     #[test]
@@ -547,6 +663,38 @@ mod tests {
             titles("## C# ##\nx\n## Issue #42\ny\n"),
             ["C#", "Issue #42"]
         );
+    }
+
+    #[test]
+    fn each_section_knows_its_lines() {
+        for (path, text) in [
+            (
+                "a.md",
+                "# Guide\n\nIntro.\n\n## A\none\n## Empty\n\n## B\n```\n## not\n```\nlast line",
+            ),
+            ("b.md", "## Only\nx\n"),
+            ("c.md", "no headings\nat all\n"),
+            (
+                "d.rst",
+                "Title\n=====\n\nIntro.\n\nFirst\n-----\nbody\n\nSecond\n------\n\nmore\n",
+            ),
+        ] {
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let sections = doc_sections(path, text);
+            assert!(!sections.is_empty());
+            for s in sections {
+                assert_eq!(
+                    lines[s.line - 1..s.end_line].concat(),
+                    s.text,
+                    "{path}: {} at {}-{}",
+                    s.title,
+                    s.line,
+                    s.end_line
+                );
+            }
+        }
+        let b = &markdown_sections("# T\n\n## A\none\n## Empty\n\n## B\ntwo")[1];
+        assert_eq!((b.title.as_str(), b.line, b.end_line), ("B", 7, 8));
     }
 
     fn rst_titles(rst: &str) -> Vec<String> {

@@ -31,19 +31,20 @@ use crate::error::{Error, Result};
 /// Never walked, whatever the options.
 const ALWAYS_EXCLUDED: &[&str] = &[".git"];
 
-/// Dependency, build and cache output no index wants (gitignore-style patterns).
+/// Dependency, build and cache output no index wants (gitignore-style patterns): the
+/// directories of those names (a file named `build` or `coverage` is a project's own).
 pub const DEFAULT_EXCLUDES: &[&str] = &[
-    "node_modules",
-    "dist",
-    "build",
-    ".next",
-    ".nuxt",
-    "target",
-    "__pycache__",
-    ".venv",
-    "vendor",
-    "coverage",
-    ".cache",
+    "node_modules/",
+    "dist/",
+    "build/",
+    ".next/",
+    ".nuxt/",
+    "target/",
+    "__pycache__/",
+    ".venv/",
+    "vendor/",
+    "coverage/",
+    ".cache/",
     "*.pyc",
 ];
 
@@ -671,6 +672,9 @@ mod tests {
             "deep/nested/keep.txt",
             "deep/nested/.gitignore",
             "deep/nested/drop.log",
+            "scripts/build",
+            "scripts/coverage",
+            "build/out.js",
         ] {
             touch(root, rel);
         }
@@ -689,6 +693,8 @@ mod tests {
                 "deep/nested/.gitignore",
                 "deep/nested/keep.txt",
                 "docs/guide.md",
+                "scripts/build",
+                "scripts/coverage",
                 "src/main.rs",
             ]
         );
@@ -714,6 +720,7 @@ mod tests {
                 "deep",
                 "deep/nested",
                 "docs",
+                "scripts",
                 "src"
             ]
         );

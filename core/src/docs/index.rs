@@ -639,6 +639,8 @@ fn file_chunks(
         .map(|section| {
             let mut meta = meta.clone();
             meta.insert("section".into(), section.title.clone().into());
+            meta.insert("line".into(), section.line.into());
+            meta.insert("end_line".into(), section.end_line.into());
             let repeat = titles.entry(section.title.clone()).or_insert(0);
             let suffix = if *repeat == 0 {
                 String::new()

@@ -76,7 +76,7 @@ fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
 
 /// The schema of `docs.db`: the chunk store, then the indexed files, then (3) projects
 /// keyed by their root's path instead of their directory's name, then (4) the globs each
-/// project was indexed with beyond the defaults.
+/// project was indexed with beyond the defaults, then (5) each section's lines.
 pub const SCHEMA: crate::store::Migrations = &[
     hybrid::SCHEMA_V1,
     r#"
@@ -122,6 +122,9 @@ CREATE TABLE doc_globs (
   PRIMARY KEY (root, glob)
 ) STRICT, WITHOUT ROWID;
 "#,
+    // Version 5: sections know their lines (`line`, `end_line` in each chunk's meta).
+    // Every file is read again on its next index run (its chunks keep their vectors).
+    "UPDATE doc_files SET mtime_ns = -1;",
 ];
 
 /// Which set of markdown files.

@@ -47,6 +47,14 @@ pub struct QueryHit {
     /// The section's title (`(full document)`, `(preamble)`, or `Title##1` for a
     /// repeated title).
     pub section: String,
+    /// The section's first line in the file (from 1); `None` for a section indexed before
+    /// sections knew their lines, until its file is indexed again.
+    pub start_line: Option<usize>,
+    /// Its last line.
+    pub end_line: Option<usize>,
+    /// What an agent reads of the section: the lines holding the query's words, else the
+    /// start of the window that matched by meaning; at most 1,000 bytes.
+    pub excerpt: String,
     /// The section's full text, its heading included.
     pub content: String,
     /// The project.
@@ -93,7 +101,9 @@ pub struct QueryResponse {
 pub struct Query;
 
 /// What docs and notes answers carry that an agent does not read: the query it sent, the
-/// time taken, ranks and scores (the order says it), modification times.
+/// time taken, ranks and scores (the order says it), modification times — and each
+/// section's full text: the excerpt and the section's lines (`l`) say what to read, where
+/// a whole section can be read.
 pub(super) const QUERY_AGENT: AgentShape = AgentShape {
     omit: &[
         "query",
@@ -103,7 +113,9 @@ pub(super) const QUERY_AGENT: AgentShape = AgentShape {
         "results/*/similarity",
         "results/*/mtime",
         "results/*/matched_by",
+        "results/*/content",
     ],
+    line_ranges: true,
     ..AgentShape::FULL
 };
 
@@ -240,6 +252,7 @@ pub(super) fn query(
         ..Search::default()
     };
     let hits = store.search(&search, vector.as_deref(), &mut warnings)?;
+    let words = crate::text::query_words(text);
     let mut results: Vec<QueryHit> = Vec::new();
     let mut seen: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for hit in hits {
@@ -275,11 +288,19 @@ pub(super) fn query(
         if hit.vector_rank.is_some() {
             matched_by.push("vector".to_string());
         }
+        let line = |k: &str| meta.get(k).and_then(|v| v.as_u64()).map(|n| n as usize);
         results.push(QueryHit {
             rank: results.len() + 1,
             score: hit.score,
             file,
             section: hit.title,
+            start_line: line("line"),
+            end_line: line("end_line"),
+            excerpt: crate::text::excerpt(
+                &hit.text,
+                hit.window.and_then(|(s, e)| hit.text.get(s..e)),
+                &words,
+            ),
             content: hit.text,
             // Every hit is of this project (the search is confined to its key).
             project: project.name.clone(),

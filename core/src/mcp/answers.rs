@@ -137,11 +137,17 @@ impl Server {
             return;
         }
         match call_guarded(&self.engine, &self.roots, freshen.op, &params) {
-            Ok(_) => {
+            Ok(out) => {
                 if let Ok(mut done) = self.freshened.lock() {
                     done.insert(key, Instant::now());
                 }
+                // Only work left to do starts the later run (and its note).
+                let pending = serde_json::from_str::<Value>(&out)
+                    .ok()
+                    .and_then(|v| v.get("pending_vectors")?.as_u64())
+                    .is_none_or(|n| n > 0);
                 if let Some(later) = freshen.later
+                    && pending
                     && self
                         .later_running
                         .lock()

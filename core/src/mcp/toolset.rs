@@ -35,7 +35,7 @@ pub(crate) struct Freshen {
     pub every: Duration,
     /// What the run leaves for later, so no answer waits for it: the request field that
     /// says so (set `true`), and the work, done after the run on a background thread,
-    /// one at a time.
+    /// one at a time — when the run's answer says there is some (`pending_vectors`).
     pub later: Option<Later>,
 }
 
@@ -172,7 +172,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "docs.query",
-        description: "Search the project's docs (README, docs/, doc/; .md, .rst) by meaning and keywords. Returns the best sections with file, heading and text. Use it for design, architecture and how-to questions.",
+        description: "Search the project's docs (README, docs/, doc/; .md, .rst) by meaning and keywords. Returns sections (file, heading, lines, matching lines): for design, architecture and how-to questions.",
         brief: "the project's docs, by meaning",
         params: &[
             ("query", "What to look for."),
@@ -193,7 +193,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "notes.query",
-        description: "Search the project's session notes (sessions/**/*.md in dated folders) by meaning and keywords. Returns H2 sections with date, file and text. Use it to recall what was decided or done before.",
+        description: "Search the project's session notes (sessions/**/*.md in dated folders) by meaning and keywords. Returns H2 sections (date, file, lines, matching lines). Use it to recall what was decided or done before.",
         brief: "the project's session notes, by meaning",
         params: &[
             ("query", "What to look for."),

@@ -180,74 +180,6 @@ const SEARCH_AGENT: AgentShape = AgentShape {
     ..AgentShape::FULL
 };
 
-/// Most lines of an [`excerpt`], bytes of each, and bytes of the whole.
-const EXCERPT_LINES: usize = 5;
-const EXCERPT_LINE_BYTES: usize = 200;
-const EXCERPT_BYTES: usize = 1_000;
-
-/// `text` cut to about `max` bytes around byte `at`: from a little before it, `…` where
-/// cut.
-fn around(text: &str, at: usize, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
-    }
-    let mut start = at.saturating_sub(max / 4);
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let rest = crate::text::truncate_utf8(&text[start..], max);
-    let mut out = String::new();
-    if start > 0 {
-        out.push('…');
-    }
-    out.push_str(rest);
-    if start + rest.len() < text.len() {
-        out.push('…');
-    }
-    out
-}
-
-/// The part of a hit an agent reads: the lines of `content` holding the most of the
-/// query's `words` (at most [`EXCERPT_LINES`], in their order, each cut around its first
-/// match), else — a hit found by meaning alone — the start of `window` (or `content`);
-/// at most [`EXCERPT_BYTES`] in all.
-pub fn excerpt(content: &str, window: Option<&str>, words: &[String]) -> String {
-    let mut lines: Vec<(usize, usize, &str, usize)> = Vec::new(); // (words, order, line, at)
-    for (order, line) in content.lines().enumerate() {
-        let lower = line.to_lowercase();
-        let found: Vec<usize> = words
-            .iter()
-            .filter_map(|w| lower.find(w.as_str()))
-            .collect();
-        if let Some(at) = found.iter().min()
-            && !line.trim().is_empty()
-        {
-            // `lower` may differ in length from `line` (rare case mappings): fall back to 0.
-            let at = if lower.len() == line.len() { *at } else { 0 };
-            lines.push((found.len(), order, line.trim_end(), at));
-        }
-    }
-    let mut out = String::new();
-    if lines.is_empty() {
-        let text = window.unwrap_or(content).trim();
-        return around(text, 0, EXCERPT_BYTES);
-    }
-    lines.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    lines.truncate(EXCERPT_LINES);
-    lines.sort_by_key(|l| l.1);
-    for (_, _, line, at) in lines {
-        let piece = around(line, at, EXCERPT_LINE_BYTES);
-        if out.len() + piece.len() + 1 > EXCERPT_BYTES {
-            break;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&piece);
-    }
-    out
-}
-
 impl Operation for Search {
     const NAME: &'static str = "sessions.search";
     const SUMMARY: &'static str = "Search Claude Code session transcripts (keyword + semantic, recent first, tool output and thinking weighted down), filtered by project substring, since (2h, 1w, 30d, 2026-01-01) and types; indexes on first use.";
@@ -468,7 +400,7 @@ fn search(engine: &Engine, request: SearchRequest) -> Result<SearchResponse> {
                 .window
                 .and_then(|(s, e)| hit.text.get(s..e))
                 .map(str::to_string),
-            excerpt: excerpt(
+            excerpt: crate::text::excerpt(
                 &hit.text,
                 hit.window.and_then(|(s, e)| hit.text.get(s..e)),
                 &words,
@@ -511,35 +443,6 @@ mod tests {
         assert_eq!(parse_since(&Since::Text("12".into()), now), Ok(12));
         assert!(parse_since(&Since::Text("3x".into()), now).is_err());
         assert!(parse_since(&Since::Text("soon".into()), now).is_err());
-    }
-
-    #[test]
-    fn an_excerpt_is_the_lines_with_the_query_words() {
-        let words = crate::text::query_words("sqlite lock timeout");
-        let content = "We looked at it.\nThe SQLite database was locked.\nnothing here\nRaise the busy timeout for the sqlite lock.\nDone.";
-        assert_eq!(
-            excerpt(content, None, &words),
-            "The SQLite database was locked.\nRaise the busy timeout for the sqlite lock."
-        );
-        // The lines with the most words, at most five, in their order.
-        let many: String =
-            (0..9).map(|i| format!("sqlite {i}\n")).collect::<String>() + "sqlite lock timeout\n";
-        let got = excerpt(&many, None, &words);
-        assert_eq!(
-            got,
-            "sqlite 0\nsqlite 1\nsqlite 2\nsqlite 3\nsqlite lock timeout"
-        );
-        // A long line is cut around its match; nothing matched: the window's start.
-        let long = format!("{} sqlite {}", "a".repeat(500), "b".repeat(500));
-        let cut = excerpt(&long, None, &words);
-        assert!(
-            cut.starts_with('…') && cut.ends_with('…') && cut.contains("sqlite"),
-            "{cut}"
-        );
-        assert!(cut.len() <= EXCERPT_LINE_BYTES + 6);
-        let by_meaning = excerpt(&"x".repeat(3000), Some("the window"), &words);
-        assert_eq!(by_meaning, "the window");
-        assert!(excerpt(&"y ".repeat(3000), None, &words).len() <= EXCERPT_BYTES + 3);
     }
 
     #[test]

@@ -1065,6 +1065,52 @@ fn docs_and_notes_through_mcp() {
     assert_eq!(outside["isError"], true, "confined to the roots: {outside}");
 }
 
+/// An agent's `docs_query` answer names each section's lines and quotes the lines that
+/// match, not the whole section (the typed result keeps the full text).
+#[test]
+fn an_agent_gets_the_matching_lines_and_where_the_section_is() {
+    use cc_search::mcp::{Server, ServerOptions};
+    use serde_json::{Value, json};
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    no_model(home.path());
+    let server = Server::new(
+        std::sync::Arc::new(open(home.path())),
+        ServerOptions {
+            roots: vec![dir.path().to_path_buf()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "docs_query", "arguments": {"query": "exponential backoff"}}});
+    let reply: Value = serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    let answer: Value = serde_json::from_str(text).unwrap();
+    let top = &answer["results"][0];
+    assert_eq!(top["file"], "docs/guide.md", "{answer}");
+    assert_eq!(top["section"], "Errors");
+    assert_eq!(top["l"], "9-12", "{answer}");
+    assert_eq!(
+        top["excerpt"],
+        "Errors are retried with exponential backoff."
+    );
+    assert!(top.get("content").is_none(), "{answer}");
+    // The lines named are the section's.
+    let lines: Vec<&str> = GUIDE.lines().collect();
+    assert_eq!(lines[8], "## Errors");
+    assert_eq!(lines[11], "");
+    assert_eq!(lines[12], "## Matching");
+    let (engine, _) = engine(home.path());
+    let full = query(&engine, dir.path(), "exponential backoff", |_| {});
+    assert_eq!(
+        (full.results[0].start_line, full.results[0].end_line),
+        (Some(9), Some(12))
+    );
+    assert!(full.results[0].content.starts_with("## Errors\n"));
+}
+
 /// Notes indexed per branch by an earlier version are dropped and indexed once, for
 /// every branch.
 #[test]
@@ -1106,7 +1152,8 @@ fn notes_indexed_per_branch_before_are_indexed_once() {
 /// Through the MCP server, a first `docs_query` does not wait for the model: the index
 /// run before it only splits the docs (the answer comes by keyword and says the rest is
 /// on its way), and the sections are embedded on a background thread, after which a
-/// question no word of which is in the docs finds its section by meaning.
+/// question no word of which is in the docs finds its section by meaning, and the answers
+/// stop saying that the docs are being embedded.
 #[test]
 fn the_first_mcp_docs_query_answers_by_keyword_while_the_docs_are_embedded() {
     use cc_search::mcp::{Server, ServerOptions};
@@ -1151,6 +1198,12 @@ fn the_first_mcp_docs_query_answers_by_keyword_while_the_docs_are_embedded() {
         );
         let meaning = ask("how are riders paired with drivers");
         assert_eq!(meaning["results"][0]["section"], "Matching", "{meaning}");
+        // Nothing left to embed: no background run starts, and no answer says one does.
+        assert!(
+            !meaning.to_string().contains("embedded in the background"),
+            "{meaning}"
+        );
+        assert!(server.wait_for_background(Duration::from_millis(1)));
     } else {
         assert!(status.pending_vectors > 0);
     }

@@ -254,9 +254,9 @@ COMMANDS: tuple[dict[str, Any], ...] = (
                 "flags": ("--skip-generated",),
                 "kind": "flag",
                 "help": (
-                    "With --recursive: also skip dependency, build and cache output: node_modules, "
-                    "dist, build, .next, .nuxt, target, __pycache__, .venv, vendor, coverage, "
-                    ".cache, *.pyc."
+                    "With --recursive: also skip dependency, build and cache output: the "
+                    "directories node_modules, dist, build, .next, .nuxt, target, __pycache__, "
+                    ".venv, vendor, coverage, .cache, and *.pyc files."
                 ),
             },
             {

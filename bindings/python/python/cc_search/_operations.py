@@ -718,8 +718,9 @@ class EngineOperations:
             hidden: With ``recursive``: search hidden files and directories too (never
                 ``.git``).
             skip_generated: With ``recursive``: also skip dependency, build and cache output:
-                ``node_modules``, ``dist``, ``build``, ``.next``, ``.nuxt``, ``target``,
-                ``__pycache__``, ``.venv``, ``vendor``, ``coverage``, ``.cache``, ``*.pyc``.
+                the directories ``node_modules``, ``dist``, ``build``, ``.next``, ``.nuxt``,
+                ``target``, ``__pycache__``, ``.venv``, ``vendor``, ``coverage``, ``.cache``, and
+                ``*.pyc`` files.
             regex: ``search`` is a regular expression.
             max_matches: List at most this many matches (in output order).
             max_tokens: Keep the JSON result within about this many tokens (4 bytes each).

@@ -911,6 +911,10 @@ class _DocsHitRequired(TypedDict):
     """The section's title (``(full document)``, ``(preamble)``, or ``Title##1`` for a repeated
     title).
     """
+    excerpt: str
+    """What an agent reads of the section: the lines holding the query's words, else the start of
+    the window that matched by meaning; at most 1,000 bytes.
+    """
     content: str
     """The section's full text, its heading included."""
     project: str
@@ -930,6 +934,12 @@ class _DocsHitRequired(TypedDict):
 class DocsHit(_DocsHitRequired, total=False):
     """One result of ``docs.query`` or ``notes.query``."""
 
+    start_line: int
+    """The section's first line in the file (from 1); ``None`` for a section indexed before
+    sections knew their lines, until its file is indexed again.
+    """
+    end_line: int
+    """Its last line."""
     session_path: str
     """The session folder (notes), relative to the project root."""
     session_date: str
@@ -1123,9 +1133,9 @@ class GrepRequest(_GrepRequestRequired, total=False):
     hidden: bool
     """With ``recursive``: search hidden files and directories too (never ``.git``)."""
     skip_generated: bool
-    """With ``recursive``: also skip dependency, build and cache output: ``node_modules``,
-    ``dist``, ``build``, ``.next``, ``.nuxt``, ``target``, ``__pycache__``, ``.venv``,
-    ``vendor``, ``coverage``, ``.cache``, ``*.pyc``.
+    """With ``recursive``: also skip dependency, build and cache output: the directories
+    ``node_modules``, ``dist``, ``build``, ``.next``, ``.nuxt``, ``target``, ``__pycache__``,
+    ``.venv``, ``vendor``, ``coverage``, ``.cache``, and ``*.pyc`` files.
     """
     regex: bool
     """``search`` is a regular expression."""
