@@ -108,7 +108,12 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
     let marker = json!({"truncated": true, "more": more});
     let target = limit.saturating_sub(budget::size(&marker));
     let over = budget::size(answer) > target;
-    if let (Value::Object(map), Some(table)) = (&mut *answer, &shape.paths)
+    // The lists as the view named them (`references` is `refs_to` by then).
+    let table = shape.paths.as_ref().map(|t| Table {
+        lists: t.lists.iter().map(|l| renamed(l, shape.keys)).collect(),
+        table: t.table,
+    });
+    if let (Value::Object(map), Some(table)) = (&mut *answer, &table)
         && over
         && table.table == FILE_TABLE
         && map.contains_key(FILE_TABLE)
@@ -116,7 +121,7 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
         keep_table_prefix(map, table, target);
     }
     budget::fit_keeping(answer, target, &[FILE_TABLE]);
-    if let (Value::Object(map), Some(table)) = (&mut *answer, &shape.paths) {
+    if let (Value::Object(map), Some(table)) = (&mut *answer, &table) {
         after_cut(map, table);
     }
     match answer {
@@ -254,18 +259,36 @@ fn each_item(map: &mut Map<String, Value>, path: &str, f: &mut dyn FnMut(&mut Ma
     });
 }
 
+/// A [`PathTable`] as [`view`] left it: its lists under their renamed keys.
+struct Table {
+    lists: Vec<String>,
+    table: &'static str,
+}
+
+/// `path` (`a/*/b`) with each key renamed as `keys` say.
+fn renamed(path: &str, keys: &[(&str, &str)]) -> String {
+    path.split('/')
+        .map(|segment| {
+            keys.iter()
+                .find(|(full, _)| *full == segment)
+                .map_or(segment, |(_, short)| short)
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// The longest prefix of the items of the table's lists (the same number of each) whose
 /// answer, the `_f` table listing only their files and strings shortened to a useful
 /// length, fits `target` bytes — at least one item.
-fn keep_table_prefix(map: &mut Map<String, Value>, table: &PathTable, target: usize) {
+fn keep_table_prefix(map: &mut Map<String, Value>, table: &Table, target: usize) {
     budget::cap_strings_in(map, budget::USEFUL_STRING);
     let mut longest = 0;
-    for list in table.lists {
+    for list in &table.lists {
         each_list(map, list, &mut |items| longest = longest.max(items.len()));
     }
     let with = |k: usize| -> Map<String, Value> {
         let mut trial = map.clone();
-        for list in table.lists {
+        for list in &table.lists {
             each_list(&mut trial, list, &mut |items| items.truncate(k));
         }
         after_cut(&mut trial, table);
@@ -290,13 +313,13 @@ fn keep_table_prefix(map: &mut Map<String, Value>, table: &PathTable, target: us
 
 /// After a cut: the `_f` table keeps only the files still pointed to (items renumbered);
 /// items pointing past the end of a cut table of results go.
-fn after_cut(map: &mut Map<String, Value>, table: &PathTable) {
+fn after_cut(map: &mut Map<String, Value>, table: &Table) {
     if table.table == FILE_TABLE {
         let Some(Value::Array(files)) = map.get(FILE_TABLE) else {
             return;
         };
         let mut used = vec![false; files.len()];
-        for list in table.lists {
+        for list in &table.lists {
             each_item(map, list, &mut |item| {
                 if let Some(i) = item.get("fi").and_then(Value::as_u64)
                     && let Some(slot) = used.get_mut(i as usize)
@@ -311,7 +334,7 @@ fn after_cut(map: &mut Map<String, Value>, table: &PathTable) {
             renumbered.push(next);
             next += u64::from(*u);
         }
-        for list in table.lists {
+        for list in &table.lists {
             each_item(map, list, &mut |item| {
                 if let Some(i) = item.get("fi").and_then(Value::as_u64)
                     && let Some(new) = renumbered.get(i as usize)
@@ -332,7 +355,7 @@ fn after_cut(map: &mut Map<String, Value>, table: &PathTable) {
             return;
         };
         let len = files.len() as u64;
-        for list in table.lists {
+        for list in &table.lists {
             each_list(map, list, &mut |items| {
                 items.retain(|item| {
                     item.get("fi")
@@ -612,6 +635,33 @@ mod tests {
             assert_eq!(files[fi], format!("src/some/longer/dir/file{}.rs", i % 150));
         }
         assert_eq!(files.len(), hits.len().min(150));
+    }
+
+    #[test]
+    fn a_cut_keeps_the_file_table_of_a_renamed_list() {
+        // `references` becomes `refs_to` in the view: the cut still finds its items.
+        let shape = AgentShape {
+            keys: &[("references", "refs_to")],
+            paths: Some(PathTable {
+                lists: &["references"],
+                table: FILE_TABLE,
+            }),
+            ..AgentShape::FULL
+        };
+        let refs: Vec<Value> = (0..300)
+            .map(|i| json!({"line": i, "path": format!("src/some/longer/dir/file{}.py", i / 10)}))
+            .collect();
+        let mut v = json!({"references": refs});
+        view(&shape, &mut v);
+        assert!(fit(&shape, &mut v, 2_000, "ask less"));
+        assert!(budget::size(&v) <= 2_000, "{}", budget::size(&v));
+        let files = v["_f"].as_array().unwrap();
+        let kept = v["refs_to"].as_array().unwrap();
+        assert!(kept.len() > 10 && kept.len() < 300, "{}", kept.len());
+        for (i, r) in kept.iter().enumerate() {
+            let fi = r["fi"].as_u64().unwrap() as usize;
+            assert_eq!(files[fi], format!("src/some/longer/dir/file{}.py", i / 10));
+        }
     }
 
     #[test]
