@@ -347,6 +347,11 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
         ("open", "src/engine.rs")
     );
     assert_eq!(first("crate::open").0, "open");
+    // What a qualified name names is the whole answer: not `runner.execute`, nor the
+    // other `open`, nor names that only share a word.
+    assert_eq!(hits(&engine, &root, "FixtureDef.execute").len(), 1);
+    assert_eq!(hits(&engine, &root, "Engine::open").len(), 1);
+    assert!(hits(&engine, &root, "execute").len() >= 2);
     // A name that qualifies nothing is searched as it is: a file's name finds its symbols.
     assert_eq!(file_of(&first("fixtures.py")), "src/pkg/fixtures.py");
 }

@@ -3,8 +3,9 @@
 //! outside tests, at the top of a file or type (not inside a function), declarations
 //! (a trait's or interface's method, an abstract one, a stub) before implementations,
 //! public and near the directory asked from before the rest. A qualified name (`Class.method`,
-//! `Type::method`, `module.name`, `path/file.py:Name`) puts the symbols it names first
-//! (`qualified`), then ranks the last name as a bare one.
+//! `Type::method`, `module.name`, `path/file.py:Name`) that names symbols (`qualified`)
+//! answers with those only, ranked as its last name would be; one that names none is
+//! searched as words.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -387,8 +388,11 @@ impl Operation for SearchSymbols {
                 .map(|r| r.id)
                 .collect();
             rows = definitions_first(name, &repo.near(), rows, named, &local, &in_contract);
-            // What a qualified name names comes first, in that order.
-            rows.sort_by_key(|r| !wanted.contains(&r.id));
+            // A qualified name answers with what it names, and nothing else: the agent
+            // named one symbol (or its overloads), not a neighbourhood of names.
+            if !wanted.is_empty() {
+                rows.retain(|r| wanted.contains(&r.id));
+            }
             rows.truncate(limit);
         }
         drop(conn);
