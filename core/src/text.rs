@@ -184,21 +184,11 @@ fn around(text: &str, at: usize, max: usize) -> String {
 /// match), else — a hit found by meaning alone — the start of `window` (or `content`);
 /// at most [`EXCERPT_BYTES`] in all.
 pub(crate) fn excerpt(content: &str, window: Option<&str>, words: &[String]) -> String {
-    let mut lines: Vec<(usize, usize, &str, usize)> = Vec::new(); // (words, order, line, at)
-    for (order, line) in content.lines().enumerate() {
-        let lower = line.to_lowercase();
-        let found: Vec<usize> = words
-            .iter()
-            .filter_map(|w| lower.find(w.as_str()))
-            .collect();
-        if let Some(at) = found.iter().min()
-            && !line.trim().is_empty()
-        {
-            // `lower` may differ in length from `line` (rare case mappings): fall back to 0.
-            let at = if lower.len() == line.len() { *at } else { 0 };
-            lines.push((found.len(), order, line.trim_end(), at));
-        }
-    }
+    let mut lines = if words.iter().all(|w| w.is_ascii()) {
+        matching_lines_ascii(content, words)
+    } else {
+        matching_lines(content, words)
+    };
     let mut out = String::new();
     if lines.is_empty() {
         let text = window.unwrap_or(content).trim();
@@ -218,6 +208,64 @@ pub(crate) fn excerpt(content: &str, window: Option<&str>, words: &[String]) -> 
         out.push_str(&piece);
     }
     out
+}
+
+/// A line of [`excerpt`]'s text holding query words: how many of the words, its place,
+/// its text and where the first match starts in it.
+type Matching<'t> = (usize, usize, &'t str, usize);
+
+/// The lines of `content` holding any of `words` (lowercase), each line lowercased to
+/// compare.
+fn matching_lines<'t>(content: &'t str, words: &[String]) -> Vec<Matching<'t>> {
+    let mut lines = Vec::new();
+    for (order, line) in content.lines().enumerate() {
+        let lower = line.to_lowercase();
+        let found: Vec<usize> = words
+            .iter()
+            .filter_map(|w| lower.find(w.as_str()))
+            .collect();
+        if let Some(at) = found.iter().min()
+            && !line.trim().is_empty()
+        {
+            // `lower` may differ in length from `line` (rare case mappings): fall back to 0.
+            let at = if lower.len() == line.len() { *at } else { 0 };
+            lines.push((found.len(), order, line.trim_end(), at));
+        }
+    }
+    lines
+}
+
+/// [`matching_lines`] for words of ASCII only: the text lowercased once and each word
+/// found by a substring search over all of it, so a section of thousands of lines costs
+/// a pass per word rather than a lowercased copy and a search per line.
+fn matching_lines_ascii<'t>(content: &'t str, words: &[String]) -> Vec<Matching<'t>> {
+    let lower = content.as_bytes().to_ascii_lowercase();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', &lower).map(|i| i + 1))
+        .collect();
+    // Line → (words found in it, where the first starts).
+    let mut found: std::collections::BTreeMap<usize, (usize, usize)> = Default::default();
+    for word in words.iter().filter(|w| !w.is_empty()) {
+        let mut last = usize::MAX;
+        for at in memchr::memmem::find_iter(&lower, word.as_bytes()) {
+            let line = starts.partition_point(|&s| s <= at) - 1;
+            if line == last {
+                continue;
+            }
+            last = line;
+            let entry = found.entry(line).or_insert((0, usize::MAX));
+            entry.0 += 1;
+            entry.1 = entry.1.min(at - starts[line]);
+        }
+    }
+    found
+        .into_iter()
+        .map(|(order, (count, at))| {
+            let end = starts.get(order + 1).map_or(content.len(), |next| next - 1);
+            let line = &content[starts[order]..end];
+            (count, order, line.trim_end(), at)
+        })
+        .collect()
 }
 
 /// Split a documentation file into sections by its kind: [`rst_sections`] for
@@ -562,6 +610,21 @@ mod tests {
         let by_meaning = excerpt(&"x".repeat(3000), Some("the window"), &words);
         assert_eq!(by_meaning, "the window");
         assert!(excerpt(&"y ".repeat(3000), None, &words).len() <= EXCERPT_BYTES + 3);
+        // Words beyond ASCII are compared line by line, lowercased; both ways agree.
+        let text = "Ein Überblick.\r\nDIE ÜBERSICHT der SQLite-Sperre\n\nsqlite";
+        assert_eq!(
+            excerpt(text, None, &query_words("übersicht")),
+            "DIE ÜBERSICHT der SQLite-Sperre"
+        );
+        let ascii = query_words("sqlite sperre");
+        assert_eq!(
+            matching_lines_ascii(text, &ascii),
+            matching_lines(text, &ascii)
+        );
+        assert_eq!(
+            matching_lines_ascii(content, &words),
+            matching_lines(content, &words)
+        );
     }
 
     use super::*;
