@@ -1111,6 +1111,34 @@ fn an_agent_gets_the_matching_lines_and_where_the_section_is() {
     assert!(full.results[0].content.starts_with("## Errors\n"));
 }
 
+/// Sections an earlier version indexed (no lines in their meta) get their lines on the
+/// next run, which schema 5 makes read every file again: nothing is re-embedded.
+#[test]
+fn sections_indexed_before_they_knew_their_lines_learn_them() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    no_model(home.path());
+    let engine = open(home.path());
+    index(&engine, dir.path());
+    let db = rusqlite::Connection::open(home.path().join("docs.db")).unwrap();
+    // What schema 4 left, and what schema 5's migration does to it.
+    db.execute_batch(
+        "UPDATE chunks SET meta = json_remove(meta, '$.line', '$.end_line');
+         UPDATE doc_files SET mtime_ns = -1;",
+    )
+    .unwrap();
+    let before = query(&engine, dir.path(), "exponential backoff", |_| {});
+    assert_eq!(before.results[0].start_line, None);
+    let again = index(&engine, dir.path());
+    assert_eq!((again.touched, again.sections_written), (4, 0), "{again:?}");
+    let after = query(&engine, dir.path(), "exponential backoff", |_| {});
+    assert_eq!(
+        (after.results[0].start_line, after.results[0].end_line),
+        (Some(9), Some(12))
+    );
+}
+
 /// Notes indexed per branch by an earlier version are dropped and indexed once, for
 /// every branch.
 #[test]
