@@ -240,6 +240,7 @@ bench: python-release setup-node
 	$(VENV)/bin/python bindings/python/bench/agent_views.py . core/src/code/ops/overview.rs bindings/python/python/cc_search/cli.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tokens.py
 	$(VENV)/bin/python bindings/python/bench/mcp_warm.py .
+	$(VENV)/bin/python bindings/python/bench/docs_warm.py .
 	PATH="$(TOOLS)/bin:$$PATH" $(VENV)/bin/python bindings/python/bench/cli_startup.py
 	# Embedding throughput against sentence-transformers (its own venv: torch is large).
 	[ -x $(ROOT)/.venv-st/bin/python ] || { python3 -m venv $(ROOT)/.venv-st && \
