@@ -341,7 +341,7 @@ def test_cli_recursive_follows_ripgrep_defaults_and_takes_extension_lists(
     assert paths("--ext", "rs,py") == ["src/a.rs", "src/b.py", "vendor/d.rs"]
     assert paths("--hidden", "--ext", ".rs") == [".hidden/e.rs", "src/a.rs", "vendor/d.rs"]
     assert paths("--skip-generated", "--json") == ["src/a.rs", "src/b.py", "src/c.go"]
-    help_text = run_cli("grep", "--help", home=home).stdout
+    help_text = " ".join(run_cli("grep", "--help", home=home).stdout.split())
     assert "node_modules, dist, build" in help_text and "--hidden" in help_text
 
 
