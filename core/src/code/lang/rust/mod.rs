@@ -132,6 +132,19 @@ fn add_path_ref(kind: RefKind, node: Node, cx: &mut Context) {
 }
 
 /// The named children of `node`.
+/// Whether a macro invocation stands where items go (a file's or a module's top level,
+/// `thread_local! { … }`), not where an expression does.
+fn at_item_level(node: Node, cx: &Context) -> bool {
+    cx.parent(node)
+        .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list"))
+}
+
+/// The bytes of a token tree between its delimiters, when there are any.
+fn within_delimiters(tokens: Node) -> Option<(usize, usize)> {
+    let (start, end) = (tokens.start_byte() + 1, tokens.end_byte().checked_sub(1)?);
+    (start < end).then_some((start, end))
+}
+
 fn children(node: Node) -> impl Iterator<Item = Node> {
     (0..node.named_child_count()).filter_map(move |i| node.named_child(i as u32))
 }
@@ -316,36 +329,22 @@ impl LanguageExtractor for Rust {
                 rule.child_by_field_name("right")
                     .filter(|r| r.id() == node.id())?
             }
-            "macro_invocation"
-                if cx
-                    .parent(node)
-                    .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list")) =>
-            {
-                (0..node.named_child_count())
-                    .filter_map(|i| node.named_child(i as u32))
-                    .find(|c| c.kind() == "token_tree")?
+            "macro_invocation" if at_item_level(node, cx) => {
+                children(node).find(|c| c.kind() == "token_tree")?
             }
             _ => return None,
         };
-        let (start, end) = (tokens.start_byte() + 1, tokens.end_byte().checked_sub(1)?);
-        (start < end).then_some((start, end))
+        within_delimiters(tokens)
     }
     fn embedded_expressions(&self, node: Node, cx: &Context) -> Option<Wrapped> {
         // A macro called where an expression or statement goes: its tokens as a tuple,
         // an array or a block, as they are delimited (`f!(…)`, `f![…]`, `f!{…}`); failing
         // that, each argument between the commas.
-        if node.kind() != "macro_invocation"
-            || cx
-                .parent(node)
-                .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list"))
-        {
+        if node.kind() != "macro_invocation" || at_item_level(node, cx) {
             return None;
         }
         let tokens = children(node).find(|c| c.kind() == "token_tree")?;
-        let (start, end) = (tokens.start_byte() + 1, tokens.end_byte().checked_sub(1)?);
-        if start >= end {
-            return None;
-        }
+        let (start, end) = within_delimiters(tokens)?;
         let (before, after) = match cx.src.get(tokens.start_byte()) {
             Some(b'(') => ("fn _(){(", "\n);}"),
             Some(b'[') => ("fn _(){[", "\n];}"),
