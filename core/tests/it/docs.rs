@@ -993,26 +993,42 @@ fn a_branch_never_indexed_is_reported() {
     assert!(all.warnings.is_empty() && !all.results.is_empty());
 }
 
+/// An MCP server for [`project`] written to `dir`, with its data in `home` and no model
+/// (keyword search only); `options` give all but the roots (`dir`).
+fn keyword_server(
+    home: &Path,
+    dir: &Path,
+    options: cc_search::mcp::ServerOptions,
+) -> cc_search::mcp::Server {
+    project(dir);
+    no_model(home);
+    cc_search::mcp::Server::new(
+        std::sync::Arc::new(open(home)),
+        cc_search::mcp::ServerOptions {
+            roots: vec![dir.to_path_buf()],
+            ..options
+        },
+    )
+    .unwrap()
+}
+
 /// docs.index and docs.query as an MCP client calls them (tools docs_index, docs_query,
 /// notes_query), on the project the server was given.
 #[test]
 fn docs_and_notes_through_mcp() {
-    use cc_search::mcp::{Server, ServerOptions};
+    use cc_search::mcp::ServerOptions;
     use serde_json::{Value, json};
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    project(dir.path());
-    no_model(home.path());
-    let server = Server::new(
-        std::sync::Arc::new(open(home.path())),
+    let server = keyword_server(
+        home.path(),
+        dir.path(),
         ServerOptions {
-            roots: vec![dir.path().to_path_buf()],
             tools: vec!["all".into()],
             structured: Some(true),
             ..Default::default()
         },
-    )
-    .unwrap();
+    );
     let call = |id: i64, tool: &str, arguments: Value| -> Value {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                              "params": {"name": tool, "arguments": arguments}});
@@ -1069,20 +1085,11 @@ fn docs_and_notes_through_mcp() {
 /// match, not the whole section (the typed result keeps the full text).
 #[test]
 fn an_agent_gets_the_matching_lines_and_where_the_section_is() {
-    use cc_search::mcp::{Server, ServerOptions};
+    use cc_search::mcp::ServerOptions;
     use serde_json::{Value, json};
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    project(dir.path());
-    no_model(home.path());
-    let server = Server::new(
-        std::sync::Arc::new(open(home.path())),
-        ServerOptions {
-            roots: vec![dir.path().to_path_buf()],
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let server = keyword_server(home.path(), dir.path(), ServerOptions::default());
     let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "docs_query", "arguments": {"query": "exponential backoff"}}});
     let reply: Value = serde_json::from_str(&server.handle(&message.to_string()).unwrap()).unwrap();
