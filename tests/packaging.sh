@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install every surface the way its users do, into clean temporary directories, and run a
 # smoke test through the installed copy:
-#   python  the wheel maturin builds, `pip install bindings/python` from source, the sdist;
-#           the native hook program each installs (or not, for the sdist) and the command
+#   python  every way pip builds the package (its PEP 517 backend, build_backend/): the
+#           wheel, `pip install bindings/python` from source, `pip install git+file://…` of
+#           a bare clone, the sdist; the native hook program each installs and the command
 #           `install claude` writes for it
 #   node    `npm pack` of bindings/node installed with `npm install <tarball>`: Node, Bun,
 #           hooks, the native hook program and what `install claude` writes
@@ -106,33 +107,33 @@ claude_hook_answers() {
   printf '%s\n' "$command"
 }
 
-# smoke_python_hooks <name> <venv> <native|python>: `install claude` in that environment
-# writes the native hook program the wheel installs beside `cc-search` (native), or, where
-# the package was built without it, this CLI's `hook` commands with a warning (python).
+# smoke_python_hooks <name> <venv>: `install claude` in that environment writes the native
+# hook program the package installs beside `cc-search`, says so in one line, and the
+# command answers. (Where the program is missing, the fallback to this CLI's `hook`
+# commands is bindings/python/tests/test_install.py's.)
 smoke_python_hooks() {
-  local name=$1 venv=$2 kind=$3 config out command
-  config=$work/claude-$name
-  if [ "$kind" = native ]; then
-    [ -x "$venv/bin/cc-search-hook" ] || fail "python $name: no bin/cc-search-hook"
-    out=$("$venv/bin/cc-search-hook" --version)
-    record "python $name: cc-search-hook --version" "${out#cc-search-hook }"
-    out=$(CLAUDE_CONFIG_DIR=$config "$venv/bin/cc-search" install claude 2>&1)
-  else
-    [ ! -e "$venv/bin/cc-search-hook" ] || fail "python $name: a cc-search-hook that was not built for it"
-    out=$(CLAUDE_CONFIG_DIR=$config "$venv/bin/cc-search" install claude 2>&1)
-    grep -q "^cc-search: warning: the native hook program (cc-search-hook) is not installed with this cc-search; writing this CLI's" <<<"$out" ||
-      fail "python $name: install claude did not warn that it falls back: $out"
-  fi
-  command=$(claude_hook_answers "python $name" "$config/settings.json")
-  case $kind:$command in
-    native:"$venv/bin/cc-search-hook file-suggestion" | python:"$venv/bin/cc-search hook file-suggestion") ;;
-    *) fail "python $name: install claude wrote $command" ;;
-  esac
+  local name=$1 venv=$2 out command
+  [ -x "$venv/bin/cc-search-hook" ] || fail "python $name: no bin/cc-search-hook"
+  out=$("$venv/bin/cc-search-hook" --version)
+  record "python $name: cc-search-hook --version" "${out#cc-search-hook }"
+  out=$(CLAUDE_CONFIG_DIR=$work/claude-$name "$venv/bin/cc-search" install claude 2>&1)
+  grep -qxF "The hooks run the native hook program $venv/bin/cc-search-hook, installed with this cc-search." <<<"$out" ||
+    fail "python $name: install claude did not say it wrote the native hook program: $out"
+  command=$(claude_hook_answers "python $name" "$work/claude-$name/settings.json")
+  expect "python $name: the command install claude wrote" "$command" "$venv/bin/cc-search-hook file-suggestion"
+}
+
+# build_python <what> <dir>: the package built with `python -m build --<what>` through its
+# own backend (debug profile: the build the other tests made is reused), into <dir>.
+build_python() {
+  "$root/.venv/bin/python" -m build --"$1" --no-isolation --config-setting=build-args="--profile dev" \
+    --outdir "$2" "$root/bindings/python" >"$work/build-$1.log" 2>&1 ||
+    fail "python -m build --$1: $(tail -20 "$work/build-$1.log")"
 }
 
 python_wheel() {
-  section "python: wheel (maturin build)"
-  "$root/.venv/bin/maturin" build --quiet -m "$root/bindings/python/Cargo.toml" --out "$work/dist"
+  section "python: wheel (python -m build --wheel)"
+  build_python wheel "$work/dist"
   local wheels=("$work"/dist/*.whl)
   [ ${#wheels[@]} -eq 1 ] || fail "expected one wheel, got: ${wheels[*]}"
   local wheel=${wheels[0]}
@@ -148,7 +149,7 @@ python_wheel() {
   "$python" -m venv "$work/venv-wheel"
   "$work/venv-wheel/bin/pip" install --quiet "$wheel"
   smoke_python wheel "$work/venv-wheel"
-  smoke_python_hooks wheel "$work/venv-wheel" native
+  smoke_python_hooks wheel "$work/venv-wheel"
   python_model_extra "$wheel" "$work/venv-wheel"
 }
 
@@ -182,27 +183,43 @@ python_source() {
   "$work/venv-source/bin/pip" install --quiet --config-settings=build-args="--profile dev" \
     "$root/bindings/python"
   smoke_python source "$work/venv-source"
-  smoke_python_hooks source "$work/venv-source" native
+  smoke_python_hooks source "$work/venv-source"
+}
+
+python_git() {
+  # What `pip install git+https://…` does, from a bare clone of this repository's HEAD
+  # (committed work only): pip clones it into a directory of its own and builds there.
+  section "python: pip install git+file://… (a bare clone of HEAD, debug profile)"
+  git clone --quiet --bare "$root" "$work/repo.git"
+  "$python" -m venv "$work/venv-git"
+  "$work/venv-git/bin/pip" install --quiet --config-settings=build-args="--profile dev" \
+    "git+file://$work/repo.git#subdirectory=bindings/python"
+  smoke_python git "$work/venv-git"
+  smoke_python_hooks git "$work/venv-git"
 }
 
 python_sdist() {
-  section "python: sdist (maturin sdist), installed with pip"
-  "$root/.venv/bin/maturin" sdist -m "$root/bindings/python/Cargo.toml" --out "$work/sdist"
+  section "python: sdist (python -m build --sdist), installed with pip"
+  build_python sdist "$work/sdist"
   local sdist=$work/sdist/cc_search-$version.tar.gz
   [ -f "$sdist" ] || fail "no $sdist: $(ls "$work/sdist")"
   record "python sdist file name" "$version"
   local base=cc_search-$version
-  expect_contains "the sdist" "$(tar tzf "$sdist")" \
+  local listing
+  listing=$(tar tzf "$sdist")
+  expect_contains "the sdist" "$listing" \
     "$base/pyproject.toml" "$base/PKG-INFO" "$base/Cargo.toml" "$base/Cargo.lock" \
     "$base/core/Cargo.toml" "$base/core/src/lib.rs" "$base/bindings/python/Cargo.toml" \
     "$base/bindings/python/src/lib.rs" "$base/python/cc_search/__init__.py" \
     "$base/python/cc_search/cli.py" "$base/python/cc_search/_cli_table.py" \
-    "$base/python/cc_search/py.typed"
+    "$base/python/cc_search/py.typed" "$base/build_backend/cc_search_build.py" \
+    "$base/bindings/hook/Cargo.toml" "$base/bindings/hook/build.rs" "$base/bindings/hook/src/main.rs"
+  ! grep -q "cc-search-hook$" <<<"$listing" || fail "the sdist carries a built program"
   "$python" -m venv "$work/venv-sdist"
   "$work/venv-sdist/bin/pip" install --quiet --config-settings=build-args="--profile dev" "$sdist"
   smoke_python sdist "$work/venv-sdist"
-  # An sdist carries no binaries: built from it, the package has no native hook program.
-  smoke_python_hooks sdist "$work/venv-sdist" python
+  # The sdist carries the hook's crate: built from it, the package has the native program.
+  smoke_python_hooks sdist "$work/venv-sdist"
 }
 
 ## ---- Node and Bun --------------------------------------------------------------------
@@ -482,6 +499,7 @@ for step in "${steps[@]}"; do
     python)
       python_wheel
       python_source
+      python_git
       python_sdist
       ;;
     node) node_package ;;
