@@ -257,13 +257,13 @@ function installClaude(options) {
     if (native.program) {
       params.file_suggestion_command = `${projectHook(NATIVE_HOOK)} file-suggestion`
       params.session_start_command = `${projectHook(NATIVE_HOOK)} session-start`
-      runs = "this package's native hook program, from the node_modules of the project"
+      runs = "this package's native hook program, from the node_modules of the project, as its settings are shared"
     } else {
+      // The warning says which hooks and why, once.
       report('warning', `${native.why}; writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker`)
       files = ['file-suggestion.sh', 'session-start.sh']
       params.file_suggestion_command = projectHook(files[0])
       params.session_start_command = projectHook(files[1])
-      runs = "this package's Bun hook scripts, from the node_modules of the project"
     }
     const installed = path.join(params.project_dir || process.cwd(), 'node_modules', PROG)
     if (!params.uninstall && !require('node:fs').existsSync(path.join(installed, 'hooks', files[0]))) {
@@ -279,15 +279,16 @@ function installClaude(options) {
       const argv = [native.program, ...globalOptions(options)]
       params.file_suggestion_command = [...argv, 'file-suggestion'].map(shellQuote).join(' ')
       params.session_start_command = [...argv, 'session-start'].map(shellQuote).join(' ')
-      runs = `the native hook program ${native.program}`
+      const how = options['hook-program'] === undefined ? 'installed with this package' : 'as given with --hook-program'
+      runs = `the native hook program ${native.program}, ${how}`
     } else {
       if (native.why) {
         report('warning', `${native.why}; writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker`)
       }
+      // The warning says which hooks and why, once.
       const hooks = path.resolve(__dirname, '..', 'hooks')
       params.file_suggestion_command = shellQuote(path.join(hooks, 'file-suggestion.sh'))
       params.session_start_command = shellQuote(path.join(hooks, 'session-start.sh'))
-      runs = 'the Bun hook scripts'
     }
   }
   const result = openEngine(options).call(options.mcp ? 'claude.install_mcp' : 'claude.install', params)
@@ -311,7 +312,7 @@ function installClaude(options) {
     )
   }
   if (!options.mcp) {
-    if (!params.uninstall) lines.push(`The hooks run ${runs}.`)
+    if (!params.uninstall && runs) lines.push(`The hooks run ${runs}.`)
     if (!params.uninstall && project) {
       lines.push(
         "Commit .claude/settings.json to share it; everyone who runs `npm install` in the project has the hooks (cc-search must be in its package.json).",

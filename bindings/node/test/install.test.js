@@ -267,7 +267,7 @@ describe('install claude (hooks)', () => {
     const native = path.join(HOOKS, 'cc-search-hook')
     const out = ok(cli(['install', 'claude'], { env: u.env }))
     assert.ok(out.startsWith(`Installed cc-search in ${settings}\n`), out)
-    assert.ok(out.includes(`The hooks run the native hook program ${native}.\n`), out)
+    assert.ok(out.includes(`The hooks run the native hook program ${native}, installed with this package.\n`), out)
     const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
     assert.deepEqual(written.fileSuggestion, { type: 'command', command: `${native} file-suggestion` })
     assert.equal(written.hooks.SessionStart[0].hooks[0].command, `${native} session-start`)
@@ -310,7 +310,8 @@ describe('install claude (hooks)', () => {
       `cc-search: warning: ${impostor} --version said "cc-search-hook 0.0.1", not "cc-search-hook ${VERSION}"; ` +
         'writing the Bun hook scripts instead, which start Bun on every keystroke of the @ picker\n',
     )
-    assert.ok(child.stdout.includes('The hooks run the Bun hook scripts.\n'), child.stdout)
+    // Which hooks and why: said once, by that warning.
+    assert.ok(!child.stdout.includes('The hooks run'), child.stdout)
     const written = JSON.parse(fs.readFileSync(settings, 'utf8'))
     assert.equal(written.fileSuggestion.command, path.join(HOOKS, 'file-suggestion.sh'))
     assert.equal(written.hooks.SessionStart[0].hooks[0].command, path.join(HOOKS, 'session-start.sh'))
@@ -320,6 +321,7 @@ describe('install claude (hooks)', () => {
     // The real program, given: it replaces the scripts in place.
     const out = ok(cli(['install', 'claude', '--hook-program', path.join(HOOKS, 'cc-search-hook')], { env: u.env }))
     assert.ok(out.includes('fileSuggestion changed from'), out)
+    assert.ok(out.includes(`The hooks run the native hook program ${path.join(HOOKS, 'cc-search-hook')}, as given with --hook-program.\n`), out)
     const again = JSON.parse(fs.readFileSync(settings, 'utf8'))
     assert.equal(again.fileSuggestion.command, `${path.join(HOOKS, 'cc-search-hook')} file-suggestion`)
     assert.equal(again.hooks.SessionStart.length, 1)
@@ -362,7 +364,7 @@ describe('install claude --project (hooks)', () => {
       `Installed cc-search in ${settings}\n` +
         `  fileSuggestion set to \`${FS}\`\n` +
         `  SessionStart hook added: \`${SS}\`\n` +
-        "The hooks run this package's native hook program, from the node_modules of the project.\n" +
+        "The hooks run this package's native hook program, from the node_modules of the project, as its settings are shared.\n" +
         "Commit .claude/settings.json to share it; everyone who runs `npm install` in the project has the hooks (cc-search must be in its package.json).\n" +
         'There was no previous file, so no backup.\n',
     )

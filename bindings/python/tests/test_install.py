@@ -157,7 +157,8 @@ def test_install_into_the_user_settings(home: Path, claude: Claude) -> None:
         f"Installed cc-search in {claude.settings}\n"
         f"  fileSuggestion set to `{fs_command}`\n"
         f"  SessionStart hook added: `{ss_command}`\n"
-        f"The hooks run the native hook program {native_hook_path()}.\n"
+        f"The hooks run the native hook program {native_hook_path()}, "
+        "installed with this cc-search.\n"
         "There was no previous file, so no backup.\n"
     )
     assert claude.settings.read_text() == as_claude_writes(installed(fs_command, ss_command))
@@ -219,7 +220,8 @@ def test_install_into_a_project(home: Path, claude: Claude, tmp_path: Path, on_p
         f"Installed cc-search in {settings}\n"
         f"  fileSuggestion set to `{PROJECT_FS}`\n"
         f"  SessionStart hook added: `{PROJECT_SS}`\n"
-        "The hooks run `cc-search-hook` from the PATH of each person who works on the project.\n"
+        "The hooks run `cc-search-hook` from the PATH of each person who works on the project, "
+        "as its settings are shared.\n"
         "Commit .claude/settings.json to share it; everyone needs `cc-search-hook` on PATH "
         "(`pip install cc-search` or `pipx install cc-search` puts it there).\n"
         "There was no previous file, so no backup.\n"
@@ -351,6 +353,7 @@ def test_hooks_dir_uses_the_bun_scripts_and_replaces_the_cli_hooks(
     ss_new = str(scripts / "session-start.sh")
     assert f"  fileSuggestion changed from `{fs_old}` to `{fs_new}`\n" in proc.stdout
     assert f"  SessionStart hook changed from `{ss_old}` to `{ss_new}`\n" in proc.stdout
+    assert "\nThe hooks run the Bun hook scripts, as given with --hooks-dir.\n" in proc.stdout
     # One entry of cc-search, never two.
     assert json.loads(claude.settings.read_text()) == installed(fs_new, ss_new)
 
@@ -410,8 +413,10 @@ def test_where_the_native_program_cannot_run_the_python_hooks_are_written(
             "; writing this CLI's `cc-search hook` commands instead, which start Python on "
             "every keystroke of the @ picker"
         )
+        # Which hook and why: said once, by that warning.
+        assert "The hooks run" not in proc.stdout, proc.stdout
         if program == impostor:
-            assert "The hooks run this CLI's `cc-search hook` commands.\n" in proc.stdout
+            assert proc.stdout.startswith("Installed cc-search in "), proc.stdout
         else:
             assert proc.stdout.endswith("cc-search is already installed; nothing changed\n")
         assert json.loads(claude.settings.read_text()) == installed(*python_commands())
@@ -423,6 +428,9 @@ def test_where_the_native_program_cannot_run_the_python_hooks_are_written(
     copy.chmod(0o755)
     proc = run_cli("install", "claude", "--hook-program", str(copy), home=home)
     assert (proc.returncode, proc.stderr) == (0, ""), proc
+    assert f"\nThe hooks run the native hook program {copy}, as given with --hook-program.\n" in (
+        proc.stdout
+    ), proc.stdout
     fs_command, ss_command = (
         shlex.join([str(copy), "file-suggestion"]),
         shlex.join([str(copy), "session-start"]),

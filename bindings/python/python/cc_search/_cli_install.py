@@ -101,7 +101,6 @@ def install_claude(ns: argparse.Namespace, options: Options, parser: Any) -> Non
                 parser.error(f"{flag} is for the hooks, not for --mcp")
         _install_claude_mcp(options, in_project, project_dir, uninstall, as_json)
         return
-    runs = "the Bun hooks"
     if in_project:
         for given, flag in ((hooks_dir, "--hooks-dir"), (hook_program, "--hook-program")):
             if given is not None:
@@ -116,18 +115,23 @@ def install_claude(ns: argparse.Namespace, options: Options, parser: Any) -> Non
                 "shared); the hooks use $CC_SEARCH_HOME or the default data root",
             )
         file_suggestion, session_start = PROJECT_HOOKS
-        runs = f"`{NATIVE_HOOK}` from the PATH of each person who works on the project"
+        runs = (
+            f"`{NATIVE_HOOK}` from the PATH of each person who works on the project, "
+            "as its settings are shared"
+        )
     elif hooks_dir is not None:
         file_suggestion, session_start = _hook_scripts(hooks_dir)
+        runs = "the Bun hook scripts, as given with --hooks-dir"
     else:
         # An uninstall removes whichever cc-search hooks are there: nothing to check.
         program, why_not = (None, "") if uninstall else _native_hook(hook_program)
         if program is not None:
             argv = [program, *_global_options(options)]
-            runs = f"the native hook program {program}"
+            how = "as given with --hook-program" if hook_program else "installed with this cc-search"
+            runs = f"the native hook program {program}, {how}"
         else:
             argv = [*_self_argv(options), "hook"]
-            runs = f"this CLI's `{PROG} hook` commands"
+            runs = ""  # the warning below says which and why, once
             if why_not:
                 _report(
                     "warning",
@@ -146,7 +150,7 @@ def install_claude(ns: argparse.Namespace, options: Options, parser: Any) -> Non
         params["project_dir"] = os.path.abspath(os.path.expanduser(project_dir))
 
     def backup(result: Any) -> list[str]:
-        lines = [] if uninstall else [f"The hooks run {runs}."]
+        lines = [f"The hooks run {runs}."] if runs and not uninstall else []
         if in_project and not uninstall:
             lines.append(
                 f"Commit .claude/settings.json to share it; everyone needs `{NATIVE_HOOK}` on "
