@@ -77,7 +77,7 @@ node: setup-node
 # A release wheel in dist/, built as pip builds it (the package's PEP 517 backend, which
 # adds the native hook program as its script), and the sdist beside it.
 wheel: setup-python
-	$(VENV)/bin/python -m build --no-isolation --outdir dist bindings/python
+	PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/python -m build --no-isolation --outdir dist bindings/python
 
 header: $(CBINDGEN)
 	$(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate cc-search-ffi --output include/cc_search.h
@@ -226,7 +226,8 @@ fuzz-quick: fuzz-build
 # Release builds of the core bench, the Python module and the Node addon, then the tables:
 # in-process and whole-process latencies, ranking quality (replaying tokio's releases from
 # crates.io, and the history of each git clone in REPLAY_REPOS, against fzf: Debian's
-# package is installed when missing and apt-get can), and the Claude Code hook against a
+# package is installed when missing and apt-get can), and the Claude Code hook as every
+# install path (pip: wheel, source, git URL, sdist; npm; make install) writes it, against a
 # spec-faithful Bun + bun:sqlite client.
 REPLAY_REPOS ?=
 bench: python-release setup-node
@@ -235,7 +236,7 @@ bench: python-release setup-node
 	command -v fzf >/dev/null || apt-get install -y -q fzf >/dev/null 2>&1 || echo "fzf not installed: the ranking replay leaves it out"
 	cargo bench -p cc-search --bench ranking -- $(REPLAY_REPOS)
 	command -v rg >/dev/null || cargo install --quiet --locked ripgrep --root $(TOOLS); PATH="$(TOOLS)/bin:$$PATH" CC_SEARCH_CLI=$(VENV)/bin/cc-search cargo bench -p cc-search --bench grep
-	cd $(NODE_DIR) && node bench/hooks-bench.js
+	bindings/hook/bench/install-paths.sh
 	$(VENV)/bin/python bindings/python/bench/mcp_bench.py
 	$(VENV)/bin/python bindings/python/bench/mcp_tools_list.py
 	$(VENV)/bin/python bindings/python/bench/agent_views.py . core/src/code/ops/overview.rs bindings/python/python/cc_search/cli.py

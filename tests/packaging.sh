@@ -126,7 +126,9 @@ smoke_python_hooks() {
 # build_python <what> <dir>: the package built with `python -m build --<what>` through its
 # own backend (debug profile: the build the other tests made is reused), into <dir>.
 build_python() {
-  "$root/.venv/bin/python" -m build --"$1" --no-isolation --config-setting=build-args="--profile dev" \
+  # --no-isolation: the virtualenv's maturin, which maturin's backend runs from PATH.
+  PATH=$root/.venv/bin:$PATH "$root/.venv/bin/python" -m build --"$1" --no-isolation \
+    --config-setting=build-args="--profile dev" \
     --outdir "$2" "$root/bindings/python" >"$work/build-$1.log" 2>&1 ||
     fail "python -m build --$1: $(tail -20 "$work/build-$1.log")"
 }
@@ -311,7 +313,9 @@ EOF
   # What `install claude` writes from the installed package: its native hook program.
   local native=$work/app/node_modules/cc-search/hooks/cc-search-hook command
   record "npm hooks/cc-search-hook --version" "$("$native" --version | sed 's/^cc-search-hook //')"
-  (cd "$work/app" && CLAUDE_CONFIG_DIR=$work/claude-npm npx --no-install cc-search install claude >/dev/null)
+  out=$(cd "$work/app" && CLAUDE_CONFIG_DIR=$work/claude-npm npx --no-install cc-search install claude 2>&1)
+  grep -qxF "The hooks run the native hook program $native, installed with this package." <<<"$out" ||
+    fail "npx cc-search install claude did not say it wrote the native hook program: $out"
   command=$(claude_hook_answers "npx cc-search install claude" "$work/claude-npm/settings.json")
   expect "npx cc-search install claude: the command" "$command" "$native file-suggestion"
 }
