@@ -27,6 +27,10 @@
 //                                        right after a clone (default: fixed times in
 //                                        2024, a project nobody touched for a day)
 //   node bench/hooks-bench.js --no-python  leave the Python CLI out
+//   node bench/hooks-bench.js --hook NAME=PROGRAM  also time PROGRAM file-suggestion, a
+//                                        native hook program as one install path put it
+//                                        (repeatable; bindings/hook/bench/install-paths.sh
+//                                        passes one per pip and npm path)
 //
 // Build in release first (`npm run build:release`: the addon and the native hook), and
 // `npm run build` after to return to the debug build the tests use. The trees are
@@ -327,6 +331,14 @@ function main() {
       readsStdin: true,
     })
   }
+  argv.forEach((arg, i) => {
+    if (arg !== '--hook') return
+    const [, name, program] = /^([\w.-]+)=(.+)$/.exec(argv[i + 1] || '') || []
+    if (!name) fail('--hook takes NAME=PROGRAM')
+    if (!fs.existsSync(program)) fail(`--hook ${name}: no ${program}`)
+    if (tools.some((tool) => tool.name === name)) fail(`--hook ${name}: that name is taken`)
+    tools.push({ name, label: `cc-search-hook (${name})`, command: program, args: ['file-suggestion'], readsStdin: true })
+  })
   tools.push({ name: 'spec', label: 'spec client (Bun + bun:sqlite)', command: bun, args: [SPEC], readsStdin: true })
   const baseline = { name: 'bun', command: bun, args: [empty], readsStdin: false }
 
