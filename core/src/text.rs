@@ -145,6 +145,87 @@ pub fn is_default_doc(rel: &str) -> bool {
     .is_some_and(|set| set.is_match(rel))
 }
 
+/// Directory names that hold test fixtures, examples and samples rather than a project's
+/// own code or docs.
+pub(crate) const SAMPLE_DIRS: &[&str] = &[
+    "example",
+    "examples",
+    "example_scripts",
+    "sample",
+    "samples",
+    "fixture",
+    "fixtures",
+    "__fixtures__",
+    "testdata",
+    "test_data",
+    "snapshots",
+    "__snapshots__",
+];
+
+/// Whether `dir` (relative, `/`-separated) is in or below a [`SAMPLE_DIRS`] directory.
+pub(crate) fn in_sample_dir(dir: &str) -> bool {
+    dir.split('/')
+        .any(|part| SAMPLE_DIRS.contains(&part.to_ascii_lowercase().as_str()))
+}
+
+/// Files that make the directory holding them a package, whose README documents it.
+const PACKAGE_MANIFESTS: &[&str] = &[
+    "Cargo.toml",
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "composer.json",
+    "mix.exs",
+];
+
+/// The documents every docs run indexes in one tree: those [`is_default_doc`] names, and
+/// the README of each package, a directory with a manifest (`Cargo.toml`, `package.json`,
+/// `pyproject.toml`, …) outside samples and fixtures, such as a workspace member's
+/// `crates/foo/README.md`. A README elsewhere (`src/README.md`) is not one of them.
+#[derive(Debug, Default)]
+pub struct DefaultDocs {
+    packages: std::collections::HashSet<String>,
+}
+
+impl DefaultDocs {
+    /// The default docs of a tree holding the files `rels` (relative, `/`-separated).
+    pub fn of<'a>(rels: impl IntoIterator<Item = &'a str>) -> DefaultDocs {
+        let packages = rels
+            .into_iter()
+            .filter_map(|rel| {
+                let (dir, name) = rel.rsplit_once('/')?;
+                let manifest = PACKAGE_MANIFESTS.contains(&name) || name.ends_with(".gemspec");
+                (manifest && !in_sample_dir(dir)).then(|| dir.to_string())
+            })
+            .collect();
+        DefaultDocs { packages }
+    }
+
+    /// Whether `rel` is one of them.
+    pub fn contains(&self, rel: &str) -> bool {
+        is_default_doc(rel) || self.is_package_readme(rel)
+    }
+
+    /// Whether `rel` is the README of a package below the root.
+    pub fn is_package_readme(&self, rel: &str) -> bool {
+        let Some((dir, name)) = rel.rsplit_once('/') else {
+            return false;
+        };
+        let Some((stem, ext)) = name.rsplit_once('.') else {
+            return false;
+        };
+        stem.eq_ignore_ascii_case("readme")
+            && ["md", "markdown", "mdx", "rst"]
+                .iter()
+                .any(|e| ext.eq_ignore_ascii_case(e))
+            && self.packages.contains(dir)
+    }
+}
+
 /// Whether a file is reStructuredText, by its extension (else it is read as Markdown).
 pub fn is_rst(path: &str) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, ext)| ext);

@@ -12,7 +12,9 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-use super::{Collection, DEFAULT_DOC_GLOBS, DEFAULT_LOCK_WAIT_SECS, Project, lock, store};
+use super::{
+    Collection, DEFAULT_DOC_GLOBS, DEFAULT_LOCK_WAIT_SECS, DefaultDocs, Project, lock, store,
+};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::hash::{hex, sha256};
@@ -33,8 +35,8 @@ pub struct IndexRequest {
     /// More files to index: globs relative to the project root (`*` stays within one
     /// directory, `**` crosses them, `{a,b}` alternates), remembered for the project, so
     /// every later run (the automatic one before a query too) indexes them as well. Always
-    /// indexed: top-level docs such as the README, and `doc/`, `docs/`,
-    /// `{apps,packages}/*/docs/` (Markdown, reStructuredText).
+    /// indexed: top-level docs such as the README, `doc/`, `docs/`,
+    /// `{apps,packages}/*/docs/` and each package's README (Markdown, reStructuredText).
     pub globs: Vec<String>,
     /// Forget the remembered globs (those in `globs`, or all) and drop the files only
     /// they matched from the index.
@@ -88,7 +90,7 @@ pub struct Index;
 
 impl Operation for Index {
     const NAME: &'static str = "docs.index";
-    const SUMMARY: &'static str = "Index the project's docs (README and other top-level docs, doc/, docs/, {apps,packages}/*/docs/, plus globs given once and remembered; Markdown and reStructuredText) by section for the current branch: unchanged files skipped, content-addressed embeddings.";
+    const SUMMARY: &'static str = "Index the project's docs (README and other top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README, plus globs given once and remembered; Markdown and reStructuredText) by section for the current branch: unchanged files skipped, content-addressed embeddings.";
     type Request = IndexRequest;
     type Response = IndexResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];
@@ -170,6 +172,8 @@ struct Selection {
     /// Globs to remember, and to forget (`None`: all).
     remember: Vec<String>,
     forget: Option<Option<Vec<String>>>,
+    /// Whether each package's README is selected too ([`DefaultDocs`]: docs, not notes).
+    package_readmes: bool,
 }
 
 impl Selection {
@@ -194,6 +198,7 @@ impl Selection {
                     globs: Vec::new(),
                     remember: Vec::new(),
                     forget: None,
+                    package_readmes: false,
                 });
             }
             Files::Docs { globs, forget } => (globs.iter().map(|g| normal_glob(g)), *forget),
@@ -232,6 +237,7 @@ impl Selection {
             globs: own,
             remember,
             forget,
+            package_readmes: true,
         })
     }
 
@@ -390,6 +396,20 @@ fn walk_and_write(
             ..Default::default()
         },
     )?;
+    let rel_of = |path: &Path| {
+        let rel = path.strip_prefix(&walked.root).ok()?.to_str()?;
+        Some(rel.replace('\\', "/"))
+    };
+    let packages = if set.package_readmes {
+        let rels: Vec<String> = walked
+            .files
+            .iter()
+            .filter_map(|f| rel_of(&f.path))
+            .collect();
+        DefaultDocs::of(rels.iter().map(String::as_str))
+    } else {
+        DefaultDocs::default()
+    };
     let mut found: Vec<Found> = Vec::new();
     for file in &walked.files {
         let Ok(rel) = file.path.strip_prefix(&walked.root) else {
@@ -405,7 +425,7 @@ fn walk_and_write(
             continue;
         };
         let rel = rel.replace('\\', "/");
-        if !set.is_match(&rel) {
+        if !set.is_match(&rel) && !packages.is_package_readme(&rel) {
             continue;
         }
         match std::fs::metadata(&file.path) {

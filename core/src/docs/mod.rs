@@ -3,7 +3,8 @@
 //!
 //! - [`Index`] (`docs.index`): the project's documentation where projects keep it
 //!   ([`DEFAULT_DOC_GLOBS`]: top-level files such as the README, `doc/`, `docs/`,
-//!   `{apps,packages}/*/docs/`, in Markdown or reStructuredText) plus the globs the
+//!   `{apps,packages}/*/docs/`; and each package's README, [`DefaultDocs`]; in Markdown
+//!   or reStructuredText) plus the globs the
 //!   project was ever indexed with (remembered in `doc_globs`), for the current project
 //!   and git branch.
 //! - [`Query`] (`docs.query`): search it, in the current project and branch unless told
@@ -55,7 +56,7 @@ use crate::error::Result;
 use crate::hash::hex;
 use crate::hybrid;
 
-pub use crate::text::{DEFAULT_DOC_GLOBS, is_default_doc};
+pub use crate::text::{DEFAULT_DOC_GLOBS, DefaultDocs, is_default_doc};
 
 /// The notes glob, relative to the project root.
 pub const NOTES_GLOB: &str = "sessions/**/*.md";

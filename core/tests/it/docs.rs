@@ -195,6 +195,73 @@ fn sections_of_the_default_globs_are_indexed_and_searchable() {
 }
 
 #[test]
+fn each_package_readme_is_a_doc_and_a_root_readme_linked_to_one_is_indexed_once() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // A Cargo workspace whose README is its main crate's (as axum keeps it), a JS package
+    // with a reStructuredText readme, and READMEs that document no package.
+    write(
+        root,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"crates/*\"]\n",
+    );
+    write(
+        root,
+        "crates/router/Cargo.toml",
+        "[package]\nname = \"router\"\n",
+    );
+    write(
+        root,
+        "crates/router/README.md",
+        "# router\n\n## Sharing state\n\nHandlers share state through an extension layer.\n",
+    );
+    write(root, "web/package.json", "{}\n");
+    write(
+        root,
+        "web/readme.rst",
+        "Web\n===\n\nThe front end renders dashboards.\n",
+    );
+    write(root, "src/README.md", "## Layout\n\nsource layout notes\n");
+    write(
+        root,
+        "examples/demo/Cargo.toml",
+        "[package]\nname = \"demo\"\n",
+    );
+    write(
+        root,
+        "examples/demo/README.md",
+        "## Demo\n\nrun the demo binary\n",
+    );
+    std::os::unix::fs::symlink("crates/router/README.md", root.join("README.md")).unwrap();
+    let (engine, _) = engine(home.path());
+
+    let first = index(&engine, root);
+    assert_eq!(first.files, 2, "{first:?}");
+    assert!(first.warnings.is_empty(), "{:?}", first.warnings);
+    for (words, file) in [
+        ("share state extension layer", "crates/router/README.md"),
+        ("front end dashboards", "web/readme.rst"),
+    ] {
+        let found = query(&engine, root, words, |r| {
+            r.mode = cc_search::hybrid::Mode::Keyword
+        });
+        assert_eq!(found.results[0].file, file, "{words}");
+    }
+    for words in ["source layout notes", "run the demo binary"] {
+        let found = query(&engine, root, words, |r| {
+            r.mode = cc_search::hybrid::Mode::Keyword
+        });
+        assert!(found.results.is_empty(), "{words}: {:?}", found.results);
+    }
+
+    // A directory that stops being a package takes its README out of the docs.
+    std::fs::remove_file(root.join("web/package.json")).unwrap();
+    let second = index(&engine, root);
+    assert_eq!((second.files, second.removed), (1, 1), "{second:?}");
+}
+
+#[test]
 fn docs_are_found_where_projects_keep_them_and_globs_given_once_are_remembered() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();

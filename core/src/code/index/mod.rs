@@ -64,10 +64,11 @@ pub(crate) struct TreeFacts {
 }
 
 /// The [`TreeFacts`] of the files `rels` (relative, `/`-separated).
-pub(crate) fn tree_facts<'a>(rels: impl Iterator<Item = &'a str>) -> TreeFacts {
+pub(crate) fn tree_facts<'a>(rels: impl Iterator<Item = &'a str> + Clone) -> TreeFacts {
     let mut facts = TreeFacts::default();
+    let docs = crate::text::DefaultDocs::of(rels.clone());
     for rel in rels {
-        if crate::text::is_default_doc(rel) {
+        if docs.contains(rel) {
             let top = rel.split_once('/').map_or(".", |(top, _)| top);
             *facts.docs.entry(top.to_string()).or_default() += 1;
         }

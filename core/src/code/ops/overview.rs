@@ -109,22 +109,6 @@ const OVERVIEW_ENTRIES: usize = 20;
 /// Most directories shown.
 pub const OVERVIEW_DIRECTORIES: usize = 30;
 
-/// Directory names that hold test fixtures, examples and samples rather than the code.
-const SAMPLE_DIRS: &[&str] = &[
-    "example",
-    "examples",
-    "example_scripts",
-    "sample",
-    "samples",
-    "fixture",
-    "fixtures",
-    "__fixtures__",
-    "testdata",
-    "test_data",
-    "snapshots",
-    "__snapshots__",
-];
-
 /// The directory a file is counted under: its first two levels (`.` for the root's
 /// own files), or the first sample directory on its way and `true`.
 fn directory_of(rel: &str) -> (String, bool) {
@@ -132,10 +116,7 @@ fn directory_of(rel: &str) -> (String, bool) {
         return (".".into(), false);
     };
     let parts: Vec<&str> = dir.split('/').collect();
-    if let Some(at) = parts
-        .iter()
-        .position(|p| SAMPLE_DIRS.contains(&p.to_ascii_lowercase().as_str()))
-    {
+    if let Some(at) = parts.iter().position(|p| crate::text::in_sample_dir(p)) {
         return (parts[..=at].join("/"), true);
     }
     (parts[..parts.len().min(2)].join("/"), false)

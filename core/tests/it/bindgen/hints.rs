@@ -816,8 +816,8 @@ pub const COMMANDS: &[Command] = &[
     command("docs index", "docs.index", DOCS_INDEX_JSON)
         .help(
             "Index the project's docs by section, for the current git branch: README and \
-             other top-level docs, doc/, docs/, {apps,packages}/*/docs/ (Markdown, \
-             reStructuredText), and the project's remembered globs.",
+             other top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's \
+             README (Markdown, reStructuredText), and the project's remembered globs.",
         )
         .opts(&[
             flag("globs", &["--glob"])
