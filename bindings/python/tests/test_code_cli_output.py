@@ -55,6 +55,13 @@ impl Point {
 fn square(v: i32) -> i32 {
     v * v
 }
+
+impl<T> From<T> for Point where T: Into<i32> {
+    fn from(v: T) -> Self {
+        let v = v.into();
+        Point { x: v, y: v }
+    }
+}
 """
 
 
@@ -165,6 +172,8 @@ def test_symbols_is_a_tree(repo: Repo) -> None:
     assert len({line.index("#") for line in out[1:]}) == 1
     rust = repo.text("symbols", "src/lib.rs")
     assert re.search(r"^  impl Point +7-12 +#\d+\n    method norm +9-11 +#\d+$", rust, re.M)
+    # A trait's impl names the trait, as the code does (its `where` clause left out).
+    assert re.search(r"^  impl<T> From<T> for Point +18-23 +#\d+\n    method from +19-22 ", rust, re.M), rust
 
 
 def test_detail_shows_where_what_and_the_references(repo: Repo) -> None:

@@ -82,16 +82,31 @@ fn outline(symbols: &[Value], depth: usize, lines: &mut Vec<Value>) {
             format!("{start}-{end}")
         };
         lines.push(Value::String(format!(
-            "{:indent$}{span} {} {} #{}",
+            "{:indent$}{span} {} #{}",
             "",
-            field("kind").as_str().unwrap_or("?"),
-            field("name").as_str().unwrap_or("?"),
+            outline_label(symbol),
             field("id"),
             indent = depth * 2
         )));
         if let Some(Value::Array(children)) = symbol.get("children") {
             outline(children, depth + 1, lines);
         }
+    }
+}
+
+/// What an outline line calls a symbol: its kind and name, or for an `impl` the head of
+/// its signature, which names the trait it implements (`impl<S> Clone for Router<S>`
+/// rather than `impl Router`) and leaves out the `where` clause.
+pub fn outline_label(symbol: &Value) -> String {
+    let text = |key: &str| symbol.get(key).and_then(Value::as_str);
+    let kind = text("kind").unwrap_or("?");
+    match text("signature") {
+        Some(signature) if kind == "impl" && signature.starts_with("impl") => signature
+            .split_once(" where ")
+            .map_or(signature, |(head, _)| head)
+            .trim_end_matches([' ', '{'])
+            .to_string(),
+        _ => format!("{kind} {}", text("name").unwrap_or("?")),
     }
 }
 

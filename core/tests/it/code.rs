@@ -2135,6 +2135,47 @@ fn an_agent_reads_an_outline_as_lines() {
 }
 
 #[test]
+fn an_outline_names_the_trait_each_impl_implements() {
+    let (_home, engine) = engine();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "router.rs",
+        "pub struct Router<S> {\n    state: S,\n}\n\nimpl<S> Clone for Router<S>\nwhere\n    S: Clone,\n{\n    fn clone(&self) -> Self {\n        Router { state: self.state.clone() }\n    }\n}\n\nimpl<S> Router<S> {\n    pub fn new(state: S) -> Self {\n        Router { state }\n    }\n}\n",
+    );
+    let root = p(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let full = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "router.rs"}),
+    );
+    let text = cc_search::agent::answer("code.get_file_symbols", &full.to_string(), None).unwrap();
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    let lines: Vec<String> = answer["syms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let l = l.as_str().unwrap();
+            l[..l.rfind(" #").unwrap()].to_string()
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "1-3 struct Router",
+            "  2 var state",
+            "5-12 impl<S> Clone for Router<S>",
+            "  9-11 method clone",
+            "14-18 impl<S> Router<S>",
+            "  15-17 method new",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
 fn output_is_deterministic_across_runs() {
     let run = || {
         let (_home, engine) = engine();

@@ -178,6 +178,27 @@ def print_code_find(result: dict[str, Any]) -> None:
     _truncated(p, result, "files")
 
 
+def _kind_and_name(symbol: dict[str, Any]) -> tuple[str, str]:
+    """How a file's tree names a symbol: its kind and name, or for an `impl` the head of
+    its signature, which names the trait it implements (`impl<S>`, `Clone for Router<S>`
+    rather than `impl`, `Router`), without its `where` clause (as agents read outlines)."""
+    signature = symbol.get("signature") or ""
+    if symbol["kind"] != "impl" or not signature.startswith("impl"):
+        return symbol["kind"], symbol["name"]
+    head = signature.split(" where ", 1)[0].rstrip(" {")
+    kind, depth = "impl", 0
+    if head.startswith("impl<"):
+        for i, char in enumerate(head):
+            if char == "<":
+                depth += 1
+            elif char == ">" and head[i - 1] != "-":  # not the arrow of `Fn() -> R`
+                depth -= 1
+                if depth == 0:
+                    kind = head[: i + 1]
+                    break
+    return kind, head[len(kind) :].strip()
+
+
 def print_code_symbols(result: dict[str, Any]) -> None:
     """A file's symbols as a tree: kind and name indented by nesting, lines, id."""
     _warn_all(result.pop("warnings", []))
@@ -191,13 +212,12 @@ def print_code_symbols(result: dict[str, Any]) -> None:
 
     walk(result["symbols"], 0)
     p.out(p.styled(result["path"], "green") + "  " + p.styled(_plural(len(rows), "symbol"), "dim"))
-    labels = [indent + f"{s['kind']} {s['name']}" for indent, s in rows]
+    parts = [_kind_and_name(s) for _, s in rows]
+    labels = [indent + f"{kind} {name}" for (indent, _), (kind, name) in zip(rows, parts)]
     label_w = _column(labels, _NAME_COLUMN + 12)
     lines_w = _column([_lines(s) for _, s in rows])
-    for (indent, symbol), label in zip(rows, labels):
-        kind_name = (
-            indent + p.styled(symbol["kind"], "magenta") + " " + p.styled(symbol["name"], "bold")
-        )
+    for (indent, symbol), (kind, name), label in zip(rows, parts, labels):
+        kind_name = indent + p.styled(kind, "magenta") + " " + p.styled(name, "bold")
         pad = " " * max(label_w - len(label), 0)
         p.out(
             "  " + kind_name + pad + "  " + p.styled(_lines(symbol).ljust(lines_w), "dim")
