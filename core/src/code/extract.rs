@@ -207,6 +207,9 @@ struct Frame {
     /// The declared types of the names bound in it (parameters, typed variables,
     /// fields): `x` → `Foo` for `x: Foo`, `Foo x`, `x = Foo(…)`.
     types: Vec<(String, String)>,
+    /// A function's parameter names, when its parameter list was found
+    /// ([`parameter_names`]).
+    params: Option<Vec<String>>,
 }
 
 /// What the walk knows while a language looks at a node.
@@ -507,20 +510,25 @@ impl<'a> Context<'a> {
     }
 
     /// Whether `name` is a parameter (or receiver) of the innermost function being
-    /// defined: a word of its signature.
+    /// defined: one of its parameter names, or where its parameter list was not found, a
+    /// word of its signature.
     fn is_parameter(&self, name: &str) -> bool {
-        let Some(signature) = self
+        let Some(frame) = self
             .frames
             .iter()
             .rev()
             .find(|f| matches!(f.symbol.kind, SymbolKind::Fn | SymbolKind::Method))
-            .and_then(|f| f.symbol.signature.as_deref())
         else {
             return false;
         };
-        signature
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .any(|word| word == name)
+        if let Some(params) = &frame.params {
+            return params.iter().any(|p| p == name);
+        }
+        frame.symbol.signature.as_deref().is_some_and(|signature| {
+            signature
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|word| word == name)
+        })
     }
 
     /// Record a name an import binds (see [`Binding`]).
@@ -969,6 +977,64 @@ fn shift_lines(symbol: &mut ExtractedSymbol, offset: u32) {
     }
 }
 
+/// The names a function's parameter list binds, found the same way in every grammar: the
+/// `parameters` (or a lone `parameter`) of the function or of its declarator (C), and in
+/// it each identifier that is not part of a type or a default value (`x` and `self` of
+/// `fn f(&self, x: Box<T>)`, `x` of `def f(x: Box = EMPTY)`, `x` of `void f(Box *x)`).
+/// `None` when the list is not found: the caller then falls back to the signature's words.
+fn parameter_names(function: Node, cx: &Context) -> Option<Vec<String>> {
+    let mut at = function;
+    let list = loop {
+        if let Some(list) = at
+            .child_by_field_name("parameters")
+            .or_else(|| at.child_by_field_name("parameter"))
+        {
+            break list;
+        }
+        at = at.child_by_field_name("declarator")?;
+    };
+    let mut names = Vec::new();
+    // Go's receiver (`func (r *Router) …`) is a list of its own.
+    for list in std::iter::once(list).chain(function.child_by_field_name("receiver")) {
+        names.extend(bound_names(list, cx));
+    }
+    Some(names)
+}
+
+/// The names a parameter list binds (see [`parameter_names`]).
+fn bound_names(list: Node, cx: &Context) -> Vec<String> {
+    const NAMES: &[&str] = &[
+        "identifier",
+        "self",
+        "shorthand_property_identifier_pattern",
+    ];
+    let mut names = Vec::new();
+    for ident in cx.descendants(list, NAMES) {
+        let mut node = ident;
+        let mut binding = true;
+        while node.id() != list.id() {
+            let Some(parent) = node.parent() else { break };
+            let field_is = |field: &str| {
+                parent
+                    .child_by_field_name(field)
+                    .is_some_and(|n| n.id() == node.id())
+            };
+            let kind = node.kind();
+            // A type (`type`, `type_annotation`, `generic_type`), not `typed_parameter`.
+            let a_type = kind == "type" || kind.starts_with("type_") || kind.ends_with("_type");
+            if a_type || field_is("type") || field_is("value") || field_is("default_value") {
+                binding = false;
+                break;
+            }
+            node = parent;
+        }
+        if binding {
+            names.push(cx.text(ident).to_string());
+        }
+    }
+    names
+}
+
 fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
     if node.is_named()
         && let Some(def) = lang.definition(node, cx)
@@ -986,10 +1052,14 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
         } else {
             end.row + 1
         };
+        let params = matches!(def.kind, SymbolKind::Fn | SymbolKind::Method)
+            .then(|| parameter_names(node, cx))
+            .flatten();
         cx.frames.push(Frame {
             node_id: node.id(),
             name_node: def.name_node,
             types: Vec::new(),
+            params,
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),
                 kind: def.kind,

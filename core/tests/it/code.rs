@@ -443,6 +443,45 @@ export default Box;
 }
 
 #[test]
+fn a_name_in_a_signature_type_is_still_a_use_in_the_body() {
+    // Only the parameters' own names are parameters: a type named in the signature and
+    // used as a value in the body is a reference (it used to be taken for a parameter).
+    for (file, src, expected) in [
+        (
+            "a.ts",
+            "function isBox(x: unknown): x is Box {\n  return x instanceof Box;\n}\n",
+            &["type_ref:Box@1", "value:Box@2"][..],
+        ),
+        (
+            "a.py",
+            "def is_box(x: Box = None) -> bool:\n    return isinstance(x, Box)\n",
+            &["type_ref:Box@1", "call:isinstance@2", "value:Box@2"][..],
+        ),
+        (
+            "a.rs",
+            "fn rebuild(b: Box) -> Box {\n    grow(Box::EMPTY, b.size)\n}\n",
+            &["type_ref:Box@1", "call:grow@2", "value:EMPTY@2"][..],
+        ),
+        (
+            "a.go",
+            "package a\n\nfunc (b *Box) Grow(n Size) Size {\n\treturn Size(b.n + n)\n}\n",
+            &["type_ref:Box@3", "type_ref:Size@3", "call:Size@4"][..],
+        ),
+    ] {
+        let (lang, ext) = extractor_for_path(Path::new(file)).unwrap();
+        let f = extract_source(lang, &ext, src).unwrap();
+        let mut uses: Vec<String> = f.symbols[0]
+            .references
+            .iter()
+            .map(|r| format!("{}:{}@{}", r.kind.as_str(), r.to_name, r.line))
+            .collect();
+        uses.retain(|u| !u.contains(":x@"));
+        uses.retain(|u| !u.starts_with("type_ref:bool") && !u.starts_with("type_ref:unknown"));
+        assert_eq!(uses, expected, "{file}");
+    }
+}
+
+#[test]
 fn extracts_sample_rb() {
     let src = r#"require 'json'
 require_relative "lib/helper"
