@@ -1,6 +1,13 @@
 //! Benchmarks of cc-search, printed as a table. Run with `make bench` (or
 //! `cargo bench -p cc-search --bench bench`; add `-- --quick` for a smaller run).
 //!
+//! `-- --suggest-only [--size N] [--runs N] [--tree DIR] [--query Q]` times the in-process
+//! `files.suggest` queries alone, at one tree size (default 100,000 files), and prints
+//! p50, p90 and p99 of each: the picker's own cost, without the refresh and the process
+//! rows. With `--tree DIR` the generated tree is kept in `DIR/N` and used again by later
+//! runs, so two builds can be compared on the same files. `--query Q` times `Q` alone;
+//! `--raw FILE` appends every time measured to FILE (query, microseconds; one a line).
+//!
 //! Each row names the operation, the corpus, the median and p95 of repeated runs, and —
 //! where one exists — what a user would use instead, timed in the same run, as a ratio.
 //! Whole-process rows run the Python CLI (`$CC_SEARCH_CLI`, default `.venv/bin/cc-search`)
@@ -206,7 +213,11 @@ fn run_quiet(cmd: &mut Command) -> bool {
 const QUERIES: &[&str] = &["button", "src/comp", "utils.ts", "ser", "hooks/use", "x"];
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--suggest-only") {
+        return suggest_only(&args);
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let sizes: &[usize] = if quick { &[10_000] } else { &[10_000, 100_000] };
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let cli = std::env::var_os("CC_SEARCH_CLI")
@@ -377,5 +388,104 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         fd.map_or("not installed".into(), |p| p.display().to_string()),
         rg.map_or("not installed".into(), |p| p.display().to_string()),
+    );
+}
+
+/// The value after `--name` on the command line.
+fn option<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
+    let at = args.iter().position(|a| a == name)?;
+    let value = args.get(at + 1)?;
+    Some(
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: cannot read {value:?}")),
+    )
+}
+
+/// `--suggest-only`: the in-process query times alone, p50 / p90 / p99 per query.
+fn suggest_only(args: &[String]) {
+    let n: usize = option(args, "--size").unwrap_or(100_000);
+    let runs: usize = option(args, "--runs").unwrap_or(101);
+    let kept: Option<PathBuf> = option(args, "--tree");
+    let temp = tempfile::tempdir().unwrap();
+    let tree = match &kept {
+        Some(dir) => dir.join(n.to_string()),
+        None => temp.path().join("tree"),
+    };
+    // A marker beside the tree (not in it: it would be indexed) says it is complete.
+    let done = tree.with_extension("done");
+    if !done.exists() {
+        let _ = std::fs::remove_dir_all(&tree);
+        std::fs::create_dir_all(&tree).unwrap();
+        generate(&tree, n);
+        make_history(&tree);
+        std::fs::write(&done, b"").unwrap();
+    }
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let r = engine
+        .run::<Refresh>(RefreshRequest {
+            root: Some(tree.clone()),
+            max_files: Some(n + 1),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(r.files, n);
+    let corpus = format!("{}k files, git", n / 1000);
+    let only: Option<String> = option(args, "--query");
+    let mut raw = option::<PathBuf>(args, "--raw").map(|file| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&file)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+    });
+    let queries: Vec<&str> = match &only {
+        Some(q) => vec![q.as_str()],
+        None => QUERIES.to_vec(),
+    };
+    println!("| query | corpus | runs | p50 | p90 | p99 |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for q in queries {
+        let suggest = || {
+            engine
+                .run::<Suggest>(SuggestRequest {
+                    query: q.into(),
+                    project_dir: Some(tree.clone()),
+                    limit: None,
+                    budget_ms: Some(10_000),
+                    ..Default::default()
+                })
+                .unwrap()
+        };
+        // One run to warm the page cache and the statement cache.
+        let answer = suggest();
+        let mut times: Vec<Duration> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                suggest();
+                start.elapsed()
+            })
+            .collect();
+        if let Some(raw) = raw.as_mut() {
+            use std::io::Write;
+            for t in &times {
+                writeln!(raw, "{q}\t{}", t.as_micros()).unwrap();
+            }
+        }
+        times.sort();
+        let at = |p: usize| ms(times[(times.len() * p / 100).min(times.len() - 1)]);
+        println!(
+            "| files.suggest `{q}` ({} paths) | {corpus} | {runs} | {} | {} | {} |",
+            answer.paths.len(),
+            at(50),
+            at(90),
+            at(99)
+        );
+    }
+    println!();
+    println!(
+        "machine: {} cores",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
     );
 }

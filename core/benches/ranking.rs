@@ -26,6 +26,9 @@
 //! `MATCH … ORDER BY rank`), in the same run. `CC_SEARCH_REPLAY_ONLY=1` leaves tokio out;
 //! `CC_SEARCH_REPLAY_SHOW=KIND` prints each query of that kind that cc-search does not rank
 //! first or fzf ranks better, with both ranks and cc-search's first three.
+//! `CC_SEARCH_REPLAY_DUMP=FILE` appends every query and cc-search's whole answer to FILE,
+//! one line each (history, kind, query, the paths in order), so that two builds' answers
+//! can be compared path for path.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -376,6 +379,13 @@ fn replay(title: &str, checkout: &Path, steps: &[Step]) -> (Scores, Scores) {
     let has_fzf = fzf_order("", "x").is_some();
     // CC_SEARCH_REPLAY_SHOW=KIND: print the queries of that kind cc-search misses.
     let show = std::env::var("CC_SEARCH_REPLAY_SHOW").ok();
+    let mut dump = std::env::var_os("CC_SEARCH_REPLAY_DUMP").map(|file| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&file)
+            .unwrap_or_else(|e| panic!("{}: {e}", Path::new(&file).display()))
+    });
     let (mut ours, mut fzf, mut plain) = (Scores::new(), Scores::new(), Scores::new());
     for step in steps {
         run(Command::new("git")
@@ -427,6 +437,10 @@ fn replay(title: &str, checkout: &Path, steps: &[Step]) -> (Scores, Scores) {
                     })
                     .unwrap()
                     .paths;
+                if let Some(dump) = dump.as_mut() {
+                    use std::io::Write;
+                    writeln!(dump, "{title}\t{kind}\t{q}\t{}", got.join("\t")).unwrap();
+                }
                 let rank = got.iter().position(|p| p == file);
                 for key in [kind, "all"] {
                     ours.entry(key).or_default().add(rank);
