@@ -56,29 +56,39 @@ const FTS_ONLY_FRACTION: f64 = 0.3;
 /// so such a text may match anything). A path can only match a query whose
 /// [`PathMatcher::required_chars`] its mask holds: the fuzzy scan skips the rest unread.
 pub fn char_mask(text: &str) -> u64 {
-    let mut mask = 0u64;
-    for &b in text.as_bytes() {
-        mask |= match b {
-            b'a'..=b'z' => 1 << (b - b'a'),
-            b'A'..=b'Z' => 1 << (b - b'A'),
-            b'0'..=b'9' => 1 << (26 + b - b'0'),
+    text.bytes().fold(0, |mask, b| mask | byte_mask(b))
+}
+
+/// The bit of byte `b` in a [`char_mask`] (every bit for a byte of a non-ASCII
+/// character).
+fn byte_mask(b: u8) -> u64 {
+    BYTE_MASKS[usize::from(b)]
+}
+
+/// [`byte_mask`] of each byte: a table, since the scan reads every file name's bytes.
+static BYTE_MASKS: [u64; 256] = {
+    let mut table = [u64::MAX; 256];
+    let mut b = 0;
+    while b < 0x80 {
+        table[b] = match b as u8 {
+            c @ b'a'..=b'z' => 1 << (c - b'a'),
+            c @ b'A'..=b'Z' => 1 << (c - b'A'),
+            c @ b'0'..=b'9' => 1 << (26 + c - b'0'),
             b'/' => 1 << 36,
             b'.' => 1 << 37,
             b'_' => 1 << 38,
             b'-' => 1 << 39,
             b' ' => 1 << 40,
-            0..=0x7f => 1 << 41,
-            _ => return u64::MAX,
+            _ => 1 << 41,
         };
+        b += 1;
     }
-    mask
-}
+    table
+};
 
 /// Scores paths against one query.
 pub struct PathMatcher {
     text: String,
-    /// Characters every match holds (see [`char_mask`]).
-    required: u64,
     needle: Needle,
     scratch: Scratch,
 }
@@ -89,7 +99,12 @@ pub(crate) struct Needle {
     /// The query, trimmed, lower case.
     lower: String,
     chars: usize,
-    /// No path scores higher than this before bonuses (see [`max_fuzzy_score`]).
+    /// Whether the file name's bonuses apply: the query is not empty and names no
+    /// directory (has no `/`).
+    names: bool,
+    /// Characters every text it matches holds (see [`char_mask`]).
+    required: u64,
+    /// No text scores higher than this before bonuses (see [`max_fuzzy_score`]).
     max_fuzzy: u32,
 }
 
@@ -109,6 +124,22 @@ fn max_fuzzy_score(pattern: &Pattern) -> u32 {
         .sum()
 }
 
+/// The characters a text must hold to match `text` as a query: its letters, digits and
+/// `/ . _ -` (in any case); other characters may match folded forms, and spaces
+/// separate words.
+fn required_chars(text: &str) -> u64 {
+    text.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+        .map(|c| char_mask(c.encode_utf8(&mut [0; 4])))
+        .fold(0, |acc, m| acc | m)
+}
+
+/// The score a match in the file name counts for: a quarter more than the same match
+/// anywhere else in the path.
+fn name_weight(score: u32) -> u32 {
+    score + score / 4
+}
+
 impl Needle {
     pub fn new(text: &str) -> Needle {
         let pattern = Pattern::new(
@@ -117,12 +148,59 @@ impl Needle {
             Normalization::Smart,
             AtomKind::Fuzzy,
         );
+        let lower = text.trim().to_lowercase();
         Needle {
             max_fuzzy: max_fuzzy_score(&pattern),
             pattern,
-            lower: text.trim().to_lowercase(),
+            names: !lower.is_empty() && !lower.contains('/'),
+            lower,
             chars: text.trim().chars().count(),
+            required: required_chars(text),
         }
+    }
+
+    /// Whether the file name `name` may match (it holds every required character); a
+    /// name that may not is never matched.
+    fn name_may_match(&self, name: &FileName<'_>) -> bool {
+        name.mask & self.required == self.required
+    }
+}
+
+/// The file name of a path, and what the bonuses read of it, found in one backward pass
+/// over the name (the bound of every path a scan looks at starts here).
+struct FileName<'a> {
+    /// Where the name begins in the path (after its last `/`).
+    at: usize,
+    name: &'a str,
+    /// The name up to its first `.`.
+    stem: &'a str,
+    /// The name's characters (see [`char_mask`]); every bit when it is not ASCII.
+    mask: u64,
+}
+
+impl<'a> FileName<'a> {
+    fn of(path: &'a str) -> FileName<'a> {
+        let bytes = path.as_bytes();
+        let (mut at, mut mask) = (bytes.len(), 0);
+        let mut stem_end = bytes.len();
+        while at > 0 && bytes[at - 1] != b'/' {
+            at -= 1;
+            mask |= byte_mask(bytes[at]);
+            if bytes[at] == b'.' {
+                stem_end = at;
+            }
+        }
+        // `at` and `stem_end` border ASCII bytes (or the edges): char boundaries.
+        FileName {
+            at,
+            name: &path[at..],
+            stem: &path[at..stem_end],
+            mask,
+        }
+    }
+
+    fn is_ascii(&self) -> bool {
+        self.mask != u64::MAX
     }
 }
 
@@ -140,46 +218,81 @@ impl Scratch {
         }
     }
 
+    /// nucleo's score of `text` for `needle` (None: no match).
+    fn fuzzy(&mut self, needle: &Needle, text: &str) -> Option<u32> {
+        needle
+            .pattern
+            .score(Utf32Str::new(text, &mut self.buf), &mut self.matcher)
+    }
+
     /// The match score of `path` for `needle`, or None when it does not match or cannot
     /// reach `floor` (see [`PathMatcher::score_above`]).
+    ///
+    /// The score is the better of the whole path's fuzzy score and the file name's
+    /// (a quarter more, see [`name_weight`]), with the path's [`Bonuses`]. The name is
+    /// matched first, and only when the query's characters are all in it: it is short,
+    /// and its score often settles the answer, since no whole path scores above
+    /// [`Needle::max_fuzzy`] (nucleo may score the name alone higher than the whole
+    /// path, so the whole path's score bounds nothing). The whole path is matched only
+    /// when the name did not match (the path may still: `src/comp` takes two names), or
+    /// when its score could still beat the name's and lift the path to `floor`.
     pub fn score_above(&mut self, needle: &Needle, path: &str, floor: u32) -> Option<u32> {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        let bonuses = Bonuses::of(needle, path, name);
+        let name = FileName::of(path);
+        let bonuses = Bonuses::of(needle, path, &name);
+        if name.at == 0 {
+            // The path is its name: one match.
+            if floor > 0 && bonuses.apply(name_weight(needle.max_fuzzy), true) < floor {
+                return None;
+            }
+            let whole = self.fuzzy(needle, path)?;
+            let in_name = name_weight(whole);
+            return Some(bonuses.apply(in_name, in_name > 0));
+        }
+        let name_may_match = needle.name_may_match(&name);
         // What the bonuses can make of the best fuzzy score there is: below the floor,
         // the path is not worth matching at all (most paths, once the best are known,
         // for a query most paths match).
-        if floor > 0 && bonuses.apply(needle.max_fuzzy.saturating_mul(5) / 4, true) < floor {
+        if floor > 0 && bonuses.bound(needle, name_may_match) < floor {
             return None;
         }
-        // (The whole path's score bounds nothing: nucleo may score the file name alone
-        // higher than the whole path.)
-        let (matcher, buf) = (&mut self.matcher, &mut self.buf);
-        let whole = needle.pattern.score(Utf32Str::new(path, buf), matcher)?;
-        let in_name = if name.len() < path.len() {
-            needle
-                .pattern
-                .score(Utf32Str::new(name, buf), matcher)
-                .map(|s| s + s / 4)
-                .unwrap_or(0)
-        } else {
-            whole + whole / 4
+        // A name that matches is part of a path that matches (each word of the query
+        // is a subsequence of it, and so of the path): 0 means no match in the name.
+        let in_name = match name_may_match {
+            true => self.fuzzy(needle, name.name).map_or(0, name_weight),
+            false => 0,
         };
+        if in_name > 0 && in_name >= needle.max_fuzzy {
+            // The path matches, and no whole path scores more than the name.
+            return Some(bonuses.apply(in_name, true));
+        }
+        if floor > 0 && bonuses.apply(needle.max_fuzzy, in_name > 0) < floor {
+            return None;
+        }
+        let whole = self.fuzzy(needle, path)?;
         Some(bonuses.apply(whole.max(in_name), in_name > 0))
+    }
+
+    /// The most [`Self::score_above`] can return for `path` (see [`Bonuses::bound`]),
+    /// known without matching it.
+    fn bound(needle: &Needle, path: &str) -> u32 {
+        let name = FileName::of(path);
+        let bonuses = Bonuses::of(needle, path, &name);
+        bonuses.bound(needle, name.at == 0 || needle.name_may_match(&name))
     }
 }
 
-/// `a == b` ignoring case (`b` is lowercase); no allocation for ASCII.
-fn eq_ignore_case(a: &str, b: &str) -> bool {
-    if a.is_ascii() {
+/// `a == b` ignoring case (`b` is lowercase); no allocation when `a` is ASCII (`ascii`).
+fn eq_ignore_case(a: &str, b: &str, ascii: bool) -> bool {
+    if ascii {
         a.eq_ignore_ascii_case(b)
     } else {
         a.to_lowercase() == b
     }
 }
 
-/// Whether `a` starts with `b` ignoring case (`b` is lowercase).
-fn starts_with_ignore_case(a: &str, b: &str) -> bool {
-    if a.is_ascii() {
+/// Whether `a` starts with `b` ignoring case (`b` is lowercase; `ascii`: `a` is ASCII).
+fn starts_with_ignore_case(a: &str, b: &str, ascii: bool) -> bool {
+    if ascii {
         a.len() >= b.len() && a.as_bytes()[..b.len()].eq_ignore_ascii_case(b.as_bytes())
     } else {
         a.to_lowercase().starts_with(b)
@@ -189,16 +302,8 @@ fn starts_with_ignore_case(a: &str, b: &str) -> bool {
 impl PathMatcher {
     /// A matcher for `text` (whitespace separates words matched independently).
     pub fn new(text: &str) -> PathMatcher {
-        // Letters, digits and `/ . _ -` of the query must each appear in a match (in any
-        // case); other characters may match folded forms, and spaces separate words.
-        let required = text
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
-            .map(|c| char_mask(c.encode_utf8(&mut [0; 4])))
-            .fold(0, |acc, m| acc | m);
         PathMatcher {
             text: text.to_string(),
-            required,
             needle: Needle::new(text),
             scratch: Scratch::new(),
         }
@@ -206,7 +311,7 @@ impl PathMatcher {
 
     /// Characters every path this matcher matches holds (see [`char_mask`]).
     pub fn required_chars(&self) -> u64 {
-        self.required
+        self.needle.required
     }
 
     /// Another matcher for the same query (matchers are used by one thread at a time).
@@ -225,6 +330,15 @@ impl PathMatcher {
     /// it: the path is not matched at all).
     pub fn score_above(&mut self, path: &str, floor: u32) -> Option<u32> {
         self.scratch.score_above(&self.needle, path, floor)
+    }
+
+    /// The most [`Self::score`] can give `path`, known without matching it: the best
+    /// fuzzy score there is, with the bonuses the path earns (its prefix, its file
+    /// name's start and stem, an entry point), in the name (a quarter more) only when
+    /// the name holds the query's characters. A scan that scores paths in the order of
+    /// this bound can stop at the first whose bound is below the worst score it keeps.
+    pub fn bound(&self, path: &str) -> u32 {
+        Scratch::bound(&self.needle, path)
     }
 }
 
@@ -374,7 +488,7 @@ struct Bonuses {
 }
 
 impl Bonuses {
-    fn of(needle: &Needle, path: &str, name: &str) -> Bonuses {
+    fn of(needle: &Needle, path: &str, name: &FileName<'_>) -> Bonuses {
         let lower = needle.lower.as_str();
         let mut bonuses = Bonuses {
             prefix: lower.len() > 1
@@ -384,21 +498,39 @@ impl Bonuses {
             exact_stem: false,
             name_start: false,
             closeness: None,
-            entry: name.len() <= LONGEST_ENTRY_POINT
-                && ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)),
+            entry: name.name.len() <= LONGEST_ENTRY_POINT
+                && ENTRY_POINTS
+                    .iter()
+                    .any(|e| e.eq_ignore_ascii_case(name.name)),
         };
-        if !lower.is_empty() && !lower.contains('/') {
-            let stem = name.split('.').next().unwrap_or(name);
-            bonuses.exact_stem = eq_ignore_case(stem, lower);
+        if needle.names {
+            let ascii = name.is_ascii();
+            let stem = name.stem;
+            bonuses.exact_stem = eq_ignore_case(stem, lower, ascii);
             if !bonuses.exact_stem {
-                bonuses.name_start = starts_with_ignore_case(name, lower);
+                bonuses.name_start = starts_with_ignore_case(name.name, lower, ascii);
                 if !stem.is_empty() {
-                    let (n, s) = (needle.chars, stem.chars().count());
+                    let s = if ascii {
+                        stem.len()
+                    } else {
+                        stem.chars().count()
+                    };
+                    let n = needle.chars;
                     bonuses.closeness = Some(n.min(s) as f64 / n.max(s) as f64);
                 }
             }
         }
         bonuses
+    }
+
+    /// The most a path with these bonuses can score for `needle`: the best fuzzy score
+    /// there is, weighed as a match in the file name when `name_may_match` (see
+    /// [`Needle::name_may_match`]).
+    fn bound(&self, needle: &Needle, name_may_match: bool) -> u32 {
+        match name_may_match {
+            true => self.apply(name_weight(needle.max_fuzzy), true),
+            false => self.apply(needle.max_fuzzy, false),
+        }
     }
 
     /// `score` with these bonuses; `in_name`: whether the query matched in the file name.
@@ -570,6 +702,114 @@ pub(crate) fn rank(candidates: &mut [Candidate], priorities: &PriorityGlobs, has
     });
 }
 
+/// The paths of a generated tree for tests that compare a shortcut with scoring every
+/// path: `n` paths 0 to 5 directories deep, drawn (deterministically, from `seed`) from
+/// words that share prefixes (`ser`, `server`, `Service`, `parser`), in various cases,
+/// joined in the ways names are (`_`, `-`, `.`, camelCase), with entry points, a few
+/// non-ASCII names and spaces.
+#[cfg(test)]
+pub(crate) fn generated_paths(n: usize, seed: u64) -> Vec<String> {
+    const WORDS: &[&str] = &[
+        "ser",
+        "server",
+        "Service",
+        "sERVER",
+        "parser",
+        "user",
+        "src",
+        "s",
+        "se",
+        "rs",
+        "lib",
+        "index",
+        "mod",
+        "README",
+        "tests",
+        "utils",
+        "hooks",
+        "use",
+        "café",
+        "sérvice",
+        "a b",
+        "x",
+        "api",
+        "config",
+        "Button",
+        "components",
+    ];
+    const EXTS: &[&str] = &["rs", "ts", "tsx", "md", "py", "json", ""];
+    const ENTRIES: &[&str] = &["index.ts", "mod.rs", "__init__.py", "README.md", "main.rs"];
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as usize
+    };
+    let mut paths = std::collections::BTreeSet::new();
+    while paths.len() < n {
+        let mut path = String::new();
+        for _ in 0..next() % 6 {
+            path.push_str(WORDS[next() % WORDS.len()]);
+            path.push('/');
+        }
+        if next() % 8 == 0 {
+            path.push_str(ENTRIES[next() % ENTRIES.len()]);
+        } else {
+            path.push_str(WORDS[next() % WORDS.len()]);
+            path.push_str(["", "_", "-", ".", ""][next() % 5]);
+            let second = WORDS[next() % WORDS.len()];
+            if next() % 3 == 0 {
+                // camelCase
+                let mut chars = second.chars();
+                path.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                path.push_str(chars.as_str());
+            } else {
+                path.push_str(second);
+            }
+            let ext = EXTS[next() % EXTS.len()];
+            if !ext.is_empty() {
+                path.push('.');
+                path.push_str(ext);
+            }
+        }
+        paths.insert(path);
+    }
+    paths.into_iter().collect()
+}
+
+/// Queries that most of [`generated_paths`] match (letters that begin many names, or
+/// are in most paths), and a few that few match, for the same tests.
+#[cfg(test)]
+pub(crate) const UNSELECTIVE_QUERIES: &[&str] = &[
+    "ser",
+    "s",
+    "se",
+    "e",
+    "r",
+    "SER",
+    "Ser",
+    "sr",
+    "src/s",
+    "s/s",
+    "use",
+    "er.rs",
+    "index",
+    "rs",
+    "a b",
+    "ser vice",
+    "sé",
+    "ts",
+    "x",
+    "server",
+    "srvr",
+    "utils.ts",
+    "hooks/use",
+    "buton",
+    "/",
+    ".",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,6 +938,62 @@ mod tests {
             &mut scratch.matcher,
         );
         assert_eq!(raw, Some(needle.max_fuzzy));
+    }
+
+    /// What scoring was before the name was matched first: both the whole path and the
+    /// name, always.
+    fn score_both(needle: &Needle, path: &str) -> Option<u32> {
+        let mut scratch = Scratch::new();
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let bonuses = Bonuses::of(needle, path, &FileName::of(path));
+        let whole = scratch.fuzzy(needle, path)?;
+        let in_name = if name.len() < path.len() {
+            scratch.fuzzy(needle, name).map_or(0, name_weight)
+        } else {
+            name_weight(whole)
+        };
+        Some(bonuses.apply(whole.max(in_name), in_name > 0))
+    }
+
+    #[test]
+    fn matching_the_name_first_scores_as_matching_both_and_stays_under_the_bound() {
+        let paths = generated_paths(3000, 7);
+        for path in &paths {
+            let name = FileName::of(path);
+            assert_eq!(name.name, path.rsplit('/').next().unwrap());
+            assert_eq!(name.stem, name.name.split('.').next().unwrap());
+            assert_eq!(name.mask, char_mask(name.name));
+            assert_eq!(name.is_ascii(), name.name.is_ascii());
+        }
+        for query in UNSELECTIVE_QUERIES {
+            let needle = Needle::new(query);
+            let mut m = PathMatcher::new(query);
+            for path in &paths {
+                let expected = score_both(&needle, path);
+                assert_eq!(m.score(path), expected, "{query:?} {path:?}");
+                let Some(score) = expected else {
+                    assert_eq!(m.score_above(path, 1), None, "{query:?} {path:?}");
+                    continue;
+                };
+                assert!(m.bound(path) >= score, "{query:?} {path:?}: {score}");
+                // A floor up to the score never turns the path away, nor changes it.
+                for floor in [1, score / 2, score] {
+                    assert_eq!(
+                        m.score_above(path, floor),
+                        Some(score),
+                        "{query:?} {path:?}"
+                    );
+                }
+                for floor in [score + 1, m.bound(path) + 1] {
+                    let above = m.score_above(path, floor);
+                    assert!(
+                        above.is_none() || above == Some(score),
+                        "{query:?} {path:?}"
+                    );
+                }
+                assert_eq!(m.score_above(path, m.bound(path) + 1), None);
+            }
+        }
     }
 
     #[test]
