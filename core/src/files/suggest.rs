@@ -164,6 +164,11 @@ trait Scorer: Send + Sized {
     fn fork(&self) -> Self;
     /// How what it matches fits (the exact matcher's are classified afterwards).
     fn fit(&self) -> Fit;
+    /// Whether [`Scorer::bound`] bounds scores: the scan then scores paths best bound
+    /// first (see [`score_entries`]).
+    const BOUNDED: bool;
+    /// The most `score_above` can give `path`, known without matching it.
+    fn bound(&self, path: &str) -> u32;
 }
 
 impl Scorer for PathMatcher {
@@ -182,6 +187,10 @@ impl Scorer for PathMatcher {
     fn fit(&self) -> Fit {
         Fit::Tight
     }
+    const BOUNDED: bool = true;
+    fn bound(&self, path: &str) -> u32 {
+        PathMatcher::bound(self, path)
+    }
 }
 
 impl Scorer for TypoMatcher {
@@ -199,6 +208,11 @@ impl Scorer for TypoMatcher {
     }
     fn fit(&self) -> Fit {
         Fit::Near
+    }
+    // A typo's score depends on the correction found in the path: no cheap bound.
+    const BOUNDED: bool = false;
+    fn bound(&self, _path: &str) -> u32 {
+        u32::MAX
     }
 }
 
@@ -654,37 +668,51 @@ impl Search<'_> {
         range: std::ops::Range<usize>,
         part: &'l ListPart<'_>,
         may_match: impl Fn(u64) -> bool + 'l,
-    ) -> impl Iterator<Item = (&'l str, Cow<'l, str>)> + 'l {
+    ) -> impl Iterator<Item = (usize, &'l str, Cow<'l, str>)> + 'l {
         // Characters the displayed form has besides the entry's own.
         let shown = char_mask(part.shown);
         range.filter_map(move |i| {
-            let (entry, mask) = list.get(i)?;
-            if !may_match(mask | shown) || entry.is_empty() || entry.starts_with('/') {
-                return None;
-            }
-            let rel = if part.skip.is_empty() {
-                entry
-            } else {
-                entry.strip_prefix(part.skip)?
-            };
-            if let Some(prefixes) = &part.within
-                && !prefixes.iter().any(|p| Path::new(rel).starts_with(p))
-            {
-                return None;
-            }
-            if !self.accepts_rel(rel, part.dir) {
-                return None;
-            }
-            let display: Cow<'_, str> = if part.shown.is_empty() {
-                Cow::Borrowed(rel)
-            } else {
-                Cow::Owned(format!("{}{rel}", part.shown))
-            };
-            Some((entry, display))
+            let (entry, display) = self.entry(list, i, part, |mask| may_match(mask | shown))?;
+            Some((i, entry, display))
         })
     }
 
-    /// Fuzzy-score the entries `range` of `list` into `best`.
+    /// Entry `i` of `list` with its displayed form, when it is in the part's directory,
+    /// passes the filter and its characters `may_match` (the entry's own: the caller adds
+    /// those of `part.shown`).
+    fn entry<'l>(
+        &self,
+        list: &'l PathList<'_>,
+        i: usize,
+        part: &ListPart<'_>,
+        may_match: impl Fn(u64) -> bool,
+    ) -> Option<(&'l str, Cow<'l, str>)> {
+        let (entry, mask) = list.get(i)?;
+        if !may_match(mask) || entry.is_empty() || entry.starts_with('/') {
+            return None;
+        }
+        let rel = if part.skip.is_empty() {
+            entry
+        } else {
+            entry.strip_prefix(part.skip)?
+        };
+        if let Some(prefixes) = &part.within
+            && !prefixes.iter().any(|p| Path::new(rel).starts_with(p))
+        {
+            return None;
+        }
+        if !self.accepts_rel(rel, part.dir) {
+            return None;
+        }
+        let display: Cow<'_, str> = if part.shown.is_empty() {
+            Cow::Borrowed(rel)
+        } else {
+            Cow::Owned(format!("{}{rel}", part.shown))
+        };
+        Some((entry, display))
+    }
+
+    /// Fuzzy-score the entries `range` of `list` into `best` (see [`score_entries`]).
     fn score_list<S: Scorer>(
         &self,
         list: &PathList<'_>,
@@ -695,17 +723,19 @@ impl Search<'_> {
     ) {
         let required = m.required_chars();
         let may_match = move |mask: u64| S::may_match(required, mask);
-        for (entry, display) in self.entries(list, range, part, may_match) {
-            // Once the heap is full, only a score above its worst can enter.
-            if let Some(score) = m.score_above(&display, best.floor()) {
-                best.offer(score, &display, part.root, entry);
-            }
-        }
+        let shown = char_mask(part.shown);
+        score_entries(
+            m,
+            self.entries(list, range, part, may_match),
+            |i| self.entry(list, i, part, |mask| may_match(mask | shown)),
+            part.root,
+            best,
+        );
     }
 
     /// List the filter's matches of `list` into `best`; false when `best` filled up first.
     fn list_filtered(&self, list: &PathList<'_>, part: &ListPart<'_>, best: &mut Best) -> bool {
-        for (entry, display) in self.entries(list, 0..list.len(), part, |_| true) {
+        for (_, entry, display) in self.entries(list, 0..list.len(), part, |_| true) {
             if best.is_full() {
                 return false;
             }
@@ -1074,6 +1104,76 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
     }
 }
 
+/// Score `entries` (each entry's index, the entry and its displayed form) into `best`;
+/// `entry_at(i)` gives entry `i` again.
+///
+/// A scorer with a bound ([`Scorer::BOUNDED`], the exact matcher's) first finds each
+/// entry's bound without matching anything: what its prefix, file name and stem can make
+/// of the best fuzzy score there is. The entries with the highest bounds are scored
+/// first, as many as `best` keeps, so that its floor (the worst score kept) starts near
+/// where it ends; then the others, in list order, each only when its bound reaches the
+/// floor. For a query most paths match (`ser`: 84% of them), the paths whose names begin
+/// with it are the ones scored first, and few others can reach what they score: most
+/// paths are never matched. The rest go in list order, which is display order, so a
+/// newcomer that only ties the worst kept is turned away (see [`Best::admits`]) instead
+/// of replacing it. What enters does not depend on the order, so the answer is the one
+/// scoring every entry would give.
+fn score_entries<'l, S: Scorer>(
+    m: &mut S,
+    entries: impl Iterator<Item = (usize, &'l str, Cow<'l, str>)>,
+    entry_at: impl Fn(usize) -> Option<(&'l str, Cow<'l, str>)>,
+    root: &Path,
+    best: &mut Best,
+) {
+    let score = |m: &mut S, i: usize, best: &mut Best| {
+        if let Some((entry, display)) = entry_at(i)
+            && let Some(score) = m.score_above(&display, best.floor())
+        {
+            best.offer(score, &display, root, entry);
+        }
+    };
+    if !S::BOUNDED {
+        for (_, entry, display) in entries {
+            // Once the heap is full, only a score above its worst can enter.
+            if let Some(score) = m.score_above(&display, best.floor()) {
+                best.offer(score, &display, root, entry);
+            }
+        }
+        return;
+    }
+    // One u64 per entry, in list order: the bound's complement (high 32 bits, so that
+    // the highest bound sorts first) and the index (low 32 bits: a list's offsets are
+    // u32, so it has fewer entries than that).
+    let keys: Vec<u64> = entries
+        .map(|(i, _, display)| (u64::from(!m.bound(&display)) << 32) | i as u64)
+        .collect();
+    let bound = |key: u64| !((key >> 32) as u32);
+    let index = |key: u64| key as u32 as usize;
+    // The highest bounds, best first.
+    let mut first = keys.clone();
+    let seeds = best.keep.min(first.len());
+    if seeds < first.len() {
+        first.select_nth_unstable(seeds);
+    }
+    first.truncate(seeds);
+    first.sort_unstable();
+    for &key in &first {
+        if bound(key) < best.floor() {
+            // Every entry left has a bound this low or lower.
+            return;
+        }
+        score(m, index(key), best);
+    }
+    let last_seed = first.last().copied();
+    for &key in &keys {
+        // The seeds sort at or before the last of them; the rest after it.
+        let seeded = last_seed.is_some_and(|last| key <= last);
+        if !seeded && bound(key) >= best.floor() {
+            score(m, index(key), best);
+        }
+    }
+}
+
 /// Whether `text` has anything to search for: punctuation alone (`"`, `*`, `/`) is an
 /// empty query, answered with the top files.
 fn has_words(text: &str) -> bool {
@@ -1215,6 +1315,57 @@ mod tests {
                 !(outside >= lo.as_str() && outside < hi.as_str()),
                 "{outside}"
             );
+        }
+    }
+    /// The best `keep` of `paths` by scoring every path, as (score, path), best first.
+    fn keep_by_scoring_all(query: &str, paths: &[String], keep: usize) -> Vec<(u32, String)> {
+        let mut m = PathMatcher::new(query);
+        let mut all: Vec<(u32, String)> = paths
+            .iter()
+            .filter_map(|p| Some((m.score(p)?, p.clone())))
+            .collect();
+        all.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        all.truncate(keep);
+        all
+    }
+
+    /// The best `keep` of `paths` as the scan keeps them, (score, path), best first.
+    fn keep_by_scan<S: Scorer>(m: &mut S, paths: &[String], keep: usize) -> Vec<(u32, String)> {
+        let required = m.required_chars();
+        let entries = paths
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| S::may_match(required, char_mask(p)))
+            .map(|(i, p)| (i, p.as_str(), Cow::Borrowed(p.as_str())));
+        let mut best = Best::new(keep);
+        let at = |i: usize| Some((paths[i].as_str(), Cow::Borrowed(paths[i].as_str())));
+        score_entries(m, entries, at, Path::new("/r"), &mut best);
+        let mut kept: Vec<(u32, String)> = best
+            .heap
+            .into_iter()
+            .map(|Reverse((score, Reverse(display), path))| {
+                assert_eq!(path, format!("/r/{display}"));
+                (score, display)
+            })
+            .collect();
+        kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        kept
+    }
+
+    #[test]
+    fn scoring_best_bound_first_keeps_what_scoring_every_path_keeps() {
+        for seed in [1, 2, 3] {
+            let paths = crate::files::rank::generated_paths(4000, seed);
+            for query in crate::files::rank::UNSELECTIVE_QUERIES {
+                for keep in [1, 15, 300] {
+                    let mut m = PathMatcher::new(query);
+                    assert_eq!(
+                        keep_by_scan(&mut m, &paths, keep),
+                        keep_by_scoring_all(query, &paths, keep),
+                        "{query:?}, keep {keep}, seed {seed}"
+                    );
+                }
+            }
         }
     }
 }
