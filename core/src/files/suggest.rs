@@ -753,16 +753,22 @@ impl Search<'_> {
         let take = self.limit * 4;
         let weights = &self.engine.config().weights;
         for (lo, hi) in self.ranges() {
-            // The most frecent files, by the formula of `Activity::frecency` (SQLite
-            // keeps the best `take` of a range without handing every row over). CROSS
-            // JOIN: walk the (small) frecency range and look files up, never the other
-            // way round, whatever the planner guesses.
+            // The most frecent files, by the formula of `Activity::frecency`. The best
+            // of the frecency range are found first, from that table alone (SQLite keeps
+            // the best rows without sorting them all), and only those are looked up in
+            // the files: a repository's history can give every one of 100k files a
+            // frecency, and looking each up cost 40 ms. Four times the rows asked for
+            // leave room for frecent files that are no longer indexed (deleted since
+            // the commits that made them frecent).
             let mut frecent = conn.prepare_cached(
-                "SELECT m.path, m.mtime FROM frecency f CROSS JOIN files_meta m ON m.path = f.path
-                 WHERE f.path >= ?1 AND f.path < ?2
-                 ORDER BY f.git_recency * ?3 + f.git_frequency * ?4 + f.git_status_boost * ?5
-                          + f.claude_reads * ?6 + f.claude_edits * ?7 + f.claude_mentions * ?8
-                          DESC, m.path
+                "SELECT m.path, m.mtime FROM (
+                     SELECT path, git_recency * ?3 + git_frequency * ?4 + git_status_boost * ?5
+                                  + claude_reads * ?6 + claude_edits * ?7 + claude_mentions * ?8
+                                  AS score
+                     FROM frecency WHERE path >= ?1 AND path < ?2
+                     ORDER BY score DESC, path LIMIT ?9 * 4
+                 ) f CROSS JOIN files_meta m ON m.path = f.path
+                 ORDER BY f.score DESC, m.path
                  LIMIT ?9",
             )?;
             let rows = frecent.query_map(
