@@ -396,27 +396,27 @@ fn walk_and_write(
             ..Default::default()
         },
     )?;
-    let rel_of = |path: &Path| {
-        let rel = path.strip_prefix(&walked.root).ok()?.to_str()?;
-        Some(rel.replace('\\', "/"))
-    };
+    // Each file's path relative to the root, `/`-separated (`None`: not valid UTF-8, or
+    // not below the root), once for the package READMEs and the selection below.
+    let rels: Vec<Option<String>> = walked
+        .files
+        .iter()
+        .map(|f| {
+            let rel = f.path.strip_prefix(&walked.root).ok()?.to_str()?;
+            Some(rel.replace('\\', "/"))
+        })
+        .collect();
     let packages = if set.package_readmes {
-        let rels: Vec<String> = walked
-            .files
-            .iter()
-            .filter_map(|f| rel_of(&f.path))
-            .collect();
-        DefaultDocs::of(rels.iter().map(String::as_str))
+        DefaultDocs::of(rels.iter().flatten().map(String::as_str))
     } else {
         DefaultDocs::default()
     };
     let mut found: Vec<Found> = Vec::new();
-    for file in &walked.files {
-        let Ok(rel) = file.path.strip_prefix(&walked.root) else {
-            continue;
-        };
-        let Some(rel) = rel.to_str() else {
-            if set.is_match(rel) {
+    for (file, rel) in walked.files.iter().zip(rels) {
+        let Some(rel) = rel else {
+            if let Ok(rel) = file.path.strip_prefix(&walked.root)
+                && set.is_match(rel)
+            {
                 warnings.push(format!(
                     "path is not valid UTF-8, skipped: {}",
                     file.path.display()
@@ -424,7 +424,6 @@ fn walk_and_write(
             }
             continue;
         };
-        let rel = rel.replace('\\', "/");
         if !set.is_match(&rel) && !packages.is_package_readme(&rel) {
             continue;
         }
