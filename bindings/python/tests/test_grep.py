@@ -93,9 +93,17 @@ def test_regex_case_insensitive_and_limits(engine: cc_search.Engine, tree: Path)
     assert capped["directories"][0]["files"][0]["matches"] == [
         {"line": 1, "content": "log message"}
     ]
-    # Room for the directory and about one match: the first matches, in order.
+    # Room for the directory (with the count of matches below it, which a search of
+    # the top level reports) and about one match: the first matches, in order.
     empty = {
-        "directories": [{"dir": str(tree), "matches_found": 4, "files": []}],
+        "directories": [
+            {
+                "dir": str(tree),
+                "matches_found": 4,
+                "files": [],
+                "below": {"matches": 1, "files": 1},
+            }
+        ],
         "truncated": True,
     }
     budget = (len(json.dumps(empty, separators=(",", ":"))) + 100) // 4
