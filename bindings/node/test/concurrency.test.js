@@ -113,15 +113,20 @@ describe('concurrent callAsync', () => {
     const files = {}
     for (let i = 0; i < 2000; i++) files[`d${i % 20}/f${i}.txt`] = ''
     const project = makeProject(files)
-    let ticks = 0
-    const timer = setInterval(() => ticks++, 1)
+    const events = []
     const started = Date.now()
-    const result = await engine.filesRefreshAsync({ root: project })
+    const pending = engine.filesRefreshAsync({ root: project }).then((result) => {
+      events.push('settled')
+      return result
+    })
+    // Runs at the event loop's next turn. Had the refresh run on the JS thread, the
+    // promise would have settled (a microtask) before the loop could turn; on a worker
+    // thread, indexing 2000 files outlasts a turn of the loop.
+    setImmediate(() => events.push('turned'))
+    const result = await pending
     const elapsed = Date.now() - started
-    clearInterval(timer)
-    assert.equal(result.files, 2000)
-    // Indexing 2000 files takes many milliseconds; had it blocked the thread, no timer
-    // could have fired before the promise settled.
-    assert.ok(ticks > 0, `no timer ran during a ${elapsed} ms refresh`)
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(result.files, 2000, `the refresh found ${result.files} of 2000 files`)
+    assert.deepEqual(events, ['turned', 'settled'], `the loop did not turn during a ${elapsed} ms refresh`)
   })
 })
