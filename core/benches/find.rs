@@ -1,6 +1,8 @@
 //! `code.find` against plain BM25 over whole files, on the development set
 //! (`core/benches/find/devset.jsonl`: commit messages → the non-test files the commit
-//! changed; see `core/benches/find/README.md`).
+//! changed; see `core/benches/find/README.md`) or the issue set
+//! (`core/benches/find/issues/issues.jsonl`: GitHub issue reports → the files and lines
+//! the fix changed; `issues/README.md`).
 //!
 //! ```text
 //! cargo bench -p cc-search --bench find                          # the test split
@@ -10,6 +12,8 @@
 //! CC_SEARCH_BENCH_FIND_WORK=/tmp/findwork …                     # work trees (kept, reused)
 //! CC_SEARCH_BENCH_FIND_DUMP=features.jsonl …                    # every ranked file's evidence
 //! CC_SEARCH_BENCH_FIND_SET=items.jsonl …                        # another set of items
+//! CC_SEARCH_BENCH_FIND_SET=issues …                             # the issue set
+//! CC_SEARCH_BENCH_FIND_LANG=py,rs …                             # only these languages
 //! CC_SEARCH_BENCH_FIND_SIDES=keyword …                          # without the model (keyword + structure)
 //! CC_SEARCH_MODEL_DIR=/path/to/all-MiniLM-L6-v2 …               # the model (else found as the engine finds it)
 //! ```
@@ -20,9 +24,16 @@
 //! — SQLite FTS5 (`unicode61`, no stemming, no identifier splitting) over each non-test
 //! code file's path and text, asked for any of the message's words (English stopwords
 //! dropped) — over the same files, updated with the checkout. An item is found at rank
-//! `r` when the `r`-th file is one its commit changed. Printed per repository and in
-//! all: Recall@1/5/10 and MRR@10 of both, the first (cold) `code.find` time and the
-//! later calls' median.
+//! `r` when the `r`-th file is one its commit changed; test files are dropped from both
+//! rankings (no item's answer is one). Printed per repository and in all: Recall@1/5/10
+//! and MRR@10 of both, the first (cold) `code.find` time and the later calls' median.
+//!
+//! Items that give the changed lines (`lines`, the issue set) are scored by definition
+//! too: the gold definitions are the innermost function, method, class, … (by the
+//! index's own outline of the file at the parent) around each changed line, and the
+//! answer's definitions are its `hits` (each listed file's best definition, in file
+//! order); `fn@5`/`fn@10` is the share of items with a gold definition among the first
+//! 5/10, over the items where a changed line is inside one (`fn n`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -31,7 +42,11 @@ use std::process::Command;
 use std::time::Instant;
 
 use cc_search::Engine;
-use cc_search::code::{FindCodeRequest, Weights, extractor_for_path, find_ranked, is_test_path};
+use cc_search::code::{
+    FindCodeRequest, GetFileSymbols, GetFileSymbolsRequest, Symbol, Weights, extractor_for_path,
+    find_ranked, is_test_path,
+};
+use cc_search::ops::Operation;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 
@@ -41,6 +56,8 @@ struct Item {
     date: String,
     query: String,
     files: Vec<String>,
+    /// Changed line ranges (at the parent) of each gold file, when the set gives them.
+    lines: BTreeMap<String, Vec<(i64, i64)>>,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -60,6 +77,53 @@ fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
+}
+
+/// Check out `commit` in `dir`. A mirror may lack its largest blobs (media, archives);
+/// those files are then left out of the checkout (a sparse checkout without them).
+fn checkout(dir: &Path, commit: &str) {
+    let tried = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["checkout", "-q", "-f", commit])
+        .output()
+        .expect("run git");
+    if tried.status.success() {
+        return;
+    }
+    let listing = git(dir, &["ls-tree", "-r", "-z", commit]);
+    let mut blobs = Vec::new();
+    for entry in listing.split(|b| *b == 0) {
+        let entry = String::from_utf8_lossy(entry);
+        if let Some((meta, path)) = entry.split_once('\t')
+            && let [_, "blob", oid] = meta.split(' ').collect::<Vec<_>>()[..]
+        {
+            blobs.push((oid.to_string(), path.to_string()));
+        }
+    }
+    let mut check = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["cat-file", "--batch-check=%(objectname) %(objecttype)"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run git cat-file");
+    let mut input = check.stdin.take().expect("stdin");
+    let oids: String = blobs.iter().map(|(oid, _)| format!("{oid}\n")).collect();
+    let writer = std::thread::spawn(move || input.write_all(oids.as_bytes()));
+    let out = check.wait_with_output().expect("git cat-file");
+    writer.join().expect("writer").expect("write oids");
+    let mut patterns = vec!["/*".to_string()];
+    for (line, (_, path)) in String::from_utf8_lossy(&out.stdout).lines().zip(&blobs) {
+        if line.ends_with(" missing") {
+            patterns.push(format!("!/{path}"));
+        }
+    }
+    let mut args = vec!["sparse-checkout", "set", "--no-cone"];
+    args.extend(patterns.iter().map(String::as_str));
+    git(dir, &args);
+    git(dir, &["checkout", "-q", "-f", commit]);
 }
 
 /// The code files of the checkout (path → blob id), as `git ls-tree` lists them.
@@ -183,7 +247,7 @@ struct Score {
 }
 
 impl Score {
-    fn add(&mut self, ranked: &[String], gold: &[String]) {
+    fn add<T: PartialEq>(&mut self, ranked: &[T], gold: &[T]) {
         self.n += 1;
         if let Some(r) = ranked.iter().take(10).position(|p| gold.contains(p)) {
             self.at1 += usize::from(r < 1);
@@ -201,6 +265,17 @@ impl Score {
         self.rr += other.rr;
     }
 
+    fn fn_cells(&self) -> String {
+        let pct = |k: usize| 100.0 * k as f64 / self.n.max(1) as f64;
+        format!(
+            "  {:>4} {:4.1} {:4.1} {:5.1}",
+            self.n,
+            pct(self.at1),
+            pct(self.at5),
+            pct(self.at10)
+        )
+    }
+
     fn cells(&self) -> String {
         let pct = |k: usize| 100.0 * k as f64 / self.n.max(1) as f64;
         format!(
@@ -213,8 +288,19 @@ impl Score {
     }
 }
 
-fn load(path: &Path, split: &str, repos: &Option<Vec<String>>) -> Vec<Item> {
+fn load(
+    path: &Path,
+    split: &str,
+    repos: &Option<Vec<String>>,
+    langs: &Option<Vec<String>>,
+) -> Vec<Item> {
     let text = std::fs::read_to_string(path).expect("read the development set");
+    let either = |v: &Value, a: &str, b: &str| {
+        v[a].as_str()
+            .or_else(|| v[b].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
     let mut items: Vec<Item> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -225,10 +311,17 @@ fn load(path: &Path, split: &str, repos: &Option<Vec<String>>) -> Vec<Item> {
                 .as_ref()
                 .is_none_or(|r| r.iter().any(|x| v["repo"] == x.as_str()))
         })
+        .filter(|v| {
+            langs
+                .as_ref()
+                .is_none_or(|l| l.iter().any(|x| v["lang"] == x.as_str()))
+        })
         .map(|v| Item {
             repo: v["repo"].as_str().unwrap_or_default().to_string(),
-            parent: v["parent"].as_str().unwrap_or_default().to_string(),
-            date: v["date"].as_str().unwrap_or_default().to_string(),
+            // The commit-message set names the parent and the commit's date, the issue
+            // set the fix's base and the issue's date.
+            parent: either(&v, "parent", "base"),
+            date: either(&v, "date", "created_at"),
             query: v["query"].as_str().unwrap_or_default().to_string(),
             files: v["files"]
                 .as_array()
@@ -238,19 +331,95 @@ fn load(path: &Path, split: &str, repos: &Option<Vec<String>>) -> Vec<Item> {
                         .collect()
                 })
                 .unwrap_or_default(),
+            lines: v["lines"]
+                .as_object()
+                .map(|files| {
+                    files
+                        .iter()
+                        .map(|(path, ranges)| {
+                            let ranges = ranges
+                                .as_array()
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|r| Some((r[0].as_i64()?, r[1].as_i64()?)))
+                                .collect();
+                            (path.clone(), ranges)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
         .collect();
     items.sort_by(|a, b| (&a.repo, &a.date).cmp(&(&b.repo, &b.date)));
     items
 }
 
+/// Kinds of definition an answer can point at to change.
+const DEFINITION_KINDS: &[&str] = &[
+    "fn",
+    "method",
+    "class",
+    "interface",
+    "struct",
+    "enum",
+    "trait",
+    "impl",
+    "type",
+];
+
+/// The ids of the innermost definitions around the changed lines of `item`'s gold files,
+/// by the index's outline of each.
+fn gold_definitions(engine: &Engine, dir: &Path, item: &Item) -> Vec<i64> {
+    fn flatten(symbols: Vec<Symbol>, out: &mut Vec<(i64, i64, i64)>) {
+        for s in symbols {
+            if DEFINITION_KINDS.contains(&s.kind.as_str()) {
+                out.push((s.id, s.start_line, s.end_line));
+            }
+            flatten(s.children, out);
+        }
+    }
+    let mut gold = Vec::new();
+    for (path, ranges) in &item.lines {
+        let Ok(outline) = GetFileSymbols::run(
+            engine,
+            GetFileSymbolsRequest {
+                path: Some(dir.to_path_buf()),
+                file: PathBuf::from(path),
+            },
+        ) else {
+            continue;
+        };
+        let mut defs = Vec::new();
+        flatten(outline.symbols, &mut defs);
+        for &(start, end) in ranges {
+            for line in start..=end {
+                // The innermost: the one that starts last among those around the line.
+                let around = defs
+                    .iter()
+                    .filter(|d| d.1 <= line && line <= d.2)
+                    .max_by_key(|d| (d.1, -d.2));
+                if let Some(d) = around
+                    && !gold.contains(&d.0)
+                {
+                    gold.push(d.0);
+                }
+            }
+        }
+    }
+    gold
+}
+
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let set = env("CC_SEARCH_BENCH_FIND_SET")
-        .map_or_else(|| root.join("benches/find/devset.jsonl"), PathBuf::from);
+    let set = match env("CC_SEARCH_BENCH_FIND_SET").as_deref() {
+        None => root.join("benches/find/devset.jsonl"),
+        Some("issues") => root.join("benches/find/issues/issues.jsonl"),
+        Some(other) => PathBuf::from(other),
+    };
     let split = env("CC_SEARCH_BENCH_FIND_SPLIT").unwrap_or_else(|| "test".into());
-    let repos = env("CC_SEARCH_BENCH_FIND_REPOS")
-        .map(|r| r.split(',').map(str::to_string).collect::<Vec<_>>());
+    let list = |name: &str| env(name).map(|r| r.split(',').map(str::to_string).collect::<Vec<_>>());
+    let repos = list("CC_SEARCH_BENCH_FIND_REPOS");
+    let langs = list("CC_SEARCH_BENCH_FIND_LANG");
     let mirrors = PathBuf::from(
         env("CC_SEARCH_BENCH_FIND_MIRRORS").unwrap_or_else(|| "/work/.mirror".into()),
     );
@@ -262,26 +431,33 @@ fn main() {
     }));
     let mut dump = env("CC_SEARCH_BENCH_FIND_DUMP")
         .map(|p| std::io::BufWriter::new(std::fs::File::create(p).expect("create the dump")));
-    let items = load(&set, &split, &repos);
+    let items = load(&set, &split, &repos, &langs);
+    let by_definition = items.iter().any(|i| !i.lines.is_empty());
     println!(
         "code.find vs plain BM25 over whole files: {} items of the {split} split",
         items.len()
     );
     println!(
-        "{:<28} {:>4}  {:<23}  {:<23}  {:>8} {:>8} {:>7}",
+        "{:<28} {:>4}  {:<23}  {:<23}  {:>8} {:>8} {:>7}{}",
         "repository",
         "n",
         "find R@1 R@5 R@10 MRR",
         "bm25 R@1 R@5 R@10 MRR",
         "files",
         "cold s",
-        "p50 ms"
+        "p50 ms",
+        if by_definition {
+            "  fn n fn@1 fn@5 fn@10"
+        } else {
+            ""
+        }
     );
     let mut weights = Weights::default();
     if env("CC_SEARCH_BENCH_FIND_SIDES").as_deref() == Some("keyword") {
         weights.meaning = 0.0;
     }
-    let (mut all_find, mut all_plain) = (Score::default(), Score::default());
+    let (mut all_find, mut all_plain, mut all_fn) =
+        (Score::default(), Score::default(), Score::default());
     let mut by_repo: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
     for item in &items {
         by_repo.entry(&item.repo).or_default().push(item);
@@ -308,12 +484,13 @@ fn main() {
         let _ = std::fs::remove_dir_all(&home);
         let engine = Engine::open_at(&home).expect("engine");
         let mut plain = Plain::new();
-        let (mut find_score, mut plain_score) = (Score::default(), Score::default());
+        let (mut find_score, mut plain_score, mut fn_score) =
+            (Score::default(), Score::default(), Score::default());
         let mut cold = 0.0;
         let mut warm = Vec::new();
         let mut files = 0;
         for (i, item) in items.iter().enumerate() {
-            git(&dir, &["checkout", "-q", "-f", &item.parent]);
+            checkout(&dir, &item.parent);
             git(&dir, &["clean", "-q", "-f", "-d", "-x"]);
             let listed = tree(&dir, &item.parent);
             files = listed.len();
@@ -335,8 +512,24 @@ fn main() {
             } else {
                 warm.push(took * 1000.0);
             }
-            let found: Vec<String> = ranked.files.iter().map(|f| f.path.clone()).collect();
+            let ranked_files: Vec<_> = ranked
+                .files
+                .iter()
+                .filter(|f| !is_test_path(&f.path))
+                .collect();
+            let found: Vec<String> = ranked_files.iter().map(|f| f.path.clone()).collect();
             find_score.add(&found, &item.files);
+            if !item.lines.is_empty() {
+                let gold = gold_definitions(&engine, &dir, item);
+                if !gold.is_empty() {
+                    let hits: Vec<i64> = ranked_files
+                        .iter()
+                        .take(10)
+                        .filter_map(|f| f.best_unit)
+                        .collect();
+                    fn_score.add(&hits, &gold);
+                }
+            }
             plain_score.add(&plain.rank(&item.query, 10), &item.files);
             if let Some(out) = dump.as_mut() {
                 let candidates: Vec<Value> = ranked
@@ -361,23 +554,34 @@ fn main() {
         warm.sort_by(f64::total_cmp);
         let p50 = warm.get(warm.len() / 2).copied().unwrap_or(0.0);
         println!(
-            "{:<28} {:>4}  {}  {}  {:>8} {:>8.1} {:>7.0}",
+            "{:<28} {:>4}  {}  {}  {:>8} {:>8.1} {:>7.0}{}",
             repo,
             find_score.n,
             find_score.cells(),
             plain_score.cells(),
             files,
             cold,
-            p50
+            p50,
+            if by_definition {
+                fn_score.fn_cells()
+            } else {
+                String::new()
+            }
         );
         all_find.merge(&find_score);
         all_plain.merge(&plain_score);
+        all_fn.merge(&fn_score);
     }
     println!(
-        "{:<28} {:>4}  {}  {}",
+        "{:<28} {:>4}  {}  {}{}",
         "all",
         all_find.n,
         all_find.cells(),
-        all_plain.cells()
+        all_plain.cells(),
+        if by_definition {
+            format!("{:>35}", all_fn.fn_cells())
+        } else {
+            String::new()
+        }
     );
 }
