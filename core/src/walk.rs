@@ -355,7 +355,18 @@ pub struct Rewalk {
 /// mtime when its content changed in place, and changes of ignore rules (`.gitignore`
 /// edits, `options`): callers check those (git status, the ignore files' mtimes) and walk
 /// in full when they moved. `max_files` is not applied.
-pub fn rewalk(root: &Path, options: &WalkOptions, known_dirs: &[(PathBuf, i64)]) -> Result<Rewalk> {
+///
+/// File system timestamps come from a coarse clock: an entry created in the same tick as
+/// the one before it, after the earlier walk listed its directory, leaves the directory's
+/// mtime where the earlier walk recorded it. A directory whose recorded mtime is at or
+/// after `racy_from` (the earlier walk's start, less a tick) is therefore listed again
+/// even when its mtime did not move.
+pub fn rewalk(
+    root: &Path,
+    options: &WalkOptions,
+    known_dirs: &[(PathBuf, i64)],
+    racy_from: i64,
+) -> Result<Rewalk> {
     let root = std::fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
     let allowed = allowed_roots(&root, options);
     let mut known: Vec<&(PathBuf, i64)> = known_dirs.iter().collect();
@@ -375,7 +386,7 @@ pub fn rewalk(root: &Path, options: &WalkOptions, known_dirs: &[(PathBuf, i64)])
         match std::fs::symlink_metadata(dir) {
             Ok(meta) if meta.is_dir() => {
                 let now = crate::time::mtime_ns(&meta);
-                if now != *mtime {
+                if now != *mtime || *mtime >= racy_from {
                     changed.push(dir.clone());
                 }
                 out.dirs.push((dir.clone(), now));

@@ -28,9 +28,9 @@ const BULK_SHARE: i64 = 6;
 /// How long a root is brought up to date incrementally before it is walked in full again.
 const FULL_WALK_TTL: i64 = 86_400;
 
-/// An ignore file modified this close before the last refresh started may have been
-/// modified after it: file system timestamps come from a coarse clock.
-const RULES_SLACK_NS: i64 = 10_000_000;
+/// A file or directory modified this close before the last refresh started may have
+/// been modified after it: file system timestamps come from a coarse clock.
+const CLOCK_SLACK_NS: i64 = 10_000_000;
 
 /// One root to refresh and how.
 struct Plan {
@@ -196,22 +196,26 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
         let walks = crate::progress::run_polling(
             || {
                 std::thread::scope(|w| {
-                    let handles: Vec<_> =
-                        plans
-                            .iter()
-                            .zip(priors)
-                            .map(|(plan, prior)| {
-                                w.spawn(move || match prior {
-                                    Some(prior) => rewalk(&plan.root, &plan.options, &prior.dirs)
-                                        .map(|rewalk| Found::Changes {
-                                            rewalk,
-                                            prior,
-                                            restat: Vec::new(),
-                                        }),
-                                    None => walk(&plan.root, &plan.options).map(Found::Full),
-                                })
+                    let handles: Vec<_> = plans
+                        .iter()
+                        .zip(priors)
+                        .map(|(plan, prior)| {
+                            w.spawn(move || match prior {
+                                Some(prior) => rewalk(
+                                    &plan.root,
+                                    &plan.options,
+                                    &prior.dirs,
+                                    prior.walked_at_ns.saturating_sub(CLOCK_SLACK_NS),
+                                )
+                                .map(|rewalk| Found::Changes {
+                                    rewalk,
+                                    prior,
+                                    restat: Vec::new(),
+                                }),
+                                None => walk(&plan.root, &plan.options).map(Found::Full),
                             })
-                            .collect();
+                        })
+                        .collect();
                     handles
                         .into_iter()
                         .map(|h| {
@@ -418,7 +422,7 @@ fn complete_changes(plan: &Plan, found: Found, activity: &[GitActivity]) -> Opti
     }
     // Ignore rules that moved since the last refresh started change what belongs to the
     // index anywhere below them. (File system clocks are coarse: a little slack.)
-    let since = prior.walked_at_ns.saturating_sub(RULES_SLACK_NS);
+    let since = prior.walked_at_ns.saturating_sub(CLOCK_SLACK_NS);
     let exclude_file = repo.git_dir.join("info").join("exclude");
     let is_rules = |path: &Path| {
         *path == exclude_file

@@ -426,6 +426,32 @@ fn a_deleted_untracked_ignore_file_brings_its_files_back() {
     assert_eq!(r.snapshot(&r.engine), r.full_snapshot());
 }
 
+/// Set a directory's mtime (as a file system with a coarse clock leaves it when two
+/// entries are created in one tick).
+fn set_dir_mtime(dir: &Path, at: std::time::SystemTime) {
+    fs::File::open(dir).unwrap().set_modified(at).unwrap();
+}
+
+#[test]
+fn a_file_created_in_the_tick_its_directory_was_listed_in_is_found() {
+    let r = repo(TREE);
+    let dir = r.root.join("src/net");
+    // The directory changed "just now" as the refresh starts (its mtime a moment ahead of
+    // the refresh's start), and after the walk listed it another file lands in it within
+    // the same clock tick: the directory's mtime does not move.
+    let tick = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    write(&r.root, "src/net/a.rs", "a");
+    set_dir_mtime(&dir, tick);
+    assert_eq!(r.refresh().files, 8);
+    write(&r.root, "src/net/b.rs", "b");
+    set_dir_mtime(&dir, tick);
+    let response = r.refresh();
+    assert!(response.roots[0].incremental, "{response:?}");
+    assert_eq!((response.files, response.added), (9, 1), "{response:?}");
+    assert_eq!(r.suggest("net/b.rs")[0], "src/net/b.rs");
+    assert_eq!(r.snapshot(&r.engine), r.full_snapshot());
+}
+
 #[test]
 fn concurrent_refreshes_keep_the_file_count_true() {
     let r = repo(TREE);
