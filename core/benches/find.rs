@@ -458,6 +458,7 @@ fn main() {
     }
     let (mut all_find, mut all_plain, mut all_fn) =
         (Score::default(), Score::default(), Score::default());
+    let (mut all_flat, mut all_closest) = (Score::default(), Score::default());
     let mut by_repo: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
     for item in &items {
         by_repo.entry(&item.repo).or_default().push(item);
@@ -486,6 +487,7 @@ fn main() {
         let mut plain = Plain::new();
         let (mut find_score, mut plain_score, mut fn_score) =
             (Score::default(), Score::default(), Score::default());
+        let (mut fn_flat, mut fn_closest) = (Score::default(), Score::default());
         let mut cold = 0.0;
         let mut warm = Vec::new();
         let mut files = 0;
@@ -528,6 +530,27 @@ fn main() {
                         .filter_map(|f| f.best_unit)
                         .collect();
                     fn_score.add(&hits, &gold);
+                    // Other lists of definitions, for comparison: every compared
+                    // definition of each file in file order, and each file's named or
+                    // else closest in meaning.
+                    let flat: Vec<i64> = ranked_files
+                        .iter()
+                        .flat_map(|f| f.units.iter().copied())
+                        .take(10)
+                        .collect();
+                    fn_flat.add(&flat, &gold);
+                    let closest: Vec<i64> = ranked_files
+                        .iter()
+                        .take(10)
+                        .filter_map(|f| {
+                            if f.features.defines > 0.0 {
+                                f.best_unit
+                            } else {
+                                f.closest_unit.or(f.best_unit)
+                            }
+                        })
+                        .collect();
+                    fn_closest.add(&closest, &gold);
                 }
             }
             plain_score.add(&plain.rank(&item.query, 10), &item.files);
@@ -571,6 +594,8 @@ fn main() {
         all_find.merge(&find_score);
         all_plain.merge(&plain_score);
         all_fn.merge(&fn_score);
+        all_flat.merge(&fn_flat);
+        all_closest.merge(&fn_closest);
     }
     println!(
         "{:<28} {:>4}  {}  {}{}",
@@ -584,4 +609,14 @@ fn main() {
             String::new()
         }
     );
+    if by_definition {
+        println!(
+            "definitions, each compared one of each file in file order: {}",
+            all_flat.fn_cells()
+        );
+        println!(
+            "definitions, each file's named or else closest in meaning: {}",
+            all_closest.fn_cells()
+        );
+    }
 }

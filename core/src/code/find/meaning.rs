@@ -163,6 +163,7 @@ pub(super) fn rerank(
         if file.best_unit.is_none() {
             file.best_unit = id;
         }
+        file.closest_unit = id;
     }
     ranked.sort();
     Ok(())

@@ -211,7 +211,8 @@ fn prepare(
     weights: &Weights,
 ) -> Result<(Repo, Ranked, Vec<String>)> {
     let op = FindCode::NAME;
-    let described = Described::of(request.query.trim());
+    let description = terms::clean(request.query.trim());
+    let described = Described::of(&description);
     if described.words.is_empty() && described.identifiers.is_empty() && described.paths.is_empty()
     {
         return Err(Error::invalid(op, "`query` has no words to search for"));
@@ -249,7 +250,7 @@ fn prepare(
             &repo.root,
             &repo.db_path,
             &conn,
-            crate::text::truncate_utf8(request.query.trim(), terms::MAX_DESCRIPTION_BYTES),
+            crate::text::truncate_utf8(description.trim(), terms::MAX_DESCRIPTION_BYTES),
             &mut ranked,
             weights,
             &mut warnings,
@@ -370,6 +371,8 @@ pub struct Scored {
     pub score: f64,
     /// Its best definition on the keyword side, or the one the description names.
     pub best_unit: Option<i64>,
+    /// Of the definitions the meaning side compared, the closest to the description.
+    pub closest_unit: Option<i64>,
     /// Its definitions the description names, then its best on the keyword side, best
     /// first (a few).
     pub units: Vec<i64>,
@@ -542,6 +545,7 @@ fn rank(
                 path: path.clone(),
                 score: w.score(&features),
                 best_unit: units.first().copied(),
+                closest_unit: None,
                 units,
                 features,
             })

@@ -11,6 +11,7 @@
 //! (`src/client.rs`, `_client.py`), and the frames of a stack trace. [`Described`] keeps
 //! those apart for the structure side, which matches them exactly.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::code::lang::is_described_extension;
@@ -252,6 +253,79 @@ fn code_tokens(text: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// A description without what issue and pull-request templates put around what its
+/// writer says: HTML comments (the template's instructions, `<!-- … -->`), checklist
+/// items (`- [x] I searched the existing issues`) and web addresses (their host and path
+/// words are not the code's) — except a link to a file of a repository
+/// (`…/blob/<ref>/src/a.py#L12`), which stays as the file's path.
+pub(crate) fn clean(text: &str) -> Cow<'_, str> {
+    if !(text.contains("<!--")
+        || text.contains("://")
+        || text.contains("[x]")
+        || text.contains("[X]")
+        || text.contains("[ ]"))
+    {
+        return Cow::Borrowed(text);
+    }
+    // HTML comments, an unclosed one to the end.
+    let mut rest = text;
+    let mut kept = String::with_capacity(text.len());
+    while let Some(start) = rest.find("<!--") {
+        kept.push_str(&rest[..start]);
+        match rest[start + 4..].find("-->") {
+            Some(end) => rest = &rest[start + 4 + end + 3..],
+            None => rest = "",
+        }
+    }
+    kept.push_str(rest);
+    let mut out = String::with_capacity(kept.len());
+    for line in kept.lines() {
+        let item = line
+            .trim_start()
+            .trim_start_matches(['-', '*', '+'])
+            .trim_start();
+        if ["[x]", "[X]", "[ ]"]
+            .iter()
+            .any(|box_| item.starts_with(box_))
+        {
+            continue;
+        }
+        for (i, word) in line.split(' ').enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&without_address(word));
+        }
+        out.push('\n');
+    }
+    Cow::Owned(out)
+}
+
+/// `word` with any web address in it removed, or replaced by the repository path it
+/// links to.
+fn without_address(word: &str) -> Cow<'_, str> {
+    let Some(scheme) = word.find("http://").or_else(|| word.find("https://")) else {
+        return Cow::Borrowed(word);
+    };
+    let address = &word[scheme..];
+    let end = address
+        .find([')', ']', '>', '"', '\'', '`'])
+        .unwrap_or(address.len());
+    let (address, after) = (&address[..end], &address[end..]);
+    let mut path = String::new();
+    for marker in ["/blob/", "/tree/"] {
+        if let Some(at) = address.find(marker) {
+            // After the marker: the ref, then the path; no line anchor.
+            let linked = &address[at + marker.len()..];
+            if let Some((_, file)) = linked.split_once('/') {
+                path = file.split('#').next().unwrap_or(file).to_string();
+            }
+            break;
+        }
+    }
+    Cow::Owned(format!("{}{path}{after}", &word[..scheme]))
+}
+
 /// Letters, digits and `_`, not starting with a digit.
 fn is_identifier(s: &str) -> bool {
     !s.is_empty()
@@ -367,6 +441,32 @@ mod tests {
         let mut out = String::new();
         words_of(text, &mut out);
         out
+    }
+
+    #[test]
+    fn templates_comments_checklists_and_addresses_are_left_out() {
+        let issue = "Alias creation fails\n<!-- Describe the bug.\nPlease search first. -->\n\
+                     - [X] I have searched the existing issues\n* [ ] I read the docs\n\
+                     See https://example.com/docs/intro.html#groups and \
+                     (https://github.com/o/r/blob/main/src/kms/provider.py#L12).\n\
+                     <!-- unclosed";
+        assert_eq!(
+            clean(issue),
+            "Alias creation fails\n\nSee  and (src/kms/provider.py).\n"
+        );
+        let described = Described::of(&clean(issue));
+        assert_eq!(described.paths, ["src/kms/provider.py"]);
+        assert!(
+            !described
+                .words
+                .iter()
+                .any(|w| w == "searched" || w == "example")
+        );
+        // Nothing to take out: the text itself.
+        assert!(matches!(
+            clean("a plain `report`"),
+            Cow::Borrowed("a plain `report`")
+        ));
     }
 
     #[test]
