@@ -28,13 +28,25 @@ static void on_sigint(int sig) {
     cc_search_cancel(engine); /* async-signal-safe */
 }
 
+static atomic_int cancel_sent = 0;
+
 static void on_progress(const char *stage, uint64_t done, uint64_t total, void *user_data) {
     (void)total;
     int *reports = user_data;
     (*reports)++;
     if (strcmp(stage, "embed") == 0 && done > 0 && !atomic_exchange(&embedding, 1)) {
-        clock_gettime(CLOCK_MONOTONIC, &asked);
-        if (use_signal) raise(SIGINT);
+        if (use_signal) {
+            clock_gettime(CLOCK_MONOTONIC, &asked);
+            raise(SIGINT); /* the handler has run when raise returns */
+        } else {
+            /* The call goes on once the other thread has asked it to stop (at most 10 s
+             * later): a loaded machine may run that thread late, never too late. */
+            for (int waited = 0; !atomic_load(&cancel_sent) && waited < 10000; waited++) {
+                struct timespec pause = {0, 1000000};
+                nanosleep(&pause, NULL);
+            }
+            clock_gettime(CLOCK_MONOTONIC, &asked);
+        }
     }
 }
 
@@ -45,6 +57,7 @@ static void *canceller(void *arg) {
         nanosleep(&pause, NULL);
     }
     cc_search_cancel(engine);
+    atomic_store(&cancel_sent, 1);
     return NULL;
 }
 
