@@ -9,7 +9,7 @@
 //! CC_SEARCH_BENCH_FIND_SPLIT=dev cargo bench -p cc-search --bench find
 //! CC_SEARCH_BENCH_FIND_REPOS=encode/httpx,psf/black …          # only these repositories
 //! CC_SEARCH_BENCH_FIND_MIRRORS=/work/.mirror …                  # where the git mirrors are
-//! CC_SEARCH_BENCH_FIND_WORK=/tmp/findwork …                     # work trees (kept, reused)
+//! CC_SEARCH_BENCH_FIND_WORK=/tmp/findwork …                     # work trees (cloned anew each run)
 //! CC_SEARCH_BENCH_FIND_DUMP=features.jsonl …                    # every ranked file's evidence
 //! CC_SEARCH_BENCH_FIND_SET=items.jsonl …                        # another set of items
 //! CC_SEARCH_BENCH_FIND_SET=issues …                             # the issue set
@@ -466,7 +466,10 @@ fn main() {
     for (repo, items) in by_repo {
         let slug = repo.replace('/', "+");
         let dir = work.join(&slug);
-        if !dir.join(".git").exists() {
+        // A fresh clone each run (a shared one: cheap), so that what an earlier run left
+        // (a sparse checkout's patterns) cannot change what this one sees.
+        let _ = std::fs::remove_dir_all(&dir);
+        {
             let mirror = mirrors.join(&slug).join("repo");
             let out = Command::new("git")
                 .args(["clone", "-q", "--shared", "--no-checkout"])
