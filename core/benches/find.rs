@@ -15,6 +15,7 @@
 //! CC_SEARCH_BENCH_FIND_SET=issues …                             # the issue set
 //! CC_SEARCH_BENCH_FIND_LANG=py,rs …                             # only these languages
 //! CC_SEARCH_BENCH_FIND_SIDES=keyword …                          # without the model (keyword + structure)
+//! CC_SEARCH_BENCH_FIND_MEANING=10,2,12 …                       # files, definitions each, lines the model reads
 //! CC_SEARCH_MODEL_DIR=/path/to/all-MiniLM-L6-v2 …               # the model (else found as the engine finds it)
 //! ```
 //!
@@ -455,6 +456,17 @@ fn main() {
     let mut weights = Weights::default();
     if env("CC_SEARCH_BENCH_FIND_SIDES").as_deref() == Some("keyword") {
         weights.meaning = 0.0;
+    }
+    if let Some(sizes) = env("CC_SEARCH_BENCH_FIND_MEANING") {
+        let sizes: Vec<usize> = sizes.split(',').filter_map(|n| n.parse().ok()).collect();
+        let [files, units, lines] = sizes[..] else {
+            panic!("CC_SEARCH_BENCH_FIND_MEANING is FILES,UNITS,LINES");
+        };
+        (
+            weights.meaning_files,
+            weights.meaning_units,
+            weights.meaning_lines,
+        ) = (files, units, lines);
     }
     let (mut all_find, mut all_plain, mut all_fn) =
         (Score::default(), Score::default(), Score::default());

@@ -24,26 +24,20 @@ pub(super) const RERANKED_FILES: usize = 20;
 /// description names).
 pub(super) const UNITS_PER_FILE: usize = 4;
 /// Lines of a definition's body in the text embedded (after its signature and doc).
-const BODY_LINES: usize = 24;
+pub(super) const BODY_LINES: usize = 24;
 
 /// What a definition is to the model: where it is, what it is called and says, and its
 /// first lines.
-fn unit_text(
-    rel: &str,
-    lines: &[&str],
-    name: &str,
-    kind: &str,
-    start: usize,
-    end: usize,
-    doc: Option<&str>,
-) -> String {
-    let mut text = format!("{rel} {kind} {name}\n");
-    if let Some(doc) = doc {
+fn unit_text(rel: &str, lines: &[&str], d: &super::Definition, body_lines: usize) -> String {
+    let mut text = format!("{rel} {} {}\n", d.kind, d.name);
+    if let Some(doc) = &d.doc {
         text.push_str(doc);
         text.push('\n');
     }
-    let from = start.saturating_sub(1).min(lines.len());
-    let to = end.min(lines.len()).min(from + BODY_LINES);
+    let from = (d.start.max(1) as usize - 1).min(lines.len());
+    let to = (d.end.max(1) as usize)
+        .min(lines.len())
+        .min(from + body_lines);
     for line in &lines[from..to] {
         text.push_str(line.trim());
         text.push('\n');
@@ -91,7 +85,7 @@ pub(super) fn rerank(
         return Ok(());
     }
     let dberr = |e| crate::error::Error::db(db_path, e);
-    let top = ranked.files.len().min(RERANKED_FILES);
+    let top = ranked.files.len().min(w.meaning_files);
     let mut definitions = conn
         .prepare_cached(super::store::FIRST_UNITS_SQL)
         .map_err(dberr)?;
@@ -108,34 +102,30 @@ pub(super) fn rerank(
         // No definition of the file matched a word: its first ones stand for it.
         let first: Vec<i64> = if file.units.is_empty() {
             definitions
-                .query_map(params![file.path, UNITS_PER_FILE as i64], |r| r.get(0))
+                .query_map(params![file.path, w.meaning_units as i64], |r| r.get(0))
                 .and_then(|rows| rows.collect())
                 .map_err(dberr)?
         } else {
             Vec::new()
         };
-        for id in file.units.iter().chain(&first).take(UNITS_PER_FILE) {
+        for id in file.units.iter().chain(&first).take(w.meaning_units) {
             let Some(d) = super::definition(conn, *id).map_err(dberr)? else {
                 continue;
             };
             texts.push((
                 i,
                 Some(*id),
-                unit_text(
-                    &file.path,
-                    &lines,
-                    &d.name,
-                    &d.kind,
-                    d.start.max(1) as usize,
-                    d.end.max(1) as usize,
-                    d.doc.as_deref(),
-                ),
+                unit_text(&file.path, &lines, &d, w.meaning_lines),
             ));
             any = true;
         }
         if !any {
             // No definitions: the file's start stands for it.
-            let head: Vec<&str> = lines.iter().take(BODY_LINES).map(|l| l.trim()).collect();
+            let head: Vec<&str> = lines
+                .iter()
+                .take(w.meaning_lines)
+                .map(|l| l.trim())
+                .collect();
             texts.push((i, None, format!("{}\n{}", file.path, head.join("\n"))));
         }
     }

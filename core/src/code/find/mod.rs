@@ -67,6 +67,12 @@ pub struct Weights {
     pub test: f64,
     /// 0 turns the meaning side off.
     pub meaning: f64,
+    /// Files the meaning side compares (the best of the other sides).
+    pub meaning_files: usize,
+    /// Definitions of each it embeds.
+    pub meaning_units: usize,
+    /// Lines of a definition's body in the text it embeds (after its signature and doc).
+    pub meaning_lines: usize,
 }
 
 impl Default for Weights {
@@ -82,6 +88,9 @@ impl Default for Weights {
             activity: 0.2,
             test: 0.3,
             meaning: 3.0,
+            meaning_files: meaning::RERANKED_FILES,
+            meaning_units: meaning::UNITS_PER_FILE,
+            meaning_lines: meaning::BODY_LINES,
         }
     }
 }
@@ -237,7 +246,7 @@ fn prepare(
     // With the model, a description whose words are in few files still gets its best
     // files by meaning: the most active others are compared too.
     let fill_to = if embedder.is_some() {
-        meaning::RERANKED_FILES
+        weights.meaning_files
     } else {
         0
     };
