@@ -44,8 +44,8 @@ use std::time::Instant;
 
 use cc_search::Engine;
 use cc_search::code::{
-    FindCodeRequest, GetFileSymbols, GetFileSymbolsRequest, Symbol, Weights, extractor_for_path,
-    find_ranked, is_test_path,
+    FindCodeRequest, GetFileSymbols, GetFileSymbolsRequest, Symbol, UNIT_KINDS, Weights,
+    extractor_for_path, find_ranked, is_test_path,
 };
 use cc_search::ops::Operation;
 use rusqlite::{Connection, params};
@@ -355,25 +355,13 @@ fn load(
     items
 }
 
-/// Kinds of definition an answer can point at to change.
-const DEFINITION_KINDS: &[&str] = &[
-    "fn",
-    "method",
-    "class",
-    "interface",
-    "struct",
-    "enum",
-    "trait",
-    "impl",
-    "type",
-];
-
 /// The ids of the innermost definitions around the changed lines of `item`'s gold files,
-/// by the index's outline of each.
+/// by the index's outline of each: of the kinds `code.find` points at, but a module (a
+/// line changed in a module and in no definition of it names no definition to change).
 fn gold_definitions(engine: &Engine, dir: &Path, item: &Item) -> Vec<i64> {
     fn flatten(symbols: Vec<Symbol>, out: &mut Vec<(i64, i64, i64)>) {
         for s in symbols {
-            if DEFINITION_KINDS.contains(&s.kind.as_str()) {
+            if UNIT_KINDS.contains(&s.kind.as_str()) && s.kind != "mod" {
                 out.push((s.id, s.start_line, s.end_line));
             }
             flatten(s.children, out);

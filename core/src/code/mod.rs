@@ -32,7 +32,7 @@ pub use db::{SCHEMA, SCHEMA_VERSION, db_path};
 pub use extract::{ExtractedFile, ExtractedRef, ExtractedSymbol, extract_source};
 pub use find::{FindCode, FindCodeRequest, FindCodeResponse, FoundCode, FoundFile};
 #[doc(hidden)]
-pub use find::{Ranked, Scored, Weights, find, find_ranked, is_test_path};
+pub use find::{Ranked, Scored, UNIT_KINDS, Weights, find, find_ranked, is_test_path};
 pub use lang::{LanguageExtractor, extractor_for_path, extractors};
 pub use ops::*;
 pub use text::{name_tokens, normalize_signature, truncate_doc};

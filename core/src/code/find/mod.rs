@@ -21,6 +21,10 @@
 mod history;
 mod meaning;
 mod store;
+
+/// The kinds of definition `code.find` ranks and points at (for measuring it).
+#[doc(hidden)]
+pub use store::UNIT_KINDS;
 mod terms;
 
 use std::collections::HashMap;

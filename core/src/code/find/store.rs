@@ -30,7 +30,7 @@ pub(super) const FIRST_UNITS_SQL: &str = "SELECT s.id FROM symbols s JOIN files 
 
 /// Kinds that get a row of their own; the lines of the others (fields, constants,
 /// variables) belong to the definition around them.
-const UNIT_KINDS: &[&str] = &[
+pub const UNIT_KINDS: &[&str] = &[
     "fn",
     "method",
     "class",
