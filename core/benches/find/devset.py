@@ -56,10 +56,11 @@ OTHER_FILE = re.compile(
 )
 
 
-def classify(path: str, lang: str) -> str:
-    """'src' (may be gold), 'test', or 'other' (not source of this language / ignored)."""
+def classify(path: str, lang: str, exts: dict[str, tuple[str, ...]] = EXTS) -> str:
+    """'src' (may be gold), 'test', or 'other' (not source of this language / ignored).
+    `exts`: each language's extensions (issues/build.py passes more languages)."""
     low = path.lower()
-    if not low.endswith(EXTS[lang]):
+    if not low.endswith(exts[lang]):
         return "other"
     parts = low.split("/")
     dirs, name = parts[:-1], parts[-1]

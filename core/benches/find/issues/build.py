@@ -28,6 +28,9 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from devset import classify  # noqa: E402  (../devset.py: one set of file rules)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_GOLD = 4
 CAP_PER_REPO = 60  # newest first by created_at, then instance_id
@@ -102,7 +105,8 @@ MULOC = {  # MULocBench (issue -> locations, Python), as converted in a LocAgent
 }
 
 # ------------------------------------------------------------------------------ file rules
-# The test/other rules are those of ../devset.py (README "Rules"), extended to more languages.
+# The test/other rules are those of ../devset.py (README "Rules"), its `classify` used with
+# the extensions of more languages.
 
 EXTS = {
     "py": (".py",),
@@ -113,31 +117,6 @@ EXTS = {
     "c": (".c", ".h"),
     "cpp": (".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".tpp"),
 }
-TEST_DIR = re.compile(
-    r"^(tests?|__tests__|specs?|testing|testdata|test[-_].*|.*[-_]tests?|"
-    r"benches|benchmarks?|fixtures|__fixtures__|__mocks__|__snapshots__|e2e|fuzz)$"
-)
-TEST_FILE = re.compile(
-    r"^(test_.*\.py|.*_tests?\.[a-z]+|conftest\.py|"
-    r".*\.(test|spec|test-d|bench)\.[a-z]+|(test|tests|testing|spec)\.[a-z]+)$"
-)
-OTHER_DIR = re.compile(r"^(examples?|docs?|docs_src|www|website|playgrounds?|demos?|\..+)$")
-OTHER_FILE = re.compile(r"^(setup\.py|noxfile\.py|\..*|.*\.config\.(ts|js|mjs|cjs|mts|cts))$")
-
-
-def classify(path: str, lang: str) -> str:
-    """'src' (may be gold), 'test', or 'other' (not source of this language / ignored)."""
-    low = path.lower()
-    if not low.endswith(EXTS[lang]):
-        return "other"
-    parts = low.split("/")
-    dirs, name = parts[:-1], parts[-1]
-    if any(TEST_DIR.match(d) for d in dirs) or TEST_FILE.match(name):
-        return "test"
-    if any(OTHER_DIR.match(d) for d in dirs) or OTHER_FILE.match(name):
-        return "other"
-    return "src"
-
 
 # ------------------------------------------------------------------------------ git access
 
@@ -351,7 +330,7 @@ def build_item(raw_item, gitdir, why):
     if not raw_item["query"].strip():
         return why("no-issue-text")
     gold = sorted(p for p, f in raw_item["changed"].items()
-                  if f["status"] in ("M", "D", "R", "?") and classify(p, lang) == "src")
+                  if f["status"] in ("M", "D", "R", "?") and classify(p, lang, EXTS) == "src")
     if not gold:
         return why("gold-0")
     if len(gold) > MAX_GOLD:
