@@ -92,16 +92,7 @@ fn checkout(dir: &Path, commit: &str) {
     if tried.status.success() {
         return;
     }
-    let listing = git(dir, &["ls-tree", "-r", "-z", commit]);
-    let mut blobs = Vec::new();
-    for entry in listing.split(|b| *b == 0) {
-        let entry = String::from_utf8_lossy(entry);
-        if let Some((meta, path)) = entry.split_once('\t')
-            && let [_, "blob", oid] = meta.split(' ').collect::<Vec<_>>()[..]
-        {
-            blobs.push((oid.to_string(), path.to_string()));
-        }
-    }
+    let blobs = blobs(dir, commit);
     let mut check = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -111,14 +102,14 @@ fn checkout(dir: &Path, commit: &str) {
         .spawn()
         .expect("run git cat-file");
     let mut input = check.stdin.take().expect("stdin");
-    let oids: String = blobs.iter().map(|(oid, _)| format!("{oid}\n")).collect();
+    let oids: String = blobs.iter().map(|b| format!("{}\n", b.oid)).collect();
     let writer = std::thread::spawn(move || input.write_all(oids.as_bytes()));
     let out = check.wait_with_output().expect("git cat-file");
     writer.join().expect("writer").expect("write oids");
     let mut patterns = vec!["/*".to_string()];
-    for (line, (_, path)) in String::from_utf8_lossy(&out.stdout).lines().zip(&blobs) {
+    for (line, blob) in String::from_utf8_lossy(&out.stdout).lines().zip(&blobs) {
         if line.ends_with(" missing") {
-            patterns.push(format!("!/{path}"));
+            patterns.push(format!("!/{}", blob.path));
         }
     }
     let mut args = vec!["sparse-checkout", "set", "--no-cone"];
@@ -127,28 +118,40 @@ fn checkout(dir: &Path, commit: &str) {
     git(dir, &["checkout", "-q", "-f", commit]);
 }
 
-/// The code files of the checkout (path → blob id), as `git ls-tree` lists them.
-fn tree(dir: &Path, commit: &str) -> BTreeMap<String, String> {
+/// A file of a commit, as `git ls-tree` lists it.
+struct Blob {
+    mode: String,
+    oid: String,
+    path: String,
+}
+
+/// The files (blobs) of `commit`, in `git ls-tree -r` order.
+fn blobs(dir: &Path, commit: &str) -> Vec<Blob> {
     let out = git(dir, &["ls-tree", "-r", "-z", commit]);
-    let mut files = BTreeMap::new();
+    let mut blobs = Vec::new();
     for entry in out.split(|b| *b == 0) {
         let entry = String::from_utf8_lossy(entry);
-        let Some((meta, path)) = entry.split_once('\t') else {
-            continue;
-        };
-        let mut meta = meta.split(' ');
-        let (Some(mode), Some("blob"), Some(oid)) = (meta.next(), meta.next(), meta.next()) else {
-            continue;
-        };
-        if mode == "120000" || extractor_for_path(Path::new(path)).is_none() {
-            continue;
+        if let Some((meta, path)) = entry.split_once('\t')
+            && let [mode, "blob", oid] = meta.split(' ').collect::<Vec<_>>()[..]
+        {
+            blobs.push(Blob {
+                mode: mode.to_string(),
+                oid: oid.to_string(),
+                path: path.to_string(),
+            });
         }
-        if path.ends_with(".md") || path.ends_with(".markdown") {
-            continue;
-        }
-        files.insert(path.to_string(), oid.to_string());
     }
-    files
+    blobs
+}
+
+/// The code files of the checkout (path → blob id), as `git ls-tree` lists them.
+fn tree(dir: &Path, commit: &str) -> BTreeMap<String, String> {
+    blobs(dir, commit)
+        .into_iter()
+        .filter(|b| b.mode != "120000" && extractor_for_path(Path::new(&b.path)).is_some())
+        .filter(|b| !(b.path.ends_with(".md") || b.path.ends_with(".markdown")))
+        .map(|b| (b.path, b.oid))
+        .collect()
 }
 
 /// Plain BM25 over whole files, kept in step with the checkout.
@@ -469,21 +472,19 @@ fn main() {
         // A fresh clone each run (a shared one: cheap), so that what an earlier run left
         // (a sparse checkout's patterns) cannot change what this one sees.
         let _ = std::fs::remove_dir_all(&dir);
-        {
-            let mirror = mirrors.join(&slug).join("repo");
-            let out = Command::new("git")
-                .args(["clone", "-q", "--shared", "--no-checkout"])
-                .arg(&mirror)
-                .arg(&dir)
-                .output()
-                .expect("git clone");
-            assert!(
-                out.status.success(),
-                "clone {}: {}",
-                mirror.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
+        let mirror = mirrors.join(&slug).join("repo");
+        let out = Command::new("git")
+            .args(["clone", "-q", "--shared", "--no-checkout"])
+            .arg(&mirror)
+            .arg(&dir)
+            .output()
+            .expect("git clone");
+        assert!(
+            out.status.success(),
+            "clone {}: {}",
+            mirror.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let home = work.join(format!("{slug}.home"));
         let _ = std::fs::remove_dir_all(&home);
         let engine = Engine::open_at(&home).expect("engine");
