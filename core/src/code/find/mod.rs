@@ -21,11 +21,11 @@
 mod history;
 mod meaning;
 mod store;
+mod terms;
 
 /// The kinds of definition `code.find` ranks and points at (for measuring it).
 #[doc(hidden)]
 pub use store::UNIT_KINDS;
-mod terms;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -253,6 +253,9 @@ fn code_tokens(text: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// How a checklist item of a template starts (after its bullet).
+const CHECKBOXES: [&str; 3] = ["[x]", "[X]", "[ ]"];
+
 /// A description without what issue and pull-request templates put around what its
 /// writer says: HTML comments (the template's instructions, `<!-- … -->`), checklist
 /// items (`- [x] I searched the existing issues`) and web addresses (their host and path
@@ -261,9 +264,7 @@ fn code_tokens(text: &str) -> Vec<(&str, bool)> {
 pub(crate) fn clean(text: &str) -> Cow<'_, str> {
     if !(text.contains("<!--")
         || text.contains("://")
-        || text.contains("[x]")
-        || text.contains("[X]")
-        || text.contains("[ ]"))
+        || CHECKBOXES.iter().any(|box_| text.contains(box_)))
     {
         return Cow::Borrowed(text);
     }
@@ -284,10 +285,7 @@ pub(crate) fn clean(text: &str) -> Cow<'_, str> {
             .trim_start()
             .trim_start_matches(['-', '*', '+'])
             .trim_start();
-        if ["[x]", "[X]", "[ ]"]
-            .iter()
-            .any(|box_| item.starts_with(box_))
-        {
+        if CHECKBOXES.iter().any(|box_| item.starts_with(box_)) {
             continue;
         }
         for (i, word) in line.split(' ').enumerate() {
