@@ -450,8 +450,8 @@ class Engine {
     return runAsync(this, 'code.delete_repos', options, { paths: paths ?? undefined })
   }
 
-  // `code.find`: Find the code a description is about (an issue, a stack trace, a question): files
-  // ranked by keywords, the names and paths it mentions, with each file's best definition.
+  // `code.find`: Find the code a description is about (an issue, a stack trace, a question): the
+  // files and the definitions to change, ranked by keywords, the names and paths it mentions.
   codeFind(query, options) {
     return run(this, 'code.find', options, { query }, ['path'])
   }

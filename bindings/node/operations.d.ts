@@ -213,7 +213,7 @@ export interface CodeFindRequest {
   path?: string | null
   /** What to find, in free text: an issue, a stack trace, a question (first 16 KiB). */
   query?: string
-  /** Most files (default 10). */
+  /** Most files, and most definitions (default 10). */
   limit?: number | null
 }
 
@@ -221,7 +221,7 @@ export interface CodeFindRequest {
 export interface CodeFindOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
-  /** Most files (default 10). */
+  /** Most files, and most definitions (default 10). */
   limit?: number | null
 }
 
@@ -229,7 +229,7 @@ export interface CodeFindOptions {
 export interface CodeFindResponse {
   /** Files, best first. */
   files: CodeFoundFile[]
-  /** Each listed file's best definition, in the order of `files`. */
+  /** The definitions to change, best first: up to `limit`, each in a listed file. */
   hits: CodeFoundCode[]
   /** The sides that ranked: `keyword`, `structure`, `meaning` (not without the embedding model). */
   used: string[]
@@ -245,7 +245,7 @@ export interface CodeFoundFile {
   score: number
 }
 
-/** A definition `code.find` points at: the best of its file. */
+/** A definition `code.find` points at. */
 export interface CodeFoundCode {
   /** Its file (one of `files`), relative to the repository root. */
   path: string
@@ -1855,8 +1855,8 @@ export interface EngineOperations {
   ): Promise<CodeDeleteResponse>
 
   /**
-   * Find the code a description is about (an issue, a stack trace, a question): files ranked by
-   * keywords, the names and paths it mentions, with each file's best definition.
+   * Find the code a description is about (an issue, a stack trace, a question): the files and the
+   * definitions to change, ranked by keywords, the names and paths it mentions.
    *
    * @param query What to find, in free text: an issue, a stack trace, a question (first 16 KiB).
    * @param options The other parameters (`CodeFindOptions`).

@@ -32,8 +32,8 @@
 //! Items that give the changed lines (`lines`, the issue set) are scored by definition
 //! too: the gold definitions are the innermost function, method, class, … (by the
 //! index's own outline of the file at the parent) around each changed line, and the
-//! answer's definitions are its `hits` (each listed file's best definition, in file
-//! order); `fn@5`/`fn@10` is the share of items with a gold definition among the first
+//! answer's definitions are its `hits` (the definitions of its best files, ranked,
+//! those of test files dropped); `fn@5`/`fn@10` is the share of items with a gold definition among the first
 //! 5/10, over the items where a changed line is inside one (`fn n`).
 
 use std::collections::{BTreeMap, HashMap};
@@ -448,6 +448,9 @@ fn main() {
     if env("CC_SEARCH_BENCH_FIND_SIDES").as_deref() == Some("keyword") {
         weights.meaning = 0.0;
     }
+    if let Some(n) = env("CC_SEARCH_BENCH_FIND_COMPARED") {
+        weights.definitions_compared = n.parse().expect("CC_SEARCH_BENCH_FIND_COMPARED: a number");
+    }
     if let Some(sizes) = env("CC_SEARCH_BENCH_FIND_MEANING") {
         let sizes: Vec<usize> = sizes.split(',').filter_map(|n| n.parse().ok()).collect();
         let [files, units, lines] = sizes[..] else {
@@ -461,7 +464,6 @@ fn main() {
     }
     let (mut all_find, mut all_plain, mut all_fn) =
         (Score::default(), Score::default(), Score::default());
-    let (mut all_flat, mut all_closest) = (Score::default(), Score::default());
     let mut by_repo: BTreeMap<&str, Vec<&Item>> = BTreeMap::new();
     for item in &items {
         by_repo.entry(&item.repo).or_default().push(item);
@@ -491,7 +493,6 @@ fn main() {
         let mut plain = Plain::new();
         let (mut find_score, mut plain_score, mut fn_score) =
             (Score::default(), Score::default(), Score::default());
-        let (mut fn_flat, mut fn_closest) = (Score::default(), Score::default());
         let mut cold = 0.0;
         let mut warm = Vec::new();
         let mut files = 0;
@@ -525,37 +526,20 @@ fn main() {
                 .collect();
             let found: Vec<String> = ranked_files.iter().map(|f| f.path.clone()).collect();
             find_score.add(&found, &item.files);
+            let mut gold_ids = Vec::new();
             if !item.lines.is_empty() {
                 let gold = gold_definitions(&engine, &dir, item);
                 if !gold.is_empty() {
-                    let hits: Vec<i64> = ranked_files
+                    let definitions: Vec<i64> = ranked
+                        .definitions
                         .iter()
-                        .take(10)
-                        .filter_map(|f| f.best_unit)
-                        .collect();
-                    fn_score.add(&hits, &gold);
-                    // Other lists of definitions, for comparison: every compared
-                    // definition of each file in file order, and each file's named or
-                    // else closest in meaning.
-                    let flat: Vec<i64> = ranked_files
-                        .iter()
-                        .flat_map(|f| f.units.iter().copied())
+                        .filter(|d| !is_test_path(&d.path))
+                        .map(|d| d.id)
                         .take(10)
                         .collect();
-                    fn_flat.add(&flat, &gold);
-                    let closest: Vec<i64> = ranked_files
-                        .iter()
-                        .take(10)
-                        .filter_map(|f| {
-                            if f.features.defines > 0.0 {
-                                f.best_unit
-                            } else {
-                                f.closest_unit.or(f.best_unit)
-                            }
-                        })
-                        .collect();
-                    fn_closest.add(&closest, &gold);
+                    fn_score.add(&definitions, &gold);
                 }
+                gold_ids = gold;
             }
             plain_score.add(&plain.rank(&item.query, 10), &item.files);
             if let Some(out) = dump.as_mut() {
@@ -571,9 +555,24 @@ fn main() {
                         })
                     })
                     .collect();
+                let definitions: Vec<Value> = ranked
+                    .definitions
+                    .iter()
+                    .filter(|d| !is_test_path(&d.path))
+                    .take(300)
+                    .map(|d| {
+                        serde_json::json!({
+                            "id": d.id,
+                            "gold": gold_ids.contains(&d.id),
+                            "gold_file": item.files.contains(&d.path),
+                            "x": d.features,
+                        })
+                    })
+                    .collect();
                 let line = serde_json::json!({
                     "repo": repo, "parent": item.parent, "n_gold": item.files.len(),
-                    "candidates": candidates,
+                    "gold_definitions": gold_ids.len(),
+                    "candidates": candidates, "definitions": definitions,
                 });
                 writeln!(out, "{line}").expect("write the dump");
             }
@@ -598,8 +597,6 @@ fn main() {
         all_find.merge(&find_score);
         all_plain.merge(&plain_score);
         all_fn.merge(&fn_score);
-        all_flat.merge(&fn_flat);
-        all_closest.merge(&fn_closest);
     }
     println!(
         "{:<28} {:>4}  {}  {}{}",
@@ -613,14 +610,4 @@ fn main() {
             String::new()
         }
     );
-    if by_definition {
-        println!(
-            "definitions, each compared one of each file in file order: {}",
-            all_flat.fn_cells()
-        );
-        println!(
-            "definitions, each file's named or else closest in meaning: {}",
-            all_closest.fn_cells()
-        );
-    }
 }

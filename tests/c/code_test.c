@@ -106,7 +106,12 @@ int main(int argc, char **argv) {
              argv[2]);
     CHECK(call("code.find", params, &text) == CC_SEARCH_OK);
     CHECK(has(text, "{\"files\":[{\"path\":\"src/service.ts\",\"score\":"));
-    CHECK(has(text, "\"name\":\"getUserById\""));
+    /* The definitions to change, best first: the method it names comes first. */
+    const char *hits = strstr(text, "\"hits\":[{\"path\":\"src/service.ts\",");
+    CHECK(hits != NULL);
+    const char *first = hits ? strstr(hits, "\"name\":\"") : NULL;
+    const char *expected = "\"name\":\"getUserById\"";
+    CHECK(first != NULL && strncmp(first, expected, strlen(expected)) == 0);
     CHECK(has(text, "\"used\":[\"keyword\",\"structure\""));
     cc_search_string_free(text);
     snprintf(params, sizeof params, "{\"path\":\"%s\",\"query\":\"?!\"}", argv[2]);

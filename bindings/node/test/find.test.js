@@ -47,8 +47,10 @@ describe('code.find', { skip: SKIP && 'CC_SEARCH_TEST_NO_MODEL' }, () => {
     const root = repo()
     const found = engine.codeFind('Booking a table for a large party throws a RangeError', { path: root })
     assert.equal(found.files[0].path, 'routes/booking.ts', JSON.stringify(found))
-    const best = found.hits.find((h) => h.path === 'routes/booking.ts')
-    assert.deepEqual([best.name, best.kind, best.start_line, best.end_line], ['reserveTable', 'fn', 2, 5])
+    // The definitions to change, best first across the files.
+    const best = found.hits[0]
+    assert.deepEqual([best.path, best.name, best.kind, best.start_line, best.end_line], ['routes/booking.ts', 'reserveTable', 'fn', 2, 5])
+    assert.ok(found.hits.every((h) => found.files.some((f) => f.path === h.path)), JSON.stringify(found.hits))
     assert.ok(found.used.includes('keyword') && found.used.includes('meaning'), JSON.stringify(found.used))
     const paths = found.files.map((f) => f.path)
     assert.ok(paths.indexOf('routes/booking.ts') < paths.indexOf('test/booking.test.ts'))

@@ -60,9 +60,13 @@ def repo(tmp_path: Path) -> Path:
 def test_engine_code_find(engine: cc_search.Engine, repo: Path) -> None:
     result = engine.code_find("The invoice total ignores the tax rate", path=repo)
     assert result["files"][0]["path"] == "billing/invoice.py"
-    best = next(h for h in result["hits"] if h["path"] == "billing/invoice.py")
-    assert best["name"] == "total_with_tax"
+    # The definitions to change, best first across the files: the method, then the rest.
+    best = result["hits"][0]
+    assert (best["path"], best["name"]) == ("billing/invoice.py", "total_with_tax")
     assert (best["start_line"], best["end_line"]) == (10, 12)
+    listed = {f["path"] for f in result["files"]}
+    assert all(h["path"] in listed for h in result["hits"])
+    assert len(result["hits"]) > len({h["path"] for h in result["hits"]}), result["hits"]
     # The real model is here: all three sides ranked.
     assert "keyword" in result["used"] and "meaning" in result["used"], result
     # The test file says the same words; the code comes first.
@@ -99,12 +103,12 @@ def test_cli_code_find(repo: Path, home: Path) -> None:
     result = json.loads(piped.stdout)
     assert [f["path"] for f in result["files"]][0] == "billing/mailer.py"
     assert len(result["files"]) <= 2
-    # For a person: ranked paths, each file's best definition, the sides used.
+    # For a person: ranked paths, under each its ranked definitions, the sides used.
     human = run_cli("code", "find", "write a document to disk", "-C", str(repo), home=home)
     assert human.returncode == 0, human.stderr
     lines = human.stdout.splitlines()
     assert lines[0].startswith("1. ") and lines[0].endswith("billing/storage.py")
-    assert "save_pdf" in lines[1] and "1-3" in lines[1]
+    assert lines[1].split()[0] == "d1" and "save_pdf" in lines[1] and "1-3" in lines[1]
     assert lines[-1].startswith("Found ") and "keyword" in lines[-1]
     # No words: a usage of the operation's error, exit 1.
     bad = run_cli("code", "find", "-C", str(repo), "--", "-- ?", home=home)
@@ -127,7 +131,7 @@ def test_mcp_code_find(repo: Path, home: Path) -> None:
     answer = json.loads(result["content"][0]["text"])
     assert answer["files"][0] == {"f": "billing/invoice.py"}
     # Each hit points at its file in `files`.
-    best = next(h for h in answer["hits"] if h["fi"] == 0)
-    assert (best["n"], best["l"]) == ("total_with_tax", "10-12")
+    best = answer["hits"][0]
+    assert (best["fi"], best["n"], best["l"]) == (0, "total_with_tax", "10-12")
     # What the agent does not need is left out of its context.
     assert "used" not in answer

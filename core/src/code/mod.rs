@@ -30,9 +30,12 @@ mod text;
 pub use config::{IndexerConfig, OutputConfig, ProjectConfig};
 pub use db::{SCHEMA, SCHEMA_VERSION, db_path};
 pub use extract::{ExtractedFile, ExtractedRef, ExtractedSymbol, extract_source};
-pub use find::{FindCode, FindCodeRequest, FindCodeResponse, FoundCode, FoundFile};
 #[doc(hidden)]
-pub use find::{Ranked, Scored, UNIT_KINDS, Weights, find, find_ranked, is_test_path};
+pub use find::{
+    DefinitionFeatures, Ranked, Scored, ScoredDefinition, UNIT_KINDS, Weights, find, find_ranked,
+    is_test_path,
+};
+pub use find::{FindCode, FindCodeRequest, FindCodeResponse, FoundCode, FoundFile};
 pub use lang::{LanguageExtractor, extractor_for_path, extractors};
 pub use ops::*;
 pub use text::{name_tokens, normalize_signature, truncate_doc};

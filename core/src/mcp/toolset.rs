@@ -103,14 +103,14 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.find",
-        description: "Find the code a task is about: pass the issue, bug report, stack trace or question as written. Returns the files to read or change, best first, each with its best-matching definition (id, lines, signature). Use it first when you do not know where to look.",
+        description: "Find the code a task is about: pass the issue, bug report, stack trace or question as written. Returns the files to read or change and the definitions in them, best first (id, lines, signature). Use it first when you do not know where to look.",
         brief: "the files and definitions an issue, trace or question is about",
         params: &[
             (
                 "query",
                 "The task in free text: issue, error, stack trace, question.",
             ),
-            ("limit", "Most files (default 10)."),
+            ("limit", "Most files and definitions (10)."),
             REPO,
         ],
         required: &["query"],

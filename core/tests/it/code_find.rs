@@ -173,6 +173,55 @@ fn a_description_finds_the_file_and_the_definition() {
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
 }
 
+/// The names of the hits, best first.
+fn hit_names(out: &Value) -> Vec<String> {
+    out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_definitions_to_change_come_first_across_the_files() {
+    let (_d, root) = shop();
+    let (_h, engine) = engine();
+    let out = find(
+        &engine,
+        &root,
+        "Removing an item from the cart leaves it there, and the card is still charged for it",
+    );
+    let names = hit_names(&out);
+    // The two definitions it speaks of, whichever file each is in, before the first
+    // file's others; the methods before the class around them.
+    let mut first_two = names[..2].to_vec();
+    first_two.sort();
+    assert_eq!(first_two, ["charge_card", "remove_item"], "{out}");
+    let at = |name: &str| names.iter().position(|n| n == name);
+    assert!(at("__init__").is_none_or(|i| i > 1), "{out}");
+    assert!(at("Cart") > at("remove_item"), "{out}");
+    // Every hit is of a listed file; a file can have several.
+    let files = paths(&out);
+    let cart = out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["path"] == "shop/cart.py")
+        .count();
+    assert!(cart >= 2, "{out}");
+    for h in out["hits"].as_array().unwrap() {
+        assert!(files.iter().any(|f| h["path"] == *f), "{out}");
+    }
+    // At most `limit` of them.
+    let one = call(
+        &engine,
+        "code.find",
+        json!({"path": root, "query": "remove an item from the cart", "limit": 1}),
+    );
+    assert_eq!(hit_names(&one), ["remove_item"], "{one}");
+}
+
 #[test]
 fn words_meet_identifiers_by_their_subwords_and_stems() {
     let (_d, root) = shop();

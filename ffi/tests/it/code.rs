@@ -54,7 +54,7 @@ fn code_index_search_and_detail_through_cc_search_call() {
         String::from_utf8_lossy(&output.stderr),
     );
     assert!(output.status.success(), "code_test failed:\n{stderr}");
-    assert!(stdout.starts_with("ok 35 checks"), "{stdout}");
+    assert!(stdout.starts_with("ok 36 checks"), "{stdout}");
     // The index is one database under the data root's code/.
     let dbs: Vec<_> = std::fs::read_dir(home.path().join("code"))
         .unwrap()

@@ -144,22 +144,26 @@ def print_code_search(result: dict[str, Any]) -> None:
 
 
 def print_code_find(result: dict[str, Any]) -> None:
-    """One line per file, best first: rank, score, path; under it, its best definition
-    (id, kind, name, lines, signature)."""
+    """One line per file, best first: rank, score, path; under it, the definitions of
+    it the answer ranks (id, kind, name, lines, signature), each with its rank among
+    them."""
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     files = result["files"]
-    hits = {h["path"]: h for h in result["hits"]}
+    hits: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for rank, hit in enumerate(result["hits"]):
+        hits.setdefault(hit["path"], []).append((rank, hit))
     width = _width()
     rank_w = len(str(len(files)))
+    hit_w = len(str(len(result["hits"])))
     for i, f in enumerate(files):
         p.out(
             f"{str(i + 1).rjust(rank_w)}. " + p.styled(f"{f['score']:.3f}", "cyan")
             + "  " + p.styled(f["path"], "green")
         )
-        hit = hits.get(f["path"])
-        if hit:
+        for rank, hit in hits.get(f["path"], []):
             line, length = _row(p, [
+                (f"d{str(rank + 1).ljust(hit_w)}", "yellow", 0),
                 (f"#{hit['id']}", "cyan", 0),
                 (hit["kind"], "magenta", 0),
                 (hit["name"], "bold", 0),

@@ -264,14 +264,14 @@ class EngineOperations:
         limit: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> CodeFindResponse:
-        """Find the code a description is about (an issue, a stack trace, a question): files
-        ranked by keywords, the names and paths it mentions, with each file's best definition.
+        """Find the code a description is about (an issue, a stack trace, a question): the files
+        and the definitions to change, ranked by keywords, the names and paths it mentions.
 
         Args:
             query: What to find, in free text: an issue, a stack trace, a question (first 16
                 KiB).
             path: Repository root. Defaults to the project directory.
-            limit: Most files (default 10).
+            limit: Most files, and most definitions (default 10).
             progress: Called as ``progress(stage, done, total)`` while the operation reports
                 progress (see :data:`ProgressCallback`).
 

@@ -237,14 +237,14 @@ class CodeFindRequest(TypedDict, total=False):
     query: str
     """What to find, in free text: an issue, a stack trace, a question (first 16 KiB)."""
     limit: int | None
-    """Most files (default 10)."""
+    """Most files, and most definitions (default 10)."""
 
 
 class _CodeFindResponseRequired(TypedDict):
     files: list[CodeFoundFile]
     """Files, best first."""
     hits: list[CodeFoundCode]
-    """Each listed file's best definition, in the order of ``files``."""
+    """The definitions to change, best first: up to ``limit``, each in a listed file."""
     used: list[str]
     """The sides that ranked: ``keyword``, ``structure``, ``meaning`` (not without the embedding
     model).
@@ -283,7 +283,7 @@ class _CodeFoundCodeRequired(TypedDict):
 
 
 class CodeFoundCode(_CodeFoundCodeRequired, total=False):
-    """A definition ``code.find`` points at: the best of its file."""
+    """A definition ``code.find`` points at."""
 
     snippet: str
     """Its signature, shortened, or its first line."""

@@ -13,18 +13,19 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, params};
 
+use super::definitions::ScoredDefinition;
 use super::{Ranked, Weights};
 use crate::embed::Embedder;
 use crate::engine::Engine;
 use crate::error::Result;
 
 /// Files the meaning side reorders (the best of the other two sides).
-pub(super) const RERANKED_FILES: usize = 20;
+pub(super) const RERANKED_FILES: usize = 10;
 /// Definitions of each file it embeds (its best on the keyword side, or the ones the
 /// description names).
-pub(super) const UNITS_PER_FILE: usize = 4;
+pub(super) const UNITS_PER_FILE: usize = 2;
 /// Lines of a definition's body in the text embedded (after its signature and doc).
-pub(super) const BODY_LINES: usize = 24;
+pub(super) const BODY_LINES: usize = 12;
 
 /// What a definition is to the model: where it is, what it is called and says, and its
 /// first lines.
@@ -68,93 +69,167 @@ pub(super) fn embedder(
     }
 }
 
-/// Reorder the best files of `ranked` by meaning.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rerank(
-    engine: &Engine,
-    embedder: &dyn Embedder,
-    root: &Path,
-    db_path: &Path,
-    conn: &Connection,
-    description: &str,
-    ranked: &mut Ranked,
-    w: &Weights,
-    warnings: &mut Vec<String>,
-) -> Result<()> {
-    if ranked.files.is_empty() {
-        return Ok(());
-    }
-    let dberr = |e| crate::error::Error::db(db_path, e);
-    let top = ranked.files.len().min(w.meaning_files);
-    let mut definitions = conn
-        .prepare_cached(super::store::FIRST_UNITS_SQL)
-        .map_err(dberr)?;
-    // (file index, the definition or none for the file's start, text) for every text
-    // embedded.
-    let mut texts: Vec<(usize, Option<i64>, String)> = Vec::new();
-    for (i, file) in ranked.files[..top].iter().enumerate() {
-        let Ok(bytes) = std::fs::read(root.join(&file.path)) else {
-            continue;
-        };
-        let source = String::from_utf8_lossy(&bytes);
-        let lines: Vec<&str> = source.lines().collect();
-        let mut any = false;
-        // No definition of the file matched a word: its first ones stand for it.
-        let first: Vec<i64> = if file.units.is_empty() {
-            definitions
-                .query_map(params![file.path, w.meaning_units as i64], |r| r.get(0))
-                .and_then(|rows| rows.collect())
-                .map_err(dberr)?
-        } else {
-            Vec::new()
-        };
-        for id in file.units.iter().chain(&first).take(w.meaning_units) {
-            let Some(d) = super::definition(conn, *id).map_err(dberr)? else {
+/// What the meaning side compares with: the description, the model and where the
+/// repository's files and index are.
+pub(super) struct Comparer<'a> {
+    pub engine: &'a Engine,
+    pub embedder: &'a dyn Embedder,
+    pub root: &'a Path,
+    pub db_path: &'a Path,
+    pub conn: &'a Connection,
+    pub description: &'a str,
+}
+
+impl Comparer<'_> {
+    /// Reorder the best files of `ranked` by meaning.
+    pub(super) fn rerank(
+        &self,
+        ranked: &mut Ranked,
+        w: &Weights,
+        warnings: &mut Vec<String>,
+    ) -> Result<()> {
+        let Comparer {
+            root,
+            db_path,
+            conn,
+            ..
+        } = *self;
+        if ranked.files.is_empty() {
+            return Ok(());
+        }
+        let dberr = |e| crate::error::Error::db(db_path, e);
+        let top = ranked.files.len().min(w.meaning_files);
+        let mut definitions = conn
+            .prepare_cached(super::store::FIRST_UNITS_SQL)
+            .map_err(dberr)?;
+        // (file index, the definition or none for the file's start, text) for every text
+        // embedded.
+        let mut texts: Vec<(usize, Option<i64>, String)> = Vec::new();
+        for (i, file) in ranked.files[..top].iter().enumerate() {
+            let Ok(bytes) = std::fs::read(root.join(&file.path)) else {
                 continue;
             };
-            texts.push((
-                i,
-                Some(*id),
-                unit_text(&file.path, &lines, &d, w.meaning_lines),
-            ));
-            any = true;
+            let source = String::from_utf8_lossy(&bytes);
+            let lines: Vec<&str> = source.lines().collect();
+            let mut any = false;
+            // No definition of the file matched a word: its first ones stand for it.
+            let first: Vec<i64> = if file.units.is_empty() {
+                definitions
+                    .query_map(params![file.path, w.meaning_units as i64], |r| r.get(0))
+                    .and_then(|rows| rows.collect())
+                    .map_err(dberr)?
+            } else {
+                Vec::new()
+            };
+            for id in file.units.iter().chain(&first).take(w.meaning_units) {
+                let Some(d) = super::definition(conn, *id).map_err(dberr)? else {
+                    continue;
+                };
+                texts.push((
+                    i,
+                    Some(*id),
+                    unit_text(&file.path, &lines, &d, w.meaning_lines),
+                ));
+                any = true;
+            }
+            if !any {
+                // No definitions: the file's start stands for it.
+                let head: Vec<&str> = lines
+                    .iter()
+                    .take(w.meaning_lines)
+                    .map(|l| l.trim())
+                    .collect();
+                texts.push((i, None, format!("{}\n{}", file.path, head.join("\n"))));
+            }
         }
-        if !any {
-            // No definitions: the file's start stands for it.
-            let head: Vec<&str> = lines
-                .iter()
-                .take(w.meaning_lines)
-                .map(|l| l.trim())
-                .collect();
-            texts.push((i, None, format!("{}\n{}", file.path, head.join("\n"))));
+        let sims = self.cosines(texts.iter().map(|(_, _, t)| t.as_str()), warnings)?;
+        // Each file's closest text.
+        let mut closest: HashMap<usize, f64> = HashMap::new();
+        for ((i, id, _), sim) in texts.iter().zip(sims) {
+            if let Some(id) = id {
+                ranked.closeness.insert(*id, sim);
+            }
+            let best = closest.entry(*i).or_insert(f64::MIN);
+            *best = best.max(sim);
         }
+        for (i, file) in ranked.files[..top].iter_mut().enumerate() {
+            let sim = closest.get(&i).copied().unwrap_or(0.0);
+            file.features.meaning = sim.max(0.0);
+            file.score = w.score(&file.features);
+        }
+        ranked.sort();
+        Ok(())
     }
-    let mut all: Vec<&str> = vec![description];
-    all.extend(texts.iter().map(|(_, _, t)| t.as_str()));
-    let vectors = engine
-        .embedding_cache()
-        .embed_cached(embedder, &all, warnings)?
-        .vectors;
-    let query = &vectors[0];
-    // Each file's closest text, and which definition it was.
-    let mut closest: HashMap<usize, (f64, Option<i64>)> = HashMap::new();
-    for ((i, id, _), v) in texts.iter().zip(&vectors[1..]) {
-        let sim = f64::from(query.iter().zip(v).map(|(a, b)| a * b).sum::<f32>());
-        let best = closest.entry(*i).or_insert((f64::MIN, None));
-        if sim > best.0 {
-            *best = (sim, *id);
+
+    /// Compare the first [`Weights::definitions_compared`] of `definitions` (ranked) not
+    /// compared yet with the description, and rank them again.
+    pub(super) fn compare_definitions(
+        &self,
+        definitions: &mut [ScoredDefinition],
+        w: &Weights,
+        warnings: &mut Vec<String>,
+    ) -> Result<()> {
+        let Comparer {
+            root,
+            db_path,
+            conn,
+            ..
+        } = *self;
+        let dberr = |e| crate::error::Error::db(db_path, e);
+        let mut sources: HashMap<&str, Option<String>> = HashMap::new();
+        // (index in `definitions`, text)
+        let mut texts: Vec<(usize, String)> = Vec::new();
+        for (i, d) in definitions.iter().enumerate() {
+            if texts.len() == w.definitions_compared {
+                break;
+            }
+            if d.features.meaning.is_some() {
+                continue;
+            }
+            let source = sources.entry(d.path.as_str()).or_insert_with(|| {
+                std::fs::read(root.join(&d.path))
+                    .ok()
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+            });
+            let (Some(source), Some(definition)) = (
+                source.as_deref(),
+                super::definition(conn, d.id).map_err(dberr)?,
+            ) else {
+                continue;
+            };
+            let lines: Vec<&str> = source.lines().collect();
+            texts.push((i, unit_text(&d.path, &lines, &definition, w.meaning_lines)));
         }
-    }
-    for (i, file) in ranked.files[..top].iter_mut().enumerate() {
-        let (sim, id) = closest.get(&i).copied().unwrap_or((0.0, None));
-        file.features.meaning = sim.max(0.0);
-        file.score = w.score(&file.features);
-        // A file no word led to shows the definition closest in meaning.
-        if file.best_unit.is_none() {
-            file.best_unit = id;
+        let sims = self.cosines(texts.iter().map(|(_, t)| t.as_str()), warnings)?;
+        for ((i, _), sim) in texts.iter().zip(sims) {
+            let d = &mut definitions[*i];
+            d.features.meaning = Some(sim);
+            d.score = w.definition_score(&d.features);
         }
-        file.closest_unit = id;
+        super::definitions::sort(definitions);
+        Ok(())
     }
-    ranked.sort();
-    Ok(())
+
+    /// The cosine of the description and each of `texts`.
+    fn cosines<'t>(
+        &'t self,
+        texts: impl Iterator<Item = &'t str>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<f64>> {
+        let mut all: Vec<&str> = vec![self.description];
+        all.extend(texts);
+        if all.len() == 1 {
+            return Ok(Vec::new());
+        }
+        let vectors = self
+            .engine
+            .embedding_cache()
+            .embed_cached(self.embedder, &all, warnings)?
+            .vectors;
+        let query = &vectors[0];
+        Ok(vectors[1..]
+            .iter()
+            .map(|v| f64::from(query.iter().zip(v).map(|(a, b)| a * b).sum::<f32>()))
+            .collect())
+    }
 }

@@ -15,9 +15,10 @@
 //!   files' best definitions ([`meaning`]).
 //!
 //! Test files count for less: the code to change is seldom a test. The answer lists
-//! the files (`files`: path and score) and, for each, its best definition (`hits`), and
-//! says which sides it used. docs/CODE.md has the weights and how they were fitted.
+//! the files (`files`: path and score), the definitions to change across them, best
+//! first (`hits`, ranked by [`definitions`]), and says which sides it used. docs/CODE.md has the weights and how they were fitted.
 
+mod definitions;
 mod history;
 mod meaning;
 mod store;
@@ -41,6 +42,8 @@ use crate::error::{Error, Result};
 use crate::ops::{AgentShape, Operation, PathParam, PathTable};
 use terms::Described;
 
+#[doc(hidden)]
+pub use definitions::{DefinitionFeatures, ScoredDefinition};
 #[doc(hidden)]
 pub use terms::is_test_path;
 
@@ -77,6 +80,19 @@ pub struct Weights {
     pub meaning_units: usize,
     /// Lines of a definition's body in the text it embeds (after its signature and doc).
     pub meaning_lines: usize,
+    /// A definition's score ([`DefinitionFeatures`]): its file's, its BM25, being named,
+    /// its parent being named, ln(1 + lines), being a container, its meaning.
+    pub definition_file: f64,
+    pub definition_keyword: f64,
+    pub definition_named: f64,
+    pub definition_parent_named: f64,
+    pub definition_lines: f64,
+    pub definition_container: f64,
+    pub definition_meaning: f64,
+    /// The files whose definitions are ranked (the first).
+    pub definition_files: usize,
+    /// The best definitions compared by meaning (besides those the meaning side did).
+    pub definitions_compared: usize,
 }
 
 impl Default for Weights {
@@ -95,6 +111,15 @@ impl Default for Weights {
             meaning_files: meaning::RERANKED_FILES,
             meaning_units: meaning::UNITS_PER_FILE,
             meaning_lines: meaning::BODY_LINES,
+            definition_file: 1.5,
+            definition_keyword: 1.5,
+            definition_named: 0.5,
+            definition_parent_named: 0.0,
+            definition_lines: 0.2,
+            definition_container: -0.6,
+            definition_meaning: 2.0,
+            definition_files: 10,
+            definitions_compared: 10,
         }
     }
 }
@@ -148,7 +173,7 @@ pub struct FindCodeRequest {
     pub path: Option<PathBuf>,
     /// What to find, in free text: an issue, a stack trace, a question (first 16 KiB).
     pub query: String,
-    /// Most files (default 10).
+    /// Most files, and most definitions (default 10).
     pub limit: Option<usize>,
 }
 
@@ -161,7 +186,7 @@ pub struct FoundFile {
     pub score: f64,
 }
 
-/// A definition `code.find` points at: the best of its file.
+/// A definition `code.find` points at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FoundCode {
     /// Its file (one of `files`), relative to the repository root.
@@ -186,7 +211,7 @@ pub struct FoundCode {
 pub struct FindCodeResponse {
     /// Files, best first.
     pub files: Vec<FoundFile>,
-    /// Each listed file's best definition, in the order of `files`.
+    /// The definitions to change, best first: up to `limit`, each in a listed file.
     pub hits: Vec<FoundCode>,
     /// The sides that ranked: `keyword`, `structure`, `meaning` (not without the
     /// embedding model).
@@ -198,7 +223,7 @@ pub struct FindCodeResponse {
 
 impl Operation for FindCode {
     const NAME: &'static str = "code.find";
-    const SUMMARY: &'static str = "Find the code a description is about (an issue, a stack trace, a question): files ranked by keywords, the names and paths it mentions, with each file's best definition.";
+    const SUMMARY: &'static str = "Find the code a description is about (an issue, a stack trace, a question): the files and the definitions to change, ranked by keywords, the names and paths it mentions.";
     type Request = FindCodeRequest;
     type Response = FindCodeResponse;
     const PATH_PARAMS: &'static [PathParam] = REPO_PARAM;
@@ -256,19 +281,23 @@ fn prepare(
     };
     let mut ranked =
         rank(&conn, &described, &activity, fill_to, weights).map_err(dberr(&repo.db_path))?;
-    if let Some(embedder) = embedder {
-        meaning::rerank(
-            engine,
-            embedder.as_ref(),
-            &repo.root,
-            &repo.db_path,
-            &conn,
-            crate::text::truncate_utf8(description.trim(), terms::MAX_DESCRIPTION_BYTES),
-            &mut ranked,
-            weights,
-            &mut warnings,
-        )?;
+    let description = crate::text::truncate_utf8(description.trim(), terms::MAX_DESCRIPTION_BYTES);
+    let comparer = embedder.as_ref().map(|embedder| meaning::Comparer {
+        engine,
+        embedder: embedder.as_ref(),
+        root: &repo.root,
+        db_path: &repo.db_path,
+        conn: &conn,
+        description,
+    });
+    if let Some(comparer) = &comparer {
+        comparer.rerank(&mut ranked, weights, &mut warnings)?;
         ranked.meaning = true;
+    }
+    ranked.definitions = definitions::rank(&conn, &described, &ranked, &ranked.closeness, weights)
+        .map_err(dberr(&repo.db_path))?;
+    if let Some(comparer) = &comparer {
+        comparer.compare_definitions(&mut ranked.definitions, weights, &mut warnings)?;
     }
     drop(conn);
     Ok((repo, ranked, warnings))
@@ -300,19 +329,26 @@ pub fn find(
     if ranked.meaning {
         used.push("meaning".to_string());
     }
-    let top: Vec<&Scored> = ranked.files.iter().take(limit).collect();
-    let mut files = Vec::with_capacity(top.len());
-    let mut hits = Vec::new();
-    for f in &top {
-        files.push(FoundFile {
+    let files: Vec<FoundFile> = ranked
+        .files
+        .iter()
+        .take(limit)
+        .map(|f| FoundFile {
             path: f.path.clone(),
             score: (f.score * 1000.0).round() / 1000.0,
-        });
-        if let Some(unit) = f.best_unit {
-            let hit = found_code(&conn, unit, &f.path, repo.config.output.truncate_signatures)
-                .map_err(dberr(&repo.db_path))?;
-            hits.extend(hit);
+        })
+        .collect();
+    let mut hits = Vec::new();
+    for d in &ranked.definitions {
+        if hits.len() == limit {
+            break;
         }
+        if !files.iter().any(|f| f.path == d.path) {
+            continue;
+        }
+        let hit = found_code(&conn, d.id, &d.path, repo.config.output.truncate_signatures)
+            .map_err(dberr(&repo.db_path))?;
+        hits.extend(hit);
     }
     drop(conn);
     let mut out = FindCodeResponse {
@@ -382,10 +418,6 @@ fn found_code(
 pub struct Scored {
     pub path: String,
     pub score: f64,
-    /// Its best definition on the keyword side, or the one the description names.
-    pub best_unit: Option<i64>,
-    /// Of the definitions the meaning side compared, the closest to the description.
-    pub closest_unit: Option<i64>,
     /// Its definitions the description names, then its best on the keyword side, best
     /// first (a few).
     pub units: Vec<i64>,
@@ -398,6 +430,10 @@ pub struct Scored {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Ranked {
     pub files: Vec<Scored>,
+    /// The definitions of the best files, best first.
+    pub definitions: Vec<ScoredDefinition>,
+    /// The cosine of the description and each definition the meaning side compared.
+    pub closeness: HashMap<i64, f64>,
     pub keyword: bool,
     pub structure: bool,
     pub meaning: bool,
@@ -557,8 +593,6 @@ fn rank(
             Some(Scored {
                 path: path.clone(),
                 score: w.score(&features),
-                best_unit: units.first().copied(),
-                closest_unit: None,
                 units,
                 features,
             })
