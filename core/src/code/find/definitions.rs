@@ -4,11 +4,11 @@
 //! Every definition of the first [`Weights::definition_files`] files is a candidate. Its
 //! evidence ([`DefinitionFeatures`]) is its file's standing, its own BM25 for the
 //! description's words (its name, signature, doc comment and the lines that are its own),
-//! whether the description names it or the definition it is in, its size, whether it only holds others (a class, an
+//! whether the description names it, its size, whether it only holds others (a class, an
 //! impl) and, with the model, how close it is in meaning — for the best candidates only
 //! ([`Weights::definitions_compared`]; the meaning side already compared some).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, params};
 use serde::Serialize;
@@ -37,8 +37,6 @@ pub struct DefinitionFeatures {
     pub keyword: f64,
     /// 1 when the description names it.
     pub named: f64,
-    /// 1 when the description names the definition it is in (a method's class).
-    pub parent_named: f64,
     /// ln(1 + its lines).
     pub lines: f64,
     /// Whether it is a class, struct, impl… (a [`CONTAINERS`] kind).
@@ -63,7 +61,6 @@ impl Weights {
         self.definition_file * f.file
             + self.definition_keyword * f.keyword
             + self.definition_named * f.named
-            + self.definition_parent_named * f.parent_named
             + self.definition_lines * f.lines
             + if f.container {
                 self.definition_container
@@ -94,8 +91,8 @@ pub(super) fn rank(
     };
     let best_file = first.score.max(f64::MIN_POSITIVE);
     let mut units = conn.prepare_cached(&format!(
-        "SELECT s.id, s.name, s.kind, s.line_start, s.line_end, p.name FROM symbols s
-         JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+        "SELECT s.id, s.name, s.kind, s.line_start, s.line_end FROM symbols s
+         JOIN files f ON f.id = s.file_id
          WHERE f.rel_path = ?1 AND s.kind IN ({}) ORDER BY s.id",
         kinds_sql()
     ))?;
@@ -105,18 +102,10 @@ pub(super) fn rank(
         let rows = units.query_map([&file.path], |r| {
             let (id, name, kind): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
             let lines = (r.get::<_, i64>(4)? - r.get::<_, i64>(3)? + 1).max(1);
-            let parent: Option<String> = r.get(5)?;
-            Ok((id, name, kind, lines, parent))
+            Ok((id, name, kind, lines))
         })?;
-        let named = |name: &str| {
-            if described.identifiers.iter().any(|n| n == name) {
-                1.0
-            } else {
-                0.0
-            }
-        };
         for row in rows {
-            let (id, name, kind, lines, parent) = row?;
+            let (id, name, kind, lines) = row?;
             out.push(ScoredDefinition {
                 id,
                 path: file.path.clone(),
@@ -124,8 +113,11 @@ pub(super) fn rank(
                 features: DefinitionFeatures {
                     file: relative,
                     keyword: 0.0,
-                    named: named(&name),
-                    parent_named: parent.as_deref().map_or(0.0, named),
+                    named: if described.identifiers.contains(&name) {
+                        1.0
+                    } else {
+                        0.0
+                    },
                     lines: (lines as f64).ln_1p(),
                     container: CONTAINERS.contains(&kind.as_str()),
                     meaning: closeness.get(&id).copied(),
@@ -165,22 +157,20 @@ fn bm25(
         return Ok(out);
     };
     let [n, s, d, b, p] = w.unit_columns;
-    // The definitions of one file at a time: `rowid IN` filters the MATCH.
+    // Every match, kept when a candidate: a `rowid IN (…)` constraint would have FTS5
+    // run the query once per id.
+    let candidates: HashSet<i64> = candidates.iter().map(|c| c.id).collect();
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, -bm25(find_units_fts, ?2, ?3, ?4, ?5, ?6) FROM find_units_fts
-         WHERE find_units_fts MATCH ?1 AND rowid IN (
-             SELECT u.symbol_id FROM find_units u JOIN files f ON f.id = u.file_id
-             WHERE f.rel_path = ?7)",
+         WHERE find_units_fts MATCH ?1",
     )?;
-    let mut paths: Vec<&str> = candidates.iter().map(|c| c.path.as_str()).collect();
-    paths.dedup();
+    let rows = stmt.query_map(params![fts, n, s, d, b, p], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
+    })?;
     let mut best = f64::MIN_POSITIVE;
-    for path in paths {
-        let rows = stmt.query_map(params![fts, n, s, d, b, p, path], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
-        })?;
-        for row in rows {
-            let (id, score) = row?;
+    for row in rows {
+        let (id, score) = row?;
+        if candidates.contains(&id) {
             best = best.max(score);
             out.insert(id, score);
         }

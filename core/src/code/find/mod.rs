@@ -81,11 +81,10 @@ pub struct Weights {
     /// Lines of a definition's body in the text it embeds (after its signature and doc).
     pub meaning_lines: usize,
     /// A definition's score ([`DefinitionFeatures`]): its file's, its BM25, being named,
-    /// its parent being named, ln(1 + lines), being a container, its meaning.
+    /// ln(1 + lines), being a container, its meaning.
     pub definition_file: f64,
     pub definition_keyword: f64,
     pub definition_named: f64,
-    pub definition_parent_named: f64,
     pub definition_lines: f64,
     pub definition_container: f64,
     pub definition_meaning: f64,
@@ -114,7 +113,6 @@ impl Default for Weights {
             definition_file: 1.5,
             definition_keyword: 1.5,
             definition_named: 0.5,
-            definition_parent_named: 0.0,
             definition_lines: 0.2,
             definition_container: -0.6,
             definition_meaning: 2.0,
