@@ -15,7 +15,8 @@
 //! CC_SEARCH_BENCH_FIND_SET=issues …                             # the issue set
 //! CC_SEARCH_BENCH_FIND_LANG=py,rs …                             # only these languages
 //! CC_SEARCH_BENCH_FIND_SIDES=keyword …                          # without the model (keyword + structure)
-//! CC_SEARCH_BENCH_FIND_MEANING=10,2,12 …                       # files, definitions each, lines the model reads
+//! CC_SEARCH_BENCH_FIND_COMPARED=40 …                           # definitions the model compares
+//! CC_SEARCH_BENCH_FIND_MEANING=10,2,12 …                        # files, definitions each, lines the model reads
 //! CC_SEARCH_MODEL_DIR=/path/to/all-MiniLM-L6-v2 …               # the model (else found as the engine finds it)
 //! ```
 //!
@@ -33,8 +34,9 @@
 //! too: the gold definitions are the innermost function, method, class, … (by the
 //! index's own outline of the file at the parent) around each changed line, and the
 //! answer's definitions are its `hits` (the definitions of its best files, ranked,
-//! those of test files dropped); `fn@5`/`fn@10` is the share of items with a gold definition among the first
-//! 5/10, over the items where a changed line is inside one (`fn n`).
+//! those of test files dropped); `fn@5`/`fn@10` is the share of items with a gold
+//! definition among the first 5/10, over the items where a changed line is inside one
+//! (`fn n`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -44,8 +46,8 @@ use std::time::Instant;
 
 use cc_search::Engine;
 use cc_search::code::{
-    FindCodeRequest, GetFileSymbols, GetFileSymbolsRequest, Symbol, UNIT_KINDS, Weights,
-    extractor_for_path, find_ranked, is_test_path,
+    FindCodeRequest, GetFileSymbols, GetFileSymbolsRequest, Symbol, Weights, extractor_for_path,
+    find_ranked, is_ranked_kind, is_test_path,
 };
 use cc_search::ops::Operation;
 use rusqlite::{Connection, params};
@@ -359,12 +361,12 @@ fn load(
 }
 
 /// The ids of the innermost definitions around the changed lines of `item`'s gold files,
-/// by the index's outline of each: of the kinds `code.find` points at, but a module (a
+/// by the index's outline of each, of the kinds `code.find` ranks ([`is_ranked_kind`]: a
 /// line changed in a module and in no definition of it names no definition to change).
 fn gold_definitions(engine: &Engine, dir: &Path, item: &Item) -> Vec<i64> {
     fn flatten(symbols: Vec<Symbol>, out: &mut Vec<(i64, i64, i64)>) {
         for s in symbols {
-            if UNIT_KINDS.contains(&s.kind.as_str()) && s.kind != "mod" {
+            if is_ranked_kind(&s.kind) {
                 out.push((s.id, s.start_line, s.end_line));
             }
             flatten(s.children, out);
@@ -526,18 +528,17 @@ fn main() {
                 .collect();
             let found: Vec<String> = ranked_files.iter().map(|f| f.path.clone()).collect();
             find_score.add(&found, &item.files);
+            let definitions: Vec<_> = ranked
+                .definitions
+                .iter()
+                .filter(|d| !is_test_path(&d.path))
+                .collect();
             let mut gold_ids = Vec::new();
             if !item.lines.is_empty() {
                 let gold = gold_definitions(&engine, &dir, item);
                 if !gold.is_empty() {
-                    let definitions: Vec<i64> = ranked
-                        .definitions
-                        .iter()
-                        .filter(|d| !is_test_path(&d.path))
-                        .map(|d| d.id)
-                        .take(10)
-                        .collect();
-                    fn_score.add(&definitions, &gold);
+                    let ids: Vec<i64> = definitions.iter().take(10).map(|d| d.id).collect();
+                    fn_score.add(&ids, &gold);
                 }
                 gold_ids = gold;
             }
@@ -555,10 +556,8 @@ fn main() {
                         })
                     })
                     .collect();
-                let definitions: Vec<Value> = ranked
-                    .definitions
+                let definitions: Vec<Value> = definitions
                     .iter()
-                    .filter(|d| !is_test_path(&d.path))
                     .take(300)
                     .map(|d| {
                         serde_json::json!({

@@ -32,8 +32,8 @@ pub use db::{SCHEMA, SCHEMA_VERSION, db_path};
 pub use extract::{ExtractedFile, ExtractedRef, ExtractedSymbol, extract_source};
 #[doc(hidden)]
 pub use find::{
-    DefinitionFeatures, Ranked, Scored, ScoredDefinition, UNIT_KINDS, Weights, find, find_ranked,
-    is_test_path,
+    DefinitionFeatures, Ranked, Scored, ScoredDefinition, Weights, find, find_ranked,
+    is_ranked_kind, is_test_path,
 };
 pub use find::{FindCode, FindCodeRequest, FindCodeResponse, FoundCode, FoundFile};
 pub use lang::{LanguageExtractor, extractor_for_path, extractors};

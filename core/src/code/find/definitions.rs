@@ -134,12 +134,17 @@ pub(super) fn rank(
     Ok(out)
 }
 
-/// The kinds ranked, as an SQL list: those of the keyword index but modules (a module is
-/// its file).
+/// Whether `code.find` ranks definitions of this kind: those of the keyword index but
+/// modules (a module is its file).
+pub fn is_ranked_kind(kind: &str) -> bool {
+    kind != "mod" && super::store::UNIT_KINDS.contains(&kind)
+}
+
+/// The kinds ranked, as an SQL list.
 fn kinds_sql() -> String {
     super::store::UNIT_KINDS
         .iter()
-        .filter(|k| **k != "mod")
+        .filter(|k| is_ranked_kind(k))
         .map(|k| format!("'{k}'"))
         .collect::<Vec<_>>()
         .join(", ")

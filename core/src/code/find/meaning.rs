@@ -28,18 +28,16 @@ pub(super) const UNITS_PER_FILE: usize = 2;
 pub(super) const BODY_LINES: usize = 12;
 
 /// What a definition is to the model: where it is, what it is called and says, and its
-/// first lines.
-fn unit_text(rel: &str, lines: &[&str], d: &super::Definition, body_lines: usize) -> String {
+/// first lines (of `source`, its file's text).
+fn unit_text(rel: &str, source: &str, d: &super::Definition, body_lines: usize) -> String {
     let mut text = format!("{rel} {} {}\n", d.kind, d.name);
     if let Some(doc) = &d.doc {
         text.push_str(doc);
         text.push('\n');
     }
-    let from = (d.start.max(1) as usize - 1).min(lines.len());
-    let to = (d.end.max(1) as usize)
-        .min(lines.len())
-        .min(from + body_lines);
-    for line in &lines[from..to] {
+    let from = d.start.max(1) as usize - 1;
+    let to = (d.end.max(1) as usize).min(from + body_lines);
+    for line in source.lines().skip(from).take(to.saturating_sub(from)) {
         text.push_str(line.trim());
         text.push('\n');
     }
@@ -81,21 +79,23 @@ pub(super) struct Comparer<'a> {
 }
 
 impl Comparer<'_> {
-    /// Reorder the best files of `ranked` by meaning.
+    /// Reorder the best files of `ranked` by meaning; the cosine of the description and
+    /// each definition compared, by id.
     pub(super) fn rerank(
         &self,
         ranked: &mut Ranked,
         w: &Weights,
         warnings: &mut Vec<String>,
-    ) -> Result<()> {
+    ) -> Result<HashMap<i64, f64>> {
         let Comparer {
             root,
             db_path,
             conn,
             ..
         } = *self;
+        let mut closeness = HashMap::new();
         if ranked.files.is_empty() {
-            return Ok(());
+            return Ok(closeness);
         }
         let dberr = |e| crate::error::Error::db(db_path, e);
         let top = ranked.files.len().min(w.meaning_files);
@@ -128,7 +128,7 @@ impl Comparer<'_> {
                 texts.push((
                     i,
                     Some(*id),
-                    unit_text(&file.path, &lines, &d, w.meaning_lines),
+                    unit_text(&file.path, &source, &d, w.meaning_lines),
                 ));
                 any = true;
             }
@@ -147,7 +147,7 @@ impl Comparer<'_> {
         let mut closest: HashMap<usize, f64> = HashMap::new();
         for ((i, id, _), sim) in texts.iter().zip(sims) {
             if let Some(id) = id {
-                ranked.closeness.insert(*id, sim);
+                closeness.insert(*id, sim);
             }
             let best = closest.entry(*i).or_insert(f64::MIN);
             *best = best.max(sim);
@@ -158,7 +158,7 @@ impl Comparer<'_> {
             file.score = w.score(&file.features);
         }
         ranked.sort();
-        Ok(())
+        Ok(closeness)
     }
 
     /// Compare the first [`Weights::definitions_compared`] of `definitions` (ranked) not
@@ -176,6 +176,7 @@ impl Comparer<'_> {
             ..
         } = *self;
         let dberr = |e| crate::error::Error::db(db_path, e);
+        // Each file read once.
         let mut sources: HashMap<&str, Option<String>> = HashMap::new();
         // (index in `definitions`, text)
         let mut texts: Vec<(usize, String)> = Vec::new();
@@ -197,8 +198,7 @@ impl Comparer<'_> {
             ) else {
                 continue;
             };
-            let lines: Vec<&str> = source.lines().collect();
-            texts.push((i, unit_text(&d.path, &lines, &definition, w.meaning_lines)));
+            texts.push((i, unit_text(&d.path, source, &definition, w.meaning_lines)));
         }
         let sims = self.cosines(texts.iter().map(|(_, t)| t.as_str()), warnings)?;
         for ((i, _), sim) in texts.iter().zip(sims) {

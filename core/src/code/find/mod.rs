@@ -16,17 +16,14 @@
 //!
 //! Test files count for less: the code to change is seldom a test. The answer lists
 //! the files (`files`: path and score), the definitions to change across them, best
-//! first (`hits`, ranked by [`definitions`]), and says which sides it used. docs/CODE.md has the weights and how they were fitted.
+//! first (`hits`, ranked by [`definitions`]), and says which sides it used. docs/CODE.md
+//! has the weights and how they were fitted.
 
 mod definitions;
 mod history;
 mod meaning;
 mod store;
 mod terms;
-
-/// The kinds of definition `code.find` ranks and points at (for measuring it).
-#[doc(hidden)]
-pub use store::UNIT_KINDS;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -43,7 +40,7 @@ use crate::ops::{AgentShape, Operation, PathParam, PathTable};
 use terms::Described;
 
 #[doc(hidden)]
-pub use definitions::{DefinitionFeatures, ScoredDefinition};
+pub use definitions::{DefinitionFeatures, ScoredDefinition, is_ranked_kind};
 #[doc(hidden)]
 pub use terms::is_test_path;
 
@@ -288,11 +285,12 @@ fn prepare(
         conn: &conn,
         description,
     });
+    let mut closeness = HashMap::new();
     if let Some(comparer) = &comparer {
-        comparer.rerank(&mut ranked, weights, &mut warnings)?;
+        closeness = comparer.rerank(&mut ranked, weights, &mut warnings)?;
         ranked.meaning = true;
     }
-    ranked.definitions = definitions::rank(&conn, &described, &ranked, &ranked.closeness, weights)
+    ranked.definitions = definitions::rank(&conn, &described, &ranked, &closeness, weights)
         .map_err(dberr(&repo.db_path))?;
     if let Some(comparer) = &comparer {
         comparer.compare_definitions(&mut ranked.definitions, weights, &mut warnings)?;
@@ -430,8 +428,6 @@ pub struct Ranked {
     pub files: Vec<Scored>,
     /// The definitions of the best files, best first.
     pub definitions: Vec<ScoredDefinition>,
-    /// The cosine of the description and each definition the meaning side compared.
-    pub closeness: HashMap<i64, f64>,
     pub keyword: bool,
     pub structure: bool,
     pub meaning: bool,
@@ -516,7 +512,7 @@ fn rank(
             if e.best_units.is_empty() {
                 e.features.unit = s / best;
             }
-            if e.best_units.len() < meaning::UNITS_PER_FILE {
+            if e.best_units.len() < w.meaning_units {
                 e.best_units.push(id);
             }
         }
