@@ -1204,7 +1204,11 @@ impl ChunkStore {
                 list.truncate(limit);
                 return Ok(list.into_iter().map(|(c, (d, w, _))| (c, d, w)).collect());
             }
-            k = (k * 2).min(MAX_KNN);
+            // As many windows again per chunk as this pass found, and at least twice as
+            // many: a store whose chunks have hundreds of windows (a long section) gets
+            // its chunks in one more pass, not in one pass per doubling.
+            let per_chunk = k.div_ceil(best.len().max(1));
+            k = (limit * per_chunk).max(k * 2).min(MAX_KNN);
         }
     }
 }

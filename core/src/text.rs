@@ -424,6 +424,108 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
     out
 }
 
+/// A heading a document may be cut at: its first line, how many lines it spans, its
+/// depth (0: where the document is always cut; deeper: where a large section is cut
+/// again, shallowest first) and its title.
+struct Heading {
+    at: usize,
+    span: usize,
+    depth: usize,
+    title: String,
+}
+
+/// A section larger than this (bytes, its subsections included) is cut again at the
+/// shallowest heading level inside it: an agent is pointed at the part that answers, and
+/// a search does not carry a whole changelog for one release's lines.
+pub const LARGE_SECTION: usize = 8 * 1024;
+
+/// The cuts of a document of `lines`: at its `headings` of depth 0, then each piece
+/// larger than [`LARGE_SECTION`] at the shallowest depth of the headings inside it, and
+/// so on. `says(line, in_preamble)` tells whether a line says something (a cut that says
+/// nothing beyond its heading is skipped).
+fn cut_at_headings(
+    lines: &[&str],
+    headings: &[Heading],
+    says: &dyn Fn(usize, bool) -> bool,
+) -> Vec<Cut> {
+    let mut cutter = Cutter {
+        lines,
+        says,
+        cuts: Vec::new(),
+    };
+    let whole = Piece {
+        range: 0..lines.len(),
+        title: None,
+        span: 0,
+    };
+    let top = headings.iter().any(|h| h.depth == 0).then_some(0);
+    cutter.cut(whole, headings, top);
+    cutter.cuts
+}
+
+/// A stretch of a document's lines: its own heading (`title`, `None` for the preamble)
+/// spans its first `span` lines.
+struct Piece {
+    range: std::ops::Range<usize>,
+    title: Option<String>,
+    span: usize,
+}
+
+/// [`cut_at_headings`]' state: the document, its rule for text, the cuts so far.
+struct Cutter<'a> {
+    lines: &'a [&'a str],
+    says: &'a dyn Fn(usize, bool) -> bool,
+    cuts: Vec<Cut>,
+}
+
+impl Cutter<'_> {
+    /// Cut `piece`, whose headings after its own are `headings`, at those of `depth`,
+    /// or — when no depth is given and the piece is larger than [`LARGE_SECTION`] — at
+    /// the shallowest of them. The text before the first of those stays with the
+    /// piece's own heading.
+    fn cut(&mut self, piece: Piece, headings: &[Heading], depth: Option<usize>) {
+        let size: usize = self.lines[piece.range.clone()]
+            .iter()
+            .map(|l| l.len())
+            .sum();
+        let depth = depth.or_else(|| {
+            (size > LARGE_SECTION)
+                .then(|| headings.iter().map(|h| h.depth).min())
+                .flatten()
+        });
+        let at: Vec<usize> = (0..headings.len())
+            .filter(|&k| Some(headings[k].depth) == depth)
+            .collect();
+        let Some(&first) = at.first() else {
+            let preamble = piece.title.is_none();
+            let own = piece.range.start + piece.span..piece.range.end;
+            let said = own.into_iter().any(|i| (self.says)(i, preamble));
+            self.cuts.push(Cut {
+                title: piece.title,
+                text: self.lines[piece.range].concat(),
+                said,
+            });
+            return;
+        };
+        let end = piece.range.end;
+        let head = Piece {
+            range: piece.range.start..headings[first].at,
+            ..piece
+        };
+        self.cut(head, &headings[..first], None);
+        for (n, &k) in at.iter().enumerate() {
+            let next = at.get(n + 1).copied().unwrap_or(headings.len());
+            let heading = &headings[k];
+            let sub = Piece {
+                range: heading.at..headings.get(next).map_or(end, |h| h.at),
+                title: Some(heading.title.clone()),
+                span: heading.span,
+            };
+            self.cut(sub, &headings[k + 1..next], None);
+        }
+    }
+}
+
 /// Split markdown into one chunk per H2 section (`## Title`), by the rules both
 /// splitters share:
 ///
@@ -433,12 +535,16 @@ fn sections_of(mut cuts: Vec<Cut>) -> Vec<DocSection> {
 /// - a title seen before in the file gets `##1`, `##2`, … appended (the first keeps its
 ///   title);
 /// - sections with no text below their heading are skipped;
-/// - `## ` lines inside fenced code blocks (```` ``` ```` or `~~~`) are not headings;
+/// - a section (or a document without H2) larger than [`LARGE_SECTION`] is cut again at
+///   the shallowest heading level inside it (`###`, then `####`, …), each piece by the
+///   same rule; its text before that heading stays under its own title;
+/// - `#` lines inside fenced code blocks (```` ``` ```` or `~~~`) are not headings;
 ///   closing `#`s of a heading are dropped; up to three spaces of indentation are allowed.
 pub fn markdown_sections(markdown: &str) -> Vec<DocSection> {
-    let mut raw: Vec<(Option<String>, String)> = vec![(None, String::new())];
+    let lines: Vec<&str> = markdown.split_inclusive('\n').collect();
+    let mut headings = Vec::new();
     let mut fence: Option<(char, usize)> = None;
-    for line in markdown.split_inclusive('\n') {
+    for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_end_matches(['\n', '\r']);
         let indent = trimmed.len() - trimmed.trim_start_matches(' ').len();
         let body = trimmed.trim_start_matches(' ');
@@ -461,34 +567,24 @@ pub fn markdown_sections(markdown: &str) -> Vec<DocSection> {
         }
         if fence.is_none()
             && indent <= 3
-            && let Some(title) = h2_title(body)
+            && let Some((level, title)) = atx_heading(body)
+            && level >= 2
         {
-            raw.push((Some(title), line.to_string()));
-            continue;
-        }
-        if let Some(last) = raw.last_mut() {
-            last.1.push_str(line);
+            headings.push(Heading {
+                at: i,
+                span: 1,
+                depth: level - 2,
+                title,
+            });
         }
     }
-    let cuts = raw
-        .into_iter()
-        .map(|(title, text)| {
-            let said = match title {
-                // The preamble says more than a heading.
-                None => text
-                    .lines()
-                    .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')),
-                // A section has text below its heading.
-                Some(_) => !text
-                    .split_once('\n')
-                    .map_or("", |(_, rest)| rest)
-                    .trim()
-                    .is_empty(),
-            };
-            Cut { title, text, said }
-        })
-        .collect();
-    sections_of(cuts)
+    // A preamble says more than a heading; a section has text below its heading.
+    let says = |i: usize, preamble: bool| {
+        let line = lines[i].trim();
+        let heading = preamble && line.starts_with('#');
+        !line.is_empty() && !heading
+    };
+    sections_of(cut_at_headings(&lines, &headings, &says))
 }
 
 /// The character of a reStructuredText adornment line (a run of one punctuation
@@ -525,7 +621,8 @@ fn rst_title(line: &str, inset: bool) -> Option<&str> {
 /// styles take their levels in the order they first appear, as in docutils. The
 /// document is split at its top level: at the second style when the first is used once
 /// (the document's title, which then stays in the preamble), else at the first. Deeper
-/// sections stay inside theirs. Indented text (literal blocks, directives' bodies)
+/// sections stay inside theirs, unless theirs is larger than [`LARGE_SECTION`] (see
+/// [`markdown_sections`]). Indented text (literal blocks, directives' bodies)
 /// holds no headings.
 pub fn rst_sections(text: &str) -> Vec<DocSection> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -576,56 +673,45 @@ pub fn rst_sections(text: &str) -> Vec<DocSection> {
         [first, _, ..] if uses(*first) == 1 && headings[0].2 == *first => (1, true),
         _ => (0, false),
     };
-    let mut cuts = vec![Cut {
-        title: None,
-        text: String::new(),
-        said: false,
-    }];
     let mut heading_lines = vec![false; lines.len()];
     for (at, span, _, _) in &headings {
         heading_lines[*at..at + span]
             .iter_mut()
             .for_each(|h| *h = true);
     }
-    let mut next = headings.iter().enumerate().peekable();
-    let mut below = 0; // lines left of the current cut's heading
-    for (i, line) in lines.iter().enumerate() {
-        if let Some((n, (at, span, style, title))) = next.peek()
-            && *at == i
-        {
-            let depth = styles.iter().position(|s| s == style).unwrap_or(0);
-            let splits = depth <= level && !(titled && *n == 0);
-            if splits {
-                cuts.push(Cut {
-                    title: Some(title.clone()),
-                    text: String::new(),
-                    said: false,
-                });
-                below = *span;
-            }
-            next.next();
-        }
-        let cut = cuts.last_mut().expect("the preamble is always there");
-        cut.text.push_str(line);
-        if below > 0 {
-            below -= 1;
-            continue;
-        }
+    // Depth 0 is the level the document is split at; the title is never a cut.
+    let cuts: Vec<Heading> = headings
+        .into_iter()
+        .enumerate()
+        .filter(|(n, _)| !(titled && *n == 0))
+        .map(|(_, (at, span, style, title))| Heading {
+            at,
+            span,
+            depth: styles
+                .iter()
+                .position(|s| *s == style)
+                .unwrap_or(0)
+                .saturating_sub(level),
+            title,
+        })
+        .collect();
+    // A label (`.. _name:`) says nothing, nor, in the preamble, a heading.
+    let says = |i: usize, preamble: bool| {
         let target = bare(i).trim_start().starts_with(".. _") && bare(i).trim_end().ends_with(':');
-        let heading = cut.title.is_none() && heading_lines[i];
-        if !blank(i) && !heading && !target {
-            cut.said = true;
-        }
-    }
-    sections_of(cuts)
+        let heading = preamble && heading_lines[i];
+        !blank(i) && !target && !heading
+    };
+    sections_of(cut_at_headings(&lines, &cuts, &says))
 }
 
-/// The title of an ATX H2 heading line (indentation already removed), or `None`.
-fn h2_title(line: &str) -> Option<String> {
-    let rest = line.strip_prefix("##")?;
-    if rest.starts_with('#') {
+/// The level (1–6) and title of an ATX heading line (indentation already removed), or
+/// `None`.
+fn atx_heading(line: &str) -> Option<(usize, String)> {
+    let level = line.bytes().take_while(|b| *b == b'#').count();
+    if !(1..=6).contains(&level) {
         return None;
     }
+    let rest = &line[level..];
     if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
         return None;
     }
@@ -635,7 +721,7 @@ fn h2_title(line: &str) -> Option<String> {
     if stripped.len() < title.len() && (stripped.is_empty() || stripped.ends_with([' ', '\t'])) {
         title = stripped.trim_end();
     }
-    Some(title.to_string())
+    Some((level, title.to_string()))
 }
 
 /// The longest prefix of `s` of at most `max` bytes that ends on a char boundary.
@@ -839,6 +925,57 @@ mod tests {
         }
         let b = &markdown_sections("# T\n\n## A\none\n## Empty\n\n## B\ntwo")[1];
         assert_eq!((b.title.as_str(), b.line, b.end_line), ("B", 7, 8));
+    }
+
+    #[test]
+    fn a_large_section_is_cut_at_the_next_heading_level_inside_it() {
+        let filler = |n: usize| "a line of release notes, long enough to count\n".repeat(n);
+        let big = LARGE_SECTION / 40;
+        // A changelog without H2: the document is cut at its H3s once it is large; a
+        // small one stays whole.
+        let log = format!(
+            "# Releases\n\nHow to install.\n\n### 2.0 / 2026\n\n{}### 1.0 / 2025\n\n{}",
+            filler(big),
+            filler(3)
+        );
+        assert_eq!(titles(&log), [PREAMBLE, "2.0 / 2026", "1.0 / 2025"]);
+        assert_eq!(titles("# R\n\n### 2.0\nx\n### 1.0\ny\n"), [FULL_DOCUMENT]);
+        // A large H2 keeps its text before its first H3 under its own title; a large H3
+        // inside it is cut at its H4s; a small H2 beside it stays whole.
+        let md = format!(
+            "## Big\nintro\n### One\n{}### Two\n{}#### Deep\n{}## Small\nx\n### Inside\ny\n",
+            filler(3),
+            filler(big),
+            filler(big)
+        );
+        assert_eq!(titles(&md), ["Big", "One", "Two", "Deep", "Small"]);
+        // A large heading with nothing of its own before its subsections is no section.
+        let bare = format!("## Big\n\n### One\n{}### Two\nx\n", filler(big));
+        assert_eq!(titles(&bare), ["One", "Two"]);
+        // Every line is in exactly one cut, and each section knows its lines.
+        for text in [&log, &md, &bare] {
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let sections = markdown_sections(text);
+            for s in &sections {
+                assert_eq!(
+                    lines[s.line - 1..s.end_line].concat(),
+                    s.text,
+                    "{}",
+                    s.title
+                );
+            }
+        }
+        let joined: String = markdown_sections(&md)
+            .iter()
+            .map(|s| s.text.clone())
+            .collect();
+        assert_eq!(joined, md);
+        // reStructuredText by the same rule: a large section is cut at its subsections.
+        let rst = format!(
+            "Guide\n=====\n\nA\n--\nintro\n\nA1\n~~\n{}\nA2\n~~\nz\n\nB\n--\nb\n",
+            filler(big)
+        );
+        assert_eq!(rst_titles(&rst), ["A", "A1", "A2", "B"]);
     }
 
     fn rst_titles(rst: &str) -> Vec<String> {

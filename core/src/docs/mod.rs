@@ -77,7 +77,8 @@ fn store(engine: &Engine) -> Result<hybrid::ChunkStore> {
 
 /// The schema of `docs.db`: the chunk store, then the indexed files, then (3) projects
 /// keyed by their root's path instead of their directory's name, then (4) the globs each
-/// project was indexed with beyond the defaults, then (5) each section's lines.
+/// project was indexed with beyond the defaults, then (5) each section's lines, then (6)
+/// large sections cut at their next heading level.
 pub const SCHEMA: crate::store::Migrations = &[
     hybrid::SCHEMA_V1,
     r#"
@@ -126,6 +127,10 @@ CREATE TABLE doc_globs (
     // Version 5: sections know their lines (`line`, `end_line` in each chunk's meta).
     // Every file is read again on its next index run (its chunks keep their vectors).
     "UPDATE doc_files SET mtime_ns = -1;",
+    // Version 6: a section larger than `text::LARGE_SECTION` is cut at its next heading
+    // level. Every file is split again on its next index run, as if its content had
+    // changed, so its old sections go (sections that stay keep their vectors).
+    "UPDATE doc_files SET mtime_ns = -1, content_sha256 = x'';",
 ];
 
 /// Which set of markdown files.

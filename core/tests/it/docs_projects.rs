@@ -485,3 +485,72 @@ fn an_index_keyed_by_name_migrates() {
     assert_eq!(one("SELECT count(*) FROM chunk_windows"), vectors);
     assert_eq!(one("SELECT count(*) FROM chunk_vectors"), vectors);
 }
+
+/// An index whose large documents were single sections is split again when the schema
+/// that cuts large sections at their next heading level opens it: the old section goes,
+/// each release of a changelog is a section of its own, and the small sections keep
+/// their place.
+#[test]
+fn sections_indexed_whole_are_cut_again_after_the_upgrade() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let dir = project.path();
+    let release = |n: usize| {
+        format!("### {n}.0 / 2026\n\n")
+            + &format!("- fix(cli): a change shipped in release {n} of the guava tool\n").repeat(40)
+    };
+    let changelog = "# Releases\n\nHow to install.\n\n".to_string()
+        + &(1..=6).rev().map(release).collect::<String>();
+    assert!(changelog.len() > cc_search::text::LARGE_SECTION);
+    write(dir, "README.md", "# App\n\n## Use\n\nRun the guava tool.\n");
+    write(dir, "CHANGELOG.md", &changelog);
+    let sections = |response: &QueryResponse| -> Vec<(String, String)> {
+        let mut s: Vec<_> = response
+            .results
+            .iter()
+            .map(|h| (h.file.clone(), h.section.clone()))
+            .collect();
+        s.sort();
+        s
+    };
+    let releases: Vec<(String, String)> = std::iter::once(("CHANGELOG.md", "(preamble)".into()))
+        .chain((1..=6).map(|n| ("CHANGELOG.md", format!("{n}.0 / 2026"))))
+        .map(|(f, s)| (f.to_string(), s))
+        .chain([("README.md".to_string(), "Use".to_string())])
+        .collect();
+    {
+        let (engine, _) = engine(home.path());
+        index(&engine, dir);
+        let mut expected = releases.clone();
+        expected.retain(|(_, s)| s != "(preamble)");
+        let found = query(&engine, dir, "guava", Mode::Keyword, false);
+        assert_eq!(sections(&found), expected);
+    }
+    // What the previous schema wrote: the changelog as one section, and version 5.
+    {
+        let conn = rusqlite::Connection::open(home.path().join("docs.db")).unwrap();
+        conn.execute_batch(
+            "INSERT INTO chunks (key, source, scope, kind, tag, time, title, text, meta,
+                 text_sha256, embedded)
+               SELECT 'whole', source, scope, kind, tag, time, '(full document)',
+                      '# Releases ... the guava tool, whole', meta, x'00', 0
+               FROM chunks WHERE json_extract(meta, '$.path') = 'CHANGELOG.md' LIMIT 1;
+             DELETE FROM chunks
+               WHERE json_extract(meta, '$.path') = 'CHANGELOG.md' AND key <> 'whole';
+             PRAGMA user_version = 5;",
+        )
+        .unwrap();
+    }
+    let (engine, _) = engine(home.path());
+    let again = index(&engine, dir);
+    assert_eq!(again.unchanged, 0, "every file is read again: {again:?}");
+    let found = query(&engine, dir, "guava", Mode::Keyword, false);
+    let mut expected = releases;
+    expected.retain(|(_, s)| s != "(preamble)");
+    assert_eq!(sections(&found), expected, "the whole changelog is gone");
+    let preamble = query(&engine, dir, "install", Mode::Keyword, false);
+    assert_eq!(
+        sections(&preamble),
+        [("CHANGELOG.md".to_string(), "(preamble)".to_string())]
+    );
+}

@@ -1,11 +1,12 @@
-//! The markdown H2 chunker (`text::markdown_sections`), as documented there:
+//! The markdown chunker (`text::markdown_sections`: at H2, a large section again at its
+//! next level), as documented there:
 //!
 //! - no panic; each section's text is a piece of the input, in order, without overlap;
 //! - nothing but headings and blank lines is left out (a heading-only preamble, a
 //!   section with nothing below its heading);
-//! - no H2 heading: one `(full document)` chunk holding the whole text (none when blank);
-//! - a section starts with its heading line, which holds the title, and has text below
-//!   it; a preamble says more than a heading.
+//! - a `(full document)` chunk is the only one and holds the whole text (none when blank);
+//! - a section starts with its heading line (H2 or deeper), which holds the title, and
+//!   has text below it; a preamble says more than a heading.
 //!
 //! The same input through the reStructuredText splitter (`text::rst_sections`): no
 //! panic, sections are pieces of the input in order without overlap, no heading makes
