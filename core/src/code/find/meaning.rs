@@ -102,6 +102,7 @@ impl Comparer<'_> {
         let mut definitions = conn
             .prepare_cached(super::store::FIRST_UNITS_SQL)
             .map_err(dberr)?;
+        let kinds = super::store::unit_kinds_json();
         // (file index, the definition or none for the file's start, text) for every text
         // embedded.
         let mut texts: Vec<(usize, Option<i64>, String)> = Vec::new();
@@ -115,7 +116,9 @@ impl Comparer<'_> {
             // No definition of the file matched a word: its first ones stand for it.
             let first: Vec<i64> = if file.units.is_empty() {
                 definitions
-                    .query_map(params![file.path, w.meaning_units as i64], |r| r.get(0))
+                    .query_map(params![file.path, w.meaning_units as i64, kinds], |r| {
+                        r.get(0)
+                    })
                     .and_then(|rows| rows.collect())
                     .map_err(dberr)?
             } else {

@@ -22,11 +22,17 @@ use crate::error::{Error, Result};
 /// Files read and written per batch (bounds the memory of a cold fill).
 const BATCH: usize = 256;
 
-/// The ids of a file's first definitions of [`UNIT_KINDS`] (`?1` its path, `?2` how many).
-pub(super) const FIRST_UNITS_SQL: &str = "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id
-     WHERE f.rel_path = ?1
-       AND s.kind IN ('fn', 'method', 'class', 'interface', 'struct', 'enum', 'trait', 'mod', 'impl', 'type')
+/// The ids of a file's first definitions of the kinds in `?3` (`?1` its path, `?2` how
+/// many; `?3` is [`unit_kinds_json`]).
+pub(super) const FIRST_UNITS_SQL: &str =
+    "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE f.rel_path = ?1 AND s.kind IN (SELECT value FROM json_each(?3))
      ORDER BY s.line_start, s.id LIMIT ?2";
+
+/// [`UNIT_KINDS`] as a JSON array, for SQL that filters by them.
+pub(super) fn unit_kinds_json() -> String {
+    serde_json::Value::from(UNIT_KINDS).to_string()
+}
 
 /// Kinds that get a row of their own; the lines of the others (fields, constants,
 /// variables) belong to the definition around them.
