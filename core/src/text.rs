@@ -54,12 +54,27 @@ pub const STOPWORDS: &[&str] = &[
 ];
 
 /// The words a natural-language query searches for: runs of letters, digits and `_`
-/// holding a letter or digit, lowercased, stopwords and repeats dropped (all words kept
-/// when every one is a stopword), at most [`MAX_QUERY_TOKENS`].
+/// holding a letter or digit — a `.` between two digits kept inside, so a version
+/// (`2.9.5`, `v1.2`) is one word, which a keyword search asks for as a phrase —
+/// lowercased, stopwords and repeats dropped (all words kept when every one is a
+/// stopword), at most [`MAX_QUERY_TOKENS`].
 pub fn query_words(text: &str) -> Vec<String> {
     let text = truncate_utf8(text, MAX_QUERY_BYTES);
     let mut words: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digit = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
+    let breaks = chars.iter().enumerate().filter(|&(i, &(_, c))| {
+        let version_dot = c == '.' && i > 0 && digit(i - 1) && digit(i + 1);
+        !(c.is_alphanumeric() || c == '_' || version_dot)
+    });
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (_, &(at, c)) in breaks {
+        pieces.push(&text[start..at]);
+        start = at + c.len_utf8();
+    }
+    pieces.push(&text[start..]);
+    for word in pieces {
         // `_` alone is no token to the chunk index: such a word would match nothing and
         // still displace the stopwords.
         if !word.chars().any(char::is_alphanumeric) {
@@ -843,6 +858,16 @@ mod tests {
             fts5_any_query("snake_case x").unwrap(),
             "\"snake_case\" OR \"x\""
         );
+    }
+
+    #[test]
+    fn a_version_is_one_query_word() {
+        assert_eq!(
+            query_words("What changed in deno 2.9.5? v1.2, then 3. And 4.x"),
+            ["changed", "deno", "2.9.5", "v1.2", "3", "4", "x"]
+        );
+        assert_eq!(fts5_any_query("in 1.2").unwrap(), "\"1.2\"");
+        assert_eq!(query_words(".5. 1..2"), ["5", "1", "2"]);
     }
 
     fn titles(md: &str) -> Vec<String> {

@@ -554,3 +554,22 @@ fn sections_indexed_whole_are_cut_again_after_the_upgrade() {
         [("CHANGELOG.md".to_string(), "(preamble)".to_string())]
     );
 }
+
+/// A version in a question is asked for as written: "what changed in 1.2" finds the
+/// release whose heading says 1.2, not every section holding a 1 and a 2.
+#[test]
+fn a_question_about_a_version_finds_that_release() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let dir = project.path();
+    write(
+        dir,
+        "CHANGELOG.md",
+        "# Changelog\n\n## 2.1.0\n\n- fixed a bug\n\n## 1.2.0\n\n- fixed a bug\n\n## 2.0.1\n\n- fixed a bug\n",
+    );
+    let (engine, _) = engine(home.path());
+    index(&engine, dir);
+    let found = query(&engine, dir, "what changed in 1.2", Mode::Keyword, false);
+    let sections: Vec<&str> = found.results.iter().map(|h| h.section.as_str()).collect();
+    assert_eq!(sections, ["1.2.0"]);
+}
