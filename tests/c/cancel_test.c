@@ -107,6 +107,10 @@ int main(int argc, char **argv) {
     stop_then_finish(argv[2]);
 
     use_signal = 0;
+    /* Cleared before the thread starts: left set by the first run, it would let the
+     * thread cancel before the second call begins, which then runs to the end. */
+    atomic_store(&embedding, 0);
+    atomic_store(&cancel_sent, 0);
     pthread_t thread;
     CHECK(pthread_create(&thread, NULL, canceller, NULL) == 0);
     stop_then_finish(argv[3]);
