@@ -37,6 +37,11 @@ use crate::store::Migrations;
 ///    implement (a trait's or interface's method without a body, an abstract method, a
 ///    stub; see `LanguageExtractor::declares`). Only parsing tells, so the index is
 ///    emptied as by 5, `code.find`'s with it: the next run indexes afresh.
+/// 9. A reference reached through what a call returns (`qual` `F()`, `T.m()`) or a
+///    variable links by the type their definitions give: `refs_qual` and
+///    `refs_returned` find the references to link again when such a definition changes.
+///    Every file is read again on the next run (its hash forgotten), which writes the
+///    new qualifiers; symbols keep their ids.
 pub const SCHEMA: Migrations = &[
     r#"
 CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -224,6 +229,12 @@ END;
 DELETE FROM metadata WHERE key IN ('last_indexed', 'count_symbols', 'count_refs', 'backfill_name_tokens');
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '8');
 "#,
+    r#"
+CREATE INDEX refs_qual ON refs(qual) WHERE qual IS NOT NULL;
+CREATE INDEX refs_returned ON refs(id) WHERE qual GLOB '*()';
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '9');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -235,7 +246,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 8;
+pub const SCHEMA_VERSION: usize = 9;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -48,9 +48,11 @@ pub struct ExtractedRef {
     pub line: u32,
     /// What the name is reached through, when not bare: the receiver or path written
     /// before it, its segments joined by `.` (`a.b` for `a.b.c()`, `a::b::c()`), `self`,
-    /// `this`, `Self` and `cls` replaced by the enclosing type's name; `?` for an
-    /// expression that is not a plain path (`f().c()`), `!` for a Rust macro, `new()` for a
-    /// constructor call (`new X()`: the class).
+    /// `this`, `Self` and `cls` replaced by the enclosing type's name, a local of a
+    /// declared type by the type; `F()` (`T.m()`, `F().g()`) for what a call returns:
+    /// `x.c()` after `x := F(…)`, `F(…).c()`; `?` for an expression that is not a plain
+    /// path or call (`a[0].c()`), `!` for a Rust macro, `new()` for a constructor call
+    /// (`new X()`: the class).
     pub qual: Option<String>,
 }
 
@@ -210,6 +212,8 @@ struct Frame {
     /// A function's parameter names, when its parameter list was found
     /// ([`parameter_names`]).
     params: Option<Vec<String>>,
+    /// A class's fields of known type, as its methods assign them (`self.x = Foo()`).
+    fields: Vec<(String, String)>,
 }
 
 /// What the walk knows while a language looks at a node.
@@ -220,6 +224,8 @@ pub struct Context<'a> {
     source: &'a str,
     frames: Vec<Frame>,
     top_refs: Vec<ExtractedRef>,
+    /// The declared types of names bound in top-level code (seen there only).
+    top_types: Vec<(String, String)>,
     imports: Vec<String>,
     bindings: Vec<Binding>,
     /// The walk's position: the root, its child, …, the node being looked at.
@@ -241,6 +247,7 @@ impl<'a> Context<'a> {
             source,
             frames: Vec::new(),
             top_refs: Vec::new(),
+            top_types: Vec::new(),
             imports: Vec::new(),
             bindings: Vec::new(),
             path: vec![root],
@@ -358,18 +365,25 @@ impl<'a> Context<'a> {
         self.add_ref_via(kind, name, node, Some(qual));
     }
 
-    /// A reference's qualifier from the receiver or path text written before the name.
+    /// A reference's qualifier from the receiver or path text written before the name
+    /// (see [`ExtractedRef::qual`]).
     pub fn qualifier(&self, text: &str) -> String {
+        self.qualifier_at(text, 0)
+    }
+
+    /// [`Context::qualifier`], `calls` calls deep in a chain (`f().g().h()`): a chain is
+    /// followed three calls deep.
+    fn qualifier_at(&self, text: &str, calls: usize) -> String {
         let text = text.trim();
+        if let Some(callee) = callee_of(text) {
+            return (calls < 3)
+                .then(|| self.returned(callee, calls + 1))
+                .flatten()
+                .unwrap_or_else(|| "?".into());
+        }
         let mut segments = Vec::new();
         for segment in text.split("::").flat_map(|s| s.split('.')) {
-            let plain = !segment.is_empty()
-                && segment.len() <= MAX_NAME_BYTES
-                && segment
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-                && !segment.starts_with(|c: char| c.is_ascii_digit());
-            if !plain || segments.len() == 8 {
+            if !plain_segment(segment) || segments.len() == 8 {
                 return "?".into();
             }
             segments.push(segment);
@@ -378,18 +392,24 @@ impl<'a> Context<'a> {
             return "?".into();
         }
         if let Some(ty) = self.local_type(segments[0]) {
-            // `x.f()` with `x: Foo` is `Foo`'s `f`; `x.y.f()` a field's, of a type not
-            // known.
-            return if segments.len() == 1 {
-                ty.to_string()
-            } else {
-                "?".into()
+            // `x.f()` with `x: Foo` is `Foo`'s `f`; `x.y.f()` the `f` of `Foo`'s field
+            // `y` (`Foo.y`); deeper, of a type not known.
+            return match segments[..] {
+                [_] => ty.to_string(),
+                [_, field] if !ty.ends_with("()") => format!("{ty}.{field}"),
+                _ => "?".into(),
             };
         }
         if matches!(segments[0], "self" | "this" | "Self" | "cls") {
             // `self::x` in Rust is the module, not the type.
             if segments[0] == "self" && text.starts_with("self::") {
                 return segments.join(".");
+            }
+            // `self.x` where the class assigned `self.x` a value of known type.
+            if let [_, field] = segments[..]
+                && let Some(ty) = self.field_type(field)
+            {
+                return ty.to_string();
             }
             match self.enclosing_type() {
                 Some(name) => segments[0] = name,
@@ -399,34 +419,82 @@ impl<'a> Context<'a> {
         segments.join(".")
     }
 
-    /// Record that `name` is declared of type `ty` (written as in the source: `&mut
-    /// Foo`, `*pkg.Foo`, `Foo<T>`, `"Foo"`) in the innermost symbol being defined. Types
-    /// that are not one plain name (`Vec<Foo>` is `Vec`) keep their outer name.
-    pub fn bind_type(&mut self, name: &str, ty: &str) {
-        let Some(ty) = type_name(ty) else {
-            return;
+    /// The qualifier of what calling `callee` returns (`F()`, `Foo.m()` for `x.m` with
+    /// `x: Foo`, `F().g()`), when `callee` is a plain path or a call's member.
+    fn returned(&self, callee: &str, calls: usize) -> Option<String> {
+        let callee = callee.trim();
+        let (receiver, name) = match callee.rsplit_once(['.', ':']) {
+            Some((receiver, name)) => (Some(receiver.trim_end_matches(':')), name),
+            None => (None, callee),
         };
+        if !plain_segment(name) {
+            return None;
+        }
+        let qual = match receiver {
+            // (`new()` is a constructor's mark; Go's `new(T)` is left unknown.)
+            None if name == "new" => return None,
+            None => format!("{name}()"),
+            Some(receiver) => {
+                let q = self.qualifier_at(receiver, calls);
+                if q.starts_with(['?', '!']) || q == "new()" {
+                    return None;
+                }
+                format!("{q}.{name}()")
+            }
+        };
+        (qual.split('.').count() <= 8).then_some(qual)
+    }
+
+    /// Record that `name` holds what the call written `call` returns (`x := F(…)`), when
+    /// it is one: `x.m()` is then the `m` of that type (see [`ExtractedRef::qual`]).
+    pub fn bind_returned(&mut self, name: &str, call: &str) {
+        if let Some(qual) = self.call_qualifier(call) {
+            self.bind(name, qual);
+        }
+    }
+
+    /// Record `name`'s type (a qualifier: see [`ExtractedRef::qual`]) in the innermost
+    /// symbol being defined, or in the file's top-level code.
+    pub fn bind(&mut self, name: &str, ty: String) {
         let name = name.trim();
         if name.is_empty() || name.len() > MAX_NAME_BYTES {
             return;
         }
-        if let Some(frame) = self.frames.last_mut()
-            && frame.types.len() < 256
+        // A variable's own definition is no scope: what its value binds is bound where
+        // the variable is.
+        let types = match self
+            .frames
+            .iter_mut()
+            .rev()
+            .find(|f| !f.symbol.kind.is_variable())
         {
-            frame.types.push((name.to_string(), ty));
+            Some(frame) => &mut frame.types,
+            None => &mut self.top_types,
+        };
+        if types.len() < 256 {
+            types.push((name.to_string(), ty));
+        }
+    }
+
+    /// Record that `name` is declared of type `ty` (written as in the source: `&mut
+    /// Foo`, `*pkg.Foo`, `Foo<T>`, `"Foo"`) in the innermost symbol being defined. Types
+    /// that are not one plain name (`Vec<Foo>` is `Vec`) keep their outer name.
+    pub fn bind_type(&mut self, name: &str, ty: &str) {
+        if let Some(ty) = type_name(ty) {
+            self.bind(name, ty);
         }
     }
 
     /// The declared type of `name` in the symbols being defined, innermost first (the
-    /// latest declaration first).
+    /// latest declaration first); in top-level code, the top level's.
     pub fn local_type(&self, name: &str) -> Option<&str> {
-        self.frames.iter().rev().find_map(|f| {
-            f.types
-                .iter()
-                .rev()
-                .find(|(n, _)| n == name)
-                .map(|(_, t)| t.as_str())
-        })
+        if self.frames.iter().all(|f| f.symbol.kind.is_variable()) {
+            return latest_type(&self.top_types, name);
+        }
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| latest_type(&f.types, name))
     }
 
     /// The name of the innermost symbol being defined that is of one of `kinds`.
@@ -436,6 +504,43 @@ impl<'a> Context<'a> {
             .rev()
             .find(|f| kinds.contains(&f.symbol.kind))
             .map(|f| f.symbol.name.as_str())
+    }
+
+    /// The qualifier of what calling as written in `call` (`f(x)`, `a.b(c)`) returns, when
+    /// it is a call of a plain path (see [`ExtractedRef::qual`]).
+    pub fn call_qualifier(&self, call: &str) -> Option<String> {
+        callee_of(call.trim()).and_then(|c| self.returned(c, 1))
+    }
+
+    /// Record that the innermost class being defined assigns its field `field` (`self.x
+    /// = …` in a method) a value of type `ty` (a qualifier): `self.x.f()` is then `ty`'s
+    /// `f` in the class's methods.
+    pub fn bind_field(&mut self, field: &str, ty: String) {
+        let field = field.trim();
+        if field.is_empty() || field.len() > MAX_NAME_BYTES || ty.is_empty() {
+            return;
+        }
+        if let Some(frame) = self
+            .frames
+            .iter_mut()
+            .rev()
+            .find(|f| f.symbol.kind.is_container())
+            && frame.fields.len() < 256
+            && !frame.fields.iter().any(|(n, _)| n == field)
+        {
+            frame.fields.push((field.to_string(), ty));
+        }
+    }
+
+    /// The type of the innermost class's field `field`, as [`Context::bind_field`]
+    /// recorded it (the first value assigned).
+    fn field_type(&self, field: &str) -> Option<&str> {
+        let frame = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.symbol.kind.is_container())?;
+        latest_type(&frame.fields, field)
     }
 
     /// The name of the innermost type-like symbol being defined (a class, a struct, an
@@ -692,15 +797,29 @@ impl<'a> Iterator for NamedBefore<'_, 'a> {
     }
 }
 
-fn clip_signature(mut sig: String) -> Option<String> {
-    if sig.len() > MAX_SIGNATURE_BYTES {
-        let mut end = MAX_SIGNATURE_BYTES;
-        while !sig.is_char_boundary(end) {
-            end -= 1;
-        }
-        sig.truncate(end);
+fn clip_signature(sig: String) -> Option<String> {
+    if sig.is_empty() {
+        return None;
     }
-    (!sig.is_empty()).then_some(sig)
+    if sig.len() <= MAX_SIGNATURE_BYTES {
+        return Some(sig);
+    }
+    // The start (name, parameters) and the end (what it returns) are kept; the middle
+    // of a long parameter list gives way.
+    const TAIL: usize = 96;
+    let mut head = MAX_SIGNATURE_BYTES - TAIL - " … ".len();
+    while !sig.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = sig.len() - TAIL;
+    while !sig.is_char_boundary(tail) {
+        tail += 1;
+    }
+    Some(format!(
+        "{} … {}",
+        sig[..head].trim_end(),
+        sig[tail..].trim_start()
+    ))
 }
 
 /// A doc text trimmed, empty as `None`, at most 4000 bytes.
@@ -1059,6 +1178,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
             node_id: node.id(),
             name_node: def.name_node,
             types: Vec::new(),
+            fields: Vec::new(),
             params,
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),
@@ -1109,14 +1229,47 @@ pub(crate) fn type_name(text: &str) -> Option<String> {
     }
     let t = t.split(['<', '[', '(']).next()?.trim();
     let segments: Vec<&str> = t.split("::").flat_map(|s| s.split('.')).collect();
-    let plain = |s: &&str| {
-        !s.is_empty()
-            && s.len() <= MAX_NAME_BYTES
-            && !s.starts_with(|c: char| c.is_ascii_digit())
-            && s.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
-    (segments.len() <= 8 && segments.iter().all(plain)).then(|| segments.join("."))
+    (segments.len() <= 8 && segments.iter().all(|s| plain_segment(s))).then(|| segments.join("."))
+}
+
+/// The type of the latest of `types` bound to `name`.
+fn latest_type<'t>(types: &'t [(String, String)], name: &str) -> Option<&'t str> {
+    types
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| t.as_str())
+}
+
+/// Whether `s` is one plain name: letters, digits, `_` and `$`, not starting with a
+/// digit.
+fn plain_segment(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_NAME_BYTES
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// The callee of `text` when `text` is one call (`f(x)` → `f`, `a.b(c)` → `a.b`,
+/// `f(x)(y)` → `f(x)`): its last `(…)`, balanced, after something.
+pub(crate) fn callee_of(text: &str) -> Option<&str> {
+    let body = text.strip_suffix(')')?;
+    let mut depth = 1usize;
+    for (at, c) in body.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    let callee = body[..at].trim_end();
+                    return (!callee.is_empty()).then_some(callee);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The last segment of a dotted, `::` or `/` separated path (`a::b::c` → `c`).
@@ -1176,5 +1329,35 @@ pub(crate) fn beside(manifest: &str, target: &str) -> String {
     match manifest.rsplit_once('/') {
         Some((dir, _)) => format!("{dir}/{target}"),
         None => target.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_SIGNATURE_BYTES, callee_of, clip_signature};
+
+    #[test]
+    fn a_long_signature_keeps_its_start_and_what_it_returns() {
+        let params = (0..60).map(|i| format!("p{i}: int")).collect::<Vec<_>>();
+        let sig = format!("def update(self, {}) -> \"Options\"", params.join(", "));
+        let clipped = clip_signature(sig).unwrap();
+        assert!(clipped.len() <= MAX_SIGNATURE_BYTES, "{clipped}");
+        assert!(clipped.starts_with("def update(self, p0: int"), "{clipped}");
+        assert!(clipped.ends_with("p59: int) -> \"Options\""), "{clipped}");
+        assert!(clipped.contains(" … "), "{clipped}");
+        assert_eq!(clip_signature(String::new()), None);
+        let short = "fn f() -> u8".to_string();
+        assert_eq!(clip_signature(short.clone()), Some(short));
+    }
+
+    #[test]
+    fn a_call_s_callee_is_what_comes_before_its_last_balanced_arguments() {
+        assert_eq!(callee_of("f(x)"), Some("f"));
+        assert_eq!(callee_of("a.b(c(d), (e))"), Some("a.b"));
+        assert_eq!(callee_of("f(x)(y)"), Some("f(x)"));
+        assert_eq!(callee_of("Foo::new(1)"), Some("Foo::new"));
+        assert_eq!(callee_of("(x)"), None);
+        assert_eq!(callee_of("x)"), None);
+        assert_eq!(callee_of("a.b"), None);
     }
 }

@@ -141,6 +141,11 @@ impl SymbolKind {
         )
     }
 
+    /// Whether this is a variable or a constant (its definition is no scope of its own).
+    pub fn is_variable(self) -> bool {
+        matches!(self, SymbolKind::Var | SymbolKind::Const)
+    }
+
     /// Whether this is a type-like declaration (listed among an overview's top types).
     pub fn is_type(self) -> bool {
         matches!(

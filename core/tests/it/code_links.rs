@@ -94,6 +94,124 @@ fn dep(engine: &Engine, root: &str, file: &str, from: &str, name: &str) -> Value
     found[0].clone()
 }
 
+/// The methods called on a value a call returned (`f := NewFlagSet(…)`, `x, err :=
+/// F()`, `F().m()`, a chain, a package variable holding a call's result) are the methods
+/// of the type the called function's definition returns — where another type has
+/// methods of the same names, so that the name alone decides nothing.
+#[test]
+fn go_links_methods_called_on_what_a_call_returns() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "flag/flag.go",
+            "package flag\n\ntype FlagSet struct{ name string }\n\ntype Flag struct{ Name string }\n\nvar CommandLine = NewFlagSet(\"cmd\")\n\nfunc NewFlagSet(name string) *FlagSet { return &FlagSet{name: name} }\n\nfunc (f *FlagSet) Lookup(name string) *Flag { return nil }\n\nfunc (f *FlagSet) Parse(args []string) error { return nil }\n\nfunc (fl *Flag) Reset() {}\n\nfunc Parse() { CommandLine.Parse(nil) }\n",
+        ),
+        (
+            "flag/other.go",
+            "package flag\n\ntype Other struct{}\n\nfunc (o *Other) Parse(args []string) error { return nil }\n\nfunc (o *Other) Reset() {}\n",
+        ),
+        (
+            "flag/flag_test.go",
+            "package flag\n\nfunc setUp() *FlagSet { return NewFlagSet(\"t\") }\n\nfunc pair() (*FlagSet, error) { return nil, nil }\n\nfunc use() {\n\tf := setUp()\n\tf.Parse(nil)\n\tg, err := pair()\n\tg.Parse(nil)\n\tNewFlagSet(\"y\").Parse(nil)\n\tf.Lookup(\"x\").Reset()\n\th := f.Lookup(\"y\")\n\th.Reset()\n\tvar o = &Other{}\n\to.Reset()\n\t_ = err\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for (line, name, target) in [
+        (9, "Parse", "flag/flag.go:Parse@13"),
+        (11, "Parse", "flag/flag.go:Parse@13"),
+        (12, "Parse", "flag/flag.go:Parse@13"),
+        (13, "Reset", "flag/flag.go:Reset@15"),
+        (15, "Reset", "flag/flag.go:Reset@15"),
+        (17, "Reset", "flag/other.go:Reset@7"),
+    ] {
+        let link = format!("flag/flag_test.go:{line} call {name} -> {target}");
+        assert!(links.contains(&link), "{link}: {links:?}");
+    }
+    // A package variable holding what a call returns.
+    let link = "flag/flag.go:17 call Parse -> flag/flag.go:Parse@13";
+    assert!(links.contains(link), "{link}: {links:?}");
+}
+
+/// Python: what a function's return annotation names (`-> "Console"`) is the type of the
+/// value a call of it gives — in a function, in a script's top-level code, and in a
+/// field the class assigns it to (`self.console = given if … else get_console()`, with
+/// `given: Optional[Console]`).
+#[test]
+fn python_links_methods_called_on_what_a_call_returns() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "pkg/console.py",
+            "class Console:\n    def print(self, x): pass\n    def rule(self): pass\n\ndef get_console() -> \"Console\":\n    return Console()\n\nclass Other:\n    def print(self, x): pass\n    def rule(self): pass\n",
+        ),
+        (
+            "main.py",
+            "from typing import Optional\nfrom pkg.console import get_console, Console\n\ndef run():\n    c = get_console()\n    c.print(1)\n    get_console().rule()\n\nif __name__ == \"__main__\":\n    console = get_console()\n    console.print(2)\n\nclass App:\n    def __init__(self, given: Optional[Console] = None):\n        self.console = given if given is not None else get_console()\n    def show(self):\n        self.console.print(3)\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "main.py:6 call print -> pkg/console.py:print@2",
+        "main.py:7 call rule -> pkg/console.py:rule@3",
+        "main.py:11 call print -> pkg/console.py:print@2",
+        "main.py:17 call print -> pkg/console.py:print@2",
+    ] {
+        assert!(links.contains(link), "{link}: {links:?}");
+    }
+}
+
+/// Rust: a function's return type, through `?` and a smart pointer (`Result<Store, E>`,
+/// `Box<Store>`), is the type of what a call of it gives.
+#[test]
+fn rust_links_methods_called_on_what_a_call_returns() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "src/store.rs",
+            "pub struct Store;\nimpl Store { pub fn get(&self) -> u32 { 0 } }\npub fn open() -> Result<Store, String> { Ok(Store) }\npub fn boxed() -> Box<Store> { Box::new(Store) }\n",
+        ),
+        (
+            "src/other.rs",
+            "pub struct Other;\nimpl Other { pub fn get(&self) -> u32 { 1 } }\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub mod store;\npub mod other;\nuse store::{open, boxed};\n\npub fn run() -> Result<(), String> {\n    let s = open()?;\n    s.get();\n    boxed().get();\n    Ok(())\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "src/lib.rs:7 call get -> src/store.rs:get@2",
+        "src/lib.rs:8 call get -> src/store.rs:get@2",
+    ] {
+        assert!(links.contains(link), "{link}: {links:?}");
+    }
+}
+
+/// TypeScript: a function's declared return type is the type of what a call of it
+/// gives (`const s = open()`, `open().get()`).
+#[test]
+fn typescript_links_methods_called_on_what_a_call_returns() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "src/store.ts",
+            "export class Store { get(): number { return 0; } }\nexport class Other { get(): number { return 1; } }\nexport function open(): Store { return new Store(); }\n",
+        ),
+        (
+            "src/main.ts",
+            "import { open } from \"./store\";\nexport function run() {\n  const s = open();\n  s.get();\n  open().get();\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "src/main.ts:4 call get -> src/store.ts:get@1",
+        "src/main.ts:5 call get -> src/store.ts:get@1",
+    ] {
+        assert!(links.contains(link), "{link}: {links:?}");
+    }
+}
+
 #[test]
 fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     let (_home, _dir, engine, root) = indexed(&[

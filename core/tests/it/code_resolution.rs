@@ -303,3 +303,87 @@ fn an_update_of_what_a_file_includes_or_passes_on_relinks_the_files_that_use_it(
     assert_eq!(removed, before);
     assert_eq!(removed, fresh_links(&root));
 }
+
+/// A reference on what a call returns links by the called function's definition: when
+/// only that definition changes (its return type, in another file), an update links the
+/// reference again, as a fresh index of the same files does — the call written first
+/// (`f().m()`, `x = f()`) or later in a chain (`k.twin().m()`).
+#[test]
+fn a_changed_return_type_relinks_the_calls_made_on_what_it_returns() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let console = |returns: &str| {
+        format!(
+            "class Console:\n    def print(self, x): pass\n    def twin(self) -> \"{returns}\": pass\n\nclass Other:\n    def print(self, x): pass\n\ndef get_console() -> \"{returns}\":\n    return {returns}()\n"
+        )
+    };
+    write(dir.path(), "pkg/console.py", console("Console"));
+    write(
+        dir.path(),
+        "main.py",
+        "from pkg.console import get_console, Console\n\ndef run():\n    c = get_console()\n    c.print(1)\n    get_console().print(2)\n\ndef chain(k: Console):\n    k.twin().print(3)\n",
+    );
+    let root = canonical(dir.path());
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let before = links(home.path(), &root);
+    for line in [5, 6, 9] {
+        let link = format!("main.py:{line} call print -> pkg/console.py:print@2");
+        assert!(before.contains(&link), "{link}: {before:?}");
+    }
+    assert_eq!(before, fresh_links(&root));
+
+    write(dir.path(), "pkg/console.py", console("Other"));
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["pkg/console.py"]}),
+    );
+    let after = links(home.path(), &root);
+    // Through a variable, a call, and a method of a type that did not change.
+    for line in [5, 6, 9] {
+        let link = format!("main.py:{line} call print -> pkg/console.py:print@6");
+        assert!(after.contains(&link), "{link}: {after:?}");
+    }
+    assert_eq!(after, fresh_links(&root));
+}
+
+/// An index written before references knew what calls return (schema 8) is read again
+/// on the upgrade: its files' rows are rewritten with the new qualifiers, so a call on
+/// what a call returns links, though no file changed on disk.
+#[test]
+fn the_upgrade_to_schema_9_reads_every_file_again() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "flag.go",
+        "package flag\n\ntype FlagSet struct{}\n\ntype Other struct{}\n\nfunc NewFlagSet() *FlagSet { return nil }\n\nfunc (f *FlagSet) Parse() {}\n\nfunc (o *Other) Parse() {}\n\nfunc use() {\n\tNewFlagSet().Parse()\n}\n",
+    );
+    let root = canonical(dir.path());
+    let link = "flag.go:14 call Parse -> flag.go:Parse@9";
+    {
+        let engine = Engine::open_at(home.path()).unwrap();
+        call(&engine, "code.index_repository", json!({"path": root}));
+        assert!(links(home.path(), &root).contains(link));
+    }
+    // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
+    // reference ambiguous, no indexes of qualifiers.
+    let path = cc_search::code::db_path(home.path(), Path::new(&root));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP INDEX refs_qual; DROP INDEX refs_returned;
+             UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
+             UPDATE metadata SET value = '8' WHERE key = 'schema_version';
+             PRAGMA user_version = 8;",
+        )
+        .unwrap();
+    }
+    assert!(!links(home.path(), &root).contains(link));
+    let engine = Engine::open_at(home.path()).unwrap();
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let after = links(home.path(), &root);
+    assert!(after.contains(link), "{after:?}");
+    assert_eq!(after, fresh_links(&root));
+}

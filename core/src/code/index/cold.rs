@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use rusqlite::{Connection, params};
 
@@ -171,6 +171,11 @@ impl Writer<'_, '_> {
                 .family
                 .rules()
                 .is_rename(Some(symbol.kind), symbol.signature.as_deref()),
+            gives: at
+                .family
+                .rules()
+                .gives(Some(symbol.kind), symbol.signature.as_deref())
+                .map(Arc::from),
         };
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use crate::code::extract::Binding;
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, is_directory_file};
@@ -97,6 +97,9 @@ pub(super) struct Sym {
     /// A macro that renames (C's `#define deflate z_deflate`): what is written with its
     /// name means what it would without the macro ([`LanguageLinker::is_rename`]).
     pub(super) rename: bool,
+    /// The type of the value it gives, as its definition writes it
+    /// ([`LanguageLinker::gives`]).
+    pub(super) gives: Option<Arc<str>>,
 }
 
 /// The symbols of one name, indexed by file and by owner.
@@ -587,6 +590,10 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
         scope: Scope::of(family, parent, kind, signature.as_deref()),
         parent: r.get(7)?,
         rename: family.rules().is_rename(kind, signature.as_deref()),
+        gives: family
+            .rules()
+            .gives(kind, signature.as_deref())
+            .map(Arc::from),
     })
 }
 
@@ -619,6 +626,8 @@ pub(super) struct Linker<'a> {
     includes: HashMap<i64, Rc<HashSet<i64>>>,
     /// Each family's module resolution for the run, made on first use.
     resolvers: HashMap<Family, Box<dyn Modules>>,
+    /// The type a call returns (`returned_type`), by where it is written and its callee.
+    returns: HashMap<(i64, Option<i64>, String), Option<String>>,
 }
 
 const MAX_DEPTH: usize = 4;
@@ -640,6 +649,7 @@ impl<'a> Linker<'a> {
             modules: HashMap::new(),
             includes: HashMap::new(),
             resolvers: HashMap::new(),
+            returns: HashMap::new(),
         }
     }
 
@@ -813,18 +823,7 @@ impl<'a> Linker<'a> {
 
     /// The file of the symbol `id`, named `name`.
     fn file_of(&mut self, name: &str, id: i64) -> rusqlite::Result<Option<i64>> {
-        match self.source {
-            Source::Memory { symbols, .. } => Ok(self
-                .named(symbols, name)
-                .all
-                .iter()
-                .find(|s| s.id == id)
-                .map(|s| s.file)),
-            Source::Db(conn) => conn
-                .prepare_cached("SELECT file_id FROM symbols WHERE id = ?1")?
-                .query_row([id], |r| r.get(0))
-                .optional(),
-        }
+        Ok(self.sym(name, id)?.map(|s| s.file))
     }
 
     /// The members named `name` of types named `owner`, of `file`'s family.
@@ -948,8 +947,98 @@ impl<'a> Linker<'a> {
                 .bare(file, from, name, RefKind::TypeRef)?
                 .map_or(Target::External, |t| t)),
             Some("?") => self.of_value(file, name, kind),
-            Some(q) => self.qualified(file, name, kind, q),
+            Some(q) => self.qualified(file, from, name, kind, q, 0),
         }
+    }
+
+    /// The symbol `id`, named `name`.
+    fn sym(&mut self, name: &str, id: i64) -> rusqlite::Result<Option<Sym>> {
+        match self.source {
+            Source::Memory { symbols, .. } => Ok(self
+                .named(symbols, name)
+                .all
+                .iter()
+                .find(|s| s.id == id)
+                .cloned()),
+            Source::Db(conn) => Ok(read_syms(
+                conn,
+                select_syms!(
+                    "FROM symbols s JOIN files f ON f.id = s.file_id
+                     LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                     WHERE s.id = ?1"
+                ),
+                &[&id],
+            )?
+            .pop()),
+        }
+    }
+
+    /// The type of the value `sym` (named `name`) gives: a type's own name (a call of
+    /// it constructs one), what a function returns, a variable's type (what the call
+    /// it holds returns, followed from its own file).
+    fn type_given(
+        &mut self,
+        sym: &Sym,
+        name: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<String>> {
+        if sym.kind.is_some_and(|k| k.is_container()) {
+            return Ok(Some(name.to_string()));
+        }
+        let Some(gives) = sym.gives.clone() else {
+            return Ok(None);
+        };
+        if &*gives == "Self" {
+            return Ok(match &sym.scope {
+                Scope::Member(owner) => Some(owner.to_string()),
+                _ => None,
+            });
+        }
+        match gives.strip_suffix("()") {
+            Some(callee) => self.returned_type(sym.file, None, callee, depth + 1),
+            None => Ok(Some(gives.to_string())),
+        }
+    }
+
+    /// The type a call of `callee` (written in `file`: `F`, `T.m`, `F().g`) returns, as
+    /// its definition says; `None` when the call links to no definition or it says
+    /// nothing.
+    fn returned_type(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        callee: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<String>> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        let key = (file, from, callee.to_string());
+        if let Some(found) = self.returns.get(&key) {
+            return Ok(found.clone());
+        }
+        let (receiver, name) = match callee.rsplit_once('.') {
+            Some((receiver, name)) => (Some(receiver), name),
+            None => (None, callee),
+        };
+        let target = match receiver {
+            None if !self.defined(name)? => Target::External,
+            None => self
+                .bare(file, from, name, RefKind::Call)?
+                .unwrap_or(Target::External),
+            Some(receiver) => {
+                self.qualified(file, from, name, RefKind::Call, receiver, depth + 1)?
+            }
+        };
+        let found = match target {
+            Target::Linked(id) => match self.sym(name, id)? {
+                Some(sym) => self.type_given(&sym, name, depth)?,
+                None => None,
+            },
+            _ => None,
+        };
+        self.returns.insert(key, found.clone());
+        Ok(found)
     }
 
     /// An import's own name (`F` in `use a::F`): what the binding it made means.
@@ -1308,14 +1397,26 @@ impl<'a> Linker<'a> {
         })
     }
 
-    /// A name reached through a path or receiver `qual` (`a.b`).
+    /// A name reached through a path or receiver `qual` (`a.b`), or through what a call
+    /// returns (`F()`, see `ExtractedRef::qual`): the member of the type the call's
+    /// definition says it returns, or a value's when it says none.
     fn qualified(
         &mut self,
         file: i64,
+        from: Option<i64>,
         name: &str,
         kind: RefKind,
         qual: &str,
+        depth: usize,
     ) -> rusqlite::Result<Target> {
+        if let Some(callee) = qual.strip_suffix("()") {
+            return match self.returned_type(file, from, callee, depth)? {
+                Some(ty) if depth < MAX_DEPTH => {
+                    self.qualified(file, None, name, kind, &ty, depth + 1)
+                }
+                _ => self.of_value(file, name, kind),
+            };
+        }
         let segments: Vec<&str> = qual.split('.').collect();
         if let Some(files) = self.module_of_path(file, &segments)? {
             let set: HashSet<i64> = files.into_iter().collect();
@@ -1326,6 +1427,16 @@ impl<'a> Linker<'a> {
                 .lookup(&set, name, kind, 0)?
                 .map_or(Target::External, |s| Target::Linked(s.id)));
         }
+        if segments.len() > 1 {
+            // `pkg.T.f()` through an import of a module outside the repository (Go's
+            // `goflag.Value`, a package's class): outside too.
+            let bindings = self.bindings_of(file)?;
+            if let Some(b) = bindings.iter().find(|b| b.local == segments[0])
+                && self.module_files(file, &b.module)?.is_empty()
+            {
+                return Ok(Target::External);
+            }
+        }
         let rules = self.rules(file)?;
         if rules.static_paths()
             && segments.len() > 1
@@ -1333,6 +1444,13 @@ impl<'a> Linker<'a> {
         {
             // `fs::DirEntry::f`: a type of a module outside the repository.
             return Ok(Target::External);
+        }
+        if let [owner, member] = segments[..]
+            && depth < MAX_DEPTH
+            && let Some(ty) = self.member_type(file, owner, member, depth)?
+        {
+            // `x.f.g()` with `x: T`: the `g` of the type `T`'s field or property `f` has.
+            return self.qualified(file, None, name, kind, &ty, depth + 1);
         }
         let ty = segments.last().copied().unwrap_or(qual);
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
@@ -1349,6 +1467,14 @@ impl<'a> Linker<'a> {
             // setter), the last one wins.
             owned.sort_by_key(|s| std::cmp::Reverse(s.id));
             owned.dedup_by_key(|s| s.file);
+        }
+        if owned.is_empty()
+            && segments.len() == 1
+            && depth < MAX_DEPTH
+            && let Some(ty) = self.variable_type(file, from, qual, depth)?
+        {
+            // `v.f()` where `v` is a variable of a declared type (`var v = F(…)`).
+            return self.qualified(file, None, name, kind, &ty, depth + 1);
         }
         if owned.is_empty() && rules.static_paths() {
             // A static path (Rust's `a::b::f`, `Type::f`) is never a value: not a module
@@ -1394,6 +1520,55 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// The type of the field or property `member` of the type `owner`, when the one such
+    /// member reached from `file` says it (a declared field, a property's return type).
+    fn member_type(
+        &mut self,
+        file: i64,
+        owner: &str,
+        member: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<String>> {
+        if !self.defined(member)? {
+            return Ok(None);
+        }
+        let owned = self.owned(file, member, owner)?;
+        let [sym] = owned.as_slice() else {
+            return Ok(None);
+        };
+        if !matches!(
+            sym.kind,
+            Some(SymbolKind::Var | SymbolKind::Const | SymbolKind::Method)
+        ) {
+            return Ok(None);
+        }
+        let sym = sym.clone();
+        self.type_given(&sym, member, depth)
+    }
+
+    /// The type of the variable (or constant) `name` reached from `file` by its rules,
+    /// when its definition says it.
+    fn variable_type(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        name: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<String>> {
+        if !name.starts_with(|c: char| c.is_alphabetic() || c == '_') || !self.defined(name)? {
+            return Ok(None);
+        }
+        let Some(Target::Linked(id)) = self.bare(file, from, name, RefKind::Import)? else {
+            return Ok(None);
+        };
+        match self.sym(name, id)? {
+            Some(sym) if matches!(sym.kind, Some(SymbolKind::Var | SymbolKind::Const)) => {
+                self.type_given(&sym, name, depth)
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The files of the module a path names (`crate::a::b`, an imported module's alias

@@ -75,7 +75,11 @@ pub(super) fn resolve(
         for r in stmt.query_map([], row)? {
             let r = r?;
             let unlinked = r.4.is_none() && (changed.contains(&r.1) || removed.contains(&r.2));
-            if unlinked || added.contains(&r.2) {
+            let through = |q: &Option<String>| {
+                q.as_deref()
+                    .is_some_and(|q| through(q, |n| added.contains(n) || removed.contains(n)))
+            };
+            if unlinked || added.contains(&r.2) || through(&r.5) {
                 refs.push(r);
             }
         }
@@ -104,10 +108,40 @@ pub(super) fn resolve(
             .chain(added.iter().map(|n| (n, true)))
             .collect();
         names.sort();
-        for (name, all) in names {
-            let stmt = if all { &mut named } else { &mut unlinked };
+        // References reached through a variable or a call whose definition changed.
+        let mut by_prefix = conn.prepare_cached(
+            "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
+             WHERE qual GLOB ?1",
+        )?;
+        for (name, all) in &names {
+            let stmt = if *all { &mut named } else { &mut unlinked };
             for r in stmt.query_map([name], row)? {
                 refs.push(r?);
+            }
+            let first = |q: &str| {
+                q.split('.').next().map(|s| s.trim_end_matches("()")) == Some(name.as_str())
+            };
+            for r in by_prefix.query_map([format!("{name}*")], row)? {
+                let r = r?;
+                if r.5.as_deref().is_some_and(first) {
+                    refs.push(r);
+                }
+            }
+        }
+        if !names.is_empty() {
+            let mut returned = conn.prepare_cached(
+                "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
+                 WHERE qual GLOB '*()'",
+            )?;
+            let changed: HashSet<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+            for r in returned.query_map([], row)? {
+                let r = r?;
+                if r.5
+                    .as_deref()
+                    .is_some_and(|q| through(q, |n| changed.contains(n)))
+                {
+                    refs.push(r);
+                }
             }
         }
         refs.sort_by_key(|r| r.0);
@@ -128,6 +162,16 @@ pub(super) fn resolve(
         }
     }
     Ok(())
+}
+
+/// Whether a reference written through `qual` can link elsewhere when a definition
+/// named as `changed` says changes: the qualifier's first segment (a variable, a
+/// function called) and each function called in it (`F()`, `T.m()`: what they return).
+fn through(qual: &str, changed: impl Fn(&str) -> bool) -> bool {
+    qual.split('.').enumerate().any(|(i, segment)| {
+        let called = segment.strip_suffix("()");
+        (i == 0 || called.is_some()) && changed(called.unwrap_or(segment))
+    })
 }
 
 /// [`passed_on`], read from the index as it is now (before a file's rows go).

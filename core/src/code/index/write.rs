@@ -560,6 +560,11 @@ impl<'c, 't> Writer<'c, 't> {
                         symbol.declaration,
                         before.id
                     ])?;
+                    // A new signature may give another type, or another owner (a Go
+                    // method's receiver): the references to it are linked again.
+                    if before.signature != symbol.signature && self.touched.track {
+                        self.touched.added.insert(symbol.name.clone());
+                    }
                 }
                 before.id
             }

@@ -59,6 +59,15 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// The type of the value a symbol (of `kind`, with `signature`) gives, written as a
+    /// reference's qualifier (see `ExtractedRef::qual`): what a function returns
+    /// (`Foo`, `pkg.Foo`; `Self` for the type it is a member of), a variable's declared
+    /// type, or `F()` for a variable holding what calling `F` returns. `None` when the
+    /// definition does not say.
+    fn gives(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> Option<String> {
+        None
+    }
+
     /// Whether a method calls its class's other members without a receiver (an
     /// implicit `this`).
     fn implicit_this(&self) -> bool {
@@ -240,6 +249,24 @@ impl Modules for NoModules {
     fn files(&mut self, _: &mut dyn Reach, _: i64, _: &str) -> rusqlite::Result<Vec<i64>> {
         Ok(Vec::new())
     }
+}
+
+/// The text after the balanced group `text` starts with (`(…)` or `[…]`), or `None`
+/// when it does not start with `open`.
+pub(crate) fn after_group(text: &str, open: char, close: char) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix(open)?;
+    let mut depth = 1usize;
+    for (at, c) in rest.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(&rest[at + 1..]);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@ use tree_sitter::Node;
 
 pub use super::extract::LanguageExtractor;
 use super::extract::{Context, Definition};
-pub(crate) use linking::{LanguageLinker, Modules, NoModules, Reach, dir_of, join, normalize};
+pub(crate) use linking::{
+    LanguageLinker, Modules, NoModules, Reach, after_group, dir_of, join, normalize,
+};
 
 static EXTRACTORS: [&dyn LanguageExtractor; 10] = [
     &typescript::TypeScript,

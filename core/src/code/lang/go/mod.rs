@@ -133,37 +133,31 @@ impl LanguageExtractor for Go {
                 false
             }
             "parameter_declaration" | "var_spec" => {
+                let names: Vec<Node> = node
+                    .children_by_field_name("name", &mut node.walk())
+                    .collect();
                 if let Some(ty) = node.child_by_field_name("type") {
                     let ty = cx.text(ty);
-                    for name in node
-                        .children_by_field_name("name", &mut node.walk())
-                        .collect::<Vec<_>>()
-                    {
+                    for name in names {
                         let name = cx.text(name);
                         cx.bind_type(name, ty);
                     }
+                } else if let (Some(name), Some(value)) =
+                    (names.first(), node.child_by_field_name("value"))
+                {
+                    // `var x = F(…)`
+                    bind_value(cx, *name, value);
                 }
                 true
             }
-            // `x := T{…}`, `x := &T{…}`
+            // `x := T{…}`, `x := &T{…}`, `x, err := F(…)`
             "short_var_declaration" => {
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
-                ) && left.named_child_count() == 1
-                    && right.named_child_count() == 1
-                    && let (Some(name), Some(value)) = (left.named_child(0), right.named_child(0))
+                ) && let Some(name) = left.named_child(0)
                 {
-                    let value = match value.kind() {
-                        "unary_expression" => value.child_by_field_name("operand").unwrap_or(value),
-                        _ => value,
-                    };
-                    if value.kind() == "composite_literal"
-                        && let Some(ty) = value.child_by_field_name("type")
-                    {
-                        let (name, ty) = (cx.text(name), cx.text(ty));
-                        cx.bind_type(name, ty);
-                    }
+                    bind_value(cx, name, right);
                 }
                 true
             }
@@ -183,6 +177,36 @@ impl LanguageExtractor for Go {
             "comment" | "interpreted_string_literal" | "raw_string_literal" => false,
             _ => true,
         }
+    }
+}
+
+/// Bind the local `name` to the type of `values` (an expression list) when it is one
+/// value of evident type: a composite literal's (`T{…}`, `&T{…}`), or what a call
+/// returns (`F(…)`: the first of its results, as `x, err := F(…)` takes it).
+fn bind_value(cx: &mut Context, name: Node, values: Node) {
+    if values.named_child_count() != 1 {
+        return;
+    }
+    let Some(value) = values.named_child(0) else {
+        return;
+    };
+    let value = match value.kind() {
+        "unary_expression" => value.child_by_field_name("operand").unwrap_or(value),
+        _ => value,
+    };
+    let name = cx.text(name);
+    match value.kind() {
+        "composite_literal" => {
+            if let Some(ty) = value.child_by_field_name("type") {
+                let ty = cx.text(ty);
+                cx.bind_type(name, ty);
+            }
+        }
+        "call_expression" => {
+            let call = cx.text(value);
+            cx.bind_returned(name, call);
+        }
+        _ => {}
     }
 }
 

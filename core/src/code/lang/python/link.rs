@@ -3,7 +3,8 @@
 //! nearest it; a package's `__init__` passes on what it imports; of several definitions
 //! of a name in one scope, the last one is meant.
 
-use crate::code::extract::Binding;
+use crate::code::SymbolKind;
+use crate::code::extract::{Binding, type_name};
 use crate::code::lang::{LanguageLinker, Modules, Reach, dir_of, join, normalize};
 
 /// Python's rules.
@@ -45,6 +46,31 @@ impl LanguageLinker for Linking {
     fn imports_pass_on(&self) -> bool {
         true
     }
+
+    fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
+        if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
+            return None;
+        }
+        let (_, returns) = signature?.rsplit_once("->")?;
+        annotated_type(returns)
+    }
+}
+
+/// The class an annotation names: `Foo` of `"Foo"`, `Optional[Foo]`, `Foo | None`,
+/// `mod.Foo`; `None` for one that names none.
+pub(super) fn annotated_type(text: &str) -> Option<String> {
+    let quotes = ['"', '\''];
+    let t = text
+        .trim()
+        .trim_end_matches(':')
+        .trim()
+        .trim_matches(quotes);
+    let t = t
+        .strip_prefix("Optional[")
+        .and_then(|inner| inner.strip_suffix(']'))
+        .unwrap_or(t);
+    let t = t.split('|').map(str::trim).find(|p| *p != "None")?;
+    type_name(t.trim_matches(quotes)).filter(|t| t != "None")
 }
 
 struct PythonModules;
@@ -88,4 +114,32 @@ fn python_module(reach: &mut dyn Reach, from: &str, module: &str) -> rusqlite::R
         return Ok(found);
     }
     reach.nearest_with_suffix(last, &format!("{path}/__init__.py"), from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_return_annotation_names_the_class_of_what_a_call_gives() {
+        let gives = |sig| Linking.gives(Some(SymbolKind::Fn), Some(sig));
+        assert_eq!(
+            gives("def get() -> \"Console\"").as_deref(),
+            Some("Console")
+        );
+        assert_eq!(
+            gives("def get() -> Optional[\"Console\"]").as_deref(),
+            Some("Console")
+        );
+        assert_eq!(
+            gives("def get() -> None | rich.Console").as_deref(),
+            Some("rich.Console")
+        );
+        assert_eq!(gives("def get(x: int) -> None"), None);
+        assert_eq!(gives("def get(x: int)"), None);
+        assert_eq!(
+            Linking.gives(Some(SymbolKind::Class), Some("class A")),
+            None
+        );
+    }
 }

@@ -128,27 +128,63 @@ fn is_constant_name(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// The type of `x: Foo = …` or the evident one of `x = Foo(…)` (a capitalised callee).
+/// The type of `x: Foo = …`, or of the value in `x = …` ([`value_type`]); for `self.x =
+/// …` in a method, the class's field `x`.
 fn assigned_type(node: Node, cx: &mut Context) {
-    let Some(left) = node
-        .child_by_field_name("left")
-        .filter(|l| l.kind() == "identifier")
-    else {
+    let Some(left) = node.child_by_field_name("left") else {
         return;
     };
     let ty = match node.child_by_field_name("type") {
-        Some(ty) => Some(cx.text(ty)),
+        Some(ty) => link::annotated_type(cx.text(ty)),
         None => node
             .child_by_field_name("right")
-            .filter(|r| r.kind() == "call")
-            .and_then(|r| r.child_by_field_name("function"))
-            .filter(|f| f.kind() == "identifier")
-            .map(|f| cx.text(f))
-            .filter(|t| t.starts_with(char::is_uppercase)),
+            .and_then(|value| value_type(value, cx)),
     };
-    if let Some(ty) = ty {
-        let name = cx.text(left);
-        cx.bind_type(name, ty);
+    let Some(ty) = ty else {
+        return;
+    };
+    match left.kind() {
+        "identifier" => {
+            let name = cx.text(left);
+            cx.bind(name, ty);
+        }
+        "attribute" => {
+            if let (Some(object), Some(field)) = (
+                left.child_by_field_name("object"),
+                left.child_by_field_name("attribute"),
+            ) && cx.text(object) == "self"
+            {
+                let field = cx.text(field);
+                cx.bind_field(field, ty);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The type of a value, as a qualifier, when it is evident: a class called (`Foo(…)`, a
+/// capitalised name), what another call returns (`f(…)`: `f()`), a variable of known
+/// type, either branch of `a if c else b`.
+fn value_type(value: Node, cx: &Context) -> Option<String> {
+    match value.kind() {
+        "call" => {
+            let class = value
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "identifier")
+                .map(|f| cx.text(f))
+                .filter(|f| f.starts_with(char::is_uppercase));
+            match class {
+                Some(class) => Some(class.to_string()),
+                None => cx.call_qualifier(cx.text(value)),
+            }
+        }
+        "identifier" => cx.local_type(cx.text(value)).map(str::to_string),
+        // `a if c else b`: the branches are the first and third.
+        "conditional_expression" => [0, 2]
+            .into_iter()
+            .filter_map(|i| value.named_child(i))
+            .find_map(|n| value_type(n, cx)),
+        _ => None,
     }
 }
 
@@ -433,9 +469,11 @@ impl LanguageExtractor for Python {
                     .child_by_field_name("name")
                     .or_else(|| node.named_child(0))
                     .filter(|n| n.kind() == "identifier");
-                if let (Some(name), Some(ty)) = (name, node.child_by_field_name("type")) {
-                    let (name, ty) = (cx.text(name), cx.text(ty));
-                    cx.bind_type(name, ty);
+                if let (Some(name), Some(ty)) = (name, node.child_by_field_name("type"))
+                    && let Some(ty) = link::annotated_type(cx.text(ty))
+                {
+                    let name = cx.text(name);
+                    cx.bind(name, ty);
                 }
                 true
             }

@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::code::SymbolKind;
+use crate::code::extract::type_name;
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, join};
 
 /// Rust's rules.
@@ -28,10 +30,53 @@ impl LanguageLinker for Linking {
         true
     }
 
+    fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
+        if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
+            return None;
+        }
+        // The last arrow after a parenthesis: a parameter's `impl Fn(u8) -> u32` is
+        // before it.
+        let (_, returns) = signature?.rsplit_once(") -> ")?;
+        let returns = returns.split(" where ").next()?;
+        returned_type(returns)
+    }
+
     fn glob_is_local(&self, module: &str) -> bool {
         // `use super::*` is nearly always a test module's, inside the file: the file
         // itself, seen before any glob.
         module == "super"
+    }
+}
+
+/// The type a function's return type gives a value of, as a qualifier: `Foo` of `Foo`,
+/// `&mut Foo`, `Self`, and of what a `?` or a smart pointer reaches through
+/// (`Result<Foo, E>`, `Option<Foo>`, `Box<Foo>`, `Arc<Foo>`, `Rc<Foo>`).
+fn returned_type(text: &str) -> Option<String> {
+    let mut t = text.trim();
+    loop {
+        let t0 = t.trim_start_matches(['&', ' ']);
+        let t0 = t0.strip_prefix("mut ").unwrap_or(t0);
+        let outer = t0.split('<').next()?.rsplit("::").next()?.trim();
+        match outer {
+            "Result" | "Option" | "Box" | "Arc" | "Rc" if t0.ends_with('>') => {
+                let inner = &t0[t0.find('<')? + 1..t0.len() - 1];
+                // The first argument, up to its top-level comma.
+                let mut depth = 0i32;
+                let end = inner
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        match c {
+                            '<' | '(' | '[' => depth += 1,
+                            '>' | ')' | ']' => depth -= 1,
+                            _ => {}
+                        }
+                        c == ',' && depth == 0
+                    })
+                    .map_or(inner.len(), |(at, _)| at);
+                t = &inner[..end];
+            }
+            _ => return type_name(t0).filter(|t| !t.is_empty()),
+        }
     }
 }
 
@@ -371,6 +416,27 @@ fn crate_name(manifest: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_return_type_gives_the_type_reached_through_results_and_pointers() {
+        let gives = |sig| Linking.gives(Some(SymbolKind::Fn), Some(sig));
+        assert_eq!(gives("pub fn open() -> Store").as_deref(), Some("Store"));
+        assert_eq!(gives("fn f(&self) -> &mut Store").as_deref(), Some("Store"));
+        assert_eq!(
+            gives("fn f() -> io::Result<Box<Store>>").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(
+            gives("fn f() -> Result<Option<Store>, Error<X, Y>>").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(gives("fn new() -> Self").as_deref(), Some("Self"));
+        assert_eq!(
+            gives("fn f<T>(x: T) -> T where T: Clone").as_deref(),
+            Some("T")
+        );
+        assert_eq!(gives("fn f()"), None);
+    }
 
     #[test]
     fn crate_names_come_from_the_lib_or_the_package() {

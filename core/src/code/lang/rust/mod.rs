@@ -99,12 +99,18 @@ fn add_path_ref(kind: RefKind, node: Node, cx: &mut Context) {
                 node.child_by_field_name("value"),
             ) {
                 let name = cx.text(field);
-                // A method of a value: `self`'s type, or a variable's declared one.
+                // A method of a value: `self`'s type, a variable's declared one, or what
+                // a call returns (`f().g()`, `f()?.g()`).
+                let value = match value.kind() {
+                    "try_expression" => value.named_child(0).unwrap_or(value),
+                    _ => value,
+                };
                 let qual = match value.kind() {
                     "self" => cx.qualifier("self"),
                     "identifier" => cx
                         .local_type(cx.text(value))
                         .map_or_else(|| "?".to_string(), str::to_string),
+                    "call_expression" => cx.qualifier(cx.text(value)),
                     _ => "?".to_string(),
                 };
                 cx.add_ref_via(kind, name, node, Some(qual));
@@ -165,8 +171,8 @@ fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
     });
 }
 
-/// The declared type of `let x: T = …`, or the evident one of `let x = T::new(…)` and
-/// `let x = T { … }`.
+/// The declared type of `let x: T = …`, the evident one of `let x = T::new(…)` and
+/// `let x = T { … }`, or what the call in `let x = f(…)` (`f(…)?`) returns.
 fn let_type(node: Node, cx: &mut Context) {
     let Some(pattern) = node
         .child_by_field_name("pattern")
@@ -174,10 +180,11 @@ fn let_type(node: Node, cx: &mut Context) {
     else {
         return;
     };
-    let ty = match (
-        node.child_by_field_name("type"),
-        node.child_by_field_name("value"),
-    ) {
+    let value = node.child_by_field_name("value").map(|v| match v.kind() {
+        "try_expression" | "await_expression" => v.named_child(0).unwrap_or(v),
+        _ => v,
+    });
+    let ty = match (node.child_by_field_name("type"), value) {
         (Some(ty), _) => Some(cx.text(ty)),
         (None, Some(value)) => match value.kind() {
             "struct_expression" => value.child_by_field_name("name").map(|n| cx.text(n)),
@@ -194,9 +201,14 @@ fn let_type(node: Node, cx: &mut Context) {
         },
         _ => None,
     };
-    if let Some(ty) = ty {
-        let name = cx.text(pattern);
-        cx.bind_type(name, ty);
+    let name = cx.text(pattern);
+    match (ty, value) {
+        (Some(ty), _) => cx.bind_type(name, ty),
+        (None, Some(call)) if call.kind() == "call_expression" => {
+            let call = cx.text(call);
+            cx.bind_returned(name, call);
+        }
+        _ => {}
     }
 }
 

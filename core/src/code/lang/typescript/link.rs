@@ -3,8 +3,9 @@
 //! and as a directory's `index`; a package's name (`react`) is outside the repository.
 //! `export … from` passes names on; a default import binds the name the file gives it.
 
-use crate::code::extract::Binding;
-use crate::code::lang::{LanguageLinker, Modules, Reach, dir_of, join, normalize};
+use crate::code::SymbolKind;
+use crate::code::extract::{Binding, type_name};
+use crate::code::lang::{LanguageLinker, Modules, Reach, after_group, dir_of, join, normalize};
 
 /// TypeScript's and JavaScript's rules.
 pub(crate) struct Linking;
@@ -35,6 +36,24 @@ impl LanguageLinker for Linking {
 
     fn imports_pass_on(&self) -> bool {
         true
+    }
+
+    fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
+        if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
+            return None;
+        }
+        let signature = signature?;
+        let returns = after_group(&signature[signature.find('(')?..], '(', ')')?;
+        let returns = returns.trim_start().strip_prefix(':')?;
+        // `Foo | undefined`: the one type that is not nothing.
+        let t = returns
+            .split('|')
+            .map(str::trim)
+            .find(|t| !matches!(*t, "undefined" | "null" | ""))?;
+        if t.starts_with(['{', '(', '[', '\'', '"']) {
+            return None;
+        }
+        type_name(t).filter(|t| !matches!(t.as_str(), "this" | "void" | "any" | "unknown"))
     }
 }
 
@@ -79,4 +98,26 @@ fn ts_module(reach: &mut dyn Reach, from: &str, module: &str) -> rusqlite::Resul
         }
     }
     Ok(Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declared_return_type_names_the_type_of_what_a_call_gives() {
+        let gives = |sig| Linking.gives(Some(SymbolKind::Fn), Some(sig));
+        assert_eq!(
+            gives("export function open(path: string): Store").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(
+            gives("get(f: (a: number) => void): Store | undefined").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(gives("load(): Promise<Store>").as_deref(), Some("Promise"));
+        assert_eq!(gives("run(): void"), None);
+        assert_eq!(gives("pair(): [A, B]"), None);
+        assert_eq!(gives("run()"), None);
+    }
 }

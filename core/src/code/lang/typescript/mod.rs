@@ -383,7 +383,8 @@ fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
     }
 }
 
-/// The type of `const x: Foo = …`, or the evident one of `const x = new Foo(…)`.
+/// The type of `const x: Foo = …`, the evident one of `const x = new Foo(…)`, or what
+/// the call in `const x = f(…)` (`await f(…)`) returns.
 fn declared_type(node: Node, cx: &mut Context) {
     let Some(name) = node
         .child_by_field_name("name")
@@ -391,18 +392,33 @@ fn declared_type(node: Node, cx: &mut Context) {
     else {
         return;
     };
-    let ty = match node.child_by_field_name("type") {
-        Some(ty) => Some(cx.text(ty.named_child(0).unwrap_or(ty))),
-        None => node
-            .child_by_field_name("value")
-            .filter(|v| v.kind() == "new_expression")
-            .and_then(|v| v.child_by_field_name("constructor"))
-            .filter(|c| c.kind() == "identifier")
-            .map(|c| cx.text(c)),
-    };
-    if let Some(ty) = ty {
-        let name = cx.text(name);
+    let name = cx.text(name);
+    if let Some(ty) = node.child_by_field_name("type") {
+        let ty = cx.text(ty.named_child(0).unwrap_or(ty));
         cx.bind_type(name, ty);
+        return;
+    }
+    let Some(value) = node.child_by_field_name("value").map(|v| match v.kind() {
+        "await_expression" => v.named_child(0).unwrap_or(v),
+        _ => v,
+    }) else {
+        return;
+    };
+    match value.kind() {
+        "new_expression" => {
+            if let Some(class) = value
+                .child_by_field_name("constructor")
+                .filter(|c| c.kind() == "identifier")
+            {
+                let class = cx.text(class);
+                cx.bind_type(name, class);
+            }
+        }
+        "call_expression" => {
+            let call = cx.text(value);
+            cx.bind_returned(name, call);
+        }
+        _ => {}
     }
 }
 
