@@ -37,9 +37,10 @@ use crate::store::Migrations;
 ///    implement (a trait's or interface's method without a body, an abstract method, a
 ///    stub; see `LanguageExtractor::declares`). Only parsing tells, so the index is
 ///    emptied as by 5, `code.find`'s with it: the next run indexes afresh.
-/// 9. A reference reached through what a call returns (`qual` `F()`, `T.m()`) or a
-///    variable links by the type their definitions give: `refs_qual` and
-///    `refs_returned` find the references to link again when such a definition changes.
+/// 9. A reference reached through what a call returns (`qual` `F()`, `T.m()`), a
+///    variable or a field links by the type their definitions give: `refs_qual` (read
+///    alone, without the table) finds the references to link again when such a
+///    definition changes.
 ///    Every file is read again on the next run (its hash forgotten), which writes the
 ///    new qualifiers; symbols keep their ids.
 pub const SCHEMA: Migrations = &[
@@ -231,7 +232,6 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '8');
 "#,
     r#"
 CREATE INDEX refs_qual ON refs(qual) WHERE qual IS NOT NULL;
-CREATE INDEX refs_returned ON refs(id) WHERE qual GLOB '*()';
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '9');
 "#,

@@ -373,7 +373,7 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP INDEX refs_qual; DROP INDEX refs_returned;
+            "DROP INDEX refs_qual;
              UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
              UPDATE metadata SET value = '8' WHERE key = 'schema_version';
              PRAGMA user_version = 8;",

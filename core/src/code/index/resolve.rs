@@ -108,40 +108,32 @@ pub(super) fn resolve(
             .chain(added.iter().map(|n| (n, true)))
             .collect();
         names.sort();
-        // References reached through a variable or a call whose definition changed.
-        let mut by_prefix = conn.prepare_cached(
-            "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
-             WHERE qual GLOB ?1",
-        )?;
         for (name, all) in &names {
             let stmt = if *all { &mut named } else { &mut unlinked };
             for r in stmt.query_map([name], row)? {
                 refs.push(r?);
             }
-            let first = |q: &str| {
-                q.split('.').next().map(|s| s.trim_end_matches("()")) == Some(name.as_str())
-            };
-            for r in by_prefix.query_map([format!("{name}*")], row)? {
-                let r = r?;
-                if r.5.as_deref().is_some_and(first) {
-                    refs.push(r);
-                }
-            }
         }
         if !names.is_empty() {
-            let mut returned = conn.prepare_cached(
-                "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
-                 WHERE qual GLOB '*()'",
-            )?;
+            // References reached through a variable, a call or a field whose definition
+            // changed: their qualifiers, read from their index alone, then those rows.
             let changed: HashSet<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
-            for r in returned.query_map([], row)? {
-                let r = r?;
-                if r.5
-                    .as_deref()
-                    .is_some_and(|q| through(q, |n| changed.contains(n)))
-                {
-                    refs.push(r);
+            let mut quals =
+                conn.prepare_cached("SELECT qual, id FROM refs WHERE qual IS NOT NULL")?;
+            let mut ids = Vec::new();
+            let mut rows = quals.query([])?;
+            while let Some(r) = rows.next()? {
+                let qual = r.get_ref(0)?.as_str()?;
+                if through(qual, |n| changed.contains(n)) {
+                    ids.push(r.get::<_, i64>(1)?);
                 }
+            }
+            let mut by_id = conn.prepare_cached(
+                "SELECT id, file_id, to_name, kind, to_symbol_id, qual, ambiguous, from_symbol_id FROM refs
+                 WHERE id = ?1",
+            )?;
+            for id in ids {
+                refs.push(by_id.query_row([id], row)?);
             }
         }
         refs.sort_by_key(|r| r.0);
@@ -166,11 +158,13 @@ pub(super) fn resolve(
 
 /// Whether a reference written through `qual` can link elsewhere when a definition
 /// named as `changed` says changes: the qualifier's first segment (a variable, a
-/// function called) and each function called in it (`F()`, `T.m()`: what they return).
+/// function called), each function called in it (`F()`, `T.m()`: what they return), and
+/// the field of a type's (`T.f`: its declared type).
 fn through(qual: &str, changed: impl Fn(&str) -> bool) -> bool {
+    let fields = qual.split('.').count() == 2;
     qual.split('.').enumerate().any(|(i, segment)| {
         let called = segment.strip_suffix("()");
-        (i == 0 || called.is_some()) && changed(called.unwrap_or(segment))
+        (i == 0 || fields || called.is_some()) && changed(called.unwrap_or(segment))
     })
 }
 
