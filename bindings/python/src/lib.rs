@@ -519,6 +519,17 @@ fn agent_answer(
     shown.map_err(|e| core_error(py, &e))
 }
 
+/// How an outline names a symbol (`cc_search::agent::outline_parts`), from the symbol's
+/// JSON text: its kind and name, or for an `impl` the parts of its signature's head
+/// (`impl<S>`, `Clone for Router<S>`).
+#[pyfunction]
+fn outline_parts(symbol_json: &str) -> PyResult<(String, String)> {
+    let symbol: serde_json::Value = serde_json::from_str(symbol_json).map_err(|e| {
+        pyo3::exceptions::PyValueError::new_err(format!("not a symbol's JSON: {e}"))
+    })?;
+    Ok(cc_search::agent::outline_parts(&symbol))
+}
+
 /// Every error code an exception's `code` can hold.
 #[pyfunction]
 fn error_codes() -> Vec<&'static str> {
@@ -535,6 +546,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(hook_input_complete, m)?)?;
     m.add_function(wrap_pyfunction!(agent_answer, m)?)?;
+    m.add_function(wrap_pyfunction!(outline_parts, m)?)?;
     m.add("HOOK_INPUT_LIMIT", cc_search::files::hook::MAX_INPUT)?;
     let classes = error_classes(py)?;
     m.add("Error", classes.base.clone_ref(py))?;

@@ -96,18 +96,50 @@ fn outline(symbols: &[Value], depth: usize, lines: &mut Vec<Value>) {
 
 /// What an outline line calls a symbol: its kind and name, or for an `impl` the head of
 /// its signature, which names the trait it implements (`impl<S> Clone for Router<S>`
-/// rather than `impl Router`) and leaves out the `where` clause.
+/// rather than `impl Router`) and leaves out the `where` clause. See [`outline_parts`].
 pub fn outline_label(symbol: &Value) -> String {
+    let (kind, name) = outline_parts(symbol);
+    format!("{kind} {name}")
+}
+
+/// [`outline_label`] in its two parts, the kind and the name (`impl<S>` and `Clone for
+/// Router<S>`), as a tree that colours them apart shows them.
+pub fn outline_parts(symbol: &Value) -> (String, String) {
     let text = |key: &str| symbol.get(key).and_then(Value::as_str);
     let kind = text("kind").unwrap_or("?");
-    match text("signature") {
-        Some(signature) if kind == "impl" && signature.starts_with("impl") => signature
-            .split_once(" where ")
-            .map_or(signature, |(head, _)| head)
-            .trim_end_matches([' ', '{'])
-            .to_string(),
-        _ => format!("{kind} {}", text("name").unwrap_or("?")),
+    let name = text("name").unwrap_or("?");
+    let Some(signature) = text("signature").filter(|s| kind == "impl" && s.starts_with("impl"))
+    else {
+        return (kind.to_string(), name.to_string());
+    };
+    let head = signature
+        .split_once(" where ")
+        .map_or(signature, |(head, _)| head)
+        .trim_end_matches([' ', '{']);
+    // `impl<S>`: up to the `>` that closes the generics (not the arrow of `Fn() -> R`).
+    let mut kind_end = "impl".len();
+    if head.starts_with("impl<") {
+        let mut depth = 0usize;
+        let mut before = ' ';
+        for (at, c) in head.char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' if before != '-' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        kind_end = at + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            before = c;
+        }
     }
+    (
+        head[..kind_end].to_string(),
+        head[kind_end..].trim().to_string(),
+    )
 }
 
 /// Cut `answer` (a [`view`] with `shape`) to at most `limit` bytes of compact JSON (see
@@ -527,6 +559,37 @@ fn compact(value: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_impl_is_named_by_its_head_in_two_parts() {
+        let parts = |kind: &str, name: &str, signature: &str| {
+            outline_parts(&json!({"kind": kind, "name": name, "signature": signature}))
+        };
+        let own = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            parts(
+                "impl",
+                "Router",
+                "impl<S> Clone for Router<S> where S: Clone {"
+            ),
+            own("impl<S>", "Clone for Router<S>")
+        );
+        assert_eq!(
+            parts("impl", "F", "impl<F: Fn() -> R, R> Handler for F"),
+            own("impl<F: Fn() -> R, R>", "Handler for F")
+        );
+        assert_eq!(
+            parts("impl", "Router", "impl Router {"),
+            own("impl", "Router")
+        );
+        assert_eq!(parts("fn", "run", "fn run()"), own("fn", "run"));
+        assert_eq!(
+            outline_label(
+                &json!({"kind": "impl", "name": "R", "signature": "impl<S> Clone for R<S>"})
+            ),
+            "impl<S> Clone for R<S>"
+        );
+    }
 
     const SHAPE: AgentShape = AgentShape {
         omit: &["hits/*/score"],

@@ -8,6 +8,7 @@ What a printer shows depends on the result and the width of the terminal only (a
 an index run, the time it took), so the same index prints the same text. Each printer
 shows the result's warnings on stderr first; colour only through `_Printer`."""
 
+import json
 import shutil
 import sys
 import time
@@ -183,24 +184,12 @@ def print_code_find(result: dict[str, Any]) -> None:
 
 
 def _kind_and_name(symbol: dict[str, Any]) -> tuple[str, str]:
-    """How a file's tree names a symbol: its kind and name, or for an `impl` the head of
-    its signature, which names the trait it implements (`impl<S>`, `Clone for Router<S>`
-    rather than `impl`, `Router`), without its `where` clause (as agents read outlines)."""
-    signature = symbol.get("signature") or ""
-    if symbol["kind"] != "impl" or not signature.startswith("impl"):
-        return symbol["kind"], symbol["name"]
-    head = signature.split(" where ", 1)[0].rstrip(" {")
-    kind, depth = "impl", 0
-    if head.startswith("impl<"):
-        for i, char in enumerate(head):
-            if char == "<":
-                depth += 1
-            elif char == ">" and head[i - 1] != "-":  # not the arrow of `Fn() -> R`
-                depth -= 1
-                if depth == 0:
-                    kind = head[: i + 1]
-                    break
-    return kind, head[len(kind) :].strip()
+    """How a file's tree names a symbol: the core's rule for outlines
+    (`outline_parts`), its kind and name apart so that they are coloured apart."""
+    from . import _native
+
+    shown = {k: symbol.get(k) for k in ("kind", "name", "signature")}
+    return _native.outline_parts(json.dumps(shown))
 
 
 def print_code_symbols(result: dict[str, Any]) -> None:

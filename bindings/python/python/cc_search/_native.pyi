@@ -44,6 +44,10 @@ def agent_answer(
     file once, within ``max_tokens`` when given (what the MCP tools answer). With
     ``view=False`` the result keeps its full names and is only cut to ``max_tokens``."""
 
+def outline_parts(symbol_json: str) -> tuple[str, str]:
+    """How an outline names a symbol, from its JSON: its kind and name, or for an ``impl``
+    the parts of its signature's head (``impl<S>``, ``Clone for Router<S>``)."""
+
 def error_codes() -> list[str]:
     """Every error code an exception's ``code`` can hold."""
 
