@@ -212,6 +212,54 @@ fn typescript_links_methods_called_on_what_a_call_returns() {
     }
 }
 
+/// A member a type does not define itself is its base's: `this.add()` in a subclass,
+/// `s.add()` on a value of the subclass, two levels down — in TypeScript, Python and
+/// Java — while another type's `add` stays out.
+#[test]
+fn members_a_type_inherits_link_to_the_base_that_defines_them() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "src/base.ts",
+            "export class Base { add(): void {} }\nexport class Other { add(): void {} }\n",
+        ),
+        (
+            "src/sub.ts",
+            "import { Base } from \"./base\";\nexport class Sub extends Base {\n  run() { this.add(); }\n}\nexport class Deeper extends Sub {\n  go() { this.add(); }\n}\nexport function use() {\n  const s = new Sub();\n  s.add();\n}\n",
+        ),
+        (
+            "pkg/base.py",
+            "class Base:\n    def add(self): pass\n\nclass Other:\n    def add(self): pass\n",
+        ),
+        (
+            "pkg/sub.py",
+            "from pkg.base import Base\n\nclass Sub(Base):\n    def run(self):\n        self.add()\n\nclass Deeper(Sub):\n    def go(self):\n        self.add()\n",
+        ),
+        (
+            "j/Base.java",
+            "package j;\n\npublic class Base {\n    public void add() {}\n}\n",
+        ),
+        (
+            "j/Other.java",
+            "package j;\n\npublic class Other {\n    public void add() {}\n}\n",
+        ),
+        (
+            "j/Sub.java",
+            "package j;\n\npublic class Sub extends Base {\n    void run(Sub s) { s.add(); }\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "src/sub.ts:3 call add -> src/base.ts:add@1",
+        "src/sub.ts:6 call add -> src/base.ts:add@1",
+        "src/sub.ts:10 call add -> src/base.ts:add@1",
+        "pkg/sub.py:5 call add -> pkg/base.py:add@2",
+        "pkg/sub.py:9 call add -> pkg/base.py:add@2",
+        "j/Sub.java:4 call add -> j/Base.java:add@4",
+    ] {
+        assert!(links.contains(link), "{link}: {links:?}");
+    }
+}
+
 #[test]
 fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     let (_home, _dir, engine, root) = indexed(&[

@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 use super::Job;
 use super::Writer;
 use super::insert_bindings;
-use super::link::{Files, Linker, Scope, Source, Sym};
+use super::link::{Files, Linker, Scope, Source, Sym, bases_of};
 use crate::code::RefKind;
 use crate::code::extract::{Binding, ExtractedFile, ExtractedSymbol};
 use crate::code::lang::Family;
@@ -176,6 +176,7 @@ impl Writer<'_, '_> {
                 .rules()
                 .gives(Some(symbol.kind), symbol.signature.as_deref())
                 .map(Arc::from),
+            bases: bases_of(at.family, Some(symbol.kind), symbol.signature.as_deref()),
         };
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

@@ -100,6 +100,8 @@ pub(super) struct Sym {
     /// The type of the value it gives, as its definition writes it
     /// ([`LanguageLinker::gives`]).
     pub(super) gives: Option<Arc<str>>,
+    /// The types it extends and implements ([`LanguageLinker::bases`]).
+    pub(super) bases: Arc<[Arc<str>]>,
 }
 
 /// The symbols of one name, indexed by file and by owner.
@@ -594,7 +596,22 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
             .rules()
             .gives(kind, signature.as_deref())
             .map(Arc::from),
+        bases: bases_of(family, kind, signature.as_deref()),
     })
+}
+
+/// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
+pub(super) fn bases_of(
+    family: Family,
+    kind: Option<SymbolKind>,
+    signature: Option<&str>,
+) -> Arc<[Arc<str>]> {
+    family
+        .rules()
+        .bases(kind, signature)
+        .into_iter()
+        .map(Arc::from)
+        .collect()
 }
 
 fn read_syms(
@@ -1476,6 +1493,13 @@ impl<'a> Linker<'a> {
             // `v.f()` where `v` is a variable of a declared type (`var v = F(…)`).
             return self.qualified(file, None, name, kind, &ty, depth + 1);
         }
+        if owned.is_empty()
+            && depth < MAX_DEPTH
+            && let Some(found) = self.inherited(file, name, kind, ty, depth)?
+        {
+            // A member the type does not define itself: its base's.
+            return Ok(found);
+        }
         if owned.is_empty() && rules.static_paths() {
             // A static path (Rust's `a::b::f`, `Type::f`) is never a value: not a module
             // of the repository nor a member of one of its types, it is outside (another
@@ -1520,6 +1544,36 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// A member `name` that the type `ty` (as reached from `file`) inherits: linked where
+    /// one of the types it extends or implements, each as its own file names it, defines
+    /// it or inherits it. `None` when none does (or the type is not reached).
+    fn inherited(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        ty: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Target>> {
+        if !self.defined(ty)? {
+            return Ok(None);
+        }
+        let Some(Target::Linked(id)) = self.bare(file, None, ty, RefKind::TypeRef)? else {
+            return Ok(None);
+        };
+        let Some(sym) = self.sym(ty, id)? else {
+            return Ok(None);
+        };
+        for base in sym.bases.iter() {
+            if let Target::Linked(found) =
+                self.qualified(sym.file, None, name, kind, base, depth + 1)?
+            {
+                return Ok(Some(Target::Linked(found)));
+            }
+        }
+        Ok(None)
     }
 
     /// The type of the field or property `member` of the type `owner`, when the one such

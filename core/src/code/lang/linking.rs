@@ -68,6 +68,13 @@ pub(crate) trait LanguageLinker: Sync {
         None
     }
 
+    /// The types a type (of `kind`, with `signature`) extends or implements, as its
+    /// signature names them (`Base`, `mod.Base`): a member it does not define itself is
+    /// looked up in them. Empty when the language's signatures do not say.
+    fn bases(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Whether a method calls its class's other members without a receiver (an
     /// implicit `this`).
     fn implicit_this(&self) -> bool {
@@ -269,9 +276,61 @@ pub(crate) fn after_group(text: &str, open: char, close: char) -> Option<&str> {
     None
 }
 
+/// The parts of a comma-separated list at its top level (not inside `()`, `[]`, `<>`),
+/// trimmed, empty ones left out.
+pub(crate) fn split_top_level(list: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (at, c) in list.char_indices() {
+        match c {
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&list[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&list[start..]);
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty())
+}
+
+/// The types a class-like signature in the style of Java and TypeScript extends and
+/// implements: the lists after ` extends ` and ` implements `, each type by its name
+/// (`Base<T>` is `Base`).
+pub(crate) fn heritage(signature: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for keyword in [" extends ", " implements "] {
+        let Some((_, rest)) = signature.split_once(keyword) else {
+            continue;
+        };
+        let rest = [" implements ", " extends ", "{"]
+            .iter()
+            .filter_map(|k| rest.find(k))
+            .min()
+            .map_or(rest, |end| &rest[..end]);
+        out.extend(split_top_level(rest).filter_map(crate::code::extract::type_name));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_signature_names_what_it_extends_and_implements() {
+        assert_eq!(
+            heritage("export class Sub<T> extends Base<T, Map<K, V>> implements I, J<T>"),
+            ["Base", "I", "J"]
+        );
+        assert_eq!(heritage("public interface I extends A, b.B"), ["A", "b.B"]);
+        assert!(heritage("class Plain").is_empty());
+        let parts: Vec<&str> = split_top_level("A, B[int, str], metaclass=M,").collect();
+        assert_eq!(parts, ["A", "B[int, str]", "metaclass=M"]);
+    }
 
     #[test]
     fn paths_normalize_within_the_root() {

@@ -22,7 +22,8 @@ use tree_sitter::Node;
 pub use super::extract::LanguageExtractor;
 use super::extract::{Context, Definition};
 pub(crate) use linking::{
-    LanguageLinker, Modules, NoModules, Reach, after_group, dir_of, join, normalize,
+    LanguageLinker, Modules, NoModules, Reach, after_group, dir_of, heritage, join, normalize,
+    split_top_level,
 };
 
 static EXTRACTORS: [&dyn LanguageExtractor; 10] = [

@@ -3,7 +3,8 @@
 //! (`a.b.*`); a static import names a member of a class; a method calls its class's
 //! members without `this`.
 
-use crate::code::lang::{LanguageLinker, Modules, Reach};
+use crate::code::SymbolKind;
+use crate::code::lang::{LanguageLinker, Modules, Reach, heritage};
 
 /// Java's rules.
 pub(crate) struct Linking;
@@ -11,6 +12,16 @@ pub(crate) struct Linking;
 impl LanguageLinker for Linking {
     fn modules(&self) -> Box<dyn Modules> {
         Box::new(JavaModules)
+    }
+
+    fn bases(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Vec<String> {
+        // `class A<T> extends Base<T> implements I, J`, `interface I extends J`
+        match (kind, signature) {
+            (Some(SymbolKind::Class | SymbolKind::Interface | SymbolKind::Enum), Some(s)) => {
+                heritage(s)
+            }
+            _ => Vec::new(),
+        }
     }
 
     fn implicit_this(&self) -> bool {

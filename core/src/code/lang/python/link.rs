@@ -47,6 +47,22 @@ impl LanguageLinker for Linking {
         true
     }
 
+    fn bases(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Vec<String> {
+        // `class A(Base, mod.Other, metaclass=M)`
+        let Some(list) = signature
+            .filter(|_| kind == Some(SymbolKind::Class))
+            .and_then(|s| s.find('(').map(|at| &s[at..]))
+            .and_then(|s| s.strip_prefix('('))
+            .and_then(|s| s.rsplit_once(')').map(|(inner, _)| inner))
+        else {
+            return Vec::new();
+        };
+        crate::code::lang::split_top_level(list)
+            .filter(|b| !b.contains('='))
+            .filter_map(type_name)
+            .collect()
+    }
+
     fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
         if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
             return None;
@@ -140,6 +156,21 @@ mod tests {
         assert_eq!(
             Linking.gives(Some(SymbolKind::Class), Some("class A")),
             None
+        );
+    }
+
+    #[test]
+    fn a_class_extends_what_its_parentheses_name_but_keywords() {
+        let bases = |sig| Linking.bases(Some(SymbolKind::Class), Some(sig));
+        assert_eq!(
+            bases("class A(Base, mod.Other, Generic[T], metaclass=Meta)"),
+            ["Base", "mod.Other", "Generic"]
+        );
+        assert!(bases("class A").is_empty());
+        assert!(
+            Linking
+                .bases(Some(SymbolKind::Fn), Some("def f(x)"))
+                .is_empty()
         );
     }
 }

@@ -38,6 +38,14 @@ impl LanguageLinker for Linking {
         true
     }
 
+    fn bases(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Vec<String> {
+        // `class A<T> extends Base<T> implements I, J`
+        let Some(signature) = signature.filter(|_| kind == Some(SymbolKind::Class)) else {
+            return Vec::new();
+        };
+        crate::code::lang::heritage(signature)
+    }
+
     fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
         if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
             return None;
