@@ -1243,7 +1243,7 @@ fn latest_type<'t>(types: &'t [(String, String)], name: &str) -> Option<&'t str>
 
 /// Whether `s` is one plain name: letters, digits, `_` and `$`, not starting with a
 /// digit.
-fn plain_segment(s: &str) -> bool {
+pub(crate) fn plain_segment(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= MAX_NAME_BYTES
         && !s.starts_with(|c: char| c.is_ascii_digit())

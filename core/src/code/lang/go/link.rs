@@ -122,9 +122,7 @@ fn var_type(signature: &str) -> Option<String> {
         return type_of(&value[..at]);
     }
     let callee = crate::code::extract::callee_of(value)?;
-    let plain = callee
-        .split('.')
-        .all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    let plain = callee.split('.').all(crate::code::extract::plain_segment);
     (plain && callee != "new").then(|| format!("{callee}()"))
 }
 
