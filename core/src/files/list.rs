@@ -5,8 +5,18 @@
 //! character mask ([`char_mask`], a little-endian u64) and the byte offset where it starts
 //! in `paths` (a little-endian u32): the scan skips a path that lacks a character of the
 //! query without reading it, and splits the list between threads by entry.
+//!
+//! Each list is also written to a file of its own beside the database (a [`Snapshot`],
+//! named in `files_lists.snapshot`), which a query maps into memory instead of reading
+//! the two columns: SQLite hands a large blob over only as a copy, assembled from its
+//! overflow pages into fresh memory, and at 100k files that copy cost a query more than
+//! scoring the paths. The columns stay the truth: a snapshot that is missing, cut short
+//! or not the one the row names is not read, and the columns are.
 
 use std::borrow::Cow;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::rank::char_mask;
 
@@ -98,6 +108,109 @@ impl<'a> PathList<'a> {
     }
 }
 
+/// The directory of the snapshots of the file index at `db` (`files.db` →
+/// `files-lists/` beside it).
+pub(crate) fn snapshot_dir(db: &Path) -> PathBuf {
+    db.with_file_name("files-lists")
+}
+
+/// First and last bytes of a snapshot file.
+const MAGIC: &[u8; 8] = b"ccslist1";
+/// Bytes before the paths: the magic, then the entry count and the lengths of the paths
+/// and of the index (little-endian u64s).
+const HEADER: usize = 32;
+
+/// A path list written to its own file, mapped into memory to be read.
+///
+/// The file is [`MAGIC`], the entry count, the byte lengths of the paths and of the
+/// index, the paths, the index, and [`MAGIC`] again. It is written once under a name
+/// no other file had ([`Snapshot::write`]) and never changed after: a new list is a new
+/// file, and the old one is removed ([`Snapshot::sweep`]). A reader that maps it keeps
+/// its pages after the removal; one that comes later reads the row's columns.
+pub(crate) struct Snapshot {
+    map: memmap2::Mmap,
+    paths_len: usize,
+}
+
+impl Snapshot {
+    /// Write the list (`count` entries of `paths` and `index`, see [`ListBuilder`]) to a
+    /// new file in `dir` (created when missing); its name.
+    pub fn write(dir: &Path, paths: &[u8], index: &[u8], count: usize) -> std::io::Result<String> {
+        static WRITTEN: AtomicU64 = AtomicU64::new(0);
+        std::fs::create_dir_all(dir)?;
+        let name = format!(
+            "{:x}-{:x}-{:x}.list",
+            crate::time::unix_now_ns(),
+            std::process::id(),
+            WRITTEN.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut file = std::io::BufWriter::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(dir.join(&name))?,
+        );
+        file.write_all(MAGIC)?;
+        for n in [count, paths.len(), index.len()] {
+            file.write_all(&(n as u64).to_le_bytes())?;
+        }
+        file.write_all(paths)?;
+        file.write_all(index)?;
+        file.write_all(MAGIC)?;
+        file.into_inner().map_err(|e| e.into_error())?;
+        Ok(name)
+    }
+
+    /// The snapshot `name` in `dir`, when it is whole and holds `count` entries; None
+    /// otherwise (missing, cut short, overwritten), and the caller reads the columns.
+    pub fn open(dir: &Path, name: &str, count: usize) -> Option<Snapshot> {
+        // A name is one file of `dir`, nothing else.
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return None;
+        }
+        let file = std::fs::File::open(dir.join(name)).ok()?;
+        // SAFETY: snapshots are written once and never changed or truncated in place
+        // (a new list is a new file), so the mapped bytes stay what they were; the map
+        // outlives a removal of the file. Everything read from it is checked first.
+        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        let u64_at = |at: usize| -> Option<usize> {
+            usize::try_from(u64::from_le_bytes(map.get(at..at + 8)?.try_into().ok()?)).ok()
+        };
+        let (stored, paths_len, index_len) = (u64_at(8)?, u64_at(16)?, u64_at(24)?);
+        let whole = HEADER
+            .checked_add(paths_len)?
+            .checked_add(index_len)?
+            .checked_add(MAGIC.len())?;
+        let fits = map.len() == whole
+            && map.starts_with(MAGIC)
+            && map.ends_with(MAGIC)
+            && stored == count
+            && index_len == count.checked_mul(ENTRY)?;
+        fits.then_some(Snapshot { map, paths_len })
+    }
+
+    /// The list it holds; None when its paths are not UTF-8.
+    pub fn list(&self) -> Option<PathList<'_>> {
+        let body = &self.map[HEADER..self.map.len() - MAGIC.len()];
+        let (paths, index) = body.split_at(self.paths_len);
+        PathList::new(paths, Some(index))
+    }
+
+    /// Remove every file of `dir` but the snapshots `keep` (what the rows name now).
+    /// Best effort: what cannot be removed now is removed by a later sweep.
+    pub fn sweep(dir: &Path, keep: &std::collections::HashSet<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if !name.to_str().is_some_and(|name| keep.contains(name)) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
 fn offset_of(entry: &[u8]) -> usize {
     let bytes: [u8; 4] = entry[8..12].try_into().unwrap_or([0; 4]);
     u32::from_le_bytes(bytes) as usize
@@ -146,6 +259,52 @@ mod tests {
         let list = PathList::new(&text, Some(&shifted)).unwrap();
         let got: Vec<Option<&str>> = (0..4).map(|i| list.get(i).map(|(e, _)| e)).collect();
         assert_eq!(got, [None, None, Some("café/x"), Some("z")]);
+    }
+
+    #[test]
+    fn snapshots_read_back_only_when_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut builder = ListBuilder::default();
+        for p in ["a/one.rs", "b/two"] {
+            builder.push(p);
+        }
+        let (paths, index, count) = builder.finish();
+        let name = Snapshot::write(dir.path(), &paths, &index, count).unwrap();
+        let other = Snapshot::write(dir.path(), b"", b"", 0).unwrap();
+        assert_ne!(name, other, "every snapshot has a name of its own");
+        let read = Snapshot::open(dir.path(), &name, count).unwrap();
+        let list = read.list().unwrap();
+        assert_eq!(entries(&list).len(), 2);
+        assert_eq!(list.get(1).unwrap().0, "b/two");
+        assert_eq!(
+            Snapshot::open(dir.path(), &other, 0)
+                .unwrap()
+                .list()
+                .unwrap()
+                .len(),
+            0
+        );
+        // Another count than the row's, another file's name, a name outside the directory.
+        assert!(Snapshot::open(dir.path(), &name, 3).is_none());
+        assert!(Snapshot::open(dir.path(), "missing.list", count).is_none());
+        assert!(Snapshot::open(dir.path(), &format!("../{name}"), count).is_none());
+        // Cut short, or grown.
+        let file = dir.path().join(&name);
+        let whole = std::fs::read(&file).unwrap();
+        std::fs::write(&file, &whole[..whole.len() - 1]).unwrap();
+        assert!(Snapshot::open(dir.path(), &name, count).is_none());
+        std::fs::write(&file, [&whole[..], b"\0"].concat()).unwrap();
+        assert!(Snapshot::open(dir.path(), &name, count).is_none());
+        std::fs::write(&file, &whole).unwrap();
+        assert!(Snapshot::open(dir.path(), &name, count).is_some());
+        // A sweep keeps what is named.
+        std::fs::write(dir.path().join("stray"), b"").unwrap();
+        Snapshot::sweep(dir.path(), &[name.clone()].into_iter().collect());
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(left, [name]);
     }
 
     #[test]

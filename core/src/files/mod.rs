@@ -186,6 +186,9 @@ ALTER TABLE watched_roots ADD COLUMN git_head TEXT;
     // fuzzy scan skips paths that lack a character of the query, and its offset (NULL
     // until the list is next written).
     "ALTER TABLE files_lists ADD COLUMN entry_index BLOB;",
+    // 7: the file each path list is also written to (`list.rs`, `Snapshot`), which the
+    // scan maps into memory; NULL until the list is next written.
+    "ALTER TABLE files_lists ADD COLUMN snapshot TEXT;",
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").

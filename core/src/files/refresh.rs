@@ -6,13 +6,14 @@
 //! Roots are walked concurrently, then written in one transaction: new files added,
 //! changed mtimes updated, vanished files removed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
+use super::list::{Snapshot, snapshot_dir};
 use super::{RefreshRequest, RefreshResponse, RootRefresh};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -271,12 +272,21 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
     }
 
     let mut conn = files_db.write(&mut warnings)?;
+    let snapshots = snapshot_dir(db_path);
     let mut summaries = Vec::new();
     let mut write = |conn: &mut Connection, warnings: &mut Vec<String>| -> rusqlite::Result<()> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for (plan, found) in &walked {
             let head = repo_of(&plan.root, &activity).and_then(|r| r.head.as_deref());
-            let stats = write_root(&tx, plan, found, (started_at, started_ns), head, warnings)?;
+            let stats = write_root(
+                &tx,
+                plan,
+                found,
+                (started_at, started_ns),
+                head,
+                &snapshots,
+                warnings,
+            )?;
             summaries.push(RootRefresh {
                 root: plan.root_str.clone(),
                 files: stats.files,
@@ -507,6 +517,7 @@ fn write_root(
     found: &Found,
     (started_at, started_ns): (i64, i64),
     head: Option<&str>,
+    snapshots: &Path,
     warnings: &mut Vec<String>,
 ) -> rusqlite::Result<Stats> {
     let root = plan.root_str.as_str();
@@ -643,10 +654,13 @@ fn write_root(
         tx.execute_batch(super::FTS_TRIGGERS)?;
     }
     let listed: bool = tx
-        .prepare_cached("SELECT 1 FROM files_lists WHERE root = ?1 AND entry_index IS NOT NULL")?
+        .prepare_cached(
+            "SELECT 1 FROM files_lists
+             WHERE root = ?1 AND entry_index IS NOT NULL AND snapshot IS NOT NULL",
+        )?
         .exists([root])?;
     if changes > 0 || !listed {
-        write_list(tx, root)?;
+        write_list(tx, root, snapshots)?;
     }
     write_dirs(tx, root, dirs)?;
     let now = crate::time::unix_now();
@@ -678,8 +692,15 @@ fn write_root(
     Ok(stats)
 }
 
-/// Store the root's path list for the picker's fuzzy scan (see `list.rs`).
-fn write_list(tx: &rusqlite::Transaction<'_>, root: &str) -> rusqlite::Result<()> {
+/// Store the root's path list for the picker's fuzzy scan (see `list.rs`): in its row,
+/// and in a new snapshot file in `snapshots`, whose name the row keeps (NULL when it
+/// could not be written: the scan reads the row then). Snapshots no row names any more
+/// are removed.
+fn write_list(
+    tx: &rusqlite::Transaction<'_>,
+    root: &str,
+    snapshots: &Path,
+) -> rusqlite::Result<()> {
     let mut stmt =
         tx.prepare_cached("SELECT relative_path FROM files_meta WHERE root = ?1 ORDER BY path")?;
     let mut list = super::list::ListBuilder::default();
@@ -688,12 +709,19 @@ fn write_list(tx: &rusqlite::Transaction<'_>, root: &str) -> rusqlite::Result<()
         list.push(&row.get::<_, String>(0)?);
     }
     let (paths, index, count) = list.finish();
+    let snapshot = Snapshot::write(snapshots, &paths, &index, count).ok();
     tx.execute(
-        "INSERT INTO files_lists (root, paths, count, entry_index) VALUES (?1, ?2, ?3, ?4)
+        "INSERT INTO files_lists (root, paths, count, entry_index, snapshot)
+         VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT(root) DO UPDATE SET paths = excluded.paths, count = excluded.count,
-           entry_index = excluded.entry_index",
-        params![root, paths, count as i64, index],
+           entry_index = excluded.entry_index, snapshot = excluded.snapshot",
+        params![root, paths, count as i64, index, snapshot],
     )?;
+    let named: HashSet<String> = tx
+        .prepare_cached("SELECT snapshot FROM files_lists WHERE snapshot IS NOT NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Snapshot::sweep(snapshots, &named);
     Ok(())
 }
 

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::list::PathList;
+use super::list::{PathList, Snapshot, snapshot_dir};
 use super::query::{self, ParsedQuery};
 use super::rank::{Activity, Candidate, Fit, PathMatcher, PriorityGlobs, char_mask, rank};
 use super::scope::{Filter, Scope};
@@ -568,23 +568,38 @@ impl Search<'_> {
         deadline: Instant,
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<bool, SearchError> {
-        let mut stmt =
-            conn.prepare_cached("SELECT root, paths, entry_index FROM files_lists ORDER BY root")?;
-        let mut rows = stmt.query([])?;
+        let lists: Vec<(String, Option<String>, i64)> = conn
+            .prepare_cached("SELECT root, snapshot, count FROM files_lists ORDER BY root")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let snapshots = snapshot_dir(self.engine.database(&super::FILES_DB)?.path());
         let mut best = Best::new(keep);
         let mut complete = true;
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(4);
-        while let Some(row) = rows.next()? {
-            let root: String = row.get(0)?;
-            let paths = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
-            let index = row
-                .get_ref(2)?
-                .as_blob_or_null()
-                .map_err(rusqlite::Error::from)?;
+        for (root, snapshot, count) in lists {
+            // The list's snapshot file, else its row's columns.
+            let mapped = snapshot
+                .and_then(|name| Snapshot::open(&snapshots, &name, usize::try_from(count).ok()?));
+            let stored: Option<(Vec<u8>, Option<Vec<u8>>)>;
+            let list = match &mapped {
+                Some(snapshot) => snapshot.list(),
+                None => {
+                    stored = conn
+                        .prepare_cached(
+                            "SELECT paths, entry_index FROM files_lists WHERE root = ?1",
+                        )?
+                        .query_row([&root], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()?;
+                    let Some((paths, index)) = &stored else {
+                        continue;
+                    };
+                    PathList::new(paths, index.as_deref())
+                }
+            };
             // Lists are written from UTF-8 strings; one that is not is skipped whole.
-            let Some(list) = PathList::new(paths, index) else {
+            let Some(list) = list else {
                 continue;
             };
             let root = Path::new(&root);

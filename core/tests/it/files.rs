@@ -473,3 +473,63 @@ fn bulk_and_incremental_writes_keep_fts_in_sync() {
         .unwrap();
     assert_eq!(kept.paths, ["keep/me.rs"]);
 }
+
+/// The path list the fuzzy scan reads comes from its snapshot file beside the index; a
+/// snapshot that is gone or damaged is not read, the index's own copy is, and each new
+/// list replaces the old file.
+#[test]
+fn the_scan_reads_the_snapshot_file_and_falls_back_to_the_index() {
+    let f = fixture(APP);
+    f.refresh();
+    let dir = f._home.path().join("files-lists");
+    let files = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let db = rusqlite::Connection::open(f._home.path().join("files.db")).unwrap();
+    let named = || -> String {
+        db.query_row("SELECT snapshot FROM files_lists", [], |r| r.get(0))
+            .unwrap()
+    };
+    let first = named();
+    assert_eq!(files(&dir), std::slice::from_ref(&first));
+    // An abbreviation the word index cannot match: answered by the scan.
+    let scanned = ["src/components/Button.tsx"];
+    assert_eq!(f.suggest("btntsx"), scanned);
+
+    // The index's copy emptied: the snapshot still answers.
+    db.execute("UPDATE files_lists SET paths = x'', entry_index = x''", [])
+        .unwrap();
+    assert_eq!(f.suggest("btntsx"), scanned);
+    // The snapshot damaged (cut short, or not a snapshot), or gone: the index's (now
+    // empty) copy is read instead.
+    let snapshot = dir.join(&first);
+    let whole = fs::read(&snapshot).unwrap();
+    for damaged in [&whole[..whole.len() - 1], &[0x42; 64][..]] {
+        fs::write(&snapshot, damaged).unwrap();
+        assert!(f.suggest("btntsx").is_empty());
+    }
+    fs::remove_file(&snapshot).unwrap();
+    assert!(f.suggest("btntsx").is_empty());
+    fs::write(&snapshot, &whole).unwrap();
+    assert_eq!(f.suggest("btntsx"), scanned);
+
+    // A change writes a new list and a new snapshot, and the old file goes.
+    touch(f.project.path(), "src/components/ButtonGroup.tsx");
+    fs::write(dir.join("left-by-a-crash.list"), b"x").unwrap();
+    f.refresh();
+    let second = named();
+    assert_ne!(second, first);
+    assert_eq!(files(&dir), [second]);
+    assert_eq!(
+        f.suggest("btntsx"),
+        [
+            "src/components/Button.tsx",
+            "src/components/ButtonGroup.tsx"
+        ]
+    );
+}

@@ -602,6 +602,7 @@ pub fn dump(home: &Path) -> BTreeMap<String, Vec<String>> {
             .filter(|(_, sql)| sql.starts_with("CREATE VIRTUAL"))
             .map(|(n, _)| n.as_str())
             .collect();
+        let mut lists = None;
         for (table, sql) in &tables {
             let shadow = virtuals.iter().any(|v| table.starts_with(&format!("{v}_")));
             if sql.starts_with("CREATE VIRTUAL") || shadow || table.starts_with("sqlite_") {
@@ -646,6 +647,40 @@ pub fn dump(home: &Path) -> BTreeMap<String, Vec<String>> {
                     "SELECT f.rel_path, i.module FROM file_imports i \
                      JOIN files f ON f.id = i.file_id",
                 ),
+                // A path list: its columns, and whether the snapshot file it names (a
+                // new name each time it is written) holds the same list.
+                "files_lists" if name == "files.db" => {
+                    let mut stmt = conn
+                        .prepare(
+                            "SELECT root, count, paths, entry_index, snapshot FROM files_lists",
+                        )
+                        .unwrap();
+                    let mut rows: Vec<String> = stmt
+                        .query_map([], |r| {
+                            let (paths, index): (Vec<u8>, Vec<u8>) = (r.get(2)?, r.get(3)?);
+                            let snapshot = r
+                                .get::<_, Option<String>>(4)?
+                                .and_then(|n| std::fs::read(home.join("files-lists").join(n)).ok());
+                            let same = snapshot.is_some_and(|file| {
+                                file.len() == 40 + paths.len() + index.len()
+                                    && file[32..32 + paths.len()] == paths[..]
+                                    && file[32 + paths.len()..file.len() - 8] == index[..]
+                            });
+                            Ok(format!(
+                                "{}|{}|{}|{}|snapshot {}",
+                                r.get::<_, String>(0)?,
+                                r.get::<_, i64>(1)?,
+                                cell(rusqlite::types::ValueRef::Blob(&paths)),
+                                cell(rusqlite::types::ValueRef::Blob(&index)),
+                                if same { "holds the list" } else { "does not" }
+                            ))
+                        })
+                        .unwrap()
+                        .collect::<rusqlite::Result<_>>()
+                        .unwrap();
+                    rows.sort();
+                    lists = Some(rows);
+                }
                 _ => {
                     let columns: Vec<String> = conn
                         .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
@@ -680,6 +715,9 @@ pub fn dump(home: &Path) -> BTreeMap<String, Vec<String>> {
                  FROM chunk_vectors v JOIN chunk_windows w ON w.id = v.window_id \
                  JOIN chunks c ON c.id = w.chunk_id",
             );
+        }
+        if let Some(rows) = lists {
+            out.insert(format!("{name}/files_lists"), rows);
         }
     }
     out
