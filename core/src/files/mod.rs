@@ -189,6 +189,32 @@ ALTER TABLE watched_roots ADD COLUMN git_head TEXT;
     // 7: the file each path list is also written to (`list.rs`, `Snapshot`), which the
     // scan maps into memory; NULL until the list is next written.
     "ALTER TABLE files_lists ADD COLUMN snapshot TEXT;",
+    // 8: the word index with prefix indexes of one to four characters. The last word of
+    // a query is a prefix (`ser` → `ser*`), and without them FTS5 merges the list of
+    // every word that begins so before it can return its first row: at 100k files `s*`
+    // took 10 ms, `ser*` 3.5 ms and `src comp*` 1.7 ms, against 0.2–0.6 ms with them.
+    // The index is about four times larger (16 against 3.9 MB at 100k files) and a full
+    // rebuild takes about 2.5 times as long (1.2 against 0.5 s); longer prefixes are
+    // rarely shared by enough words to cost much.
+    concat!(
+        r#"
+DROP TRIGGER files_meta_ai;
+DROP TRIGGER files_meta_ad;
+DROP TRIGGER files_meta_au;
+DROP TABLE files_fts;
+CREATE VIRTUAL TABLE files_fts USING fts5(
+  path,
+  filename,
+  dir_components,
+  content=files_meta,
+  content_rowid=rowid,
+  tokenize='unicode61 remove_diacritics 1 tokenchars ''_-''',
+  prefix='1 2 3 4'
+);
+INSERT INTO files_fts(files_fts) VALUES ('rebuild');
+"#,
+        fts_triggers!(),
+    ),
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").

@@ -429,7 +429,7 @@ impl Search<'_> {
         if has_query && classify(&mut matcher, &mut found) < self.limit {
             self.typos(conn, text, &mut found)?;
         }
-        fill_activity(conn, self.engine, &mut found)?;
+        fill_activity(conn, self.engine, &mut found, !has_query)?;
         if Instant::now() > self.deadline {
             return Err(SearchError::Timeout);
         }
@@ -702,8 +702,11 @@ impl Search<'_> {
         part: &ListPart<'_>,
         may_match: impl Fn(u64) -> bool,
     ) -> Option<(&'l str, Cow<'l, str>)> {
-        let (entry, mask) = list.get(i)?;
-        if !may_match(mask) || entry.is_empty() || entry.starts_with('/') {
+        if !may_match(list.mask(i)?) {
+            return None;
+        }
+        let entry = list.entry(i)?;
+        if entry.is_empty() || entry.starts_with('/') {
             return None;
         }
         let rel = if part.skip.is_empty() {
@@ -1170,14 +1173,18 @@ fn score_entries<'l, S: Scorer>(
         .collect();
     let bound = |key: u64| !((key >> 32) as u32);
     let index = |key: u64| key as u32 as usize;
-    // The highest bounds, best first.
-    let mut first = keys.clone();
-    let seeds = best.keep.min(first.len());
-    if seeds < first.len() {
-        first.select_nth_unstable(seeds);
+    // The highest bounds (the smallest keys), best first: kept in a heap as the keys go
+    // by, rather than selected from a copy of them all.
+    let mut first: BinaryHeap<u64> = BinaryHeap::with_capacity(best.keep + 1);
+    for &key in &keys {
+        if first.len() < best.keep {
+            first.push(key);
+        } else if first.peek().is_some_and(|&top| key < top) {
+            first.pop();
+            first.push(key);
+        }
     }
-    first.truncate(seeds);
-    first.sort_unstable();
+    let first = first.into_sorted_vec();
     for &key in &first {
         if bound(key) < best.floor() {
             // Every entry left has a bound this low or lower.
@@ -1231,11 +1238,13 @@ fn candidate(path: String, display: String, matched: Option<u32>, mtime: i64) ->
     }
 }
 
-/// Look up frecency (and mtime, where unknown) of every candidate.
+/// Look up the frecency of every candidate, and its mtime where unknown when `need_mtime`
+/// (see [`rank`]: only an empty query is ordered by it).
 fn fill_activity(
     conn: &Connection,
     engine: &Engine,
     found: &mut BTreeMap<String, Candidate>,
+    need_mtime: bool,
 ) -> std::result::Result<(), SearchError> {
     if found.is_empty() {
         return Ok(());
@@ -1244,12 +1253,18 @@ fn fill_activity(
     // All candidates in one statement: hundreds of lookups without a statement each.
     let paths = serde_json::to_string(&found.keys().collect::<Vec<_>>())
         .map_err(|e| SearchError::Other(Error::Internal(format!("{OP}: {e}"))))?;
-    let mut stmt = conn.prepare_cached(
+    // A modification time orders only the answers to an empty query: with a query, only
+    // the files with a frecency are looked up, in that table alone.
+    let mut stmt = conn.prepare_cached(if need_mtime {
         "SELECT m.path, m.mtime, f.git_recency, f.git_frequency, f.git_status_boost,
                 f.claude_reads, f.claude_edits, f.claude_mentions
          FROM json_each(?1) AS j JOIN files_meta m ON m.path = j.value
-         LEFT JOIN frecency f ON f.path = m.path",
-    )?;
+         LEFT JOIN frecency f ON f.path = m.path"
+    } else {
+        "SELECT f.path, 0, f.git_recency, f.git_frequency, f.git_status_boost,
+                f.claude_reads, f.claude_edits, f.claude_mentions
+         FROM json_each(?1) AS j JOIN frecency f ON f.path = j.value"
+    })?;
     let mut rows = stmt.query([paths])?;
     while let Some(r) = rows.next()? {
         let path: String = r.get(0)?;
@@ -1257,7 +1272,7 @@ fn fill_activity(
             continue;
         };
         let activity = activity_at(r, 2)?;
-        if c.mtime == 0 {
+        if need_mtime && c.mtime == 0 {
             c.mtime = r.get(1)?;
         }
         c.frecency = activity.frecency(weights);

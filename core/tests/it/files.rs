@@ -533,3 +533,74 @@ fn the_scan_reads_the_snapshot_file_and_falls_back_to_the_index() {
         ]
     );
 }
+
+/// An index from before the word index had prefix indexes (schema 7) is rebuilt with
+/// them on its next open, and every file stays findable by the prefix of a word.
+#[test]
+fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
+    let f = fixture(APP);
+    f.refresh();
+    let db = f._home.path().join("files.db");
+    {
+        // Back to schema 7: the word index as it was, with the same contents.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "DROP TRIGGER files_meta_ai; DROP TRIGGER files_meta_ad; DROP TRIGGER files_meta_au;
+             DROP TABLE files_fts;
+             CREATE VIRTUAL TABLE files_fts USING fts5(path, filename, dir_components,
+               content=files_meta, content_rowid=rowid,
+               tokenize='unicode61 remove_diacritics 1 tokenchars ''_-''');
+             INSERT INTO files_fts(files_fts) VALUES ('rebuild');
+             CREATE TRIGGER files_meta_ai AFTER INSERT ON files_meta BEGIN
+               INSERT INTO files_fts(rowid, path, filename, dir_components)
+               VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+             END;
+             CREATE TRIGGER files_meta_ad AFTER DELETE ON files_meta BEGIN
+               INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+               VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+             END;
+             CREATE TRIGGER files_meta_au AFTER UPDATE OF path, filename, dir_components
+               ON files_meta BEGIN
+               INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
+               VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
+               INSERT INTO files_fts(rowid, path, filename, dir_components)
+               VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
+             END;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+    }
+    let engine = Engine::open_at(f._home.path()).unwrap();
+    let suggest = |query: &str| {
+        let answer = engine
+            .run::<Suggest>(SuggestRequest {
+                query: query.into(),
+                project_dir: Some(f.project.path().into()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(answer.warnings.is_empty(), "{:?}", answer.warnings);
+        answer.paths
+    };
+    assert_eq!(suggest("Mo")[0], "src/components/Modal.tsx");
+    assert_eq!(suggest("api-cl")[0], "src/lib/api-client.ts");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let sql: String = conn
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE name = 'files_fts'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(sql.contains("prefix='1 2 3 4'"), "{sql}");
+    // A one-letter prefix: every file with a word in its name that begins with m.
+    let one: Vec<String> = conn
+        .prepare("SELECT filename FROM files_fts WHERE files_fts MATCH 'filename : m*' ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(one, ["Modal.tsx", "README.md", "guide.md", "my_utils.py"]);
+    fts_integrity(f._home.path());
+}
