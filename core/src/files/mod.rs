@@ -49,8 +49,10 @@ END;
     };
 }
 
-/// [`fts_triggers!`] as a constant, for re-creating the triggers after a bulk write.
-pub(crate) const FTS_TRIGGERS: &str = fts_triggers!();
+/// [`fts_triggers!`] as a constant, for re-creating the triggers after a bulk write (and
+/// for tests that rebuild an older schema).
+#[doc(hidden)]
+pub const FTS_TRIGGERS: &str = fts_triggers!();
 
 /// The file index: `files.db` in the data root. Read through a memory map: a hook process
 /// starts with SQLite's page cache empty, and its few hundred page reads (the path list,

@@ -551,24 +551,11 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
                content=files_meta, content_rowid=rowid,
                tokenize='unicode61 remove_diacritics 1 tokenchars ''_-''');
              INSERT INTO files_fts(files_fts) VALUES ('rebuild');
-             CREATE TRIGGER files_meta_ai AFTER INSERT ON files_meta BEGIN
-               INSERT INTO files_fts(rowid, path, filename, dir_components)
-               VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
-             END;
-             CREATE TRIGGER files_meta_ad AFTER DELETE ON files_meta BEGIN
-               INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
-               VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
-             END;
-             CREATE TRIGGER files_meta_au AFTER UPDATE OF path, filename, dir_components
-               ON files_meta BEGIN
-               INSERT INTO files_fts(files_fts, rowid, path, filename, dir_components)
-               VALUES ('delete', OLD.rowid, OLD.path, OLD.filename, OLD.dir_components);
-               INSERT INTO files_fts(rowid, path, filename, dir_components)
-               VALUES (NEW.rowid, NEW.path, NEW.filename, NEW.dir_components);
-             END;
              PRAGMA user_version = 7;",
         )
         .unwrap();
+        // Its triggers, which schema 8 did not change.
+        conn.execute_batch(cc_search::files::FTS_TRIGGERS).unwrap();
     }
     let engine = Engine::open_at(f._home.path()).unwrap();
     let suggest = |query: &str| {
