@@ -12,6 +12,14 @@ const MAX_SIGNATURE_BYTES: usize = 400;
 const MAX_DOC_BYTES: usize = 4000;
 /// Longest name stored, in bytes; longer names are not symbols worth indexing.
 const MAX_NAME_BYTES: usize = 200;
+/// Most names whose types one scope records ([`Context::bind`], [`Context::bind_field`]).
+const MAX_BINDINGS: usize = 256;
+
+/// `name` trimmed, when it can be bound to a type: not empty, at most [`MAX_NAME_BYTES`].
+fn bindable(name: &str) -> Option<&str> {
+    let name = name.trim();
+    (!name.is_empty() && name.len() <= MAX_NAME_BYTES).then_some(name)
+}
 
 /// A symbol found in a file, with the symbols defined inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -456,10 +464,9 @@ impl<'a> Context<'a> {
     /// Record `name`'s type (a qualifier: see [`ExtractedRef::qual`]) in the innermost
     /// symbol being defined, or in the file's top-level code.
     pub fn bind(&mut self, name: &str, ty: String) {
-        let name = name.trim();
-        if name.is_empty() || name.len() > MAX_NAME_BYTES {
+        let Some(name) = bindable(name) else {
             return;
-        }
+        };
         // A variable's own definition is no scope: what its value binds is bound where
         // the variable is.
         let types = match self
@@ -471,7 +478,7 @@ impl<'a> Context<'a> {
             Some(frame) => &mut frame.types,
             None => &mut self.top_types,
         };
-        if types.len() < 256 {
+        if types.len() < MAX_BINDINGS {
             types.push((name.to_string(), ty));
         }
     }
@@ -516,16 +523,15 @@ impl<'a> Context<'a> {
     /// = …` in a method) a value of type `ty` (a qualifier): `self.x.f()` is then `ty`'s
     /// `f` in the class's methods.
     pub fn bind_field(&mut self, field: &str, ty: String) {
-        let field = field.trim();
-        if field.is_empty() || field.len() > MAX_NAME_BYTES || ty.is_empty() {
+        let Some(field) = bindable(field).filter(|_| !ty.is_empty()) else {
             return;
-        }
+        };
         if let Some(frame) = self
             .frames
             .iter_mut()
             .rev()
             .find(|f| f.symbol.kind.is_container())
-            && frame.fields.len() < 256
+            && frame.fields.len() < MAX_BINDINGS
             && !frame.fields.iter().any(|(n, _)| n == field)
         {
             frame.fields.push((field.to_string(), ty));

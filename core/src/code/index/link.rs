@@ -645,7 +645,13 @@ pub(super) struct Linker<'a> {
     resolvers: HashMap<Family, Box<dyn Modules>>,
     /// The type a call returns (`returned_type`), by where it is written and its callee.
     returns: HashMap<(i64, Option<i64>, String), Option<String>>,
+    /// The file and bases of a type as a file reaches it (`inherited`), by that file and
+    /// the type's name: looked up once however many of its members are asked for.
+    bases: HashMap<(i64, String), Option<TypeBases>>,
 }
+
+/// A type's file and the types it extends and implements (see `Linker::inherited`).
+type TypeBases = (i64, Arc<[Arc<str>]>);
 
 const MAX_DEPTH: usize = 4;
 
@@ -667,6 +673,7 @@ impl<'a> Linker<'a> {
             includes: HashMap::new(),
             resolvers: HashMap::new(),
             returns: HashMap::new(),
+            bases: HashMap::new(),
         }
     }
 
@@ -1557,23 +1564,38 @@ impl<'a> Linker<'a> {
         ty: &str,
         depth: usize,
     ) -> rusqlite::Result<Option<Target>> {
+        let key = (file, ty.to_string());
+        let reached = match self.bases.get(&key) {
+            Some(reached) => reached.clone(),
+            None => {
+                let reached = self.type_bases(file, ty)?;
+                self.bases.insert(key, reached.clone());
+                reached
+            }
+        };
+        let Some((type_file, bases)) = reached else {
+            return Ok(None);
+        };
+        for base in bases.iter() {
+            if let Target::Linked(found) =
+                self.qualified(type_file, None, name, kind, base, depth + 1)?
+            {
+                return Ok(Some(Target::Linked(found)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The file of the type `ty` as `file` reaches it, and the types it extends and
+    /// implements; None when it is not reached.
+    fn type_bases(&mut self, file: i64, ty: &str) -> rusqlite::Result<Option<TypeBases>> {
         if !self.defined(ty)? {
             return Ok(None);
         }
         let Some(Target::Linked(id)) = self.bare(file, None, ty, RefKind::TypeRef)? else {
             return Ok(None);
         };
-        let Some(sym) = self.sym(ty, id)? else {
-            return Ok(None);
-        };
-        for base in sym.bases.iter() {
-            if let Target::Linked(found) =
-                self.qualified(sym.file, None, name, kind, base, depth + 1)?
-            {
-                return Ok(Some(Target::Linked(found)));
-            }
-        }
-        Ok(None)
+        Ok(self.sym(ty, id)?.map(|sym| (sym.file, sym.bases)))
     }
 
     /// The type of the field or property `member` of the type `owner`, when the one such
