@@ -297,6 +297,14 @@ pub fn refresh(engine: &Engine, request: RefreshRequest) -> Result<RefreshRespon
                 incremental: matches!(found, Found::Changes { .. }),
             });
         }
+        // Snapshots no row names any more (replaced just now, or left by a run that
+        // failed), removed once every root's list is written, while this run still
+        // holds the write lock: no other writer has a new one it has yet to name.
+        let named: HashSet<String> = tx
+            .prepare_cached("SELECT snapshot FROM files_lists WHERE snapshot IS NOT NULL")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Snapshot::sweep(&snapshots, &named);
         for repo in &activity {
             write_frecency(&tx, repo, now)?;
         }
@@ -694,8 +702,8 @@ fn write_root(
 
 /// Store the root's path list for the picker's fuzzy scan (see `list.rs`): in its row,
 /// and in a new snapshot file in `snapshots`, whose name the row keeps (NULL when it
-/// could not be written: the scan reads the row then). Snapshots no row names any more
-/// are removed.
+/// could not be written: the scan reads the row then). The old snapshot is removed by
+/// the run's sweep, once every root is written.
 fn write_list(
     tx: &rusqlite::Transaction<'_>,
     root: &str,
@@ -717,11 +725,6 @@ fn write_list(
            entry_index = excluded.entry_index, snapshot = excluded.snapshot",
         params![root, paths, count as i64, index, snapshot],
     )?;
-    let named: HashSet<String> = tx
-        .prepare_cached("SELECT snapshot FROM files_lists WHERE snapshot IS NOT NULL")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Snapshot::sweep(snapshots, &named);
     Ok(())
 }
 
