@@ -15,11 +15,11 @@
 
 const { spawnSync } = require('node:child_process')
 
-const QUERIES = ['button', 'src/comp', 'utils.ts', 'ser', 'hooks/use', 'x', '']
+const { QUERIES, percentile } = require('./hooks-bench.js')
 
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+/** The `p`th percentile of `values` (in any order). */
+function percentileOf(values, p) {
+  return percentile([...values].sort((a, b) => a - b), p)
 }
 
 function main() {
@@ -70,10 +70,10 @@ function main() {
   }
   for (const build of builds) {
     const t = times.get(build.name)
-    const perQuery = QUERIES.map((q) => `${JSON.stringify(q)} ${percentile(t.per[q], 50).toFixed(1)}`).join(' ')
+    const perQuery = QUERIES.map((q) => `${JSON.stringify(q)} ${percentileOf(t.per[q], 50).toFixed(1)}`).join(' ')
     console.log(
-      `${build.name}: ${t.all.length} runs, p50 ${percentile(t.all, 50).toFixed(1)} ms, ` +
-        `p99 ${percentile(t.all, 99).toFixed(1)} ms, max ${percentile(t.all, 100).toFixed(1)} ms | p50 ${perQuery}`,
+      `${build.name}: ${t.all.length} runs, p50 ${percentileOf(t.all, 50).toFixed(1)} ms, ` +
+        `p99 ${percentileOf(t.all, 99).toFixed(1)} ms, max ${percentileOf(t.all, 100).toFixed(1)} ms | p50 ${perQuery}`,
     )
   }
 }

@@ -412,9 +412,14 @@ function main() {
   }
 }
 
-try {
-  main()
-} catch (err) {
-  console.error(`hooks-bench: ${err.message}`)
-  process.exitCode = 1
+// bench/hook-ab.js times builds of the hook with the same queries and percentiles.
+module.exports = { QUERIES, percentile }
+
+if (require.main === module) {
+  try {
+    main()
+  } catch (err) {
+    console.error(`hooks-bench: ${err.message}`)
+    process.exitCode = 1
+  }
 }
