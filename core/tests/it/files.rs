@@ -44,16 +44,24 @@ impl Fixture {
             .unwrap()
     }
 
+    /// The paths suggested for `query`, which must come without a warning.
     fn suggest(&self, query: &str) -> Vec<String> {
-        self.engine
+        let answer = self
+            .engine
             .run::<Suggest>(SuggestRequest {
                 query: query.into(),
                 project_dir: Some(self.project.path().into()),
                 limit: None,
                 ..Default::default()
             })
-            .unwrap()
-            .paths
+            .unwrap();
+        assert!(answer.warnings.is_empty(), "{:?}", answer.warnings);
+        answer.paths
+    }
+
+    /// Open the index again, as a new process would (upgrading an older schema).
+    fn reopen(&mut self) {
+        self.engine = Engine::open_at(self._home.path()).unwrap();
     }
 }
 
@@ -538,7 +546,7 @@ fn the_scan_reads_the_snapshot_file_and_falls_back_to_the_index() {
 /// them on its next open, and every file stays findable by the prefix of a word.
 #[test]
 fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
-    let f = fixture(APP);
+    let mut f = fixture(APP);
     f.refresh();
     let db = f._home.path().join("files.db");
     {
@@ -557,20 +565,9 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
         // Its triggers, which schema 8 did not change.
         conn.execute_batch(cc_search::files::FTS_TRIGGERS).unwrap();
     }
-    let engine = Engine::open_at(f._home.path()).unwrap();
-    let suggest = |query: &str| {
-        let answer = engine
-            .run::<Suggest>(SuggestRequest {
-                query: query.into(),
-                project_dir: Some(f.project.path().into()),
-                ..Default::default()
-            })
-            .unwrap();
-        assert!(answer.warnings.is_empty(), "{:?}", answer.warnings);
-        answer.paths
-    };
-    assert_eq!(suggest("Mo")[0], "src/components/Modal.tsx");
-    assert_eq!(suggest("api-cl")[0], "src/lib/api-client.ts");
+    f.reopen();
+    assert_eq!(f.suggest("Mo")[0], "src/components/Modal.tsx");
+    assert_eq!(f.suggest("api-cl")[0], "src/lib/api-client.ts");
     let conn = rusqlite::Connection::open(&db).unwrap();
     let sql: String = conn
         .query_row(
@@ -590,4 +587,66 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
         .collect();
     assert_eq!(one, ["Modal.tsx", "README.md", "guide.md", "my_utils.py"]);
     fts_integrity(f._home.path());
+}
+
+/// An index whose path lists have their small columns after their blobs (schema 8, where
+/// reading a list's count walked every overflow page of its blobs) has them moved first
+/// on its next open, with every list and its snapshot kept.
+#[test]
+fn the_upgrade_puts_each_lists_count_and_snapshot_before_its_blobs() {
+    let mut f = fixture(APP);
+    f.refresh();
+    let db = f._home.path().join("files.db");
+    let lists = |conn: &rusqlite::Connection| -> Vec<String> {
+        conn.prepare(
+            "SELECT root || ' ' || count || ' ' || snapshot || ' ' || hex(entry_index)
+               || ' ' || hex(paths) FROM files_lists ORDER BY root",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    };
+    let columns = |conn: &rusqlite::Connection| -> Vec<String> {
+        conn.prepare("SELECT name FROM pragma_table_info('files_lists') ORDER BY cid")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let before = {
+        // Back to schema 8: the columns in the order migrations 2, 6 and 7 added them.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE old (root TEXT PRIMARY KEY, paths BLOB NOT NULL,
+               count INTEGER NOT NULL, entry_index BLOB, snapshot TEXT) STRICT;
+             INSERT INTO old SELECT root, paths, count, entry_index, snapshot FROM files_lists;
+             DROP TABLE files_lists;
+             ALTER TABLE old RENAME TO files_lists;
+             PRAGMA user_version = 8;",
+        )
+        .unwrap();
+        assert_eq!(
+            columns(&conn),
+            ["root", "paths", "count", "entry_index", "snapshot"]
+        );
+        lists(&conn)
+    };
+    assert_eq!(before.len(), 1);
+    // Opened and answered (by the scan: an abbreviation the word index cannot match).
+    f.reopen();
+    assert_eq!(f.suggest("btntsx"), ["src/components/Button.tsx"]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    assert_eq!(
+        columns(&conn),
+        ["root", "count", "snapshot", "entry_index", "paths"]
+    );
+    assert_eq!(lists(&conn), before);
+    // The snapshot the row names is still the one the scan reads: with the row's copy
+    // emptied, it answers alone.
+    conn.execute("UPDATE files_lists SET paths = x'', entry_index = x''", [])
+        .unwrap();
+    assert_eq!(f.suggest("btntsx"), ["src/components/Button.tsx"]);
 }
