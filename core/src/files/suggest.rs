@@ -1133,15 +1133,21 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
 ///
 /// A scorer with a bound ([`Scorer::BOUNDED`], the exact matcher's) first finds each
 /// entry's bound without matching anything: what its prefix, file name and stem can make
-/// of the best fuzzy score there is. The entries with the highest bounds are scored
-/// first, as many as `best` keeps, so that its floor (the worst score kept) starts near
-/// where it ends; then the others, in list order, each only when its bound reaches the
-/// floor. For a query most paths match (`ser`: 84% of them), the paths whose names begin
-/// with it are the ones scored first, and few others can reach what they score: most
-/// paths are never matched. The rest go in list order, which is display order, so a
-/// newcomer that only ties the worst kept is turned away (see [`Best::admits`]) instead
-/// of replacing it. What enters does not depend on the order, so the answer is the one
-/// scoring every entry would give.
+/// of the best fuzzy score there is. Entries are then scored highest bound first, and
+/// the scan stops at the first whose bound is below the floor (the worst score `best`
+/// keeps): every entry left has a bound as low. An entry whose bound only ties the floor
+/// is scored only when its display sorts before the worst kept (see [`Best::admits`]):
+/// nothing else it could score would enter. For a query most paths match (`ser`: 84% of
+/// them), the paths whose names begin with it come first, and few others can reach what
+/// they score: most paths are never matched. For one whose best matches are inside
+/// longer names (`utils.ts` in `utilssrc.ts`), the floor rises as fast as the matches
+/// come, highest bound first, instead of from whichever entries come first.
+///
+/// Bound order costs a sort, so it is found a slice at a time: the `best.keep` highest
+/// bounds, then four times as many of the rest, and so on, each slice selected from
+/// what is left and sorted, until the floor stops the scan. Ties go in list order. What
+/// enters does not depend on the order, so the answer is the one scoring every entry
+/// would give.
 fn score_entries<'l, S: Scorer>(
     m: &mut S,
     entries: impl Iterator<Item = (usize, &'l str, Cow<'l, str>)>,
@@ -1149,13 +1155,6 @@ fn score_entries<'l, S: Scorer>(
     root: &Path,
     best: &mut Best,
 ) {
-    let score = |m: &mut S, i: usize, best: &mut Best| {
-        if let Some((entry, display)) = entry_at(i)
-            && let Some(score) = m.score_above(&display, best.floor())
-        {
-            best.offer(score, &display, root, entry);
-        }
-    };
     if !S::BOUNDED {
         for (_, entry, display) in entries {
             // Once the heap is full, only a score above its worst can enter.
@@ -1165,40 +1164,38 @@ fn score_entries<'l, S: Scorer>(
         }
         return;
     }
-    // One u64 per entry, in list order: the bound's complement (high 32 bits, so that
-    // the highest bound sorts first) and the index (low 32 bits: a list's offsets are
-    // u32, so it has fewer entries than that).
-    let keys: Vec<u64> = entries
+    // One u64 per entry: the bound's complement (high 32 bits, so that the highest
+    // bound sorts first) and the index (low 32 bits: a list's offsets are u32, so it has
+    // fewer entries than that).
+    let mut keys: Vec<u64> = entries
         .map(|(i, _, display)| (u64::from(!m.bound(&display)) << 32) | i as u64)
         .collect();
     let bound = |key: u64| !((key >> 32) as u32);
     let index = |key: u64| key as u32 as usize;
-    // The highest bounds (the smallest keys), best first: kept in a heap as the keys go
-    // by, rather than selected from a copy of them all.
-    let mut first: BinaryHeap<u64> = BinaryHeap::with_capacity(best.keep + 1);
-    for &key in &keys {
-        if first.len() < best.keep {
-            first.push(key);
-        } else if first.peek().is_some_and(|&top| key < top) {
-            first.pop();
-            first.push(key);
+    let mut rest = &mut keys[..];
+    let mut slice = best.keep.max(1);
+    while !rest.is_empty() {
+        let n = slice.min(rest.len());
+        if n < rest.len() {
+            rest.select_nth_unstable(n - 1);
         }
-    }
-    let first = first.into_sorted_vec();
-    for &key in &first {
-        if bound(key) < best.floor() {
-            // Every entry left has a bound this low or lower.
-            return;
+        let (next, left) = std::mem::take(&mut rest).split_at_mut(n);
+        next.sort_unstable();
+        for &key in next.iter() {
+            let bound = bound(key);
+            if bound < best.floor() {
+                // Every entry left has a bound this low or lower.
+                return;
+            }
+            if let Some((entry, display)) = entry_at(index(key))
+                && best.admits(bound, &display)
+                && let Some(score) = m.score_above(&display, best.floor())
+            {
+                best.offer(score, &display, root, entry);
+            }
         }
-        score(m, index(key), best);
-    }
-    let last_seed = first.last().copied();
-    for &key in &keys {
-        // The seeds sort at or before the last of them; the rest after it.
-        let seeded = last_seed.is_some_and(|last| key <= last);
-        if !seeded && bound(key) >= best.floor() {
-            score(m, index(key), best);
-        }
+        rest = left;
+        slice = slice.saturating_mul(4);
     }
 }
 
