@@ -2,9 +2,11 @@
 //!
 //! `paths` holds the root's paths (relative to it; absolute when outside it) in path
 //! order, separated by NUL. `entry_index` holds, for each entry in the same order, its
-//! character mask ([`char_mask`], a little-endian u64) and the byte offset where it starts
-//! in `paths` (a little-endian u32): the scan skips a path that lacks a character of the
-//! query without reading it, and splits the list between threads by entry.
+//! character mask ([`char_mask`]) and boundary mask ([`boundary_mask`]), little-endian
+//! u64s, and the byte offset where it starts in `paths` (a little-endian u32): the scan
+//! skips a path that lacks a character of the query without reading it, bounds what the
+//! rest can score without reading all of them, and splits the list between threads by
+//! entry.
 //!
 //! Each list is also written to a file of its own beside the database (a [`Snapshot`],
 //! named in `files_lists.snapshot`), which a query maps into memory instead of reading
@@ -18,10 +20,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::rank::char_mask;
+use super::rank::{boundary_mask, char_mask};
 
 /// Bytes of one `entry_index` entry.
-const ENTRY: usize = 12;
+const ENTRY: usize = 20;
 
 /// Builds the two columns of a path list.
 #[derive(Debug, Default)]
@@ -44,6 +46,8 @@ impl ListBuilder {
         }
         self.paths.extend_from_slice(path.as_bytes());
         self.index.extend_from_slice(&char_mask(path).to_le_bytes());
+        self.index
+            .extend_from_slice(&boundary_mask(path).to_le_bytes());
         self.index.extend_from_slice(&offset.to_le_bytes());
         self.count += 1;
     }
@@ -90,8 +94,17 @@ impl<'a> PathList<'a> {
     /// The character mask of entry `i` (see [`char_mask`]), read without the entry;
     /// None past the end.
     pub fn mask(&self, i: usize) -> Option<u64> {
-        let entry = self.index.get(i * ENTRY..i * ENTRY + 8)?;
-        Some(u64::from_le_bytes(entry.try_into().ok()?))
+        self.u64_at(i * ENTRY)
+    }
+
+    /// The boundary mask of entry `i` (see [`boundary_mask`]); None past the end.
+    pub fn boundaries(&self, i: usize) -> Option<u64> {
+        self.u64_at(i * ENTRY + 8)
+    }
+
+    fn u64_at(&self, at: usize) -> Option<u64> {
+        let bytes = self.index.get(at..at + 8)?;
+        Some(u64::from_le_bytes(bytes.try_into().ok()?))
     }
 
     /// Entry `i`; None past the end, or when the index does not point at a whole entry.
@@ -120,7 +133,7 @@ pub(crate) fn snapshot_dir(db: &Path) -> PathBuf {
 }
 
 /// First and last bytes of a snapshot file.
-const MAGIC: &[u8; 8] = b"ccslist1";
+const MAGIC: &[u8; 8] = b"ccslist2";
 /// Bytes before the paths: the magic, then the entry count and the lengths of the paths
 /// and of the index (little-endian u64s).
 const HEADER: usize = 32;
@@ -217,7 +230,7 @@ impl Snapshot {
 }
 
 fn offset_of(entry: &[u8]) -> usize {
-    let bytes: [u8; 4] = entry[8..12].try_into().unwrap_or([0; 4]);
+    let bytes: [u8; 4] = entry[16..20].try_into().unwrap_or([0; 4]);
     u32::from_le_bytes(bytes) as usize
 }
 
@@ -225,9 +238,12 @@ fn offset_of(entry: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn entries(list: &PathList<'_>) -> Vec<(String, u64)> {
+    fn entries(list: &PathList<'_>) -> Vec<(String, u64, u64)> {
         (0..list.len())
-            .map(|i| (list.entry(i).unwrap().to_string(), list.mask(i).unwrap()))
+            .map(|i| {
+                let entry = list.entry(i).unwrap().to_string();
+                (entry, list.mask(i).unwrap(), list.boundaries(i).unwrap())
+            })
             .collect()
     }
 
@@ -242,13 +258,14 @@ mod tests {
         assert_eq!(count, 4);
         assert_eq!(text, b"a/one.rs\0b/two\0caf\xc3\xa9/x\0z");
         let list = PathList::new(&text, Some(&index)).unwrap();
-        let expected: Vec<(String, u64)> = paths
+        let expected: Vec<(String, u64, u64)> = paths
             .iter()
-            .map(|p| (p.to_string(), char_mask(p)))
+            .map(|p| (p.to_string(), char_mask(p), boundary_mask(p)))
             .collect();
         assert_eq!(entries(&list), expected);
         assert!(matches!(list.index, Cow::Borrowed(_)));
         assert!(list.entry(4).is_none() && list.mask(4).is_none());
+        assert!(list.boundaries(4).is_none());
         // A missing or malformed index is rebuilt: same entries.
         for index in [None, Some(&index[..13])] {
             let rebuilt = PathList::new(&text, index).unwrap();
@@ -257,7 +274,7 @@ mod tests {
         }
         // An index that does not fit the paths yields no made-up entries.
         let mut shifted = index.clone();
-        shifted[12 + 8] += 1; // entry 1 starts a byte late
+        shifted[ENTRY + 16] += 1; // entry 1 starts a byte late
         let list = PathList::new(&text, Some(&shifted)).unwrap();
         let got: Vec<Option<&str>> = (0..4).map(|i| list.entry(i)).collect();
         assert_eq!(got, [None, None, Some("café/x"), Some("z")]);

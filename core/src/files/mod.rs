@@ -222,7 +222,9 @@ INSERT INTO files_fts(files_fts) VALUES ('rebuild');
     // `count` or `snapshot` (added last, after both blobs) walked the chain of a list's
     // every page: at 100k files, 1,400 pages and 1–4 ms before each query could map its
     // snapshot. `entry_index` comes before `paths`, so the scan that reads the columns
-    // does not walk the paths to reach the index.
+    // does not walk the paths to reach the index. Each entry of the index now also holds
+    // its boundary mask (`list.rs`): the old indexes and their snapshots are dropped, the
+    // scan rebuilds an index it lacks in memory, and the next refresh writes both.
     r#"
 CREATE TABLE files_lists_9 (
   root TEXT PRIMARY KEY,
@@ -232,7 +234,7 @@ CREATE TABLE files_lists_9 (
   paths BLOB NOT NULL
 ) STRICT;
 INSERT INTO files_lists_9 (root, count, snapshot, entry_index, paths)
-  SELECT root, count, snapshot, entry_index, paths FROM files_lists;
+  SELECT root, count, NULL, NULL, paths FROM files_lists;
 DROP TABLE files_lists;
 ALTER TABLE files_lists_9 RENAME TO files_lists;
 "#,

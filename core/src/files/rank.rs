@@ -86,6 +86,52 @@ static BYTE_MASKS: [u64; 256] = {
     table
 };
 
+/// Which characters of `text` (see [`char_mask`]) stand where nucleo's path matching
+/// gives a bonus: a letter or digit that begins a word (at the start, after `/`, a space
+/// or punctuation), an upper-case letter after a lower-case one, a digit after a
+/// non-digit, and every space and punctuation character; every bit when `text` is not
+/// ASCII. A query word whose first character is not among them scores no bonus for it
+/// (see [`Needle::max_fuzzy_within`]): `x` in `index.ts`.
+pub fn boundary_mask(text: &str) -> u64 {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Class {
+        Space,
+        Delimiter,
+        Other,
+        Lower,
+        Upper,
+        Digit,
+    }
+    let class = |b: u8| match b {
+        b'a'..=b'z' => Class::Lower,
+        b'A'..=b'Z' => Class::Upper,
+        b'0'..=b'9' => Class::Digit,
+        b'/' => Class::Delimiter,
+        b if b.is_ascii_whitespace() => Class::Space,
+        _ => Class::Other,
+    };
+    // As in nucleo's `Config::bonus_for`, paths configuration (which reads a text as if
+    // it followed a `/`).
+    let mut prev = Class::Delimiter;
+    let mut mask = 0;
+    for b in text.bytes() {
+        if !b.is_ascii() {
+            return u64::MAX;
+        }
+        let now = class(b);
+        let word = matches!(now, Class::Lower | Class::Upper | Class::Digit);
+        let bonus = (word && matches!(prev, Class::Space | Class::Delimiter | Class::Other))
+            || (prev == Class::Lower && now == Class::Upper)
+            || (prev != Class::Digit && now == Class::Digit)
+            || matches!(now, Class::Space | Class::Other);
+        if bonus {
+            mask |= byte_mask(b);
+        }
+        prev = now;
+    }
+    mask
+}
+
 /// Scores paths against one query.
 pub struct PathMatcher {
     text: String,
@@ -106,6 +152,9 @@ pub(crate) struct Needle {
     required: u64,
     /// No text scores higher than this before bonuses (see [`max_fuzzy_score`]).
     max_fuzzy: u32,
+    /// The first character of each word of the query (see [`char_mask`]; 0 when it is
+    /// not ASCII).
+    firsts: Vec<u64>,
 }
 
 /// The highest fuzzy score nucleo (paths configuration) gives `pattern`, whatever the
@@ -113,7 +162,7 @@ pub(crate) struct Needle {
 /// bonus (9, after `/`), each further character 16 plus 9 (its own bonus or the one its
 /// run began with), and no gap adds.
 fn max_fuzzy_score(pattern: &Pattern) -> u32 {
-    const FIRST: u32 = 16 + 2 * 9;
+    const FIRST: u32 = 16 + FIRST_BONUS;
     const NEXT: u32 = 16 + 9;
     pattern
         .atoms
@@ -123,6 +172,10 @@ fn max_fuzzy_score(pattern: &Pattern) -> u32 {
         .map(|chars| FIRST + NEXT * (chars - 1))
         .sum()
 }
+
+/// The most the first character of a query word gains from its position: twice the
+/// largest boundary bonus (9, after `/`). Where no bonus is given, it gains nothing.
+const FIRST_BONUS: u32 = 2 * 9;
 
 /// The characters a text must hold to match `text` as a query: its letters, digits and
 /// `/ . _ -` (in any case); other characters may match folded forms, and spaces
@@ -149,8 +202,18 @@ impl Needle {
             AtomKind::Fuzzy,
         );
         let lower = text.trim().to_lowercase();
+        let firsts = pattern
+            .atoms
+            .iter()
+            .filter_map(|atom| atom.needle_text().chars().next())
+            .map(|c| match u8::try_from(c) {
+                Ok(b) if b.is_ascii() => byte_mask(b),
+                _ => 0,
+            })
+            .collect();
         Needle {
             max_fuzzy: max_fuzzy_score(&pattern),
+            firsts,
             pattern,
             names: !lower.is_empty() && !lower.contains('/'),
             lower,
@@ -163,6 +226,18 @@ impl Needle {
     /// name that may not is never matched.
     fn name_may_match(&self, name: &FileName<'_>) -> bool {
         name.mask & self.required == self.required
+    }
+
+    /// The most a text whose [`boundary_mask`] is `boundaries` scores before bonuses:
+    /// [`Needle::max_fuzzy`], less [`FIRST_BONUS`] for each word of the query whose first
+    /// character stands nowhere in the text a bonus is given.
+    fn max_fuzzy_within(&self, boundaries: u64) -> u32 {
+        let missed = self
+            .firsts
+            .iter()
+            .filter(|&&first| first != 0 && first & boundaries == 0)
+            .count() as u32;
+        self.max_fuzzy - missed * FIRST_BONUS
     }
 }
 
@@ -252,7 +327,7 @@ impl Scratch {
         // What the bonuses can make of the best fuzzy score there is: below the floor,
         // the path is not worth matching at all (most paths, once the best are known,
         // for a query most paths match).
-        if floor > 0 && bonuses.bound(needle, name_may_match) < floor {
+        if floor > 0 && bonuses.bound(needle.max_fuzzy, name_may_match) < floor {
             return None;
         }
         // A name that matches is part of a path that matches (each word of the query
@@ -273,11 +348,15 @@ impl Scratch {
     }
 
     /// The most [`Self::score_above`] can return for `path` (see [`Bonuses::bound`]),
-    /// known without matching it.
-    fn bound(needle: &Needle, path: &str) -> u32 {
+    /// known without matching it; `boundaries` holds (at least) the path's
+    /// [`boundary_mask`].
+    fn bound(needle: &Needle, path: &str, boundaries: u64) -> u32 {
         let name = FileName::of(path);
         let bonuses = Bonuses::of(needle, path, &name);
-        bonuses.bound(needle, name.at == 0 || needle.name_may_match(&name))
+        bonuses.bound(
+            needle.max_fuzzy_within(boundaries),
+            name.at == 0 || needle.name_may_match(&name),
+        )
     }
 }
 
@@ -337,8 +416,11 @@ impl PathMatcher {
     /// name's start and stem, an entry point), in the name (a quarter more) only when
     /// the name holds the query's characters. A scan that scores paths in the order of
     /// this bound can stop at the first whose bound is below the worst score it keeps.
-    pub fn bound(&self, path: &str) -> u32 {
-        Scratch::bound(&self.needle, path)
+    /// `boundaries` holds (at least) the path's [`boundary_mask`]: the best fuzzy score
+    /// there is for a path whose characters there do not begin the query's words is
+    /// lower.
+    pub fn bound(&self, path: &str, boundaries: u64) -> u32 {
+        Scratch::bound(&self.needle, path, boundaries)
     }
 }
 
@@ -523,13 +605,13 @@ impl Bonuses {
         bonuses
     }
 
-    /// The most a path with these bonuses can score for `needle`: the best fuzzy score
-    /// there is, weighed as a match in the file name when `name_may_match` (see
+    /// The most a path with these bonuses can score when no fuzzy score of it exceeds
+    /// `max_fuzzy`, weighed as a match in the file name when `name_may_match` (see
     /// [`Needle::name_may_match`]).
-    fn bound(&self, needle: &Needle, name_may_match: bool) -> u32 {
+    fn bound(&self, max_fuzzy: u32, name_may_match: bool) -> u32 {
         match name_may_match {
-            true => self.apply(name_weight(needle.max_fuzzy), true),
-            false => self.apply(needle.max_fuzzy, false),
+            true => self.apply(name_weight(max_fuzzy), true),
+            false => self.apply(max_fuzzy, false),
         }
     }
 
@@ -918,7 +1000,8 @@ mod tests {
                     .pattern
                     .score(Utf32Str::new(path, &mut scratch.buf), &mut scratch.matcher)
                 {
-                    assert!(raw <= needle.max_fuzzy, "{query:?} {path:?}: {raw}");
+                    let within = needle.max_fuzzy_within(boundary_mask(path));
+                    assert!(raw <= within, "{query:?} {path:?}: {raw} > {within}");
                 }
                 // A floor equal to the score never turns the path away.
                 if let Some(score) = m.score(path) {
@@ -938,6 +1021,33 @@ mod tests {
             &mut scratch.matcher,
         );
         assert_eq!(raw, Some(needle.max_fuzzy));
+        // So is the bound of a path where no word of the query can begin where a bonus
+        // is given: `x` inside `index`, `s` and `b` inside words.
+        for (query, path) in [("x", "a/index.rs"), ("s b", "les/abs"), ("x", "a/ax")] {
+            let needle = Needle::new(query);
+            let within = needle.max_fuzzy_within(boundary_mask(path));
+            assert!(within < needle.max_fuzzy, "{query:?} {path:?}");
+            let raw = needle
+                .pattern
+                .score(Utf32Str::new(path, &mut scratch.buf), &mut scratch.matcher);
+            assert_eq!(raw, Some(within), "{query:?} {path:?}");
+        }
+    }
+
+    #[test]
+    fn boundary_masks_hold_the_characters_a_bonus_is_given_at() {
+        let chars = |mask: u64| -> String {
+            (b' '..=b'~')
+                .filter(|&b| !b.is_ascii_uppercase() && byte_mask(b) & mask == byte_mask(b))
+                .map(char::from)
+                .collect()
+        };
+        // Word starts, camelCase, digits after non-digits, punctuation; not `/` itself.
+        assert_eq!(chars(boundary_mask("src/fooBar_baz9.rs")), ".9_bfrs");
+        // Spaces count; a digit after a digit and a capital after a capital do not.
+        assert_eq!(chars(boundary_mask("a b12 CD")), " 1abc");
+        assert_eq!(boundary_mask("café"), u64::MAX);
+        assert_eq!(boundary_mask(""), 0);
     }
 
     /// What scoring was before the name was matched first: both the whole path and the
@@ -975,7 +1085,10 @@ mod tests {
                     assert_eq!(m.score_above(path, 1), None, "{query:?} {path:?}");
                     continue;
                 };
-                assert!(m.bound(path) >= score, "{query:?} {path:?}: {score}");
+                assert!(
+                    m.bound(path, boundary_mask(path)) >= score,
+                    "{query:?} {path:?}: {score}"
+                );
                 // A floor up to the score never turns the path away, nor changes it.
                 for floor in [1, score / 2, score] {
                     assert_eq!(
@@ -984,14 +1097,15 @@ mod tests {
                         "{query:?} {path:?}"
                     );
                 }
-                for floor in [score + 1, m.bound(path) + 1] {
+                for floor in [score + 1, m.bound(path, boundary_mask(path)) + 1] {
                     let above = m.score_above(path, floor);
                     assert!(
                         above.is_none() || above == Some(score),
                         "{query:?} {path:?}"
                     );
                 }
-                assert_eq!(m.score_above(path, m.bound(path) + 1), None);
+                // Above the bound of any path with its bonuses, it is not matched at all.
+                assert_eq!(m.score_above(path, m.bound(path, u64::MAX) + 1), None);
             }
         }
     }

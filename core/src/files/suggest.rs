@@ -167,8 +167,9 @@ trait Scorer: Send + Sized {
     /// Whether [`Scorer::bound`] bounds scores: the scan then scores paths best bound
     /// first (see [`score_entries`]).
     const BOUNDED: bool;
-    /// The most `score_above` can give `path`, known without matching it.
-    fn bound(&self, path: &str) -> u32;
+    /// The most `score_above` can give `path`, known without matching it; `boundaries`
+    /// holds (at least) its [`boundary_mask`](super::rank::boundary_mask).
+    fn bound(&self, path: &str, boundaries: u64) -> u32;
 }
 
 impl Scorer for PathMatcher {
@@ -188,8 +189,8 @@ impl Scorer for PathMatcher {
         Fit::Tight
     }
     const BOUNDED: bool = true;
-    fn bound(&self, path: &str) -> u32 {
-        PathMatcher::bound(self, path)
+    fn bound(&self, path: &str, boundaries: u64) -> u32 {
+        PathMatcher::bound(self, path, boundaries)
     }
 }
 
@@ -211,7 +212,7 @@ impl Scorer for TypoMatcher {
     }
     // A typo's score depends on the correction found in the path: no cheap bound.
     const BOUNDED: bool = false;
-    fn bound(&self, _path: &str) -> u32 {
+    fn bound(&self, _path: &str, _boundaries: u64) -> u32 {
         u32::MAX
     }
 }
@@ -233,6 +234,18 @@ fn classify(matcher: &mut PathMatcher, found: &mut BTreeMap<String, Candidate>) 
 
 /// Lists with more entries than this are scored on several threads.
 const PARALLEL_SCAN_ENTRIES: usize = 8192;
+
+/// An entry of a path list, as the scan reads it (see [`Search::entries`]).
+struct Entry<'l> {
+    /// Its index in the list.
+    i: usize,
+    entry: &'l str,
+    /// How it is displayed.
+    display: Cow<'l, str>,
+    /// At least the characters of the displayed form's
+    /// [`boundary_mask`](super::rank::boundary_mask).
+    boundaries: u64,
+}
 
 /// Where the entries of one root's path list are, relative to one scope directory.
 struct ListPart<'a> {
@@ -676,19 +689,28 @@ impl Search<'_> {
     }
 
     /// The entries `range` of `list` in the part's directory, each with its displayed
-    /// form, passing the filter and whose characters (see [`char_mask`]) `may_match`.
+    /// form and (at least) the characters of its
+    /// [`boundary_mask`](super::rank::boundary_mask), passing the filter
+    /// and whose characters (see [`char_mask`]) `may_match`.
     fn entries<'l>(
         &'l self,
         list: &'l PathList<'_>,
         range: std::ops::Range<usize>,
         part: &'l ListPart<'_>,
         may_match: impl Fn(u64) -> bool + 'l,
-    ) -> impl Iterator<Item = (usize, &'l str, Cow<'l, str>)> + 'l {
-        // Characters the displayed form has besides the entry's own.
+    ) -> impl Iterator<Item = Entry<'l>> + 'l {
+        // Characters the displayed form has besides the entry's own. The entry's first
+        // character counts as a boundary in its own mask, as it is after `shown`.
         let shown = char_mask(part.shown);
         range.filter_map(move |i| {
             let (entry, display) = self.entry(list, i, part, |mask| may_match(mask | shown))?;
-            Some((i, entry, display))
+            let boundaries = list.boundaries(i)? | shown;
+            Some(Entry {
+                i,
+                entry,
+                display,
+                boundaries,
+            })
         })
     }
 
@@ -753,7 +775,7 @@ impl Search<'_> {
 
     /// List the filter's matches of `list` into `best`; false when `best` filled up first.
     fn list_filtered(&self, list: &PathList<'_>, part: &ListPart<'_>, best: &mut Best) -> bool {
-        for (_, entry, display) in self.entries(list, 0..list.len(), part, |_| true) {
+        for Entry { entry, display, .. } in self.entries(list, 0..list.len(), part, |_| true) {
             if best.is_full() {
                 return false;
             }
@@ -1150,13 +1172,13 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
 /// would give.
 fn score_entries<'l, S: Scorer>(
     m: &mut S,
-    entries: impl Iterator<Item = (usize, &'l str, Cow<'l, str>)>,
+    entries: impl Iterator<Item = Entry<'l>>,
     entry_at: impl Fn(usize) -> Option<(&'l str, Cow<'l, str>)>,
     root: &Path,
     best: &mut Best,
 ) {
     if !S::BOUNDED {
-        for (_, entry, display) in entries {
+        for Entry { entry, display, .. } in entries {
             // Once the heap is full, only a score above its worst can enter.
             if let Some(score) = m.score_above(&display, best.floor()) {
                 best.offer(score, &display, root, entry);
@@ -1168,7 +1190,7 @@ fn score_entries<'l, S: Scorer>(
     // bound sorts first) and the index (low 32 bits: a list's offsets are u32, so it has
     // fewer entries than that).
     let mut keys: Vec<u64> = entries
-        .map(|(i, _, display)| (u64::from(!m.bound(&display)) << 32) | i as u64)
+        .map(|e| (u64::from(!m.bound(&e.display, e.boundaries)) << 32) | e.i as u64)
         .collect();
     let bound = |key: u64| !((key >> 32) as u32);
     let index = |key: u64| key as u32 as usize;
@@ -1313,6 +1335,7 @@ pub fn display_path(path: &Path, project: &Path, home: Option<&Path>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::rank::boundary_mask;
 
     #[test]
     fn display_paths() {
@@ -1369,7 +1392,12 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(_, p)| S::may_match(required, char_mask(p)))
-            .map(|(i, p)| (i, p.as_str(), Cow::Borrowed(p.as_str())));
+            .map(|(i, p)| Entry {
+                i,
+                entry: p,
+                display: Cow::Borrowed(p),
+                boundaries: boundary_mask(p),
+            });
         let mut best = Best::new(keep);
         let at = |i: usize| Some((paths[i].as_str(), Cow::Borrowed(paths[i].as_str())));
         score_entries(m, entries, at, Path::new("/r"), &mut best);
