@@ -230,11 +230,12 @@ function benchTree(label, n, tools, rounds, work, times) {
   )
   if (indexer.status !== 0) fail(`indexing ${root}: ${indexer.stderr.trim()}`)
   if (Number(indexer.stdout) !== n) fail(`indexed ${indexer.stdout} files of ${n} under ${root}`)
+  const indexed = Date.now() - t
   // The tree and its index are written back to disk before anything is timed: the
   // kernel's writeback of 100k new files otherwise runs beside the first minute of runs.
   spawnSync('sync')
   const made = kept === null ? 'generated' : 'reused'
-  console.error(`${label}: ${made} ${n} files in ${generated} ms, indexed in ${Date.now() - t} ms`)
+  console.error(`${label}: ${made} ${n} files in ${generated} ms, indexed in ${indexed} ms`)
 
   const env = { ...process.env, CC_SEARCH_HOME: home, CLAUDE_PROJECT_DIR: root }
   const answers = {}
