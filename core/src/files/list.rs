@@ -3,10 +3,12 @@
 //! `paths` holds the root's paths (relative to it; absolute when outside it) in path
 //! order, separated by NUL. `entry_index` holds, for each entry in the same order, its
 //! character mask ([`char_mask`]) and boundary mask ([`boundary_mask`]), little-endian
-//! u64s, and the byte offset where it starts in `paths` (a little-endian u32): the scan
-//! skips a path that lacks a character of the query without reading it, bounds what the
-//! rest can score without reading all of them, and splits the list between threads by
-//! entry.
+//! u64s, the byte offset where it starts in `paths` (a little-endian u32), and what the
+//! bound of its score reads of its file name ([`NameFacts`]): the scan skips a path that
+//! lacks a character of the query without reading it, bounds what the rest can score
+//! from the index alone (reading a path only where its first bytes begin the query), and
+//! splits the list between threads by entry. An entry that is not UTF-8 is skipped, the
+//! others are read.
 //!
 //! Each list is also written to a file of its own beside the database (a [`Snapshot`],
 //! named in `files_lists.snapshot`), which a query maps into memory instead of reading
@@ -20,10 +22,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::rank::{boundary_mask, char_mask};
+use super::rank::{NameFacts, boundary_mask, char_mask};
 
-/// Bytes of one `entry_index` entry.
-const ENTRY: usize = 20;
+/// Bytes of one `entry_index` entry: two masks, an offset, [`NameFacts`].
+const ENTRY: usize = 20 + NameFacts::BYTES;
 
 /// Builds the two columns of a path list.
 #[derive(Debug, Default)]
@@ -37,6 +39,12 @@ impl ListBuilder {
     /// Append a path (in path order). Lists are bounded by the file limits, far below
     /// 4 GiB; a path past that offset is left out.
     pub fn push(&mut self, path: &str) {
+        self.push_bytes(path.as_bytes());
+    }
+
+    /// [`ListBuilder::push`] of bytes that may not be UTF-8 (an entry [`PathList::entry`]
+    /// then skips, but whose place the index keeps).
+    fn push_bytes(&mut self, path: &[u8]) {
         let start = self.paths.len() + usize::from(self.count > 0);
         let Ok(offset) = u32::try_from(start) else {
             return;
@@ -44,11 +52,15 @@ impl ListBuilder {
         if self.count > 0 {
             self.paths.push(0);
         }
-        self.paths.extend_from_slice(path.as_bytes());
-        self.index.extend_from_slice(&char_mask(path).to_le_bytes());
+        self.paths.extend_from_slice(path);
+        let text = String::from_utf8_lossy(path);
         self.index
-            .extend_from_slice(&boundary_mask(path).to_le_bytes());
+            .extend_from_slice(&char_mask(&text).to_le_bytes());
+        self.index
+            .extend_from_slice(&boundary_mask(&text).to_le_bytes());
         self.index.extend_from_slice(&offset.to_le_bytes());
+        self.index
+            .extend_from_slice(&NameFacts::of(&text).to_bytes());
         self.count += 1;
     }
 
@@ -61,29 +73,28 @@ impl ListBuilder {
 /// A stored path list, read.
 #[derive(Debug)]
 pub(crate) struct PathList<'a> {
-    text: &'a str,
+    text: &'a [u8],
     index: Cow<'a, [u8]>,
 }
 
 impl<'a> PathList<'a> {
-    /// The list of stored columns; a missing index (written by an older version) is
-    /// rebuilt in memory. None when `paths` is not UTF-8 (checked in one pass: far
-    /// cheaper than entry by entry). The index is not checked against the paths up front
-    /// (that would read them all); [`PathList::entry`] returns only whole entries, so an
-    /// index that does not fit loses entries, never makes any up.
-    pub fn new(paths: &'a [u8], index: Option<&'a [u8]>) -> Option<PathList<'a>> {
-        let text = std::str::from_utf8(paths).ok()?;
+    /// The list of stored columns, `count` entries; an index of another size (missing, or
+    /// written by an older version) is rebuilt in memory. The index is not checked
+    /// against the paths up front (that would read them all); [`PathList::entry`] returns
+    /// only whole entries, so an index that does not fit loses entries, never makes any
+    /// up.
+    pub fn new(paths: &'a [u8], index: Option<&'a [u8]>, count: usize) -> PathList<'a> {
         let index = match index {
-            Some(index) if index.len() % ENTRY == 0 => Cow::Borrowed(index),
+            Some(index) if Some(index.len()) == count.checked_mul(ENTRY) => Cow::Borrowed(index),
             _ => {
                 let mut builder = ListBuilder::default();
-                for entry in text.split('\0').filter(|_| !text.is_empty()) {
-                    builder.push(entry);
+                for entry in paths.split(|&b| b == 0).filter(|_| !paths.is_empty()) {
+                    builder.push_bytes(entry);
                 }
                 Cow::Owned(builder.finish().1)
             }
         };
-        Some(PathList { text, index })
+        PathList { text: paths, index }
     }
 
     /// How many entries it has.
@@ -102,12 +113,19 @@ impl<'a> PathList<'a> {
         self.u64_at(i * ENTRY + 8)
     }
 
+    /// What the bound of entry `i`'s score reads of it (see [`NameFacts`]); None past
+    /// the end.
+    pub fn facts(&self, i: usize) -> Option<NameFacts> {
+        NameFacts::from_bytes(self.index.get(i * ENTRY + 20..(i + 1) * ENTRY)?)
+    }
+
     fn u64_at(&self, at: usize) -> Option<u64> {
         let bytes = self.index.get(at..at + 8)?;
         Some(u64::from_le_bytes(bytes.try_into().ok()?))
     }
 
-    /// Entry `i`; None past the end, or when the index does not point at a whole entry.
+    /// Entry `i`; None past the end, when the index does not point at a whole entry, or
+    /// when it is not UTF-8.
     pub fn entry(&self, i: usize) -> Option<&'a str> {
         let start = offset_of(self.index.get(i * ENTRY..(i + 1) * ENTRY)?);
         let end = match self.index.get((i + 1) * ENTRY..(i + 2) * ENTRY) {
@@ -115,14 +133,13 @@ impl<'a> PathList<'a> {
             None => self.text.len(),
         };
         // A whole entry: a NUL (or the list's edge) on both sides.
-        let bytes = self.text.as_bytes();
+        let bytes = self.text;
         let starts = start == 0 || bytes.get(start - 1) == Some(&0);
         let ends = end == bytes.len() || bytes.get(end) == Some(&0);
         if !(starts && ends) {
             return None;
         }
-        // Both ends border a NUL (ASCII) or the edge, so they are char boundaries.
-        self.text.get(start..end)
+        std::str::from_utf8(bytes.get(start..end)?).ok()
     }
 }
 
@@ -133,7 +150,7 @@ pub(crate) fn snapshot_dir(db: &Path) -> PathBuf {
 }
 
 /// First and last bytes of a snapshot file.
-const MAGIC: &[u8; 8] = b"ccslist2";
+const MAGIC: &[u8; 8] = b"ccslist3";
 /// Bytes before the paths: the magic, then the entry count and the lengths of the paths
 /// and of the index (little-endian u64s).
 const HEADER: usize = 32;
@@ -148,6 +165,7 @@ const HEADER: usize = 32;
 pub(crate) struct Snapshot {
     map: memmap2::Mmap,
     paths_len: usize,
+    count: usize,
 }
 
 impl Snapshot {
@@ -204,14 +222,18 @@ impl Snapshot {
             && map.ends_with(MAGIC)
             && stored == count
             && index_len == count.checked_mul(ENTRY)?;
-        fits.then_some(Snapshot { map, paths_len })
+        fits.then_some(Snapshot {
+            map,
+            paths_len,
+            count,
+        })
     }
 
-    /// The list it holds; None when its paths are not UTF-8.
-    pub fn list(&self) -> Option<PathList<'_>> {
+    /// The list it holds.
+    pub fn list(&self) -> PathList<'_> {
         let body = &self.map[HEADER..self.map.len() - MAGIC.len()];
         let (paths, index) = body.split_at(self.paths_len);
-        PathList::new(paths, Some(index))
+        PathList::new(paths, Some(index), self.count)
     }
 
     /// Remove every file of `dir` but the snapshots `keep` (what the rows name now).
@@ -229,6 +251,7 @@ impl Snapshot {
     }
 }
 
+/// The offset an entry of the index holds.
 fn offset_of(entry: &[u8]) -> usize {
     let bytes: [u8; 4] = entry[16..20].try_into().unwrap_or([0; 4]);
     u32::from_le_bytes(bytes) as usize
@@ -238,11 +261,14 @@ fn offset_of(entry: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn entries(list: &PathList<'_>) -> Vec<(String, u64, u64)> {
+    type Read = (String, u64, u64, NameFacts);
+
+    fn entries(list: &PathList<'_>) -> Vec<Read> {
         (0..list.len())
             .map(|i| {
                 let entry = list.entry(i).unwrap().to_string();
-                (entry, list.mask(i).unwrap(), list.boundaries(i).unwrap())
+                let (mask, boundaries) = (list.mask(i).unwrap(), list.boundaries(i).unwrap());
+                (entry, mask, boundaries, list.facts(i).unwrap())
             })
             .collect()
     }
@@ -257,25 +283,35 @@ mod tests {
         let (text, index, count) = builder.finish();
         assert_eq!(count, 4);
         assert_eq!(text, b"a/one.rs\0b/two\0caf\xc3\xa9/x\0z");
-        let list = PathList::new(&text, Some(&index)).unwrap();
-        let expected: Vec<(String, u64, u64)> = paths
+        let list = PathList::new(&text, Some(&index), count);
+        let expected: Vec<Read> = paths
             .iter()
-            .map(|p| (p.to_string(), char_mask(p), boundary_mask(p)))
+            .map(|p| {
+                let facts = NameFacts::of(p);
+                (p.to_string(), char_mask(p), boundary_mask(p), facts)
+            })
             .collect();
         assert_eq!(entries(&list), expected);
         assert!(matches!(list.index, Cow::Borrowed(_)));
         assert!(list.entry(4).is_none() && list.mask(4).is_none());
-        assert!(list.boundaries(4).is_none());
-        // A missing or malformed index is rebuilt: same entries.
-        for index in [None, Some(&index[..13])] {
-            let rebuilt = PathList::new(&text, index).unwrap();
+        assert!(list.boundaries(4).is_none() && list.facts(4).is_none());
+        // A missing index, or one of another size (an older version's entries, or
+        // another count of entries, even whole ones), is rebuilt: same entries.
+        let older = [0; 20 * 4];
+        for index in [
+            None,
+            Some(&index[..13]),
+            Some(&older[..]),
+            Some(&index[..2 * ENTRY]),
+        ] {
+            let rebuilt = PathList::new(&text, index, count);
             assert!(matches!(rebuilt.index, Cow::Owned(_)));
             assert_eq!(entries(&rebuilt), expected);
         }
         // An index that does not fit the paths yields no made-up entries.
         let mut shifted = index.clone();
         shifted[ENTRY + 16] += 1; // entry 1 starts a byte late
-        let list = PathList::new(&text, Some(&shifted)).unwrap();
+        let list = PathList::new(&text, Some(&shifted), count);
         let got: Vec<Option<&str>> = (0..4).map(|i| list.entry(i)).collect();
         assert_eq!(got, [None, None, Some("café/x"), Some("z")]);
     }
@@ -292,15 +328,11 @@ mod tests {
         let other = Snapshot::write(dir.path(), b"", b"", 0).unwrap();
         assert_ne!(name, other, "every snapshot has a name of its own");
         let read = Snapshot::open(dir.path(), &name, count).unwrap();
-        let list = read.list().unwrap();
+        let list = read.list();
         assert_eq!(entries(&list).len(), 2);
         assert_eq!(list.entry(1).unwrap(), "b/two");
         assert_eq!(
-            Snapshot::open(dir.path(), &other, 0)
-                .unwrap()
-                .list()
-                .unwrap()
-                .len(),
+            Snapshot::open(dir.path(), &other, 0).unwrap().list().len(),
             0
         );
         // Another count than the row's, another file's name, a name outside the directory.
@@ -327,9 +359,20 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_invalid_lists() {
-        let empty = PathList::new(b"", Some(b"")).unwrap();
+    fn empty_lists_and_entries_that_are_not_utf8() {
+        let empty = PathList::new(b"", Some(b""), 0);
         assert_eq!(empty.len(), 0);
-        assert!(PathList::new(b"a\0\xff", None).is_none());
+        // An entry that is not UTF-8 is skipped; the others are read, with or without
+        // an index.
+        let mut builder = ListBuilder::default();
+        for p in [&b"a"[..], b"b\xff", b"c/d"] {
+            builder.push_bytes(p);
+        }
+        let (paths, index, count) = builder.finish();
+        for index in [Some(&index[..]), None] {
+            let list = PathList::new(&paths, index, count);
+            let read: Vec<_> = (0..list.len()).map(|i| list.entry(i)).collect();
+            assert_eq!(read, [Some("a"), None, Some("c/d")]);
+        }
     }
 }

@@ -238,6 +238,10 @@ INSERT INTO files_lists_9 (root, count, snapshot, entry_index, paths)
 DROP TABLE files_lists;
 ALTER TABLE files_lists_9 RENAME TO files_lists;
 "#,
+    // 10: each entry of a list's index also holds what the bound of its score reads of
+    // its file name (`list.rs`, `NameFacts`), so the scan reads a path only where it
+    // may begin the query. The old indexes and snapshots are dropped as in 9.
+    "UPDATE files_lists SET entry_index = NULL, snapshot = NULL;",
 ];
 
 /// Most paths a suggestion returns (spec: "at most 15").

@@ -224,8 +224,8 @@ impl Needle {
 
     /// Whether the file name `name` may match (it holds every required character); a
     /// name that may not is never matched.
-    fn name_may_match(&self, name: &FileName<'_>) -> bool {
-        name.mask & self.required == self.required
+    fn name_may_match(&self, name_mask: u64) -> bool {
+        name_mask & self.required == self.required
     }
 
     /// The most a text whose [`boundary_mask`] is `boundaries` scores before bonuses:
@@ -279,6 +279,121 @@ impl<'a> FileName<'a> {
     }
 }
 
+/// What the bound of a path reads of it besides its masks (see [`PathMatcher::bound`]):
+/// found once when its list is written and stored in the list's entry index, so that a
+/// scan bounds a path without reading it. The path itself is read only where its first
+/// bytes (or its name's) begin the query, to confirm a prefix or a name's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NameFacts {
+    /// The file name's characters (see [`char_mask`]); every bit when it is not ASCII.
+    mask: u64,
+    /// The stem's length in characters, at most `u16::MAX` (then it is counted again).
+    stem_chars: u16,
+    /// [`NameFacts::WHOLE`], [`NameFacts::ASCII`], [`NameFacts::ENTRY`].
+    flags: u8,
+    /// The path's first four bytes, ASCII letters in lower case, zeros past its end.
+    path_head: [u8; 4],
+    /// The file name's, likewise.
+    name_head: [u8; 4],
+}
+
+impl NameFacts {
+    /// Bytes of [`NameFacts::to_bytes`].
+    pub const BYTES: usize = 19;
+    /// The path is its file name (it has no `/`).
+    const WHOLE: u8 = 1;
+    /// The file name is ASCII.
+    const ASCII: u8 = 2;
+    /// The file name is an entry point (see [`ENTRY_POINTS`]).
+    const ENTRY: u8 = 4;
+
+    pub fn of(path: &str) -> NameFacts {
+        NameFacts::of_name(path, &FileName::of(path))
+    }
+
+    fn of_name(path: &str, name: &FileName<'_>) -> NameFacts {
+        let head = |text: &str| {
+            let mut head = [0; 4];
+            for (h, b) in head.iter_mut().zip(text.bytes()) {
+                *h = b.to_ascii_lowercase();
+            }
+            head
+        };
+        let ascii = name.is_ascii();
+        let entry = name.name.len() <= LONGEST_ENTRY_POINT
+            && ENTRY_POINTS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(name.name));
+        let stem_chars = match ascii {
+            true => name.stem.len(),
+            false => name.stem.chars().count(),
+        };
+        NameFacts {
+            mask: name.mask,
+            stem_chars: u16::try_from(stem_chars).unwrap_or(u16::MAX),
+            flags: u8::from(name.at == 0) * NameFacts::WHOLE
+                + u8::from(ascii) * NameFacts::ASCII
+                + u8::from(entry) * NameFacts::ENTRY,
+            path_head: head(path),
+            name_head: head(name.name),
+        }
+    }
+
+    pub fn to_bytes(self) -> [u8; NameFacts::BYTES] {
+        let mut out = [0; NameFacts::BYTES];
+        out[..8].copy_from_slice(&self.mask.to_le_bytes());
+        out[8..10].copy_from_slice(&self.stem_chars.to_le_bytes());
+        out[10] = self.flags;
+        out[11..15].copy_from_slice(&self.path_head);
+        out[15..19].copy_from_slice(&self.name_head);
+        out
+    }
+
+    /// Facts [`NameFacts::to_bytes`] wrote; None when `bytes` is not [`NameFacts::BYTES`]
+    /// long.
+    pub fn from_bytes(bytes: &[u8]) -> Option<NameFacts> {
+        let bytes: &[u8; NameFacts::BYTES] = bytes.try_into().ok()?;
+        let [
+            m0,
+            m1,
+            m2,
+            m3,
+            m4,
+            m5,
+            m6,
+            m7,
+            s0,
+            s1,
+            flags,
+            p0,
+            p1,
+            p2,
+            p3,
+            n0,
+            n1,
+            n2,
+            n3,
+        ] = *bytes;
+        Some(NameFacts {
+            mask: u64::from_le_bytes([m0, m1, m2, m3, m4, m5, m6, m7]),
+            stem_chars: u16::from_le_bytes([s0, s1]),
+            flags,
+            path_head: [p0, p1, p2, p3],
+            name_head: [n0, n1, n2, n3],
+        })
+    }
+
+    fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// Whether a text whose first bytes are `head` (see [`NameFacts`]) may begin with
+/// `lower` ignoring ASCII case: false only when it cannot.
+fn head_may_begin(head: [u8; 4], lower: &str) -> bool {
+    head.iter().zip(lower.bytes()).all(|(&h, b)| h == b)
+}
+
 /// The memory fuzzy scoring works in; one per thread.
 pub(crate) struct Scratch {
     matcher: Matcher,
@@ -323,7 +438,7 @@ impl Scratch {
             let in_name = name_weight(whole);
             return Some(bonuses.apply(in_name, in_name > 0));
         }
-        let name_may_match = needle.name_may_match(&name);
+        let name_may_match = needle.name_may_match(name.mask);
         // What the bonuses can make of the best fuzzy score there is: below the floor,
         // the path is not worth matching at all (most paths, once the best are known,
         // for a query most paths match).
@@ -347,15 +462,20 @@ impl Scratch {
         Some(bonuses.apply(whole.max(in_name), in_name > 0))
     }
 
-    /// The most [`Self::score_above`] can return for `path` (see [`Bonuses::bound`]),
-    /// known without matching it; `boundaries` holds (at least) the path's
-    /// [`boundary_mask`].
-    fn bound(needle: &Needle, path: &str, boundaries: u64) -> u32 {
-        let name = FileName::of(path);
-        let bonuses = Bonuses::of(needle, path, &name);
+    /// The most [`Self::score_above`] can return for the path whose [`NameFacts`] are
+    /// `facts` (see [`Bonuses::bound`]), known without matching it; `boundaries` holds
+    /// (at least) the path's [`boundary_mask`]; `path` reads the path, when its facts do
+    /// not settle a bonus.
+    fn bound<'p>(
+        needle: &Needle,
+        facts: &NameFacts,
+        boundaries: u64,
+        path: impl FnOnce() -> Option<&'p str>,
+    ) -> u32 {
+        let bonuses = Bonuses::of_facts(needle, facts, path);
         bonuses.bound(
             needle.max_fuzzy_within(boundaries),
-            name.at == 0 || needle.name_may_match(&name),
+            facts.has(NameFacts::WHOLE) || needle.name_may_match(facts.mask),
         )
     }
 }
@@ -420,7 +540,20 @@ impl PathMatcher {
     /// there is for a path whose characters there do not begin the query's words is
     /// lower.
     pub fn bound(&self, path: &str, boundaries: u64) -> u32 {
-        Scratch::bound(&self.needle, path, boundaries)
+        self.bound_of(&NameFacts::of(path), boundaries, || Some(path))
+    }
+
+    /// [`Self::bound`] of the path whose [`NameFacts`] are `facts`, read with `path`
+    /// only when they do not settle a bonus (its first bytes begin the query): a scan
+    /// bounds most paths from its entry index alone. A path `path` cannot read
+    /// (None) is given every bonus its facts allow.
+    pub(crate) fn bound_of<'p>(
+        &self,
+        facts: &NameFacts,
+        boundaries: u64,
+        path: impl FnOnce() -> Option<&'p str>,
+    ) -> u32 {
+        Scratch::bound(&self.needle, facts, boundaries, path)
     }
 }
 
@@ -571,36 +704,57 @@ struct Bonuses {
 
 impl Bonuses {
     fn of(needle: &Needle, path: &str, name: &FileName<'_>) -> Bonuses {
+        Bonuses::of_facts(needle, &NameFacts::of_name(path, name), || Some(path))
+    }
+
+    /// The bonuses of the path whose [`NameFacts`] are `facts`; `path` reads it, and is
+    /// called only when its first bytes or its name's begin the query (or its name is
+    /// not ASCII). A path it cannot read is given every bonus its facts allow.
+    fn of_facts<'p>(
+        needle: &Needle,
+        facts: &NameFacts,
+        path: impl FnOnce() -> Option<&'p str>,
+    ) -> Bonuses {
         let lower = needle.lower.as_str();
+        let ascii = facts.has(NameFacts::ASCII);
+        let prefix_may = lower.len() > 1 && head_may_begin(facts.path_head, lower);
+        let name_may = needle.names && (!ascii || head_may_begin(facts.name_head, lower));
         let mut bonuses = Bonuses {
-            prefix: lower.len() > 1
-                && path.len() >= lower.len()
-                && path.is_char_boundary(lower.len())
-                && path[..lower.len()].eq_ignore_ascii_case(lower),
+            prefix: prefix_may,
             exact_stem: false,
             name_start: false,
             closeness: None,
-            entry: name.name.len() <= LONGEST_ENTRY_POINT
-                && ENTRY_POINTS
-                    .iter()
-                    .any(|e| e.eq_ignore_ascii_case(name.name)),
+            entry: facts.has(NameFacts::ENTRY),
         };
-        if needle.names {
-            let ascii = name.is_ascii();
-            let stem = name.stem;
-            bonuses.exact_stem = eq_ignore_case(stem, lower, ascii);
-            if !bonuses.exact_stem {
-                bonuses.name_start = starts_with_ignore_case(name.name, lower, ascii);
-                if !stem.is_empty() {
-                    let s = if ascii {
-                        stem.len()
-                    } else {
-                        stem.chars().count()
-                    };
-                    let n = needle.chars;
-                    bonuses.closeness = Some(n.min(s) as f64 / n.max(s) as f64);
+        // The stem's length in characters (a name's, always below `u16::MAX`).
+        let mut stem_chars = usize::from(facts.stem_chars);
+        if prefix_may || name_may || stem_chars == usize::from(u16::MAX) {
+            let Some(path) = path() else {
+                // Unread: every bonus the facts allow (an exact stem is worth more than
+                // a name's start with any closeness).
+                bonuses.exact_stem = name_may;
+                if needle.names && !name_may && stem_chars > 0 {
+                    bonuses.closeness = Some(1.0);
                 }
+                return bonuses;
+            };
+            bonuses.prefix = prefix_may
+                && path.len() >= lower.len()
+                && path.is_char_boundary(lower.len())
+                && path[..lower.len()].eq_ignore_ascii_case(lower);
+            let name = FileName::of(path);
+            if name_may {
+                bonuses.exact_stem = eq_ignore_case(name.stem, lower, ascii);
+                bonuses.name_start =
+                    !bonuses.exact_stem && starts_with_ignore_case(name.name, lower, ascii);
             }
+            if stem_chars == usize::from(u16::MAX) {
+                stem_chars = name.stem.chars().count();
+            }
+        }
+        if needle.names && !bonuses.exact_stem && stem_chars > 0 {
+            let n = needle.chars;
+            bonuses.closeness = Some(n.min(stem_chars) as f64 / n.max(stem_chars) as f64);
         }
         bonuses
     }
@@ -1106,6 +1260,103 @@ mod tests {
                 }
                 // Above the bound of any path with its bonuses, it is not matched at all.
                 assert_eq!(m.score_above(path, m.bound(path, u64::MAX) + 1), None);
+            }
+        }
+    }
+
+    /// The bonuses of `path`, read from the path itself: what [`Bonuses::of_facts`] must
+    /// find from a path's [`NameFacts`], reading it only where they do not settle one.
+    fn bonuses_read_from(needle: &Needle, path: &str) -> Bonuses {
+        let name = path.rsplit('/').next().unwrap();
+        let stem = name.split('.').next().unwrap();
+        let lower = needle.lower.as_str();
+        let names = needle.names;
+        let exact_stem = names && stem.to_lowercase() == lower;
+        Bonuses {
+            prefix: lower.len() > 1
+                && path
+                    .get(..lower.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(lower)),
+            exact_stem,
+            name_start: names && !exact_stem && name.to_lowercase().starts_with(lower),
+            closeness: (names && !exact_stem && !stem.is_empty()).then(|| {
+                let (n, s) = (needle.chars, stem.chars().count());
+                n.min(s) as f64 / n.max(s) as f64
+            }),
+            entry: ENTRY_POINTS.iter().any(|e| e.eq_ignore_ascii_case(name)),
+        }
+    }
+
+    #[test]
+    fn the_bonuses_from_a_paths_facts_are_the_paths_and_it_is_read_only_where_needed() {
+        let mut paths = generated_paths(3000, 11);
+        paths.extend(
+            [
+                "Button.tsx",
+                "src/components/Button/index.ts",
+                "buttons/ButtonGroup.tsx",
+                "butter/x.rs",
+                "Ünïcode/Àb.rs",
+                "café/Ünïcode.test.rs",
+                "a",
+                "ab",
+                "READme.MD",
+                "x/.env",
+                "x/",
+            ]
+            .map(String::from),
+        );
+        let queries = UNSELECTIVE_QUERIES.iter().chain(&[
+            "button",
+            "src/components",
+            "readme.md",
+            "Ünï",
+            "àb",
+            "butt",
+            "b",
+        ]);
+        for query in queries {
+            let needle = Needle::new(query);
+            let m = PathMatcher::new(query);
+            for path in &paths {
+                let facts = NameFacts::of(path);
+                assert_eq!(NameFacts::from_bytes(&facts.to_bytes()), Some(facts));
+                let mut read = false;
+                let bonuses = Bonuses::of_facts(&needle, &facts, || {
+                    read = true;
+                    Some(path.as_str())
+                });
+                let expected = bonuses_read_from(&needle, path);
+                let fields =
+                    |b: &Bonuses| (b.prefix, b.exact_stem, b.name_start, b.closeness, b.entry);
+                assert_eq!(fields(&bonuses), fields(&expected), "{query:?} {path:?}");
+                // The path is read only where its first bytes or its name's begin the
+                // query (or its name is not ASCII).
+                let lower = &needle.lower;
+                let k = lower.len().min(4);
+                let begins = |text: &str| {
+                    text.to_ascii_lowercase().as_bytes().get(..k) == lower.as_bytes().get(..k)
+                };
+                let name = path.rsplit('/').next().unwrap();
+                if read {
+                    assert!(
+                        (lower.len() > 1 && begins(path))
+                            || (needle.names && (!name.is_ascii() || begins(name))),
+                        "{query:?} {path:?} was read"
+                    );
+                }
+                // Unread, every bonus the facts allow: never a lower bound.
+                let unread = Bonuses::of_facts(&needle, &facts, || None);
+                for score in [0, 1, 2, 3, 17, 100, 341] {
+                    for in_name in [false, true] {
+                        assert!(unread.apply(score, in_name) >= bonuses.apply(score, in_name));
+                    }
+                }
+                assert!(
+                    m.bound_of(&facts, boundary_mask(path), || None)
+                        >= m.bound(path, boundary_mask(path)),
+                    "{query:?} {path:?}"
+                );
             }
         }
     }

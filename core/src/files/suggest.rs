@@ -31,7 +31,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::list::{PathList, Snapshot, snapshot_dir};
 use super::query::{self, ParsedQuery};
-use super::rank::{Activity, Candidate, Fit, PathMatcher, PriorityGlobs, char_mask, rank};
+use super::rank::{
+    Activity, Candidate, Fit, NameFacts, PathMatcher, PriorityGlobs, char_mask, rank,
+};
 use super::scope::{Filter, Scope};
 use super::typo::TypoMatcher;
 use super::{MAX_SUGGESTIONS, RefreshRequest, SuggestRequest, SuggestResponse, scope_bounds};
@@ -167,9 +169,16 @@ trait Scorer: Send + Sized {
     /// Whether [`Scorer::bound`] bounds scores: the scan then scores paths best bound
     /// first (see [`score_entries`]).
     const BOUNDED: bool;
-    /// The most `score_above` can give `path`, known without matching it; `boundaries`
-    /// holds (at least) its [`boundary_mask`](super::rank::boundary_mask).
-    fn bound(&self, path: &str, boundaries: u64) -> u32;
+    /// The most `score_above` can give the path whose [`NameFacts`] are `facts`, known
+    /// without matching it; `boundaries` holds (at least) its
+    /// [`boundary_mask`](super::rank::boundary_mask); `path` reads it, when its facts do
+    /// not settle a bonus.
+    fn bound<'p>(
+        &self,
+        facts: &NameFacts,
+        boundaries: u64,
+        path: impl FnOnce() -> Option<&'p str>,
+    ) -> u32;
 }
 
 impl Scorer for PathMatcher {
@@ -189,8 +198,13 @@ impl Scorer for PathMatcher {
         Fit::Tight
     }
     const BOUNDED: bool = true;
-    fn bound(&self, path: &str, boundaries: u64) -> u32 {
-        PathMatcher::bound(self, path, boundaries)
+    fn bound<'p>(
+        &self,
+        facts: &NameFacts,
+        boundaries: u64,
+        path: impl FnOnce() -> Option<&'p str>,
+    ) -> u32 {
+        self.bound_of(facts, boundaries, path)
     }
 }
 
@@ -212,7 +226,12 @@ impl Scorer for TypoMatcher {
     }
     // A typo's score depends on the correction found in the path: no cheap bound.
     const BOUNDED: bool = false;
-    fn bound(&self, _path: &str, _boundaries: u64) -> u32 {
+    fn bound<'p>(
+        &self,
+        _facts: &NameFacts,
+        _boundaries: u64,
+        _path: impl FnOnce() -> Option<&'p str>,
+    ) -> u32 {
         u32::MAX
     }
 }
@@ -608,12 +627,8 @@ impl Search<'_> {
                     let Some((paths, index)) = &stored else {
                         continue;
                     };
-                    PathList::new(paths, index.as_deref())
+                    PathList::new(paths, index.as_deref(), usize::try_from(count).unwrap_or(0))
                 }
-            };
-            // Lists are written from UTF-8 strings; one that is not is skipped whole.
-            let Some(list) = list else {
-                continue;
             };
             let root = Path::new(&root);
             for dir in &self.scope.dirs {
@@ -764,13 +779,38 @@ impl Search<'_> {
         let required = m.required_chars();
         let may_match = move |mask: u64| S::may_match(required, mask);
         let shown = char_mask(part.shown);
-        score_entries(
-            m,
-            self.entries(list, range, part, may_match),
-            |i| self.entry(list, i, part, |mask| may_match(mask | shown)),
-            part.root,
-            best,
-        );
+        let entry_at = |i| self.entry(list, i, part, |mask| may_match(mask | shown));
+        if !S::BOUNDED {
+            for Entry { entry, display, .. } in self.entries(list, range, part, may_match) {
+                // Once the heap is full, only a score above its worst can enter.
+                if let Some(score) = m.score_above(&display, best.floor()) {
+                    best.offer(score, &display, part.root, entry);
+                }
+            }
+            return;
+        }
+        let keys = if self.shows_as_stored(part) {
+            keys_of_index(m, list, range)
+        } else {
+            self.entries(list, range, part, may_match)
+                .map(|e| {
+                    let bound = m.bound(&NameFacts::of(&e.display), e.boundaries, || {
+                        Some(&e.display)
+                    });
+                    key(bound, e.i)
+                })
+                .collect()
+        };
+        score_best_bound_first(m, keys, entry_at, part.root, best);
+    }
+
+    /// Whether every entry of the part is shown as stored and none is filtered out by
+    /// its path: then what bounds its score is in the list's index.
+    fn shows_as_stored(&self, part: &ListPart<'_>) -> bool {
+        part.skip.is_empty()
+            && part.shown.is_empty()
+            && part.within.is_none()
+            && matches!(self.scope.filter, Filter::All)
     }
 
     /// List the filter's matches of `list` into `best`; false when `best` filled up first.
@@ -1150,13 +1190,35 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
     }
 }
 
-/// Score `entries` (each entry's index, the entry and its displayed form) into `best`;
-/// `entry_at(i)` gives entry `i` again.
+/// The scan's key of entry `i` whose score is at most `bound`: the bound's complement
+/// (high 32 bits, so that the highest bound sorts first) and the index (low 32 bits: a
+/// list's offsets are u32, so it has fewer entries than that).
+fn key(bound: u32, i: usize) -> u64 {
+    (u64::from(!bound) << 32) | i as u64
+}
+
+/// The [`key`]s of the entries `range` of `list` whose characters may match `m`'s query,
+/// each bounded from the list's index alone (its masks and [`NameFacts`]; a path is read
+/// only where its first bytes begin the query), for entries shown as stored.
+fn keys_of_index<S: Scorer>(m: &S, list: &PathList<'_>, range: std::ops::Range<usize>) -> Vec<u64> {
+    let required = m.required_chars();
+    range
+        .filter_map(|i| {
+            if !S::may_match(required, list.mask(i)?) {
+                return None;
+            }
+            let bound = m.bound(&list.facts(i)?, list.boundaries(i)?, || list.entry(i));
+            Some(key(bound, i))
+        })
+        .collect()
+}
+
+/// Score the entries whose [`key`]s are `keys` into `best`, highest bound first;
+/// `entry_at(i)` gives entry `i` and its displayed form (None: not in the scan).
 ///
-/// A scorer with a bound ([`Scorer::BOUNDED`], the exact matcher's) first finds each
-/// entry's bound without matching anything: what its prefix, file name and stem can make
-/// of the best fuzzy score there is. Entries are then scored highest bound first, and
-/// the scan stops at the first whose bound is below the floor (the worst score `best`
+/// The bound of an entry is what its prefix, file name and stem can make of the best
+/// fuzzy score there is, found without matching anything ([`Scorer::bound`]). The scan
+/// stops at the first entry whose bound is below the floor (the worst score `best`
 /// keeps): every entry left has a bound as low. An entry whose bound only ties the floor
 /// is scored only when its display sorts before the worst kept (see [`Best::admits`]):
 /// nothing else it could score would enter. For a query most paths match (`ser`: 84% of
@@ -1170,28 +1232,13 @@ fn list_files(dir: &Path, engine: &Engine, warnings: &mut Vec<String>) -> Vec<Pa
 /// what is left and sorted, until the floor stops the scan. Ties go in list order. What
 /// enters does not depend on the order, so the answer is the one scoring every entry
 /// would give.
-fn score_entries<'l, S: Scorer>(
+fn score_best_bound_first<'l, S: Scorer>(
     m: &mut S,
-    entries: impl Iterator<Item = Entry<'l>>,
+    mut keys: Vec<u64>,
     entry_at: impl Fn(usize) -> Option<(&'l str, Cow<'l, str>)>,
     root: &Path,
     best: &mut Best,
 ) {
-    if !S::BOUNDED {
-        for Entry { entry, display, .. } in entries {
-            // Once the heap is full, only a score above its worst can enter.
-            if let Some(score) = m.score_above(&display, best.floor()) {
-                best.offer(score, &display, root, entry);
-            }
-        }
-        return;
-    }
-    // One u64 per entry: the bound's complement (high 32 bits, so that the highest
-    // bound sorts first) and the index (low 32 bits: a list's offsets are u32, so it has
-    // fewer entries than that).
-    let mut keys: Vec<u64> = entries
-        .map(|e| (u64::from(!m.bound(&e.display, e.boundaries)) << 32) | e.i as u64)
-        .collect();
     let bound = |key: u64| !((key >> 32) as u32);
     let index = |key: u64| key as u32 as usize;
     let mut rest = &mut keys[..];
@@ -1335,6 +1382,7 @@ pub fn display_path(path: &Path, project: &Path, home: Option<&Path>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::list::ListBuilder;
     use crate::files::rank::boundary_mask;
 
     #[test]
@@ -1385,22 +1433,29 @@ mod tests {
         all
     }
 
-    /// The best `keep` of `paths` as the scan keeps them, (score, path), best first.
+    /// The best `keep` of `paths` as the scan keeps them, (score, path), best first:
+    /// bounded from a list's index, as the scan bounds entries shown as stored, after
+    /// checking that the bounds are those of the paths as displayed (the other entries').
     fn keep_by_scan<S: Scorer>(m: &mut S, paths: &[String], keep: usize) -> Vec<(u32, String)> {
+        let mut builder = ListBuilder::default();
+        for p in paths {
+            builder.push(p);
+        }
+        let (text, index, count) = builder.finish();
+        let list = PathList::new(&text, Some(&index), count);
+        let keys = keys_of_index(m, &list, 0..list.len());
         let required = m.required_chars();
-        let entries = paths
-            .iter()
-            .enumerate()
+        let of_paths: Vec<u64> = (paths.iter().enumerate())
             .filter(|(_, p)| S::may_match(required, char_mask(p)))
-            .map(|(i, p)| Entry {
-                i,
-                entry: p,
-                display: Cow::Borrowed(p),
-                boundaries: boundary_mask(p),
-            });
+            .map(|(i, p)| {
+                let facts = NameFacts::of(p);
+                key(m.bound(&facts, boundary_mask(p), || Some(p)), i)
+            })
+            .collect();
+        assert_eq!(keys, of_paths);
         let mut best = Best::new(keep);
-        let at = |i: usize| Some((paths[i].as_str(), Cow::Borrowed(paths[i].as_str())));
-        score_entries(m, entries, at, Path::new("/r"), &mut best);
+        let at = |i: usize| list.entry(i).map(|p| (p, Cow::Borrowed(p)));
+        score_best_bound_first(m, keys, at, Path::new("/r"), &mut best);
         let mut kept: Vec<(u32, String)> = best
             .heap
             .into_iter()

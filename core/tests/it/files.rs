@@ -594,6 +594,42 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
 /// on its next open, keeping every list; its entry index and snapshot, of the format
 /// before boundary masks, are dropped, and the next refresh writes both anew.
 #[test]
+fn an_entry_index_of_the_version_before_is_dropped_and_written_again() {
+    let mut f = fixture(APP);
+    f.refresh();
+    let db = f._home.path().join("files.db");
+    let state = |conn: &rusqlite::Connection| -> (i64, i64, bool) {
+        conn.query_row(
+            "SELECT count, length(entry_index), snapshot IS NULL FROM files_lists",
+            [],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                    r.get(2)?,
+                ))
+            },
+        )
+        .unwrap()
+    };
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (count, index_len, no_snapshot) = state(&conn);
+    assert!(count > 0 && index_len > 0 && !no_snapshot);
+    // Back to schema 9: an index of 20 bytes an entry, named beside its snapshot.
+    conn.execute_batch(&format!(
+        "UPDATE files_lists SET entry_index = zeroblob({}); PRAGMA user_version = 9;",
+        count * 20
+    ))
+    .unwrap();
+    f.reopen();
+    assert_eq!(f.suggest("btntsx"), ["src/components/Button.tsx"]);
+    assert_eq!(state(&conn), (count, 0, true), "the old index is dropped");
+    f.refresh();
+    assert_eq!(state(&conn), (count, index_len, false), "and written again");
+    assert_eq!(f.suggest("btntsx"), ["src/components/Button.tsx"]);
+}
+
+#[test]
 fn the_upgrade_puts_each_lists_count_and_snapshot_before_its_blobs() {
     let mut f = fixture(APP);
     f.refresh();
