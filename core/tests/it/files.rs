@@ -594,6 +594,28 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
 /// on its next open, keeping every list; its entry index and snapshot, of the format
 /// before boundary masks, are dropped, and the next refresh writes both anew.
 #[test]
+fn files_created_since_the_refresh_are_suggested_before_the_next() {
+    let f = fixture(APP);
+    f.refresh();
+    // In a directory the index knows, and in one it does not (below one it knows).
+    touch(f.project.path(), "src/components/Tooltip.tsx");
+    touch(f.project.path(), "src/widgets/Tooltip.rs");
+    let mut got = f.suggest("tooltip");
+    got.sort();
+    assert_eq!(
+        got,
+        ["src/components/Tooltip.tsx", "src/widgets/Tooltip.rs"]
+    );
+    // An empty query lists them too (most recently modified first among the files
+    // without activity).
+    let top = f.suggest("");
+    assert!(
+        top.contains(&"src/components/Tooltip.tsx".to_string()),
+        "{top:?}"
+    );
+}
+
+#[test]
 fn an_entry_index_of_the_version_before_is_dropped_and_written_again() {
     let mut f = fixture(APP);
     f.refresh();
