@@ -281,8 +281,9 @@ impl<'a> FileName<'a> {
 
 /// What the bound of a path reads of it besides its masks (see [`PathMatcher::bound`]):
 /// found once when its list is written and stored in the list's entry index, so that a
-/// scan bounds a path without reading it. The path itself is read only where its first
-/// bytes (or its name's) begin the query, to confirm a prefix or a name's start.
+/// scan bounds a path without reading it. Its first [`HEAD`] bytes and its name's settle
+/// whether a query of up to as many bytes begins either; the path itself is read only
+/// where a longer query's first bytes begin it (or its name is not ASCII).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NameFacts {
     /// The file name's characters (see [`char_mask`]); every bit when it is not ASCII.
@@ -291,15 +292,18 @@ pub(crate) struct NameFacts {
     stem_chars: u16,
     /// [`NameFacts::WHOLE`], [`NameFacts::ASCII`], [`NameFacts::ENTRY`].
     flags: u8,
-    /// The path's first four bytes, ASCII letters in lower case, zeros past its end.
-    path_head: [u8; 4],
+    /// The path's first [`HEAD`] bytes, ASCII letters in lower case, zeros past its end.
+    path_head: [u8; HEAD],
     /// The file name's, likewise.
-    name_head: [u8; 4],
+    name_head: [u8; HEAD],
 }
+
+/// Bytes of a path (and of its name) its [`NameFacts`] keep.
+const HEAD: usize = 8;
 
 impl NameFacts {
     /// Bytes of [`NameFacts::to_bytes`].
-    pub const BYTES: usize = 19;
+    pub const BYTES: usize = 11 + 2 * HEAD;
     /// The path is its file name (it has no `/`).
     const WHOLE: u8 = 1;
     /// The file name is ASCII.
@@ -313,7 +317,7 @@ impl NameFacts {
 
     fn of_name(path: &str, name: &FileName<'_>) -> NameFacts {
         let head = |text: &str| {
-            let mut head = [0; 4];
+            let mut head = [0; HEAD];
             for (h, b) in head.iter_mut().zip(text.bytes()) {
                 *h = b.to_ascii_lowercase();
             }
@@ -344,42 +348,23 @@ impl NameFacts {
         out[..8].copy_from_slice(&self.mask.to_le_bytes());
         out[8..10].copy_from_slice(&self.stem_chars.to_le_bytes());
         out[10] = self.flags;
-        out[11..15].copy_from_slice(&self.path_head);
-        out[15..19].copy_from_slice(&self.name_head);
+        out[11..11 + HEAD].copy_from_slice(&self.path_head);
+        out[11 + HEAD..].copy_from_slice(&self.name_head);
         out
     }
 
     /// Facts [`NameFacts::to_bytes`] wrote; None when `bytes` is not [`NameFacts::BYTES`]
     /// long.
     pub fn from_bytes(bytes: &[u8]) -> Option<NameFacts> {
-        let bytes: &[u8; NameFacts::BYTES] = bytes.try_into().ok()?;
-        let [
-            m0,
-            m1,
-            m2,
-            m3,
-            m4,
-            m5,
-            m6,
-            m7,
-            s0,
-            s1,
-            flags,
-            p0,
-            p1,
-            p2,
-            p3,
-            n0,
-            n1,
-            n2,
-            n3,
-        ] = *bytes;
+        if bytes.len() != NameFacts::BYTES {
+            return None;
+        }
         Some(NameFacts {
-            mask: u64::from_le_bytes([m0, m1, m2, m3, m4, m5, m6, m7]),
-            stem_chars: u16::from_le_bytes([s0, s1]),
-            flags,
-            path_head: [p0, p1, p2, p3],
-            name_head: [n0, n1, n2, n3],
+            mask: u64::from_le_bytes(bytes[..8].try_into().ok()?),
+            stem_chars: u16::from_le_bytes(bytes[8..10].try_into().ok()?),
+            flags: bytes[10],
+            path_head: bytes[11..11 + HEAD].try_into().ok()?,
+            name_head: bytes[11 + HEAD..].try_into().ok()?,
         })
     }
 
@@ -389,8 +374,9 @@ impl NameFacts {
 }
 
 /// Whether a text whose first bytes are `head` (see [`NameFacts`]) may begin with
-/// `lower` ignoring ASCII case: false only when it cannot.
-fn head_may_begin(head: [u8; 4], lower: &str) -> bool {
+/// `lower` ignoring ASCII case: false only when it cannot, and true only when it does if
+/// `lower` is no longer than the head and holds no NUL (which the head's padding is).
+fn head_may_begin(head: [u8; HEAD], lower: &str) -> bool {
     head.iter().zip(lower.bytes()).all(|(&h, b)| h == b)
 }
 
@@ -708,8 +694,9 @@ impl Bonuses {
     }
 
     /// The bonuses of the path whose [`NameFacts`] are `facts`; `path` reads it, and is
-    /// called only when its first bytes or its name's begin the query (or its name is
-    /// not ASCII). A path it cannot read is given every bonus its facts allow.
+    /// called only when the facts do not settle them: a query longer than [`HEAD`] bytes
+    /// (or holding a NUL) whose first bytes begin the path or its name, or a name that is
+    /// not ASCII. A path it cannot read is given every bonus its facts allow.
     fn of_facts<'p>(
         needle: &Needle,
         facts: &NameFacts,
@@ -719,20 +706,26 @@ impl Bonuses {
         let ascii = facts.has(NameFacts::ASCII);
         let prefix_may = lower.len() > 1 && head_may_begin(facts.path_head, lower);
         let name_may = needle.names && (!ascii || head_may_begin(facts.name_head, lower));
+        // The stem's length in characters (a name's, always below `u16::MAX`).
+        let mut stem_chars = usize::from(facts.stem_chars);
+        // Where the heads hold the whole query, they settle the prefix, and for an ASCII
+        // name its start and its stem (which begins it).
+        let settled = lower.len() <= HEAD && !lower.as_bytes().contains(&0);
+        let exact_stem = name_may && stem_chars == lower.len();
         let mut bonuses = Bonuses {
             prefix: prefix_may,
-            exact_stem: false,
-            name_start: false,
+            exact_stem,
+            name_start: name_may && !exact_stem,
             closeness: None,
             entry: facts.has(NameFacts::ENTRY),
         };
-        // The stem's length in characters (a name's, always below `u16::MAX`).
-        let mut stem_chars = usize::from(facts.stem_chars);
-        if prefix_may || name_may || stem_chars == usize::from(u16::MAX) {
+        let unsettled = (prefix_may && !settled) || (name_may && !(settled && ascii));
+        if unsettled || stem_chars == usize::from(u16::MAX) {
             let Some(path) = path() else {
                 // Unread: every bonus the facts allow (an exact stem is worth more than
                 // a name's start with any closeness).
                 bonuses.exact_stem = name_may;
+                bonuses.name_start = false;
                 if needle.names && !name_may && stem_chars > 0 {
                     bonuses.closeness = Some(1.0);
                 }
@@ -743,11 +736,9 @@ impl Bonuses {
                 && path.is_char_boundary(lower.len())
                 && path[..lower.len()].eq_ignore_ascii_case(lower);
             let name = FileName::of(path);
-            if name_may {
-                bonuses.exact_stem = eq_ignore_case(name.stem, lower, ascii);
-                bonuses.name_start =
-                    !bonuses.exact_stem && starts_with_ignore_case(name.name, lower, ascii);
-            }
+            bonuses.exact_stem = name_may && eq_ignore_case(name.stem, lower, ascii);
+            bonuses.name_start =
+                name_may && !bonuses.exact_stem && starts_with_ignore_case(name.name, lower, ascii);
             if stem_chars == usize::from(u16::MAX) {
                 stem_chars = name.stem.chars().count();
             }
@@ -1303,6 +1294,10 @@ mod tests {
                 "READme.MD",
                 "x/.env",
                 "x/",
+                "ServiceParser.rs",
+                "src/server/x.rs",
+                "a",
+                "a\0/b",
             ]
             .map(String::from),
         );
@@ -1314,6 +1309,10 @@ mod tests {
             "àb",
             "butt",
             "b",
+            "servicepar",
+            "src/server",
+            "index.ts",
+            "a\0",
         ]);
         for query in queries {
             let needle = Needle::new(query);
@@ -1330,18 +1329,21 @@ mod tests {
                 let fields =
                     |b: &Bonuses| (b.prefix, b.exact_stem, b.name_start, b.closeness, b.entry);
                 assert_eq!(fields(&bonuses), fields(&expected), "{query:?} {path:?}");
-                // The path is read only where its first bytes or its name's begin the
-                // query (or its name is not ASCII).
+                // The path is read only where a query longer than the heads begins it or
+                // its name, or where its name is not ASCII.
                 let lower = &needle.lower;
-                let k = lower.len().min(4);
+                let k = lower.len().min(HEAD);
+                // (A text shorter than the query is taken as padded with NULs.)
                 let begins = |text: &str| {
-                    text.to_ascii_lowercase().as_bytes().get(..k) == lower.as_bytes().get(..k)
+                    let padded = [text.to_ascii_lowercase().as_bytes(), &[0; HEAD]].concat();
+                    padded[..k] == lower.as_bytes()[..k]
                 };
                 let name = path.rsplit('/').next().unwrap();
                 if read {
+                    let long = lower.len() > HEAD || lower.contains('\0');
                     assert!(
-                        (lower.len() > 1 && begins(path))
-                            || (needle.names && (!name.is_ascii() || begins(name))),
+                        (long && ((lower.len() > 1 && begins(path)) || begins(name)))
+                            || (needle.names && !name.is_ascii()),
                         "{query:?} {path:?} was read"
                     );
                 }
