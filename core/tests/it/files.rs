@@ -543,7 +543,8 @@ fn the_scan_reads_the_snapshot_file_and_falls_back_to_the_index() {
 }
 
 /// An index from before the word index had prefix indexes (schema 7) is rebuilt with
-/// them on its next open, and every file stays findable by the prefix of a word.
+/// them (one to eight characters, schemas 8 and 11) on its next open, and every file
+/// stays findable by the prefix of a word.
 #[test]
 fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
     let mut f = fixture(APP);
@@ -576,7 +577,7 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
             |r| r.get(0),
         )
         .unwrap();
-    assert!(sql.contains("prefix='1 2 3 4'"), "{sql}");
+    assert!(sql.contains("prefix='1 2 3 4 5 6 7 8'"), "{sql}");
     // A one-letter prefix: every file with a word in its name that begins with m.
     let one: Vec<String> = conn
         .prepare("SELECT filename FROM files_fts WHERE files_fts MATCH 'filename : m*' ORDER BY 1")
@@ -586,6 +587,26 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
         .map(Result::unwrap)
         .collect();
     assert_eq!(one, ["Modal.tsx", "README.md", "guide.md", "my_utils.py"]);
+    // Prefixes of five to eight characters, and longer ones, which no prefix index holds.
+    use rusqlite::OptionalExtension;
+    for (prefix, expected) in [
+        ("butto", "src/components/Button.tsx"),
+        ("compone", "src/components/Button.tsx"),
+        ("componen", "src/components/Button.tsx"),
+        ("component", "src/components/Button.tsx"),
+        ("componentsx", ""),
+    ] {
+        let got: Option<String> = conn
+            .query_row::<String, _, _>(
+                "SELECT m.relative_path FROM files_fts f JOIN files_meta m ON m.rowid = f.rowid
+                 WHERE files_fts MATCH ?1 ORDER BY m.path LIMIT 1",
+                [format!("{{filename dir_components}} : {prefix}*")],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap();
+        assert_eq!(got.unwrap_or_default(), expected, "{prefix}*");
+    }
     fts_integrity(f._home.path());
 }
 
