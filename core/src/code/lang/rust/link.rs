@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use crate::code::SymbolKind;
 use crate::code::extract::type_name;
+use crate::code::lang::linking::split_top_level;
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, join};
 
 /// Rust's rules.
@@ -60,20 +61,8 @@ fn returned_type(text: &str) -> Option<String> {
         match outer {
             "Result" | "Option" | "Box" | "Arc" | "Rc" if t0.ends_with('>') => {
                 let inner = &t0[t0.find('<')? + 1..t0.len() - 1];
-                // The first argument, up to its top-level comma.
-                let mut depth = 0i32;
-                let end = inner
-                    .char_indices()
-                    .find(|&(_, c)| {
-                        match c {
-                            '<' | '(' | '[' => depth += 1,
-                            '>' | ')' | ']' => depth -= 1,
-                            _ => {}
-                        }
-                        c == ',' && depth == 0
-                    })
-                    .map_or(inner.len(), |(at, _)| at);
-                t = &inner[..end];
+                // The first argument.
+                t = split_top_level(inner).next()?;
             }
             _ => return type_name(t0).filter(|t| !t.is_empty()),
         }
@@ -436,6 +425,16 @@ mod tests {
             Some("T")
         );
         assert_eq!(gives("fn f()"), None);
+        // The first argument ends at its own top-level comma.
+        assert_eq!(
+            gives("fn f() -> Option<HashMap<K, V>>").as_deref(),
+            Some("HashMap")
+        );
+        assert_eq!(
+            gives("fn f() -> Result<(Store, u8), E>").as_deref(),
+            None,
+            "a tuple is no type of the project's"
+        );
     }
 
     #[test]
