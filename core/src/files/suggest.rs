@@ -283,8 +283,8 @@ struct Entry<'l> {
 struct FreshDirs {
     /// The directories whose mtime moved since the refresh, in the order looked at.
     moved: std::thread::JoinHandle<Vec<String>>,
-    /// When the search stops.
-    stop: Instant,
+    /// How long looking them up may take, and then reading those that moved.
+    slice: Duration,
 }
 
 /// Where the entries of one root's path list are, relative to one scope directory.
@@ -950,7 +950,6 @@ impl Search<'_> {
     fn start_fresh(&self, conn: &Connection) -> std::result::Result<FreshDirs, SearchError> {
         let slice = (self.deadline.saturating_duration_since(Instant::now()) / FRESH_SHARE)
             .min(FRESH_MAX_TIME);
-        let stop = Instant::now() + slice;
         let mut listed: Vec<(String, i64)> = Vec::new();
         let mut own = conn.prepare_cached("SELECT mtime_ns FROM files_dirs WHERE path = ?1")?;
         for dir in &self.scope.search_dirs() {
@@ -971,6 +970,9 @@ impl Search<'_> {
             }
         }
         let moved = std::thread::spawn(move || {
+            // The slice counts from when the thread runs (on a loaded machine, that may
+            // be late).
+            let stop = Instant::now() + slice;
             let now = crate::time::unix_now();
             let mut seen = HashSet::new();
             let mut moved = Vec::new();
@@ -991,12 +993,12 @@ impl Search<'_> {
             }
             moved
         });
-        Ok(FreshDirs { moved, stop })
+        Ok(FreshDirs { moved, slice })
     }
 
     /// Files created or modified in the last 24 hours that the index has not seen: in
-    /// the directories [`Search::start_fresh`] found moved, within its slice of the
-    /// budget; the next refresh catches the rest.
+    /// the directories [`Search::start_fresh`] found moved, within a slice of the budget
+    /// (as long as it gave the lookups); the next refresh catches the rest.
     fn fresh(
         &self,
         conn: &Connection,
@@ -1006,9 +1008,12 @@ impl Search<'_> {
         found: &mut BTreeMap<String, Candidate>,
     ) -> std::result::Result<(), SearchError> {
         let now = crate::time::unix_now();
-        let FreshDirs { moved, stop } = dirs;
+        let FreshDirs { moved, slice } = dirs;
         // A thread that panicked found nothing.
         let moved = moved.join().unwrap_or_default();
+        // Reading the moved directories has a slice of its own, from now (the query ran
+        // in between).
+        let stop = Instant::now() + slice;
         let mut indexed = conn.prepare_cached("SELECT 1 FROM files_meta WHERE path = ?1")?;
         let mut known_dirs = conn.prepare_cached("SELECT 1 FROM files_dirs WHERE path = ?1")?;
         for dir in moved {

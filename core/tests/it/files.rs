@@ -610,10 +610,8 @@ fn the_upgrade_to_prefix_indexes_keeps_every_file_findable() {
     fts_integrity(f._home.path());
 }
 
-/// An index whose path lists have their small columns after their blobs (schema 8, where
-/// reading a list's count walked every overflow page of its blobs) has them moved first
-/// on its next open, keeping every list; its entry index and snapshot, of the format
-/// before boundary masks, are dropped, and the next refresh writes both anew.
+/// Files created since the refresh are found by the picker before the next refresh:
+/// the directories whose mtime moved are listed again.
 #[test]
 fn files_created_since_the_refresh_are_suggested_before_the_next() {
     let f = fixture(APP);
@@ -636,6 +634,8 @@ fn files_created_since_the_refresh_are_suggested_before_the_next() {
     );
 }
 
+/// An index of schema 9 (20 bytes an entry) has its entry index and snapshot dropped on
+/// its next open, answers all the same, and the next refresh writes both anew.
 #[test]
 fn an_entry_index_of_the_version_before_is_dropped_and_written_again() {
     let mut f = fixture(APP);
@@ -672,6 +672,10 @@ fn an_entry_index_of_the_version_before_is_dropped_and_written_again() {
     assert_eq!(f.suggest("btntsx"), ["src/components/Button.tsx"]);
 }
 
+/// An index whose path lists have their small columns after their blobs (schema 8, where
+/// reading a list's count walked every overflow page of its blobs) has them moved first
+/// on its next open, keeping every list; its entry index and snapshot, of the format
+/// before boundary masks, are dropped, and the next refresh writes both anew.
 #[test]
 fn the_upgrade_puts_each_lists_count_and_snapshot_before_its_blobs() {
     let mut f = fixture(APP);
