@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -351,6 +352,22 @@ impl Best {
         }
     }
 
+    /// Offer (`score`, `display`) and raise `floor` (see [`SharedFloor`]) to this heap's.
+    fn offer_sharing(
+        &mut self,
+        score: u32,
+        display: &str,
+        root: &Path,
+        entry: &str,
+        floor: &SharedFloor,
+    ) {
+        let before = self.floor();
+        self.offer(score, display, root, entry);
+        if self.floor() > before {
+            floor.raise(self.floor());
+        }
+    }
+
     fn merge(&mut self, other: Best) {
         for item in other.heap {
             self.heap.push(item);
@@ -358,6 +375,28 @@ impl Best {
                 self.heap.pop();
             }
         }
+    }
+}
+
+/// The highest [`Best::floor`] of the threads scanning parts of one list into heaps of
+/// their own. A thread's heap keeps the best of a part of what the scan scores, so once
+/// full, its worst score is at most the worst of the best of the whole: a path scoring
+/// below the highest of those floors enters no heap that matters, and no thread scores
+/// it. What the merged heaps keep is the same whatever the threads' timing.
+struct SharedFloor(AtomicU32);
+
+impl SharedFloor {
+    /// A floor that starts at `floor` (the worst score already kept, 0 for none).
+    fn new(floor: u32) -> SharedFloor {
+        SharedFloor(AtomicU32::new(floor))
+    }
+
+    fn get(&self) -> u32 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn raise(&self, floor: u32) {
+        self.0.fetch_max(floor, Ordering::Relaxed);
     }
 }
 
@@ -686,15 +725,17 @@ impl Search<'_> {
                     }
                     Some(m) if threads > 1 && list.len() > PARALLEL_SCAN_ENTRIES => {
                         let n = list.len();
+                        let floor = SharedFloor::new(best.floor());
                         let heaps: Vec<Best> = std::thread::scope(|s| {
                             let handles: Vec<_> = (0..threads)
                                 .map(|t| {
                                     let mut m = m.fork();
-                                    let (part, list) = (&part, &list);
+                                    let (part, list, floor) = (&part, &list, &floor);
                                     s.spawn(move || {
                                         let mut local = Best::new(keep);
                                         let share = stripes(n, t, threads);
-                                        self.score_list(list, share, part, &mut m, &mut local);
+                                        let best = (&mut local, floor);
+                                        self.score_list(list, share, part, &mut m, best);
                                         local
                                     })
                                 })
@@ -708,7 +749,9 @@ impl Search<'_> {
                     Some(_) => {
                         if let Some(m) = matcher.as_deref() {
                             let mut m = m.fork();
-                            self.score_list(&list, 0..list.len(), &part, &mut m, &mut best);
+                            let floor = SharedFloor::new(0);
+                            let all = 0..list.len();
+                            self.score_list(&list, all, &part, &mut m, (&mut best, &floor));
                         }
                     }
                 }
@@ -788,15 +831,15 @@ impl Search<'_> {
         Some((entry, display))
     }
 
-    /// Fuzzy-score the entries `indices` of `list` into `best` (see
-    /// [`score_best_bound_first`]).
+    /// Fuzzy-score the entries `indices` of `list` into `best`, with the floor it shares
+    /// with the threads scoring the rest (see [`score_best_bound_first`]).
     fn score_list<S: Scorer>(
         &self,
         list: &PathList<'_>,
         indices: impl Iterator<Item = usize>,
         part: &ListPart<'_>,
         m: &mut S,
-        best: &mut Best,
+        (best, floor): (&mut Best, &SharedFloor),
     ) {
         let required = m.required_chars();
         let may_match = move |mask: u64| S::may_match(required, mask);
@@ -805,8 +848,8 @@ impl Search<'_> {
         if !S::BOUNDED {
             for Entry { entry, display, .. } in self.entries(list, indices, part, may_match) {
                 // Once the heap is full, only a score above its worst can enter.
-                if let Some(score) = m.score_above(&display, best.floor()) {
-                    best.offer(score, &display, part.root, entry);
+                if let Some(score) = m.score_above(&display, best.floor().max(floor.get())) {
+                    best.offer_sharing(score, &display, part.root, entry, floor);
                 }
             }
             return;
@@ -823,7 +866,7 @@ impl Search<'_> {
                 })
                 .collect()
         };
-        score_best_bound_first(m, keys, entry_at, part.root, best);
+        score_best_bound_first(m, keys, entry_at, part.root, (best, floor));
     }
 
     /// Whether every entry of the part is shown as stored and none is filtered out by
@@ -1270,7 +1313,8 @@ fn keys_of_index<S: Scorer>(
 /// The bound of an entry is what its prefix, file name and stem can make of the best
 /// fuzzy score there is, found without matching anything ([`Scorer::bound`]). The scan
 /// stops at the first entry whose bound is below the floor (the worst score `best`
-/// keeps): every entry left has a bound as low. An entry whose bound only ties the floor
+/// keeps, or the higher one `floor` holds, from the threads scanning the rest of the
+/// list: see [`SharedFloor`]): every entry left has a bound as low. An entry whose bound only ties the floor
 /// is scored only when its display sorts before the worst kept (see [`Best::admits`]):
 /// nothing else it could score would enter. For a query most paths match (`ser`: 84% of
 /// them), the paths whose names begin with it come first, and few others can reach what
@@ -1288,7 +1332,7 @@ fn score_best_bound_first<'l, S: Scorer>(
     mut keys: Vec<u64>,
     entry_at: impl Fn(usize) -> Option<(&'l str, Cow<'l, str>)>,
     root: &Path,
-    best: &mut Best,
+    (best, floor): (&mut Best, &SharedFloor),
 ) {
     let bound = |key: u64| !((key >> 32) as u32);
     let index = |key: u64| key as u32 as usize;
@@ -1303,15 +1347,16 @@ fn score_best_bound_first<'l, S: Scorer>(
         next.sort_unstable();
         for &key in next.iter() {
             let bound = bound(key);
-            if bound < best.floor() {
+            let lowest = best.floor().max(floor.get());
+            if bound < lowest {
                 // Every entry left has a bound this low or lower.
                 return;
             }
             if let Some((entry, display)) = entry_at(index(key))
                 && best.admits(bound, &display)
-                && let Some(score) = m.score_above(&display, best.floor())
+                && let Some(score) = m.score_above(&display, lowest)
             {
-                best.offer(score, &display, root, entry);
+                best.offer_sharing(score, &display, root, entry, floor);
             }
         }
         rest = left;
@@ -1506,7 +1551,13 @@ mod tests {
         assert_eq!(keys, of_paths);
         let mut best = Best::new(keep);
         let at = |i: usize| list.entry(i).map(|p| (p, Cow::Borrowed(p)));
-        score_best_bound_first(m, keys, at, Path::new("/r"), &mut best);
+        score_best_bound_first(
+            m,
+            keys,
+            at,
+            Path::new("/r"),
+            (&mut best, &SharedFloor::new(0)),
+        );
         let mut kept: Vec<(u32, String)> = best
             .heap
             .into_iter()
@@ -1517,6 +1568,73 @@ mod tests {
             .collect();
         kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         kept
+    }
+
+    /// The best `keep` of `paths` as `parts` threads of the scan keep them, each scoring
+    /// its stripes into a heap of its own with a floor they share, one after another
+    /// (`in_turn`: each later part starts from the floor the earlier ones raised, the
+    /// most the floor can prune) or at once, merged as the scan merges them.
+    fn keep_by_parts(
+        query: &str,
+        paths: &[String],
+        keep: usize,
+        parts: usize,
+        in_turn: bool,
+    ) -> Vec<(u32, String)> {
+        let mut builder = ListBuilder::default();
+        for p in paths {
+            builder.push(p);
+        }
+        let (text, index, count) = builder.finish();
+        let list = PathList::new(&text, Some(&index), count);
+        let floor = SharedFloor::new(0);
+        let m = PathMatcher::new(query);
+        let part = |t: usize| {
+            let mut m = m.fork();
+            let keys = keys_of_index(&m, &list, stripes(list.len(), t, parts));
+            let mut local = Best::new(keep);
+            let at = |i: usize| list.entry(i).map(|p| (p, Cow::Borrowed(p)));
+            score_best_bound_first(&mut m, keys, at, Path::new("/r"), (&mut local, &floor));
+            local
+        };
+        let heaps: Vec<Best> = match in_turn {
+            true => (0..parts).map(part).collect(),
+            false => std::thread::scope(|s| {
+                let handles: Vec<_> = (0..parts).map(|t| s.spawn(move || part(t))).collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            }),
+        };
+        let mut best = Best::new(keep);
+        for heap in heaps {
+            best.merge(heap);
+        }
+        let mut kept: Vec<(u32, String)> = (best.heap.into_iter())
+            .map(|Reverse((score, Reverse(display), _))| (score, display))
+            .collect();
+        kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        kept
+    }
+
+    #[test]
+    fn threads_sharing_a_floor_keep_what_scoring_every_path_keeps() {
+        // Stripes of 1,024 entries: 5,000 paths give each of three parts several.
+        for seed in [4, 5] {
+            let paths = crate::files::rank::generated_paths(5000, seed);
+            for query in crate::files::rank::UNSELECTIVE_QUERIES {
+                for keep in [1, 15, 300] {
+                    let all = keep_by_scoring_all(query, &paths, keep);
+                    for parts in [2, 3] {
+                        for in_turn in [true, false] {
+                            assert_eq!(
+                                keep_by_parts(query, &paths, keep, parts, in_turn),
+                                all,
+                                "{query:?}, keep {keep}, {parts} parts, in turn: {in_turn}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
