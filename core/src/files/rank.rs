@@ -155,7 +155,13 @@ pub(crate) struct Needle {
     /// The first character of each word of the query (see [`char_mask`]; 0 when it is
     /// not ASCII).
     firsts: Vec<u64>,
+    /// [`Needle::closeness`] of the stems shorter than [`CLOSENESS_TABLE`] characters,
+    /// found once: the bound of every path a scan looks at reads it.
+    closeness: Vec<f64>,
 }
+
+/// Stems up to this many characters have their [`Needle::closeness`] in a table.
+const CLOSENESS_TABLE: usize = 64;
 
 /// The highest fuzzy score nucleo (paths configuration) gives `pattern`, whatever the
 /// path: each word's first character scores at most 16 plus twice the largest boundary
@@ -187,6 +193,11 @@ fn required_chars(text: &str) -> u64 {
         .fold(0, |acc, m| acc | m)
 }
 
+/// The shorter of `a` and `b` over the longer (lengths in characters; neither is 0).
+fn closeness(a: usize, b: usize) -> f64 {
+    a.min(b) as f64 / a.max(b) as f64
+}
+
 /// The score a match in the file name counts for: a quarter more than the same match
 /// anywhere else in the path.
 fn name_weight(score: u32) -> u32 {
@@ -211,14 +222,27 @@ impl Needle {
                 _ => 0,
             })
             .collect();
+        let chars = text.trim().chars().count();
         Needle {
             max_fuzzy: max_fuzzy_score(&pattern),
             firsts,
+            closeness: (0..CLOSENESS_TABLE)
+                .map(|stem| closeness(chars, stem))
+                .collect(),
             pattern,
             names: !lower.is_empty() && !lower.contains('/'),
             lower,
-            chars: text.trim().chars().count(),
+            chars,
             required: required_chars(text),
+        }
+    }
+
+    /// How close a stem of `stem_chars` characters is to the query's length: the shorter
+    /// over the longer.
+    fn closeness(&self, stem_chars: usize) -> f64 {
+        match self.closeness.get(stem_chars) {
+            Some(&closeness) => closeness,
+            None => closeness(self.chars, stem_chars),
         }
     }
 
@@ -744,8 +768,7 @@ impl Bonuses {
             }
         }
         if needle.names && !bonuses.exact_stem && stem_chars > 0 {
-            let n = needle.chars;
-            bonuses.closeness = Some(n.min(stem_chars) as f64 / n.max(stem_chars) as f64);
+            bonuses.closeness = Some(needle.closeness(stem_chars));
         }
         bonuses
     }
