@@ -101,8 +101,12 @@ pub(super) struct Sym {
     /// ([`LanguageLinker::gives`]).
     pub(super) gives: Option<Arc<str>>,
     /// The types it extends and implements ([`LanguageLinker::bases`]).
-    pub(super) bases: Arc<[Arc<str>]>,
+    pub(super) bases: Bases,
 }
+
+/// The types a symbol extends and implements, None for none (most symbols: nothing is
+/// allocated for them).
+pub(super) type Bases = Option<Arc<[Arc<str>]>>;
 
 /// The symbols of one name, indexed by file and by owner.
 #[derive(Debug, Default)]
@@ -601,17 +605,9 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
 }
 
 /// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
-pub(super) fn bases_of(
-    family: Family,
-    kind: Option<SymbolKind>,
-    signature: Option<&str>,
-) -> Arc<[Arc<str>]> {
-    family
-        .rules()
-        .bases(kind, signature)
-        .into_iter()
-        .map(Arc::from)
-        .collect()
+pub(super) fn bases_of(family: Family, kind: Option<SymbolKind>, signature: Option<&str>) -> Bases {
+    let bases = family.rules().bases(kind, signature);
+    (!bases.is_empty()).then(|| bases.into_iter().map(Arc::from).collect())
 }
 
 fn read_syms(
@@ -651,7 +647,7 @@ pub(super) struct Linker<'a> {
 }
 
 /// A type's file and the types it extends and implements (see `Linker::inherited`).
-type TypeBases = (i64, Arc<[Arc<str>]>);
+type TypeBases = (i64, Bases);
 
 const MAX_DEPTH: usize = 4;
 
@@ -1576,7 +1572,7 @@ impl<'a> Linker<'a> {
         let Some((type_file, bases)) = reached else {
             return Ok(None);
         };
-        for base in bases.iter() {
+        for base in bases.iter().flat_map(|bases| bases.iter()) {
             if let Target::Linked(found) =
                 self.qualified(type_file, None, name, kind, base, depth + 1)?
             {
