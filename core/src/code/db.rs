@@ -235,6 +235,15 @@ CREATE INDEX refs_qual ON refs(qual) WHERE qual IS NOT NULL;
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '9');
 "#,
+    // 10: the conditions under which a definition is compiled (`guard`: C's `#if`s, see
+    // `lang::cfamily::config`), for the linker to pick the definition a build compiles;
+    // every file is extracted again by the next run.
+    r#"
+ALTER TABLE symbols ADD COLUMN guard TEXT;
+CREATE INDEX symbols_guarded ON symbols(name) WHERE guard IS NOT NULL;
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '10');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -246,7 +255,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 9;
+pub const SCHEMA_VERSION: usize = 10;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -39,6 +39,8 @@ pub struct ExtractedSymbol {
     /// Whether it is a function or method that only declares what others implement (see
     /// [`LanguageExtractor::declares`]).
     pub declaration: bool,
+    /// The conditions under which it is compiled (see [`LanguageExtractor::guard`]).
+    pub guard: Option<String>,
     /// Symbols defined inside it.
     pub children: Vec<ExtractedSymbol>,
     /// What it refers to: each use, once per line (kind, name and qualifier alike).
@@ -148,6 +150,12 @@ pub trait LanguageExtractor: Send + Sync {
     /// declaration before the implementations of its name. None by default.
     fn declares(&self, _node: Node, _cx: &Context) -> bool {
         false
+    }
+    /// The conditions under which the definition at `node` is compiled, when conditional
+    /// compilation decides it (C's `#if`, `#ifdef`, `#else`): the linker picks, among
+    /// a name's definitions, those of the configuration built. None by default.
+    fn guard(&self, _node: Node, _cx: &Context) -> Option<String> {
+        None
     }
     /// Whether its files are source code, not prose: `code.find` ranks only code.
     fn is_code(&self) -> bool {
@@ -1194,6 +1202,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 signature: def.signature,
                 doc_comment: doc.and_then(clip_doc),
                 declaration,
+                guard: lang.guard(node, cx),
                 children: Vec::new(),
                 references: Vec::new(),
             },

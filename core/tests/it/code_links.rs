@@ -486,7 +486,7 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         ),
         (
             "c/util.h",
-            "int add(int a, int b);\n#define deflate z_deflate\n#ifdef BIG\n#define word_t unsigned long\n#else\n#define word_t unsigned\n#endif\n",
+            "int add(int a, int b);\n#define deflate z_deflate\n#ifdef BIG\n#define word_t unsigned long\n#else\n#define word_t unsigned\n#endif\n#ifdef __cplusplus\n#define flag_t bool\n#else\n#define flag_t int\n#endif\n",
         ),
         (
             "c/util.c",
@@ -494,7 +494,7 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         ),
         (
             "c/main.c",
-            "#include \"util.h\"\nint main(void) { word_t w = 3; return add(1, 2) + deflate() + w; }\n",
+            "#include \"util.h\"\nint main(void) { word_t w = 3; flag_t f = 0; return add(1, 2) + deflate() + w + f; }\n",
         ),
     ]);
     let clean = id_of(&engine, &root, "pkg/util/util.go", "Clean");
@@ -547,21 +547,120 @@ fn go_java_and_c_resolve_by_package_import_and_include() {
         dep(&engine, &root, "c/main.c", "main", "deflate")["to_id"],
         deflate
     );
-    // A constant defined once per configuration in one header is that header's first
-    // definition, not an ambiguous one.
-    let check = call(
-        &engine,
+    // A constant defined once per configuration in one header is the definition the
+    // default configuration compiles (`BIG` is defined nowhere), or where that cannot be
+    // told (`__cplusplus` in a header), the header's first: not an ambiguous one.
+    let word_t = id_at(&engine, &root, "c/util.h", "word_t", 6);
+    let used = dep(&engine, &root, "c/main.c", "main", "word_t");
+    assert_eq!(used["to_id"], word_t, "{used}");
+    let flag_t = id_at(&engine, &root, "c/util.h", "flag_t", 9);
+    let used = dep(&engine, &root, "c/main.c", "main", "flag_t");
+    assert_eq!(used["to_id"], flag_t, "{used}");
+}
+
+/// The id of the symbol `name` of `file` whose definition starts at `line`.
+fn id_at(engine: &Engine, root: &str, file: &str, name: &str, line: u64) -> i64 {
+    let out = call(
+        engine,
         "code.get_file_symbols",
-        json!({"path": root, "file": "c/util.h"}),
-    )["symbols"]
+        json!({"path": root, "file": file}),
+    );
+    let found = out["symbols"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["name"] == "word_t")
-        .map(|s| s["id"].clone())
-        .unwrap();
-    let used = dep(&engine, &root, "c/main.c", "main", "word_t");
-    assert_eq!(used["to_id"], check, "{used}");
+        .find(|s| s["name"] == name && s["start_line"] == line);
+    found
+        .and_then(|s| s["id"].as_i64())
+        .unwrap_or_else(|| panic!("{name} at {file}:{line} not in {out}"))
+}
+
+/// A C name defined once per configuration (`#ifdef DEBUG … #else …`) links to the
+/// definition the default build compiles: no `-D` of its own, the compiler's own macros
+/// (`__STDC__`), and the project's where their own conditions hold (an include guard, a
+/// `#ifndef X` default, a macro defined under another condition), in the file and what
+/// it includes. A condition the index cannot decide (`__cplusplus` in a header) leaves
+/// the name ambiguous. And a macro defined in a header added later changes which
+/// definition is built: the one-by-one index (`indexed`) links as a fresh one does.
+#[test]
+fn c_links_to_the_definition_the_default_configuration_compiles() {
+    let conf = "\
+#ifndef CONF_H
+#define CONF_H
+#if defined(__STDC__) || defined(__cplusplus)
+#  define STDC
+#endif
+#ifdef SMALL_MEDIUM
+#  define Bytef Byte FAR
+#else
+   typedef unsigned char Bytef;
+#endif
+#ifdef STDC
+   typedef unsigned long z_size;
+#else
+   typedef unsigned z_size;
+#endif
+#ifndef MAX_BITS
+#  define MAX_BITS 15
+#endif
+#ifdef __cplusplus
+   typedef bool flag;
+#else
+   typedef int flag;
+#endif
+#endif
+";
+    let util = "\
+#ifdef LIB_DEBUG
+#  define Trace(x) fprintf x
+#else
+#  define Trace(x)
+#endif
+";
+    let main = "\
+#include \"conf.h\"
+#include \"util.h\"
+#include \"debug.h\"
+#ifdef LIB_DEBUG
+static void send(int v) { Trace((\"%d\", v)); }
+#else
+#  define send(v) ((void)(v))
+#endif
+#if MAX_BITS == 15
+static int width(void) { return 15; }
+#else
+static int width(void) { return 0; }
+#endif
+z_size total(Bytef *b, flag f) { send(1); Trace((\"x\")); return width(); }
+";
+    let (_home, _dir, engine, root) =
+        indexed(&[("main.c", main), ("conf.h", conf), ("util.h", util)]);
+    let to = |name: &str| dep(&engine, &root, "main.c", "total", name);
+    for (name, file, line) in [
+        ("z_size", "conf.h", 12),
+        ("Bytef", "conf.h", 9),
+        ("Trace", "util.h", 4),
+        ("send", "main.c", 7),
+        ("width", "main.c", 10),
+    ] {
+        let want = id_at(&engine, &root, file, name, line);
+        assert_eq!(to(name)["to_id"], want, "{name}: {}", to(name));
+    }
+    let flag = to("flag");
+    assert_eq!(flag["ambiguous"], true, "{flag}");
+
+    // Debugging switched on by a header added afterwards: the other definitions.
+    let (_home, _dir, engine, root) = indexed(&[
+        ("main.c", main),
+        ("conf.h", conf),
+        ("util.h", util),
+        ("debug.h", "#define LIB_DEBUG 1\n"),
+    ]);
+    let to = |name: &str| dep(&engine, &root, "main.c", "total", name);
+    for (name, file, line) in [("Trace", "util.h", 2), ("send", "main.c", 5)] {
+        let want = id_at(&engine, &root, file, name, line);
+        assert_eq!(to(name)["to_id"], want, "{name}: {}", to(name));
+    }
 }
 
 #[test]

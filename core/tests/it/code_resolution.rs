@@ -348,37 +348,23 @@ fn a_changed_return_type_relinks_the_calls_made_on_what_it_returns() {
     assert_eq!(after, fresh_links(&root));
 }
 
-/// An index written before references knew what calls return (schema 8) is read again
-/// on the upgrade: its files' rows are rewritten with the new qualifiers, so a call on
-/// what a call returns links, though no file changed on disk.
-#[test]
-fn the_upgrade_to_schema_9_reads_every_file_again() {
+/// A repository of one file, `name` holding `text`, indexed; then its index taken back
+/// to an older schema by `downgrade` (which loses `link`) and opened again: the upgrade
+/// reads every file again, so `link` is back, and the links are a fresh index's.
+fn the_upgrade_links_as_a_fresh_index(name: &str, text: &str, link: &str, downgrade: &str) {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "flag.go",
-        "package flag\n\ntype FlagSet struct{}\n\ntype Other struct{}\n\nfunc NewFlagSet() *FlagSet { return nil }\n\nfunc (f *FlagSet) Parse() {}\n\nfunc (o *Other) Parse() {}\n\nfunc use() {\n\tNewFlagSet().Parse()\n}\n",
-    );
+    write(dir.path(), name, text);
     let root = canonical(dir.path());
-    let link = "flag.go:14 call Parse -> flag.go:Parse@9";
     {
         let engine = Engine::open_at(home.path()).unwrap();
         call(&engine, "code.index_repository", json!({"path": root}));
         assert!(links(home.path(), &root).contains(link));
     }
-    // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
-    // reference ambiguous, no indexes of qualifiers.
     let path = cc_search::code::db_path(home.path(), Path::new(&root));
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "DROP INDEX refs_qual;
-             UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
-             UPDATE metadata SET value = '8' WHERE key = 'schema_version';
-             PRAGMA user_version = 8;",
-        )
-        .unwrap();
+        conn.execute_batch(downgrade).unwrap();
     }
     assert!(!links(home.path(), &root).contains(link));
     let engine = Engine::open_at(home.path()).unwrap();
@@ -386,4 +372,42 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     let after = links(home.path(), &root);
     assert!(after.contains(link), "{after:?}");
     assert_eq!(after, fresh_links(&root));
+}
+
+/// An index written before references knew what calls return (schema 8) is read again
+/// on the upgrade: its files' rows are rewritten with the new qualifiers, so a call on
+/// what a call returns links, though no file changed on disk.
+#[test]
+fn the_upgrade_to_schema_9_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "flag.go",
+        "package flag\n\ntype FlagSet struct{}\n\ntype Other struct{}\n\nfunc NewFlagSet() *FlagSet { return nil }\n\nfunc (f *FlagSet) Parse() {}\n\nfunc (o *Other) Parse() {}\n\nfunc use() {\n\tNewFlagSet().Parse()\n}\n",
+        "flag.go:14 call Parse -> flag.go:Parse@9",
+        // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
+        // reference ambiguous, no indexes of qualifiers (and no guards, of schema 10).
+        "DROP INDEX symbols_guarded;
+         ALTER TABLE symbols DROP COLUMN guard;
+         DROP INDEX refs_qual;
+         UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
+         UPDATE metadata SET value = '8' WHERE key = 'schema_version';
+         PRAGMA user_version = 8;",
+    );
+}
+
+/// Schema 10 keeps the conditions a C definition is compiled under: the upgrade reads
+/// the files again, and a name defined once per configuration links to the definition
+/// the default build compiles, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_10_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "trace.c",
+        "#ifdef DEBUG\n#define Trace(x) log(x)\n#else\n#define Trace(x)\n#endif\nvoid run(void) { Trace(1); }\n",
+        "trace.c:6 call Trace -> trace.c:Trace@4",
+        // As schema 9 left it: no guards, the call ambiguous.
+        "DROP INDEX symbols_guarded;
+         ALTER TABLE symbols DROP COLUMN guard;
+         UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'Trace';
+         UPDATE metadata SET value = '9' WHERE key = 'schema_version';
+         PRAGMA user_version = 9;",
+    );
 }

@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 use super::Job;
 use super::Writer;
 use super::insert_bindings;
-use super::link::{Files, Linker, Scope, Source, Sym, bases_of};
+use super::link::{Files, Linker, Scope, Source, Sym, bases_of, macro_def};
 use crate::code::RefKind;
 use crate::code::extract::{Binding, ExtractedFile, ExtractedSymbol};
 use crate::code::lang::Family;
@@ -123,8 +123,8 @@ impl Writer<'_, '_> {
         let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let kind = symbol.kind.as_str();
         conn.prepare_cached(
-            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             at.file,
@@ -137,6 +137,7 @@ impl Writer<'_, '_> {
             symbol.doc_comment,
             tokens_here,
             symbol.declaration,
+            symbol.guard,
         ])?;
         let id = conn.last_insert_rowid();
         self.delta.symbols += 1;
@@ -177,6 +178,8 @@ impl Writer<'_, '_> {
                 .gives(Some(symbol.kind), symbol.signature.as_deref())
                 .map(Arc::from),
             bases: bases_of(at.family, Some(symbol.kind), symbol.signature.as_deref()),
+            guard: symbol.guard.as_deref().map(Arc::from),
+            macro_def: macro_def(at.family, Some(symbol.kind), symbol.signature.as_deref()),
         };
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

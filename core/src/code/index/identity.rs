@@ -13,6 +13,7 @@ pub(super) struct OldSymbol {
     pub(super) signature: Option<String>,
     pub(super) doc_comment: Option<String>,
     pub(super) declaration: bool,
+    pub(super) guard: Option<String>,
 }
 
 /// A changed file's symbols before the run, by identity: the path of (kind, name,
@@ -38,7 +39,7 @@ impl OldSymbols {
     pub(super) fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
         let mut stmt = conn.prepare_cached(
             "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment,
-                    declaration
+                    declaration, guard
              FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
         let mut keys: HashMap<i64, String> = HashMap::new();
@@ -60,6 +61,7 @@ impl OldSymbols {
                     signature: r.get(6)?,
                     doc_comment: r.get(7)?,
                     declaration: r.get(8)?,
+                    guard: r.get(9)?,
                 },
             ))
         })?;

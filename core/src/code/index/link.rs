@@ -40,6 +40,7 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use crate::code::extract::Binding;
+use crate::code::lang::cfamily::config::{self, Holds, Macro};
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, is_directory_file};
 use crate::code::{RefKind, SymbolKind};
 
@@ -102,6 +103,12 @@ pub(super) struct Sym {
     pub(super) gives: Option<Arc<str>>,
     /// The types it extends and implements ([`LanguageLinker::bases`]).
     pub(super) bases: Bases,
+    /// The conditions under which it is compiled (C's `#if`s: see
+    /// [`LanguageExtractor::guard`](crate::code::extract::LanguageExtractor::guard)).
+    pub(super) guard: Option<Arc<str>>,
+    /// For a macro's definition (C's `#define`), the integer it stands for when it is
+    /// one: what a condition naming the macro reads ([`macro_def`]).
+    pub(super) macro_def: Option<Option<i64>>,
 }
 
 /// The types a symbol extends and implements, None for none (most symbols: nothing is
@@ -572,7 +579,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard ",
             $rest
         )
     };
@@ -601,7 +608,23 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
             .gives(kind, signature.as_deref())
             .map(Arc::from),
         bases: bases_of(family, kind, signature.as_deref()),
+        guard: r.get::<_, Option<String>>(8)?.map(Arc::from),
+        macro_def: macro_def(family, kind, signature.as_deref()),
     })
+}
+
+/// For a C or C++ macro's definition (`#define W 8`), the integer it stands for when it
+/// is one (`Some(None)` for any other macro); None for any other symbol.
+pub(super) fn macro_def(
+    family: Family,
+    kind: Option<SymbolKind>,
+    signature: Option<&str>,
+) -> Option<Option<i64>> {
+    let signature = signature?;
+    (family.rules().textual_includes()
+        && matches!(kind, Some(SymbolKind::Const | SymbolKind::Fn))
+        && signature.trim_start().starts_with('#'))
+    .then(|| config::macro_value(signature))
 }
 
 /// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
@@ -644,6 +667,9 @@ pub(super) struct Linker<'a> {
     /// The file and bases of a type as a file reaches it (`inherited`), by that file and
     /// the type's name: looked up once however many of its members are asked for.
     bases: HashMap<(i64, String), Option<TypeBases>>,
+    /// What the default build of a file knows of each macro a guard names
+    /// (`macro_state`), by file and name; None while it is being found.
+    macros: HashMap<(i64, String), Option<Macro>>,
 }
 
 /// A type's file and the types it extends and implements (see `Linker::inherited`).
@@ -670,6 +696,7 @@ impl<'a> Linker<'a> {
             resolvers: HashMap::new(),
             returns: HashMap::new(),
             bases: HashMap::new(),
+            macros: HashMap::new(),
         }
     }
 
@@ -1215,9 +1242,11 @@ impl<'a> Linker<'a> {
             .into_iter()
             .filter(|s| takes(s))
             .collect();
+        let own = self.built(file, own)?;
         let included = self.includes_of(file)?;
         let mut there = self.top_in(&included, name)?;
         there.retain(|s| takes(s));
+        let there = self.built(file, there)?;
         for place in [own, there] {
             match place.as_slice() {
                 [] => continue,
@@ -1241,11 +1270,109 @@ impl<'a> Linker<'a> {
         let anywhere = self.candidates(file, name, None, |s| {
             s.scope == Scope::Top && kind_fits(kind, s.kind) && !s.rename
         })?;
+        let anywhere = self.built(file, anywhere)?;
         Ok(match anywhere.as_slice() {
             [] => None,
             [one] => Some(Target::Linked(one.id)),
             _ => Some(Target::Ambiguous),
         })
+    }
+
+    /// `syms` (definitions of one name, as `file` sees them) without those the default
+    /// build does not compile (see [`config`]), when any is left: where conditional
+    /// compilation defines the name once per configuration, the one built. Those whose
+    /// guard is unknown stay.
+    fn built(&mut self, file: i64, syms: Vec<Sym>) -> rusqlite::Result<Vec<Sym>> {
+        if syms.len() < 2 || syms.iter().all(|s| s.guard.is_none()) {
+            return Ok(syms);
+        }
+        let mut kept = Vec::new();
+        for s in &syms {
+            if self.holds(file, s)? != Holds::No {
+                kept.push(s.clone());
+            }
+        }
+        Ok(if kept.is_empty() { syms } else { kept })
+    }
+
+    /// Whether the default build of `file` compiles `sym` (see [`config::evaluate`]),
+    /// with the macros `file` and what it includes define.
+    ///
+    /// Inside a file's `#ifndef X` block that defines `X` (an include guard), `X` is not
+    /// defined yet: what the block holds is compiled the first time the file is read.
+    fn holds(&mut self, file: i64, sym: &Sym) -> rusqlite::Result<Holds> {
+        let Some(guard) = sym.guard.clone() else {
+            return Ok(Holds::Yes);
+        };
+        let mut guarding = HashSet::new();
+        for name in config::not_defined_in(&guard) {
+            let defines_itself = self.in_file(sym.file, name)?.iter().any(|d| {
+                d.macro_def.is_some()
+                    && d.guard
+                        .as_deref()
+                        .is_some_and(|g| config::not_defined_in(g).any(|n| n == name))
+            });
+            if defines_itself {
+                guarding.insert(name.to_string());
+            }
+        }
+        let mut failed = None;
+        let holds = config::evaluate(&guard, &mut |name| {
+            if guarding.contains(name) {
+                return Macro::Undefined;
+            }
+            match self.macro_state(file, name) {
+                Ok(state) => state,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    Macro::Unknown
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(holds),
+        }
+    }
+
+    /// What the default build of `file` knows of the macro `name`: the compiler's own,
+    /// else defined where one of the definitions of it in `file` or what it includes
+    /// is compiled ([`Self::holds`]), with the integer they agree it stands for. While
+    /// its own definitions are weighed, it counts as not defined yet, as a build reads
+    /// them: `#ifndef X` / `#define X` (an include guard, a default value) defines `X`.
+    fn macro_state(&mut self, file: i64, name: &str) -> rusqlite::Result<Macro> {
+        if let Some(state) = config::predefined(name) {
+            return Ok(state);
+        }
+        let key = (file, name.to_string());
+        match self.macros.get(&key) {
+            Some(Some(state)) => return Ok(*state),
+            Some(None) => return Ok(Macro::Undefined),
+            None => {}
+        }
+        self.macros.insert(key.clone(), None);
+        let unit = self.includes_of(file)?;
+        let defs = self.candidates(file, name, None, |s| {
+            s.macro_def.is_some() && (s.file == file || unit.contains(&s.file))
+        })?;
+        let (mut built, mut unknown) = (Vec::new(), false);
+        for d in &defs {
+            match self.holds(file, d)? {
+                Holds::Yes => built.push(d.macro_def.flatten()),
+                Holds::Unknown => unknown = true,
+                Holds::No => {}
+            }
+        }
+        let state = match built.first() {
+            Some(&value) => {
+                Macro::Defined(value.filter(|_| !unknown && built.iter().all(|&v| v == value)))
+            }
+            None if unknown => Macro::Unknown,
+            None if defs.is_empty() => Macro::Absent,
+            None => Macro::Undefined,
+        };
+        self.macros.insert(key, Some(state));
+        Ok(state)
     }
 
     /// What a file includes, and what that includes, to a depth of [`MAX_DEPTH`] (the

@@ -11,6 +11,33 @@ use super::link::{Files, Linker, Source};
 use crate::code::RefKind;
 use crate::code::extract::Binding;
 
+/// The names of definitions whose guard names one of `names` (a macro defined or
+/// removed may change which definition of theirs a build compiles, see
+/// `lang::cfamily::config`): their references are linked again.
+fn guarded_by<'n>(
+    conn: &Connection,
+    names: impl Iterator<Item = &'n String>,
+) -> rusqlite::Result<HashSet<String>> {
+    let names: HashSet<&str> = names.map(String::as_str).collect();
+    let mut found = HashSet::new();
+    if names.is_empty() {
+        return Ok(found);
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT name, guard FROM symbols INDEXED BY symbols_guarded WHERE guard IS NOT NULL",
+    )?;
+    for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        let (name, guard) = row?;
+        let mentions = guard
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| names.contains(word));
+        if mentions {
+            found.insert(name);
+        }
+    }
+    Ok(found)
+}
+
 /// Link references to symbols (see [`super::link`]).
 ///
 /// Which references: after a cold run, every one. Otherwise those of the files written
@@ -57,6 +84,8 @@ pub(super) fn resolve(
         for (file, bindings) in &touched.reshaped {
             passed_on(&mut linker, conn, *file, bindings, &mut reached)?;
         }
+        let names = touched.added.iter().chain(&touched.removed);
+        reached.extend(guarded_by(conn, names)?);
     }
     let (added, removed) = (&reached, &touched.removed);
     if cold {

@@ -4,7 +4,7 @@
 //! [`super::extract`]'s, the linker trait [`linking`]'s; the scope logic that asks the
 //! linkers is `index::link`'s. Nothing outside this module names a language.
 
-mod cfamily;
+pub(crate) mod cfamily;
 mod go;
 mod java;
 mod linking;
@@ -186,27 +186,45 @@ pub(crate) fn named(
     })
 }
 
-/// The functions and methods extracted from `source` (a file named `file`), depth first,
-/// each as `name` or, when it only declares ([`LanguageExtractor::declares`]), `name;`.
+/// Every symbol extracted from `source` (a file named `file`), depth first.
 #[cfg(test)]
-pub(crate) fn declared(file: &str, source: &str) -> Vec<String> {
-    fn walk(symbols: &[super::extract::ExtractedSymbol], out: &mut Vec<String>) {
-        for s in symbols {
-            if matches!(s.kind, super::SymbolKind::Fn | super::SymbolKind::Method) {
-                out.push(format!(
-                    "{}{}",
-                    s.name,
-                    if s.declaration { ";" } else { "" }
-                ));
-            }
-            walk(&s.children, out);
+fn extracted(file: &str, source: &str) -> Vec<super::extract::ExtractedSymbol> {
+    fn walk(
+        symbols: Vec<super::extract::ExtractedSymbol>,
+        out: &mut Vec<super::extract::ExtractedSymbol>,
+    ) {
+        for mut s in symbols {
+            let children = std::mem::take(&mut s.children);
+            out.push(s);
+            walk(children, out);
         }
     }
     let (lang, ext) = extractor_for_path(Path::new(file)).expect("a known extension");
     let extracted = super::extract::extract_source(lang, &ext, source).expect("parses");
     let mut out = Vec::new();
-    walk(&extracted.symbols, &mut out);
+    walk(extracted.symbols, &mut out);
     out
+}
+
+/// The functions and methods extracted from `source` (a file named `file`), depth first,
+/// each as `name` or, when it only declares ([`LanguageExtractor::declares`]), `name;`.
+#[cfg(test)]
+pub(crate) fn declared(file: &str, source: &str) -> Vec<String> {
+    extracted(file, source)
+        .into_iter()
+        .filter(|s| matches!(s.kind, super::SymbolKind::Fn | super::SymbolKind::Method))
+        .map(|s| format!("{}{}", s.name, if s.declaration { ";" } else { "" }))
+        .collect()
+}
+
+/// The name and guard ([`LanguageExtractor::guard`]) of each symbol extracted from
+/// `source` (a file named `file`), depth first.
+#[cfg(test)]
+pub(crate) fn guards(file: &str, source: &str) -> Vec<(String, Option<String>)> {
+    extracted(file, source)
+        .into_iter()
+        .map(|s| (s.name, s.guard))
+        .collect()
 }
 
 #[cfg(test)]

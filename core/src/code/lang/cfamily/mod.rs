@@ -2,6 +2,7 @@
 //! rest with the C++ grammar (a superset for declarations); macro bodies included where
 //! they parse as statements.
 
+pub(crate) mod config;
 mod link;
 
 use tree_sitter::Node;
@@ -32,6 +33,9 @@ impl LanguageExtractor for C {
     }
     fn declares(&self, node: Node, cx: &Context) -> bool {
         Cpp.declares(node, cx)
+    }
+    fn guard(&self, node: Node, cx: &Context) -> Option<String> {
+        config::guard_of(node, cx)
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         Cpp.doc_comment(node, cx)
@@ -192,6 +196,9 @@ impl LanguageExtractor for Cpp {
     /// the classes below it. (A prototype outside a class is no symbol.)
     fn declares(&self, node: Node, _cx: &Context) -> bool {
         matches!(node.kind(), "field_declaration" | "declaration")
+    }
+    fn guard(&self, node: Node, cx: &Context) -> Option<String> {
+        config::guard_of(node, cx)
     }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(
