@@ -151,6 +151,12 @@ pub trait LanguageExtractor: Send + Sync {
     fn declares(&self, _node: Node, _cx: &Context) -> bool {
         false
     }
+    /// The text to parse for `source`: the same bytes at the same offsets, where the
+    /// grammar needs help (C's comments inside a macro that goes on past them). The
+    /// source itself by default.
+    fn prepare<'s>(&self, source: &'s str) -> std::borrow::Cow<'s, str> {
+        std::borrow::Cow::Borrowed(source)
+    }
     /// The conditions under which the definition at `node` is compiled, when conditional
     /// compilation decides it (C's `#if`, `#ifdef`, `#else`): the linker picks, among
     /// a name's definitions, those of the configuration built. None by default.
@@ -913,6 +919,8 @@ fn extract_at(
     source: &str,
     depth: usize,
 ) -> Result<(ExtractedFile, bool), String> {
+    let prepared = lang.prepare(source);
+    let source = prepared.as_ref();
     let tree = parse(lang, extension, source)?;
     if depth > 0 && tree.root_node().has_error() {
         // An embedded range is kept only when it parses cleanly: no walk for nothing.

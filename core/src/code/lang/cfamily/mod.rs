@@ -5,6 +5,8 @@
 pub(crate) mod config;
 mod link;
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
 
 use super::{LanguageExtractor, outer};
@@ -37,6 +39,9 @@ impl LanguageExtractor for C {
     fn guard(&self, node: Node, cx: &Context) -> Option<String> {
         config::guard_of(node, cx)
     }
+    fn prepare<'s>(&self, source: &'s str) -> Cow<'s, str> {
+        blank_comments_inside_directives(source)
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         Cpp.doc_comment(node, cx)
     }
@@ -46,6 +51,85 @@ impl LanguageExtractor for C {
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         Cpp.references(node, cx)
     }
+}
+
+/// `source` with each block comment that a preprocessor directive goes on past (a line
+/// continuation after it: `#define M(a) \` / `do { /* … */ \`) made spaces, newlines
+/// kept: the grammar ends a macro's body at `/*`, and a body that goes on after the
+/// comment parsed as other definitions (`z_off64_t tmp = …` in a macro took the macro's
+/// place). A comment that ends its directive (`#define W 15 /* bits */`) stays.
+fn blank_comments_inside_directives(source: &str) -> Cow<'_, str> {
+    let bytes = source.as_bytes();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        if line_start {
+            let first = i + bytes[i..]
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(bytes.len() - i);
+            if bytes.get(first) == Some(&b'#') {
+                // The next line starts where the directive ends.
+                i = directive(bytes, first, &mut blank);
+                continue;
+            }
+        }
+        line_start = bytes[i] == b'\n';
+        i += 1;
+    }
+    if blank.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    let mut out = bytes.to_vec();
+    for (start, end) in blank {
+        for b in &mut out[start..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    // Only ASCII bytes of comments were replaced, by spaces: still UTF-8.
+    Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| source.to_string()))
+}
+
+/// Read the directive starting at `at` (its `#`) to its end (the first newline not after
+/// a `\`), noting in `blank` the block comments it goes on past; where the next line
+/// starts.
+fn directive(bytes: &[u8], at: usize, blank: &mut Vec<(usize, usize)>) -> usize {
+    let mut i = at;
+    let mut comments = Vec::new();
+    let mut quote = None;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            quote = None;
+            let line = &bytes[at..i];
+            if !line.strip_suffix(b"\r").unwrap_or(line).ends_with(b"\\") {
+                break;
+            }
+            // Every comment so far is followed by more of the directive.
+            blank.append(&mut comments);
+        } else if let Some(q) = quote {
+            if b == b'\\' && bytes.get(i + 1) != Some(&b'\n') {
+                i += 1;
+            } else if b == q {
+                quote = None;
+            }
+        } else if b == b'"' || b == b'\'' {
+            quote = Some(b);
+        } else if bytes[i..].starts_with(b"/*") {
+            let end = bytes[i + 2..]
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(bytes.len(), |p| i + 2 + p + 2);
+            comments.push((i, end));
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    (i + 1).min(bytes.len())
 }
 
 /// The name declared by a declarator (`*f(int)` → `f`, `A::b` → `b`).
@@ -200,6 +284,9 @@ impl LanguageExtractor for Cpp {
     fn guard(&self, node: Node, cx: &Context) -> Option<String> {
         config::guard_of(node, cx)
     }
+    fn prepare<'s>(&self, source: &'s str) -> Cow<'s, str> {
+        blank_comments_inside_directives(source)
+    }
     fn doc_comment(&self, node: Node, cx: &Context) -> Option<String> {
         cx.preceding_comments(
             outer(node, cx, &["template_declaration"]),
@@ -291,7 +378,44 @@ impl LanguageExtractor for Cpp {
 
 #[cfg(test)]
 mod tests {
+    use super::blank_comments_inside_directives;
     use crate::code::lang::declared;
+
+    #[test]
+    fn a_macro_with_a_comment_inside_its_body_is_one_definition() {
+        let src = "\
+#ifdef NO_DIVIDE
+#define MOD63(a) \\
+    do { /* this assumes a is not negative */ \\
+        z_off64_t tmp = a >> 32; \\
+        a &= 0xffffffffL; \\
+    } while (0)
+#define MOD(a) \\
+    do { /* the same */ \\
+        a %= 7; \\
+    } while (0)
+#endif
+#define W 15 /* bits, ending its directive */
+int after(void) { return 0; }
+";
+        let names: Vec<(String, Option<String>)> = crate::code::lang::guards("a.c", src);
+        let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["MOD63", "MOD", "W", "after"]);
+        let prepared = blank_comments_inside_directives(src);
+        assert_eq!(prepared.len(), src.len());
+        assert_eq!(prepared.lines().count(), src.lines().count());
+        assert!(!prepared.contains("this assumes"), "{prepared}");
+        assert!(prepared.contains("/* bits, ending its directive */"));
+        // Nothing to blank: the text itself, not a copy.
+        let plain = "#define A 1 /* one */\nint f(void) { /* not a directive */ return A; }\n";
+        assert!(matches!(
+            blank_comments_inside_directives(plain),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        // A `/*` inside a string of a directive is no comment.
+        let quoted = "#define S \"/*\" \\\n  \"x\"\nint g(void);\n";
+        assert_eq!(blank_comments_inside_directives(quoted), quoted);
+    }
 
     #[test]
     fn methods_declared_in_their_class_declare() {
