@@ -11,12 +11,17 @@ use tree_sitter::Node;
 
 use crate::code::extract::Context;
 
-/// Guards longer than this are not kept (unknown: every branch may be built).
+/// Guards longer than this are not kept: [`UNKNOWN_GUARD`] stands for them.
 const MAX_GUARD_BYTES: usize = 1024;
+
+/// The guard of a definition whose conditions are too long to keep: one no evaluation
+/// decides (the definition may or may not be built).
+const UNKNOWN_GUARD: &str = "?";
 
 /// The conditions under which `node` is compiled, outermost first, joined by `&&`
 /// (each parenthesized; an `#else` branch's as the negation of the branches before it):
-/// None when it is compiled whatever the configuration, or its guard is too long to keep.
+/// None when it is compiled whatever the configuration, [`UNKNOWN_GUARD`] when the
+/// conditions are too long to keep.
 pub(super) fn guard_of(node: Node, cx: &Context) -> Option<String> {
     let mut terms = Vec::new();
     let mut child = node;
@@ -60,7 +65,11 @@ pub(super) fn guard_of(node: Node, cx: &Context) -> Option<String> {
     }
     terms.reverse();
     let guard = terms.join(" && ");
-    (!guard.is_empty() && guard.len() <= MAX_GUARD_BYTES).then_some(guard)
+    match guard.len() {
+        0 => None,
+        n if n > MAX_GUARD_BYTES => Some(UNKNOWN_GUARD.to_string()),
+        _ => Some(guard),
+    }
 }
 
 /// The macros a guard ([`guard_of`]) requires not to be defined, by a term of its own
@@ -465,6 +474,7 @@ mod tests {
             ("1 / 0", Holds::Unknown),
             ("'a' == 97", Holds::Unknown),
             ("(1", Holds::Unknown),
+            (UNKNOWN_GUARD, Holds::Unknown),
             ("1 2", Holds::Unknown),
             ("", Holds::Unknown),
         ] {
@@ -505,8 +515,14 @@ mod tests {
 #  endif
 #endif
 int always(void) { return 0; }
+#if defined(A_LONG_CONDITION) LONG_TAIL
+int guarded(void) { return 0; }
+#endif
 ";
-        let guards = crate::code::lang::guards("a.h", src);
+        // The last condition is over 1 KB: `|| defined(X0) || defined(X1) …`.
+        let tail: String = (0..100).map(|i| format!(" || defined(X{i})")).collect();
+        let src = src.replace(" LONG_TAIL", &tail);
+        let guards = crate::code::lang::guards("a.h", &src);
         assert_eq!(
             guards,
             [
@@ -537,6 +553,7 @@ int always(void) { return 0; }
                     )
                 ),
                 ("always".to_string(), None),
+                ("guarded".to_string(), Some(UNKNOWN_GUARD.to_string())),
             ]
         );
     }
