@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use rusqlite::{Connection, params};
 
 use super::Job;
 use super::Writer;
 use super::insert_bindings;
-use super::link::{Files, Linker, Scope, Source, Sym, bases_of, macro_def};
+use super::link::{Files, Linker, Scope, Source, Sym};
 use crate::code::RefKind;
 use crate::code::extract::{Binding, ExtractedFile, ExtractedSymbol};
 use crate::code::lang::Family;
@@ -161,26 +161,12 @@ impl Writer<'_, '_> {
                 line: r.line,
                 qual: r.qual,
             }));
-        let sym = Sym {
-            id,
-            file: at.file,
-            family: at.family,
-            kind: Some(symbol.kind),
-            scope,
-            parent,
-            rename: at
-                .family
-                .rules()
-                .is_rename(Some(symbol.kind), symbol.signature.as_deref()),
-            gives: at
-                .family
-                .rules()
-                .gives(Some(symbol.kind), symbol.signature.as_deref())
-                .map(Arc::from),
-            bases: bases_of(at.family, Some(symbol.kind), symbol.signature.as_deref()),
-            guard: symbol.guard.as_deref().map(Arc::from),
-            macro_def: macro_def(at.family, Some(symbol.kind), symbol.signature.as_deref()),
-        };
+        let sym = Sym::new(
+            (id, at.file, at.family, Some(symbol.kind)),
+            (scope, parent),
+            symbol.signature.as_deref(),
+            symbol.guard.as_deref(),
+        );
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);
         }

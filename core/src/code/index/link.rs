@@ -595,27 +595,45 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let kind = SymbolKind::parse(&r.get::<_, String>(2)?);
     let signature: Option<String> = r.get(5)?;
     let family = Family::of(&r.get::<_, String>(6)?);
-    Ok(Sym {
-        id: r.get(0)?,
-        file: r.get(1)?,
-        family,
-        kind,
-        scope: Scope::of(family, parent, kind, signature.as_deref()),
-        parent: r.get(7)?,
-        rename: family.rules().is_rename(kind, signature.as_deref()),
-        gives: family
-            .rules()
-            .gives(kind, signature.as_deref())
-            .map(Arc::from),
-        bases: bases_of(family, kind, signature.as_deref()),
-        guard: r.get::<_, Option<String>>(8)?.map(Arc::from),
-        macro_def: macro_def(family, kind, signature.as_deref()),
-    })
+    let scope = Scope::of(family, parent, kind, signature.as_deref());
+    let guard: Option<String> = r.get(8)?;
+    Ok(Sym::new(
+        (r.get(0)?, r.get(1)?, family, kind),
+        (scope, r.get(7)?),
+        signature.as_deref(),
+        guard.as_deref(),
+    ))
+}
+
+impl Sym {
+    /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
+    /// what its `signature` and `guard` tell the linker.
+    pub(super) fn new(
+        (id, file, family, kind): (i64, i64, Family, Option<SymbolKind>),
+        (scope, parent): (Scope, Option<i64>),
+        signature: Option<&str>,
+        guard: Option<&str>,
+    ) -> Sym {
+        let rules = family.rules();
+        Sym {
+            id,
+            file,
+            family,
+            kind,
+            scope,
+            parent,
+            rename: rules.is_rename(kind, signature),
+            gives: rules.gives(kind, signature).map(Arc::from),
+            bases: bases_of(family, kind, signature),
+            guard: guard.map(Arc::from),
+            macro_def: macro_def(family, kind, signature),
+        }
+    }
 }
 
 /// For a C or C++ macro's definition (`#define W 8`), the integer it stands for when it
 /// is one (`Some(None)` for any other macro); None for any other symbol.
-pub(super) fn macro_def(
+fn macro_def(
     family: Family,
     kind: Option<SymbolKind>,
     signature: Option<&str>,
@@ -628,7 +646,7 @@ pub(super) fn macro_def(
 }
 
 /// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
-pub(super) fn bases_of(family: Family, kind: Option<SymbolKind>, signature: Option<&str>) -> Bases {
+fn bases_of(family: Family, kind: Option<SymbolKind>, signature: Option<&str>) -> Bases {
     let bases = family.rules().bases(kind, signature);
     (!bases.is_empty()).then(|| bases.into_iter().map(Arc::from).collect())
 }
