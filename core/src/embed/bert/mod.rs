@@ -140,10 +140,15 @@ pub(crate) struct Workspace {
     x: Vec<f32>,
     qkv: Vec<f32>,
     ctx: Vec<f32>,
+    /// The dense part's buffers when all rows are one chunk.
+    dense: ChunkScratch,
 }
 
+/// A matrix product on raw rows: [`matmul_serial`] or [`matmul_columns`].
+type Product = unsafe fn(Isa, usize, *const f32, usize, &Packed, *mut f32, usize, &[f32], Epilogue);
+
 /// Per-thread buffers of the dense part of a layer (one chunk of rows).
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct ChunkScratch {
     tmp: Vec<f32>,
     inter: Vec<f32>,
@@ -285,7 +290,6 @@ impl Bert {
     fn encode<'w>(&self, seqs: &[&[u32]], total: usize, ws: &'w mut Workspace) -> &'w [f32] {
         let isa = self.isa;
         let h = self.cfg.hidden_size;
-        let inter = self.cfg.intermediate_size;
         let resize = |v: &mut Vec<f32>, n: usize| {
             v.clear();
             v.resize(n, 0.0);
@@ -329,73 +333,96 @@ impl Bert {
                 Epilogue::None,
             );
             self.attention(&ws.qkv, &mut ws.ctx, &lens);
-            // Per chunk of rows, so that the intermediate activations stay in cache:
-            // x ← LN(x + ctx·Wo + bo); x ← LN(x + GELU(x·Wi + bi)·Wo2 + bo2).
+            // Per chunk of rows, so that the intermediate activations stay in cache; a
+            // single chunk (a question) splits each product's columns instead.
+            if total <= MC {
+                self.dense(layer, &mut ws.x, &ws.ctx, &mut ws.dense, matmul_columns);
+                continue;
+            }
             let ctx = &ws.ctx;
             ws.x.par_chunks_mut(MC * h).enumerate().for_each_init(
                 ChunkScratch::default,
                 |scratch, (chunk, x)| {
                     let rows = x.len() / h;
                     let ctx = &ctx[chunk * MC * h..][..rows * h];
-                    let out = &layer.attn_out;
-                    scratch.tmp.clear();
-                    scratch.tmp.resize(rows * h, 0.0);
-                    scratch.inter.clear();
-                    scratch.inter.resize(rows * inter, 0.0);
-                    let tmp = scratch.tmp.as_mut_ptr();
-                    // SAFETY: `ctx`, `x`, `tmp` and `inter` hold `rows` full rows.
-                    unsafe {
-                        matmul_serial(
-                            isa,
-                            rows,
-                            ctx.as_ptr(),
-                            h,
-                            &out.weight,
-                            tmp,
-                            h,
-                            &out.bias,
-                            Epilogue::None,
-                        )
-                    };
-                    let n = &layer.attn_norm;
-                    add_layer_norm(isa, x, &scratch.tmp, &n.gamma, &n.beta, self.eps);
-                    let fin = &layer.ffn_in;
-                    let mid = scratch.inter.as_mut_ptr();
-                    // SAFETY: as above.
-                    unsafe {
-                        matmul_serial(
-                            isa,
-                            rows,
-                            x.as_ptr(),
-                            h,
-                            &fin.weight,
-                            mid,
-                            inter,
-                            &fin.bias,
-                            Epilogue::Gelu,
-                        )
-                    };
-                    let fout = &layer.ffn_out;
-                    // SAFETY: as above.
-                    unsafe {
-                        matmul_serial(
-                            isa,
-                            rows,
-                            mid,
-                            inter,
-                            &fout.weight,
-                            tmp,
-                            h,
-                            &fout.bias,
-                            Epilogue::None,
-                        )
-                    };
-                    let n = &layer.ffn_norm;
-                    add_layer_norm(isa, x, &scratch.tmp, &n.gamma, &n.beta, self.eps);
+                    self.dense(layer, x, ctx, scratch, matmul_serial);
                 },
             );
         }
         &ws.x
+    }
+
+    /// The dense part of `layer` for the rows of `x` (`ctx` their attention):
+    /// x ← LN(x + ctx·Wo + bo); x ← LN(x + GELU(x·Wi + bi)·Wo2 + bo2), each product by
+    /// `product` ([`matmul_serial`] or [`matmul_columns`]).
+    fn dense(
+        &self,
+        layer: &Layer,
+        x: &mut [f32],
+        ctx: &[f32],
+        scratch: &mut ChunkScratch,
+        product: Product,
+    ) {
+        let isa = self.isa;
+        let h = self.cfg.hidden_size;
+        let inter = self.cfg.intermediate_size;
+        let rows = x.len() / h;
+        assert!(ctx.len() >= rows * h);
+        scratch.tmp.clear();
+        scratch.tmp.resize(rows * h, 0.0);
+        scratch.inter.clear();
+        scratch.inter.resize(rows * inter, 0.0);
+        let tmp = scratch.tmp.as_mut_ptr();
+        let out = &layer.attn_out;
+        // SAFETY: `ctx`, `x`, `tmp` and `inter` hold `rows` full rows.
+        unsafe {
+            product(
+                isa,
+                rows,
+                ctx.as_ptr(),
+                h,
+                &out.weight,
+                tmp,
+                h,
+                &out.bias,
+                Epilogue::None,
+            )
+        };
+        let n = &layer.attn_norm;
+        add_layer_norm(isa, x, &scratch.tmp, &n.gamma, &n.beta, self.eps);
+        let fin = &layer.ffn_in;
+        let mid = scratch.inter.as_mut_ptr();
+        // SAFETY: as above.
+        unsafe {
+            product(
+                isa,
+                rows,
+                x.as_ptr(),
+                h,
+                &fin.weight,
+                mid,
+                inter,
+                &fin.bias,
+                Epilogue::Gelu,
+            )
+        };
+        let fout = &layer.ffn_out;
+        // SAFETY: as above.
+        unsafe {
+            product(
+                isa,
+                rows,
+                mid,
+                inter,
+                &fout.weight,
+                scratch.tmp.as_mut_ptr(),
+                h,
+                &fout.bias,
+                Epilogue::None,
+            )
+        };
+        let n = &layer.ffn_norm;
+        add_layer_norm(isa, x, &scratch.tmp, &n.gamma, &n.beta, self.eps);
     }
 
     /// Self-attention of every sequence: `ctx` (tokens × hidden) from `qkv`
@@ -458,19 +485,6 @@ impl Bert {
                     )
                 };
             });
-    }
-}
-
-/// A pointer shared by tasks that write disjoint parts of one buffer.
-#[derive(Clone, Copy)]
-struct SyncPtr(*mut f32);
-// SAFETY: used only for disjoint writes inside one parallel loop that outlives no borrow.
-unsafe impl Send for SyncPtr {}
-// SAFETY: as above.
-unsafe impl Sync for SyncPtr {}
-impl SyncPtr {
-    fn get(self) -> *mut f32 {
-        self.0
     }
 }
 
