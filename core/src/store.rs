@@ -582,6 +582,87 @@ mod tests {
             .unwrap();
     }
 
+    /// The k nearest as sqlite-vec 0.1.9 published orders them, for the selection the
+    /// vendored copy replaced (`min_idx`): per chunk, repeatedly the nearest vector not
+    /// yet taken, the last of equals; then merged into the list so far, which wins ties.
+    fn published_knn(squared: &[i64], chunk: usize, k: usize) -> Vec<i64> {
+        let mut list: Vec<(i64, i64)> = Vec::new(); // (distance², rowid)
+        for (c, distances) in squared.chunks(chunk).enumerate() {
+            let mut taken = vec![false; distances.len()];
+            let mut picked = Vec::new();
+            while picked.len() < k.min(distances.len()) {
+                let mut best: Option<usize> = None;
+                for (i, &d) in distances.iter().enumerate() {
+                    if !taken[i] && best.is_none_or(|b| d <= distances[b]) {
+                        best = Some(i);
+                    }
+                }
+                let Some(i) = best else { break };
+                taken[i] = true;
+                picked.push((distances[i], (c * chunk + i + 1) as i64));
+            }
+            let (mut a, mut b, mut merged) = (0, 0, Vec::new());
+            while merged.len() < k && (a < list.len() || b < picked.len()) {
+                if b >= picked.len() || (a < list.len() && list[a].0 <= picked[b].0) {
+                    merged.push(list[a]);
+                    a += 1;
+                } else {
+                    merged.push(picked[b]);
+                    b += 1;
+                }
+            }
+            list = merged;
+        }
+        list.into_iter().map(|(_, rowid)| rowid).collect()
+    }
+
+    #[test]
+    fn knn_keeps_the_order_of_the_published_sqlite_vec_ties_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("v.db"), SCHEMA, &mut Vec::new()).unwrap();
+        conn.execute_batch("CREATE VIRTUAL TABLE v USING vec0(embedding float[3], chunk_size=8);")
+            .unwrap();
+        // 45 vectors of small integer coordinates (exact distances), many equally near
+        // the query; rowids 1..=45 fill chunks of 8 in order, the last one in part.
+        let mut state = 7u64;
+        let mut squared = Vec::new();
+        let query = [1f32, 0.0, 2.0];
+        for rowid in 1..=45i64 {
+            let v: Vec<f32> = (0..3)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((state >> 33) % 3) as f32
+                })
+                .collect();
+            squared.push(
+                v.iter()
+                    .zip(&query)
+                    .map(|(a, b)| ((a - b) * (a - b)) as i64)
+                    .sum::<i64>(),
+            );
+            let blob: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            conn.execute(
+                "INSERT INTO v (rowid, embedding) VALUES (?, ?)",
+                rusqlite::params![rowid, blob],
+            )
+            .unwrap();
+        }
+        let blob: Vec<u8> = query.iter().flat_map(|x| x.to_le_bytes()).collect();
+        for k in 1..=50usize {
+            let mut stmt = conn
+                .prepare("SELECT rowid FROM v WHERE embedding MATCH ? AND k = ?")
+                .unwrap();
+            let got: Vec<i64> = stmt
+                .query_map(rusqlite::params![blob, k as i64], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            assert_eq!(got, published_knn(&squared, 8, k), "k = {k}");
+        }
+    }
+
     #[test]
     fn migrations_resume_from_user_version() {
         let dir = tempfile::tempdir().unwrap();
