@@ -1129,9 +1129,12 @@ impl ChunkStore {
             )));
         }
         let db = |e| Error::db(self.path(), e);
+        // Only the window and its distance: sqlite-vec reads an auxiliary or metadata
+        // column of a result with a query of its own per row; the chunk and its time
+        // come from `chunk_windows` and `chunks` (the vectors of a chunk whose time
+        // changed are dropped, so the two agree).
         let mut sql = String::from(
-            "SELECT chunk_id, distance, window_id, time FROM chunk_vectors \
-             WHERE embedding MATCH ? AND k = ?",
+            "SELECT window_id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ?",
         );
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
         let scopes: Vec<Option<&String>> = match &filter.scopes {
@@ -1162,8 +1165,21 @@ impl ChunkStore {
             values.push(until.into());
         }
         let blob = vector_blob(query);
-        // Windows, not chunks, are the neighbours: ask for more when chunks have several.
-        let mut k = limit.min(MAX_KNN);
+        // Windows, not chunks, are the neighbours: ask for as many more as the store has
+        // windows per chunk (its largest ids tell, in two lookups), so that one pass
+        // usually finds `limit` chunks.
+        let (windows, chunks): (Option<i64>, Option<i64>) = conn
+            .query_row(
+                "SELECT (SELECT max(id) FROM chunk_windows), (SELECT max(id) FROM chunks)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(db)?;
+        let per_chunk = match (windows, chunks) {
+            (Some(w), Some(c)) if c > 0 => (w.max(1) as usize).div_ceil(c as usize).clamp(1, 8),
+            _ => 1,
+        };
+        let mut k = (limit * per_chunk).min(MAX_KNN);
         loop {
             // chunk → (distance, window, time) of its nearest window.
             let mut best: HashMap<i64, (f64, i64, i64)> = HashMap::new();
@@ -1176,9 +1192,9 @@ impl ChunkStore {
                     bound.push((*scope).clone().into());
                 }
                 bound.extend(values.iter().cloned());
-                let rows: Vec<(i64, f64, i64, i64)> = stmt
+                let rows: Vec<(i64, f64)> = stmt
                     .query_map(rusqlite::params_from_iter(bound), |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                        Ok((r.get(0)?, r.get(1)?))
                     })
                     .map_err(db)?
                     .collect::<rusqlite::Result<_>>()
@@ -1186,7 +1202,23 @@ impl ChunkStore {
                 if rows.len() == k {
                     exhausted = false;
                 }
-                for (chunk, distance, window, time) in rows {
+                let mut chunk_of = conn
+                    .prepare_cached(
+                        "SELECT w.id, w.chunk_id, c.time FROM json_each(?1) j \
+                         JOIN chunk_windows w ON w.id = j.value JOIN chunks c ON c.id = w.chunk_id",
+                    )
+                    .map_err(db)?;
+                let ids = serde_json::to_string(&rows.iter().map(|r| r.0).collect::<Vec<i64>>())
+                    .unwrap_or_default();
+                let of: HashMap<i64, (i64, i64)> = chunk_of
+                    .query_map([ids], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+                    .map_err(db)?
+                    .collect::<rusqlite::Result<_>>()
+                    .map_err(db)?;
+                for (window, distance) in rows {
+                    let Some(&(chunk, time)) = of.get(&window) else {
+                        continue;
+                    };
                     let entry = best.entry(chunk).or_insert((distance, window, time));
                     if (distance, window) < (entry.0, entry.1) {
                         *entry = (distance, window, time);
