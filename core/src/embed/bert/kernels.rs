@@ -4,6 +4,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::isa::{BASE_FMA, Isa, madd};
@@ -34,7 +36,26 @@ struct Line([f32; 16]);
 pub(crate) struct Packed {
     k: usize,
     n: usize,
-    lines: Vec<Line>,
+    lines: Lines,
+}
+
+/// Where a [`Packed`] matrix's panels live.
+#[derive(Debug, Clone)]
+enum Lines {
+    /// In a vector of its own (a matrix being packed, attention's scratch).
+    Own(Vec<Line>),
+    /// In `len` lines of a model's [`Arena`] from line `start`.
+    Arena {
+        arena: Arc<Arena>,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines::Own(Vec::new())
+    }
 }
 
 impl Packed {
@@ -68,13 +89,17 @@ impl Packed {
         }
     }
 
-    /// Zeroed storage for a k × n matrix.
+    /// Zeroed storage of its own for a k × n matrix.
     fn reset(&mut self, k: usize, n: usize) {
         self.k = k;
         self.n = n;
-        self.lines.clear();
-        self.lines
-            .resize(n.div_ceil(NR) * k * NR / 16, Line([0.0; 16]));
+        if !matches!(self.lines, Lines::Own(_)) {
+            self.lines = Lines::default();
+        }
+        if let Lines::Own(lines) = &mut self.lines {
+            lines.clear();
+            lines.resize(n.div_ceil(NR) * k * NR / 16, Line([0.0; 16]));
+        }
     }
 
     /// A PyTorch `Linear` weight (`out × in`, row-major) as the B of `x · Wᵀ`.
@@ -84,18 +109,91 @@ impl Packed {
         packed
     }
 
+    /// The packed lines.
+    fn lines(&self) -> &[Line] {
+        match &self.lines {
+            Lines::Own(lines) => lines,
+            Lines::Arena { arena, start, len } => &arena.lines()[*start..][..*len],
+        }
+    }
+
+    /// The floats of storage of its own (after [`Packed::reset`]).
     fn floats_mut(&mut self) -> &mut [f32] {
-        let len = self.lines.len() * 16;
+        let Lines::Own(lines) = &mut self.lines else {
+            unreachable!("packing writes to lines of its own (reset first)")
+        };
+        let len = lines.len() * 16;
         // SAFETY: `Line` is `repr(C)` around `[f32; 16]`: the lines are `len` floats.
-        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<f32>(), len) }
+        unsafe { std::slice::from_raw_parts_mut(lines.as_mut_ptr().cast::<f32>(), len) }
     }
 
     fn panel(&self, p: usize) -> *const f32 {
         // In bounds: `p < panels`, each panel `k * NR` floats.
-        self.lines
+        self.lines()
             .as_ptr()
             .cast::<f32>()
             .wrapping_add(p * self.k * NR)
+    }
+}
+
+/// The packed weights of a model in one anonymous mapping that the kernel may back with
+/// huge pages (2 MiB on x86-64 Linux, asked for with `madvise`): a question reads every
+/// weight once, tens of MB, and with 4 KiB pages a TLB miss every 4 KiB of a panel.
+#[derive(Debug)]
+pub(super) struct Arena {
+    map: memmap2::MmapMut,
+    /// Where the lines start in the map (a huge page boundary).
+    offset: usize,
+    len: usize,
+}
+
+/// The huge page size the arena aligns to.
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Arena {
+    /// Move the lines of `matrices` into one arena; they keep their own lines when the
+    /// mapping cannot be made.
+    pub(super) fn gather(matrices: &mut [&mut Packed]) {
+        let len: usize = matrices.iter().map(|m| m.lines().len()).sum();
+        let bytes = len * std::mem::size_of::<Line>();
+        let Ok(mut map) = memmap2::MmapMut::map_anon(bytes + HUGE_PAGE) else {
+            return;
+        };
+        let offset = map.as_ptr().align_offset(HUGE_PAGE);
+        // Without transparent huge pages (or off Linux) the arena is still one mapping.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
+        {
+            // SAFETY: `offset + bytes` lies in the map; the offset is 2 MiB-aligned, so
+            // the lines are aligned; zeroed memory is a valid `Line`.
+            let lines: &mut [Line] = unsafe {
+                std::slice::from_raw_parts_mut(map.as_mut_ptr().add(offset).cast::<Line>(), len)
+            };
+            let mut at = 0;
+            for m in matrices.iter() {
+                let own = m.lines();
+                lines[at..][..own.len()].copy_from_slice(own);
+                at += own.len();
+            }
+        }
+        let arena = Arc::new(Arena { map, offset, len });
+        let mut start = 0;
+        for m in matrices.iter_mut() {
+            let len = m.lines().len();
+            m.lines = Lines::Arena {
+                arena: Arc::clone(&arena),
+                start,
+                len,
+            };
+            start += len;
+        }
+    }
+
+    fn lines(&self) -> &[Line] {
+        // SAFETY: as in `gather`; the map lives as long as `self`.
+        unsafe {
+            std::slice::from_raw_parts(self.map.as_ptr().add(self.offset).cast::<Line>(), self.len)
+        }
     }
 }
 

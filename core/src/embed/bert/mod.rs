@@ -2,8 +2,9 @@
 //! the same shape), written for speed on the machines cc-search runs on.
 //!
 //! - Weights come from `model.safetensors` (F32), read with our own parser, and every
-//!   matrix is packed once at load into 32-column panels ([`Packed`]); Q, K and V are one
-//!   `hidden × 3·hidden` product.
+//!   matrix is packed once at load into 32-column panels ([`Packed`]), all of them in one
+//!   mapping backed by huge pages where the system has them ([`Arena`]); Q, K and V are
+//!   one `hidden × 3·hidden` product.
 //! - Sequences are not padded: the tokens of a batch are laid end to end, the dense layers
 //!   run on all of them at once, and attention runs per (sequence, head) over that
 //!   sequence's own tokens. Masked padding contributes exactly zero in the reference, so
@@ -11,7 +12,9 @@
 //! - Matrix products use register-blocked micro-kernels: AVX-512 (12 × 32 tiles) where
 //!   the CPU has it, else AVX2+FMA (6 × 16), else portable Rust the compiler vectorises
 //!   (SSE2, NEON), chosen at run time ([`Isa::detect`]); element-wise kernels are
-//!   portable Rust compiled once per instruction set. Rows are split over rayon's threads.
+//!   portable Rust compiled once per instruction set. Rows are split over rayon's threads;
+//!   a question's few rows are one chunk, so its products split their columns instead
+//!   ([`matmul_columns`]).
 //! - GELU uses the erf approximation torch's vectorised CPU kernel uses (Abramowitz &
 //!   Stegun 7.1.26, |error| ≤ 1.5e-7), exp a Cephes-style polynomial (≤ 2 ulp).
 //!
@@ -204,6 +207,18 @@ impl Bert {
                 ffn_norm: norm(&format!("{p}.output.LayerNorm"))?,
             });
         }
+        let mut matrices: Vec<&mut Packed> = layers
+            .iter_mut()
+            .flat_map(|l: &mut Layer| {
+                [
+                    &mut l.qkv.weight,
+                    &mut l.attn_out.weight,
+                    &mut l.ffn_in.weight,
+                    &mut l.ffn_out.weight,
+                ]
+            })
+            .collect();
+        Arena::gather(&mut matrices);
         Ok(Bert {
             eps: cfg.layer_norm_eps as f32,
             word: st.get("embeddings.word_embeddings.weight", &[cfg.vocab_size, h])?,
