@@ -6029,33 +6029,69 @@ static int min_idx_order(const void *a, const void *b) {
   return (x->index < y->index) - (x->index > y->index);
 }
 
-/* cc-search: the k nearest candidates by one sort of the candidates, O(n log n), in the
- * order of the scan above, which is O(n * k) (k scans of all n: a chunk of 1,024
- * vectors asked for k = 600 made 600 passes of 1,024 bitmap reads). The two differ only
- * for NaN distances, which the scan took whenever one was the first candidate left.
- * When memory for the sort is not available, the scan runs. */
+/* Restore the heap order of items[0..m) (the farthest, by min_idx_order, at the top)
+ * below position `at`. */
+static void min_idx_sift_down(min_idx_item *items, i32 m, i32 at) {
+  for (;;) {
+    i32 far = at;
+    i32 left = 2 * at + 1;
+    i32 right = left + 1;
+    if (left < m && min_idx_order(&items[left], &items[far]) > 0) {
+      far = left;
+    }
+    if (right < m && min_idx_order(&items[right], &items[far]) > 0) {
+      far = right;
+    }
+    if (far == at) {
+      return;
+    }
+    min_idx_item swap = items[at];
+    items[at] = items[far];
+    items[far] = swap;
+    at = far;
+  }
+}
+
+/* cc-search: the k nearest candidates kept in a heap of k while the candidates are read
+ * once, then sorted: O(n log k), in the order of the scan above, which is O(n * k) (k
+ * scans of all n: a chunk of 1,024 vectors asked for k = 300 made 300 passes of 1,024
+ * bitmap reads). The two differ only for NaN distances, which the scan took whenever
+ * one was the first candidate left. When memory for the heap is not available, the
+ * scan runs. */
 int min_idx(const f32 *distances, i32 n, u8 *candidates, i32 *out, i32 k,
             u8 *bTaken, i32 *k_used) {
   assert(k > 0);
   assert(k <= n);
-  min_idx_item *items = sqlite3_malloc64((sqlite3_uint64)n * sizeof(min_idx_item));
+  min_idx_item *items = sqlite3_malloc64((sqlite3_uint64)k * sizeof(min_idx_item));
   if (!items) {
     return min_idx_scan(distances, n, candidates, out, k, bTaken, k_used);
   }
   i32 m = 0;
   for (i32 i = 0; i < n; i++) {
-    if (bitmap_get(candidates, i)) {
-      items[m].distance = distances[i];
-      items[m].index = i;
-      m++;
+    if (!bitmap_get(candidates, i)) {
+      continue;
+    }
+    min_idx_item item = {distances[i], i};
+    if (m < k) {
+      /* Sift up: the farthest stays at the top. */
+      i32 at = m++;
+      items[at] = item;
+      while (at > 0 && min_idx_order(&items[at], &items[(at - 1) / 2]) > 0) {
+        min_idx_item swap = items[at];
+        items[at] = items[(at - 1) / 2];
+        items[(at - 1) / 2] = swap;
+        at = (at - 1) / 2;
+      }
+    } else if (min_idx_order(&item, &items[0]) < 0) {
+      items[0] = item;
+      min_idx_sift_down(items, m, 0);
     }
   }
   qsort(items, m, sizeof(min_idx_item), min_idx_order);
-  i32 used = m < k ? m : k;
-  for (i32 i = 0; i < used; i++) {
+  for (i32 i = 0; i < m; i++) {
     out[i] = items[i].index;
   }
-  *k_used = used;
+  *k_used = m;
   sqlite3_free(items);
   return SQLITE_OK;
 }
