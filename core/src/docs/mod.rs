@@ -185,10 +185,14 @@ impl Project {
             .unwrap_or_else(|| root.to_string_lossy().into_owned());
         let branch = match &repo {
             None => String::new(),
-            Some(repo) => match (repo.branch(), repo.head()) {
-                (Some(branch), _) => branch,
-                (None, Some(head)) => format!("detached@{}", &head[..head.len().min(7)]),
-                (None, None) => unborn_branch(repo.git_dir()).unwrap_or_default(),
+            // HEAD's commit only when no branch is checked out: finding it reads the
+            // object database (a pack lookup), on every call that finds the project.
+            Some(repo) => match repo.branch() {
+                Some(branch) => branch,
+                None => match repo.head() {
+                    Some(head) => format!("detached@{}", &head[..head.len().min(7)]),
+                    None => unborn_branch(repo.git_dir()).unwrap_or_default(),
+                },
             },
         };
         Project { root, name, branch }
