@@ -62,7 +62,9 @@ pub struct ExtractedRef {
     /// declared type by the type; `F()` (`T.m()`, `F().g()`) for what a call returns:
     /// `x.c()` after `x := F(…)`, `F(…).c()`; `?` for an expression that is not a plain
     /// path or call (`a[0].c()`), `!` for a Rust macro, `new()` for a constructor call
-    /// (`new X()`: the class).
+    /// (`new X()`: the class); `^C` for what the types the class `C` extends have
+    /// (`super().c()`, `super.c()` in a method of `C`), `^C.m` for a bare `super` in
+    /// the method `m` of `C` (Ruby's: the bases' `m`).
     pub qual: Option<String>,
 }
 
@@ -422,6 +424,12 @@ impl<'a> Context<'a> {
                 _ => "?".into(),
             };
         }
+        if let ["super"] = segments[..]
+            && let Some(qual) = self.super_qualifier()
+        {
+            // `super.f()` (Java, TypeScript).
+            return qual;
+        }
         if matches!(segments[0], "self" | "this" | "Self" | "cls") {
             // `self::x` in Rust is the module, not the type.
             if segments[0] == "self" && text.starts_with("self::") {
@@ -455,6 +463,8 @@ impl<'a> Context<'a> {
         let qual = match receiver {
             // (`new()` is a constructor's mark; Go's `new(T)` is left unknown.)
             None if name == "new" => return None,
+            // Python's `super()`: what the class's bases have.
+            None if name == "super" => return self.super_qualifier(),
             None => format!("{name}()"),
             Some(receiver) => {
                 let q = self.qualifier_at(receiver, calls);
@@ -561,6 +571,19 @@ impl<'a> Context<'a> {
             .rev()
             .find(|f| f.symbol.kind.is_container())?;
         latest_type(&frame.fields, field)
+    }
+
+    /// The qualifier of what the innermost class's bases have (`^C`: see
+    /// [`ExtractedRef::qual`]), inside a class (not Rust's `impl`, where `super` is the
+    /// parent module).
+    pub fn super_qualifier(&self) -> Option<String> {
+        let frame = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.symbol.kind.is_container())?;
+        matches!(frame.symbol.kind, SymbolKind::Class | SymbolKind::Interface)
+            .then(|| format!("^{}", frame.symbol.name))
     }
 
     /// The name of the innermost type-like symbol being defined (a class, a struct, an

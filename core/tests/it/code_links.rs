@@ -260,6 +260,83 @@ fn members_a_type_inherits_link_to_the_base_that_defines_them() {
     }
 }
 
+/// `super` (Ruby's bare one and `super(x)`, Python's `super().f()`, Java's and
+/// TypeScript's `super.f()`) calls what the class's bases define; a method a class
+/// inherits is its own where it is called without a receiver (Ruby, Java), and Ruby's
+/// `self.class.m` is the class's `m`. Rust's `super::f` stays its parent module's.
+#[test]
+fn super_calls_and_inherited_calls_reach_the_base_that_defines_them() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "lib/rule.rb",
+            "module TZ\n  class Rule\n    def initialize(at)\n      @at = at\n    end\n\n    def ==(r)\n      r.kind_of?(Rule)\n    end\n\n    def self.register(name)\n      name\n    end\n\n    def self.usable?(x)\n      x\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/day_rule.rb",
+            "module TZ\n  class DayRule < TZ::Rule\n    register :day\n\n    def initialize(at, day)\n      super(at)\n      @day = day\n    end\n\n    def ==(r)\n      super && r.day == @day\n    end\n\n    def check(x)\n      self.class.usable?(x)\n    end\n  end\n\n  class Other\n    def initialize(x)\n      super\n    end\n\n    def ==(r)\n      false\n    end\n  end\nend\n",
+        ),
+        (
+            "pkg/base.py",
+            "class Base:\n    def __init__(self, x):\n        self.x = x\n\n    def add(self):\n        pass\n\nclass Other:\n    def add(self):\n        pass\n",
+        ),
+        (
+            "pkg/sub.py",
+            "from pkg.base import Base\n\nclass Sub(Base):\n    def __init__(self, x):\n        super().__init__(x)\n\n    def add(self):\n        super().add()\n",
+        ),
+        (
+            "j/Base.java",
+            "package j;\n\npublic class Base {\n    public void add() {}\n}\n",
+        ),
+        (
+            "j/Other.java",
+            "package j;\n\npublic class Other {\n    public void add() {}\n}\n",
+        ),
+        (
+            "j/Sub.java",
+            "package j;\n\npublic class Sub extends Base {\n    public void add() { super.add(); }\n    void run() { add(); }\n}\n",
+        ),
+        (
+            "j/Leaf.java",
+            "package j;\n\npublic class Leaf extends Base {\n    void run() { add(); }\n}\n",
+        ),
+        (
+            "src/base.ts",
+            "export class Base { add(): void {} }\nexport class Other { add(): void {} }\n",
+        ),
+        (
+            "src/sub.ts",
+            "import { Base } from \"./base\";\nexport class Sub extends Base {\n  add(): void { super.add(); }\n}\n",
+        ),
+        ("src/lib.rs", "mod helpers;\nmod shapes;\n"),
+        ("src/helpers.rs", "pub fn area() -> u32 { 1 }\n"),
+        (
+            "src/shapes.rs",
+            "pub struct Square;\n\nimpl Square {\n    pub fn area(&self) -> u32 {\n        super::helpers::area()\n    }\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        // Ruby: `super(at)` in `initialize`, a bare `super` in `==`: the base's.
+        "lib/day_rule.rb:6 call super -> lib/rule.rb:initialize@3",
+        "lib/day_rule.rb:11 call super -> lib/rule.rb:==@7",
+        // A call in the class body: the base's class method; `self.class.m`.
+        "lib/day_rule.rb:3 call register -> lib/rule.rb:register@11",
+        "lib/day_rule.rb:15 call usable? -> lib/rule.rb:usable?@15",
+        // A class that extends nothing of the project's: its `super` is outside.
+        "lib/day_rule.rb:21 call super -> external",
+        "pkg/sub.py:5 call __init__ -> pkg/base.py:__init__@2",
+        "pkg/sub.py:8 call add -> pkg/base.py:add@5",
+        "j/Sub.java:4 call add -> j/Base.java:add@4",
+        // A bare call: the class's own `add` first, else the one it inherits.
+        "j/Sub.java:5 call add -> j/Sub.java:add@4",
+        "j/Leaf.java:4 call add -> j/Base.java:add@4",
+        "src/sub.ts:3 call add -> src/base.ts:add@1",
+        "src/shapes.rs:5 call area -> src/helpers.rs:area@1",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
 #[test]
 fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     let (_home, _dir, engine, root) = indexed(&[

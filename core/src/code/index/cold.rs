@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use rusqlite::{Connection, params};
 
@@ -30,6 +30,8 @@ pub(super) struct Cold {
     pub(super) bindings: HashMap<i64, Vec<Binding>>,
     /// Each symbol's parent, for those that have one.
     pub(super) parents: HashMap<i64, i64>,
+    /// The names of the type-like symbols (classes, structs, …), by id.
+    pub(super) types: HashMap<i64, Arc<str>>,
     /// The references, in the order they are inserted.
     pub(super) refs: Vec<PendingRef>,
 }
@@ -170,6 +172,9 @@ impl Writer<'_, '_> {
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);
         }
+        if symbol.kind.is_container() {
+            cold.types.insert(id, Arc::from(symbol.name.as_str()));
+        }
         let (parent_kind, parent_name) = (symbol.kind, symbol.name.clone());
         match cold.by_name.get_mut(&symbol.name) {
             Some(found) => found.push(sym),
@@ -307,6 +312,7 @@ fn cold_targets(cold: &Cold, root: &Path, mut send: impl FnMut(Vec<(Option<i64>,
             symbols: &cold.by_name,
             bindings: &cold.bindings,
             parents: &cold.parents,
+            types: &cold.types,
         },
         root,
     );

@@ -554,6 +554,8 @@ pub(super) enum Source<'a> {
         bindings: &'a HashMap<i64, Vec<Binding>>,
         /// Each symbol's parent, for those that have one.
         parents: &'a HashMap<i64, i64>,
+        /// The names of the type-like symbols, by id.
+        types: &'a HashMap<i64, Arc<str>>,
     },
     Db(&'a Connection),
 }
@@ -672,6 +674,8 @@ pub(super) struct Linker<'a> {
     read: Read,
     /// Parents of symbols read from the database (by the files read).
     parents: HashMap<i64, i64>,
+    /// The names of the type-like symbols of those files, by id.
+    types: HashMap<i64, Arc<str>>,
     parents_read: HashSet<i64>,
     /// A module written in a file (by its family's rules) → its files.
     modules: HashMap<(i64, String), Vec<i64>>,
@@ -708,6 +712,7 @@ impl<'a> Linker<'a> {
             named: HashMap::new(),
             read: Read::default(),
             parents: HashMap::new(),
+            types: HashMap::new(),
             parents_read: HashSet::new(),
             modules: HashMap::new(),
             includes: HashMap::new(),
@@ -776,6 +781,16 @@ impl<'a> Linker<'a> {
                 let (id, parent) = row?;
                 self.parents.insert(id, parent);
             }
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, name FROM symbols WHERE file_id = ?1
+                 AND kind IN ('class', 'interface', 'struct', 'enum', 'trait', 'impl')",
+            )?;
+            for row in stmt.query_map([file], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })? {
+                let (id, name) = row?;
+                self.types.insert(id, Arc::from(name));
+            }
         }
         let parents = match &self.source {
             Source::Memory { parents, .. } => *parents,
@@ -791,6 +806,18 @@ impl<'a> Linker<'a> {
             at = *parent;
         }
         Ok(chain)
+    }
+
+    /// The name of the innermost type-like symbol of `chain` (see [`Linker::enclosing`],
+    /// which read them).
+    fn enclosing_type(&self, chain: &[i64]) -> Option<(i64, Arc<str>)> {
+        let types = match &self.source {
+            Source::Memory { types, .. } => *types,
+            Source::Db(_) => &self.types,
+        };
+        chain
+            .iter()
+            .find_map(|id| types.get(id).map(|name| (*id, name.clone())))
     }
 
     /// The names `file`'s imports bind.
@@ -996,7 +1023,14 @@ impl<'a> Linker<'a> {
         qual: Option<&str>,
     ) -> rusqlite::Result<Target> {
         let family = self.family(file)?;
-        if !family.links() || !self.defined(name)? {
+        if !family.links() {
+            return Ok(Target::External);
+        }
+        if let Some(q) = qual.filter(|q| q.starts_with('^')) {
+            // `super` (whose name is no definition's).
+            return self.qualified(file, from, name, kind, q, 0);
+        }
+        if !self.defined(name)? {
             return Ok(Target::External);
         }
         if kind == RefKind::Import {
@@ -1177,6 +1211,15 @@ impl<'a> Linker<'a> {
             .map(|(_, s)| s.clone());
         if let Some(s) = own_best.as_ref().filter(|s| kind_fits(kind, s.kind)) {
             return Ok(Some(Target::Linked(s.id)));
+        }
+        // With an implicit `this`, a member the class it is written in inherits (`parse`
+        // in `class If < Block` calls `Block`'s).
+        if rules.implicit_this()
+            && kind == RefKind::Call
+            && let Some((id, class)) = self.enclosing_type(&chain)
+            && let Some(found) = self.inherited_by((id, &class), name, kind, 0)?
+        {
+            return Ok(Some(found));
         }
         // 2. What an import binds to the name.
         let bindings = self.bindings_of(file)?;
@@ -1582,6 +1625,22 @@ impl<'a> Linker<'a> {
                 _ => self.of_value(file, name, kind),
             };
         }
+        if let Some(class) = qual.strip_prefix('^') {
+            // `super().f()` in a method of `class` (`^C`): the `f` its bases have; a
+            // Ruby `super` in its method `m` (`^C.m`): their `m`. None there: outside
+            // (a class of the standard library's, say).
+            let (class, name) = class.split_once('.').unwrap_or((class, name));
+            let chain = self.enclosing(file, from)?;
+            let found = match self.enclosing_type(&chain) {
+                // The class it is written in, as the index has it (a class of one
+                // global name may be defined in several files: Ruby's, reopened).
+                Some((id, written)) if &*written == class => {
+                    self.inherited_by((id, class), name, kind, depth)?
+                }
+                _ => self.inherited(file, name, kind, class, depth)?,
+            };
+            return Ok(found.unwrap_or(Target::External));
+        }
         let segments: Vec<&str> = qual.split('.').collect();
         if let Some(files) = self.module_of_path(file, &segments)? {
             let set: HashSet<i64> = files.into_iter().collect();
@@ -1714,6 +1773,30 @@ impl<'a> Linker<'a> {
                 reached
             }
         };
+        self.inherited_from(reached, name, kind, depth)
+    }
+
+    /// A member `name` that the type `(id, its name)` inherits (see
+    /// [`Linker::inherited`]).
+    fn inherited_by(
+        &mut self,
+        (id, ty): (i64, &str),
+        name: &str,
+        kind: RefKind,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Target>> {
+        let reached = self.sym(ty, id)?.map(|s| (s.file, s.bases));
+        self.inherited_from(reached, name, kind, depth)
+    }
+
+    /// A member `name` that a type of file and bases `reached` inherits.
+    fn inherited_from(
+        &mut self,
+        reached: Option<TypeBases>,
+        name: &str,
+        kind: RefKind,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Target>> {
         let Some((type_file, bases)) = reached else {
             return Ok(None);
         };

@@ -5,6 +5,7 @@
 //! `self`.
 
 use crate::code::SymbolKind;
+use crate::code::extract::last_segment;
 use crate::code::lang::{LanguageLinker, Modules, NoModules};
 
 /// Ruby's rules.
@@ -35,6 +36,26 @@ impl LanguageLinker for Linking {
         }
     }
 
+    fn bases(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Vec<String> {
+        // `class If < Block`, `class Render < Liquid::Tag`: the class it extends, by its
+        // last segment (a class is one global name).
+        let Some(signature) = signature.filter(|_| kind == Some(SymbolKind::Class)) else {
+            return Vec::new();
+        };
+        let Some((_, base)) = signature.split_once('<') else {
+            return Vec::new();
+        };
+        let base = base.split([';', '#']).next().unwrap_or("").trim();
+        let base = last_segment(base.trim_start_matches("::"));
+        if base.starts_with(|c: char| c.is_ascii_uppercase())
+            && base.chars().all(|c| c.is_alphanumeric() || c == '_')
+        {
+            vec![base.to_string()]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn implicit_this(&self) -> bool {
         true
     }
@@ -49,5 +70,29 @@ impl LanguageLinker for Linking {
 
     fn global_names(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_class_extends_the_class_after_its_less_than() {
+        let bases = |sig| Linking.bases(Some(SymbolKind::Class), Some(sig));
+        assert_eq!(bases("class If < Block"), ["Block"]);
+        assert_eq!(bases("class Render < Liquid::Tag # a tag"), ["Tag"]);
+        assert_eq!(
+            bases("class Error < ::StandardError; end"),
+            ["StandardError"]
+        );
+        // `Class.new(Base)` or an expression is no class name.
+        assert!(bases("class A < Struct.new(:a)").is_empty());
+        assert!(bases("class Plain").is_empty());
+        assert!(
+            Linking
+                .bases(Some(SymbolKind::Mod), Some("module M < X"))
+                .is_empty()
+        );
     }
 }

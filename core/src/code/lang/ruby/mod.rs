@@ -123,13 +123,15 @@ impl LanguageExtractor for Ruby {
                             cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
                         }
                     }
+                    Some("super") if receiver.is_none() => add_super(node, cx),
                     Some(name) => {
                         let name = name.to_string();
                         match receiver {
                             // `foo(…)`: a method of `self`, or a function.
                             None => cx.add_ref(RefKind::Call, &name, node),
-                            // `self.foo`: the enclosing class's or module's.
-                            Some(r) if cx.text(r) == "self" => {
+                            // `self.foo`, `self.class.foo`: the enclosing class's or
+                            // module's.
+                            Some(r) if matches!(cx.text(r), "self" | "self.class") => {
                                 let owner = cx
                                     .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
                                     .map_or_else(|| "?".to_string(), str::to_string);
@@ -165,6 +167,16 @@ impl LanguageExtractor for Ruby {
                 }
                 true
             }
+            // A bare `super` (not a call's method: that is the call above).
+            "super"
+                if !cx.parent(node).is_some_and(|p| {
+                    p.kind() == "call"
+                        && p.child_by_field_name("method").map(|m| m.id()) == Some(node.id())
+                }) =>
+            {
+                add_super(node, cx);
+                false
+            }
             "superclass" => {
                 if let Some(base) = node.named_child(0) {
                     let name = last_segment(cx.text(base));
@@ -176,6 +188,19 @@ impl LanguageExtractor for Ruby {
             _ => true,
         }
     }
+}
+
+/// A `super` call (`super`, `super(x)`): the method of the same name in the classes the
+/// enclosing class extends (`^C.m`: see `ExtractedRef::qual`).
+fn add_super(node: Node, cx: &mut Context) {
+    let method = cx
+        .enclosing_named(&[SymbolKind::Method])
+        .map(str::to_string);
+    let qual = match (cx.super_qualifier(), method) {
+        (Some(class), Some(method)) => Some(format!("{class}.{method}")),
+        _ => None,
+    };
+    cx.add_ref_via(RefKind::Call, "super", node, qual);
 }
 
 /// Whether `node` is `raise NotImplementedError` (with a message or not, or
