@@ -141,6 +141,20 @@ fn normal_glob(glob: &str) -> String {
     glob.trim().trim_start_matches("./").to_string()
 }
 
+/// A constant set of globs, compiled once (every call of a server refreshes).
+fn constant_globs(
+    compiled: &'static std::sync::OnceLock<GlobSet>,
+    globs: &[&str],
+    any_case: bool,
+    operation: &str,
+) -> Result<&'static GlobSet> {
+    if let Some(set) = compiled.get() {
+        return Ok(set);
+    }
+    let set = glob_set(globs, any_case, operation)?;
+    Ok(compiled.get_or_init(|| set))
+}
+
 /// One set of globs (`*` within a directory), or a clear error naming the bad one.
 pub(super) fn glob_set<S: AsRef<str>>(
     globs: &[S],
@@ -167,7 +181,7 @@ struct Selection {
     /// The project's own globs, remembered after this run.
     globs: Vec<String>,
     /// The defaults (any case) and the remembered globs (as written).
-    defaults: GlobSet,
+    defaults: &'static GlobSet,
     own: GlobSet,
     /// Globs to remember, and to forget (`None`: all).
     remember: Vec<String>,
@@ -191,9 +205,9 @@ impl Selection {
     ) -> Result<Selection> {
         let (given, forget) = match files {
             Files::Notes => {
-                let globs = vec![super::NOTES_GLOB.to_string()];
+                static NOTES: std::sync::OnceLock<GlobSet> = std::sync::OnceLock::new();
                 return Ok(Selection {
-                    defaults: glob_set(&globs, false, operation)?,
+                    defaults: constant_globs(&NOTES, &[super::NOTES_GLOB], false, operation)?,
                     own: GlobSet::empty(),
                     globs: Vec::new(),
                     remember: Vec::new(),
@@ -217,7 +231,6 @@ impl Selection {
                 .and_then(|rows| rows.collect::<rusqlite::Result<_>>())
                 .map_err(|e| Error::db(&db_path, e))?
         };
-        let defaults: Vec<String> = DEFAULT_DOC_GLOBS.iter().map(|g| g.to_string()).collect();
         let (own, remember, forget): (Vec<String>, _, _) = if forget {
             let kept = remembered
                 .into_iter()
@@ -231,8 +244,9 @@ impl Selection {
             own.dedup();
             (own, given, None)
         };
+        static DEFAULTS: std::sync::OnceLock<GlobSet> = std::sync::OnceLock::new();
         Ok(Selection {
-            defaults: glob_set(&defaults, true, operation)?,
+            defaults: constant_globs(&DEFAULTS, &DEFAULT_DOC_GLOBS, true, operation)?,
             own: glob_set(&own, false, operation)?,
             globs: own,
             remember,

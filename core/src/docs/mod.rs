@@ -49,6 +49,7 @@ pub use index::{Index, IndexRequest, IndexResponse, embed_pending};
 pub use notes::{NotesIndex, NotesIndexRequest, NotesQuery, NotesQueryRequest};
 pub use query::{Query, QueryHit, QueryRequest, QueryResponse};
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::engine::Engine;
@@ -174,26 +175,18 @@ pub struct Project {
 impl Project {
     /// The project of `dir` (canonical).
     pub fn of(dir: &Path) -> Project {
-        let repo = crate::git::Repo::discover(dir);
-        let root = repo
+        let found = work_tree(dir);
+        let root = found
             .as_ref()
-            .map(|r| r.root().to_path_buf())
+            .map(|(root, _)| root.clone())
             .unwrap_or_else(|| dir.to_path_buf());
         let name = root
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| root.to_string_lossy().into_owned());
-        let branch = match &repo {
+        let branch = match &found {
             None => String::new(),
-            // HEAD's commit only when no branch is checked out: finding it reads the
-            // object database (a pack lookup), on every call that finds the project.
-            Some(repo) => match repo.branch() {
-                Some(branch) => branch,
-                None => match repo.head() {
-                    Some(head) => format!("detached@{}", &head[..head.len().min(7)]),
-                    None => unborn_branch(repo.git_dir()).unwrap_or_default(),
-                },
-            },
+            Some((_, git_dir)) => branch_of(dir, git_dir),
         };
         Project { root, name, branch }
     }
@@ -207,6 +200,76 @@ impl Project {
             Some(root) => root.to_string(),
             None => format!("\u{0}{}", hex(self.root.as_os_str().as_encoded_bytes())),
         }
+    }
+}
+
+/// The work trees found for directories (root, git directory), by directory: finding
+/// one opens the repository (libgit2 reads its configuration), and a server finds the
+/// project on every call. A few dozen at most.
+static WORK_TREES: std::sync::LazyLock<std::sync::Mutex<HashMap<PathBuf, (PathBuf, PathBuf)>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The root and git directory of the work tree `dir` is in; `None` outside one (see
+/// [`crate::git::Repo::discover`]). Found once per directory while it holds: its git
+/// directory still has a `HEAD`, and no directory from `dir` up to the root has become a
+/// repository of its own since.
+fn work_tree(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let known = WORK_TREES
+        .lock()
+        .ok()
+        .and_then(|found| found.get(dir).cloned());
+    if let Some((root, git_dir)) = known
+        && git_dir.join("HEAD").is_file()
+        && dir
+            .ancestors()
+            .take_while(|at| *at != root)
+            .all(|at| std::fs::symlink_metadata(at.join(".git")).is_err())
+    {
+        return Some((root, git_dir));
+    }
+    let repo = crate::git::Repo::discover(dir);
+    let found = repo.map(|r| (r.root().to_path_buf(), r.git_dir().to_path_buf()));
+    if let Ok(mut known) = WORK_TREES.lock() {
+        match &found {
+            Some(found) => {
+                if known.len() >= 64 {
+                    known.clear();
+                }
+                known.insert(dir.to_path_buf(), found.clone());
+            }
+            None => {
+                known.remove(dir);
+            }
+        }
+    }
+    found
+}
+
+/// The branch of the work tree whose git directory is `git_dir`, from its `HEAD` file:
+/// the branch it names (born or not), `detached@<7 hex>` for a commit; what git says for
+/// anything else (a reftable's placeholder, a ref outside `refs/heads/`).
+fn branch_of(dir: &Path, git_dir: &Path) -> String {
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).unwrap_or_default();
+    let head = head.trim();
+    if let Some(name) = head
+        .strip_prefix("ref:")
+        .and_then(|r| r.trim().strip_prefix("refs/heads/"))
+        .filter(|name| !name.is_empty() && *name != ".invalid")
+    {
+        return name.to_string();
+    }
+    if head.len() >= 40 && head.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return format!("detached@{}", &head[..7]);
+    }
+    let Some(repo) = crate::git::Repo::discover(dir) else {
+        return String::new();
+    };
+    match repo.branch() {
+        Some(branch) => branch,
+        None => match repo.head() {
+            Some(head) => format!("detached@{}", &head[..head.len().min(7)]),
+            None => unborn_branch(repo.git_dir()).unwrap_or_default(),
+        },
     }
 }
 
