@@ -780,6 +780,12 @@ impl ChunkStore {
             tx.commit().map_err(db)?;
             progress(stats.chunks, total)?;
         }
+        if stats.windows > 0 {
+            // Until a checkpoint copies them into the file, every read finds the new
+            // vectors in the WAL (a lookup and a `pread` per page) rather than through
+            // the memory map — and a KNN reads every vector.
+            self.db.checkpoint();
+        }
         Ok(stats)
     }
 

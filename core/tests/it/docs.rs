@@ -1401,3 +1401,74 @@ fn a_server_answers_docs_without_walking_while_nothing_changed_and_sees_every_ch
     );
     assert!(server.wait_for_background(Duration::from_secs(120)));
 }
+
+/// A project is found once per directory and then again only when its repository
+/// changes under it: a checkout (another branch, a detached HEAD) is seen by the next
+/// call, a repository made inside the project becomes a project of its own, and a
+/// removed one leaves the directory on its own.
+#[test]
+fn the_project_of_a_directory_follows_its_repository() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let repo = std::fs::canonicalize(parent.path()).unwrap().join("outer");
+    write(&repo, "docs/a.md", "## Start\n\nQuokka docs.\n");
+    write(&repo, "inner/docs/b.md", "## Inner\n\nNumbat docs.\n");
+    git_at(&repo, &["init", "-q", "-b", "main"], 1_700_000_000);
+    commit_all(&repo, "first", 1_700_000_100);
+    let (engine, _) = engine(home.path());
+    let inner = repo.join("inner");
+    let first = index(&engine, &inner);
+    assert_eq!(
+        (first.root.as_path(), first.branch.as_str()),
+        (repo.as_path(), "main")
+    );
+    git_at(&repo, &["checkout", "-q", "-b", "feature/x"], 1_700_000_200);
+    assert_eq!(index(&engine, &inner).branch, "feature/x");
+    git_at(&repo, &["checkout", "-q", "--detach"], 1_700_000_300);
+    let detached = index(&engine, &inner).branch;
+    assert!(detached.starts_with("detached@"), "{detached}");
+    assert_eq!(detached.len(), "detached@".len() + 7, "{detached}");
+    // A repository of its own inside the project.
+    git_at(&inner, &["init", "-q", "-b", "trunk"], 1_700_000_400);
+    let nested = index(&engine, &inner);
+    assert_eq!(
+        (nested.root.as_path(), nested.branch.as_str()),
+        (inner.as_path(), "trunk")
+    );
+    // No repository at all any more: the directory is the project, without a branch.
+    std::fs::remove_dir_all(inner.join(".git")).unwrap();
+    std::fs::remove_dir_all(repo.join(".git")).unwrap();
+    let plain = index(&engine, &inner);
+    assert_eq!(
+        (plain.root.as_path(), plain.branch.as_str()),
+        (inner.as_path(), "")
+    );
+}
+
+/// Once the background embedding is done its vectors are in the database file, not
+/// only in the WAL: a search reads them through the memory map, without looking each
+/// page up in the WAL.
+#[test]
+fn embedded_vectors_are_checkpointed_into_the_database_file() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let (engine, model) = engine(home.path());
+    if !model {
+        eprintln!("no model: nothing is embedded");
+        return;
+    }
+    let indexed = index(&engine, dir.path());
+    assert!(indexed.embedded > 0, "{indexed:?}");
+    let conn = rusqlite::Connection::open(home.path().join("docs.db")).unwrap();
+    let pages: i64 = conn
+        .query_row("PRAGMA page_count", [], |r| r.get(0))
+        .unwrap();
+    let page_size: i64 = conn
+        .query_row("PRAGMA page_size", [], |r| r.get(0))
+        .unwrap();
+    let file = std::fs::metadata(home.path().join("docs.db"))
+        .unwrap()
+        .len() as i64;
+    assert_eq!(file, pages * page_size, "the file holds every page");
+}
