@@ -6,7 +6,7 @@
 #
 #   core/benches/links/run_more.sh [--examples N] [PROJECT...]
 #
-# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo (default: all). Scratch
+# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack (default: all). Scratch
 # space, tools and gold files go to target/links-bench/ (gold/<project>.jsonl).
 # CC_SEARCH_CLI picks the CLI (default .venv/bin/cc-search, as `make python` installs it).
 set -euo pipefail
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) PROJECTS+=("$1"); shift ;;
   esac
 done
-[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo)
+[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack)
 want() { local p; for p in "${PROJECTS[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 # Pinned projects.
@@ -34,6 +34,7 @@ PFLAG_DEB=golang-github-spf13-pflag-dev       # Debian bookworm 1.0.6~git2021060
 BSH_DEB=bsh-src                               # Debian bookworm 2.0b4-20 (BeanShell sources)
 LIQUID_DEB=ruby-liquid=5.4.0-3                # Debian bookworm (Shopify's Liquid 5.4.0)
 TZINFO_DEB=ruby-tzinfo=2.0.5-1                # Debian bookworm (TZInfo 2.0.5)
+RACK_DEB=ruby-rack=2.2.22-0+deb12u2           # Debian bookworm (Rack 2.2.22)
 
 mkdir -p "$WORK/src" "$WORK/gold" "$WORK/home"
 [ -x "$CLI" ] || { echo "run_more.sh: no CLI at $CLI (make python, or set CC_SEARCH_CLI)" >&2; exit 1; }
@@ -164,4 +165,11 @@ if want ruby-tzinfo; then
   # (README.md, "Ruby (tzinfo)").
   index ruby-tzinfo "$(deb_ruby_src "$TZINFO_DEB" tzinfo-2.0.5)"
   score ruby-tzinfo "$HERE/gold_ruby_tzinfo.jsonl"
+fi
+
+if want ruby-rack; then
+  # A third, decided blind too, to measure rules made by looking at the first two
+  # (README.md, "Ruby (rack)").
+  index ruby-rack "$(deb_ruby_src "$RACK_DEB" rack-2.2.22)"
+  score ruby-rack "$HERE/gold_ruby_rack.jsonl"
 fi

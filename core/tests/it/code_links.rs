@@ -337,6 +337,37 @@ fn super_calls_and_inherited_calls_reach_the_base_that_defines_them() {
     }
 }
 
+/// Ruby code names values after their class: a call on a value whose class nothing
+/// declares goes to the class its name says (`parse_context` → `ParseContext`) when that
+/// class, or one it extends, has the method — and stays unlinked when it has not, when
+/// no class is named so, and for a name of one word (`block`), which names too much.
+#[test]
+fn a_ruby_value_named_after_its_class_calls_that_class() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "lib/context.rb",
+            "class Base\n  def invoke(x)\n    x\n  end\nend\n\nclass ParseContext < Base\n  def evaluate(x)\n    x\n  end\nend\n\nclass Condition\n  def evaluate(c)\n    c\n  end\n\n  def invoke(x)\n    x\n  end\nend\n\nclass Block\n  def else?\n    false\n  end\nend\n\nclass Other\n  def else?\n    true\n  end\nend\n",
+        ),
+        (
+            "lib/variable.rb",
+            "class Variable\n  attr_reader :parse_context\n\n  def render(parse_context, block, item_list)\n    parse_context.evaluate(1)\n    parse_context.invoke(2)\n    block.else?\n    item_list.evaluate(3)\n    self.parse_context.evaluate(4)\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/variable.rb:5 call evaluate -> lib/context.rb:evaluate@8",
+        // The class it extends has it.
+        "lib/variable.rb:6 call invoke -> lib/context.rb:invoke@2",
+        // An attribute's value, named the same way.
+        "lib/variable.rb:9 call evaluate -> lib/context.rb:evaluate@8",
+        // One word; no class named `ItemList`: not linked.
+        "lib/variable.rb:7 call else? -> external",
+        "lib/variable.rb:8 call evaluate -> external",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
 #[test]
 fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     let (_home, _dir, engine, root) = indexed(&[

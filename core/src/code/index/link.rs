@@ -1713,6 +1713,17 @@ impl<'a> Linker<'a> {
             // crate, the standard library, a trait's provided method).
             return Ok(Target::External);
         }
+        if owned.is_empty()
+            && depth < MAX_DEPTH
+            && let Some(class) = rules.type_named_like(ty)
+            && self.defined(&class)?
+            && let Target::Linked(found) =
+                self.qualified(file, None, name, kind, &class, depth + 1)?
+        {
+            // `context.evaluate` where the code names values after their class (Ruby):
+            // `Context`'s, when it has one.
+            return Ok(Target::Linked(found));
+        }
         if owned.is_empty() {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
             // the standard library): ambiguous if some type defines a member of that

@@ -75,6 +75,14 @@ pub(crate) trait LanguageLinker: Sync {
         Vec::new()
     }
 
+    /// The class a value's name says it holds, where the language's code names values
+    /// after their class (Ruby's `context` holding a `Context`): asked for a member of a
+    /// value whose type nothing declares, and kept only when that class (or one it
+    /// extends) defines the member.
+    fn type_named_like(&self, _value: &str) -> Option<String> {
+        None
+    }
+
     /// Whether a method calls its class's other members without a receiver (an
     /// implicit `this`).
     fn implicit_this(&self) -> bool {

@@ -56,6 +56,28 @@ impl LanguageLinker for Linking {
         }
     }
 
+    fn type_named_like(&self, value: &str) -> Option<String> {
+        // `parse_context` → `ParseContext`: a local, a parameter or an attribute in
+        // snake case, of two words at least. One word names too many things: in Rack,
+        // `body` is whatever an app returns (an Array, a proxy), not `Chunked::Body`,
+        // and `files` a lambda, not `Rack::Files`.
+        if !value.starts_with(|c: char| c.is_ascii_lowercase())
+            || !value
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            || value.split('_').filter(|w| !w.is_empty()).count() < 2
+        {
+            return None;
+        }
+        let mut class = String::with_capacity(value.len());
+        for word in value.split('_').filter(|w| !w.is_empty()) {
+            let mut chars = word.chars();
+            class.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+            class.push_str(chars.as_str());
+        }
+        Some(class)
+    }
+
     fn implicit_this(&self) -> bool {
         true
     }
@@ -94,5 +116,18 @@ mod tests {
                 .bases(Some(SymbolKind::Mod), Some("module M < X"))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_value_in_snake_case_names_its_class_in_camel_case() {
+        let named = |v| Linking.type_named_like(v);
+        assert_eq!(named("parse_context").as_deref(), Some("ParseContext"));
+        assert_eq!(named("resource_limits").as_deref(), Some("ResourceLimits"));
+        assert_eq!(named("utf8_string").as_deref(), Some("Utf8String"));
+        for not_a_name in [
+            "context", "body", "p", "Context", "@context", "x?", "_tmp", "a-b",
+        ] {
+            assert_eq!(named(not_a_name), None, "{not_a_name}");
+        }
     }
 }
