@@ -1299,6 +1299,10 @@ pub fn query_vector_for(
     Ok((vector, used))
 }
 
+/// What [`note_unembedded`]'s warning says (a server that embeds them in the background
+/// drops it: see `mcp::answers`).
+pub const UNEMBEDDED: &str = "have no vectors yet";
+
 /// Warn when a search in `mode` uses vectors and some of the chunks `filter` selects have
 /// none yet (an index run was stopped, or ran without the model): the vector side cannot
 /// see them. `what` names them (`sections`), `fix` is the command that embeds them.
@@ -1316,7 +1320,7 @@ pub fn note_unembedded(
     let pending = store.pending(filter, warnings)?;
     if pending > 0 {
         warnings.push(format!(
-            "{pending} {what} have no vectors yet, so search by meaning misses them: \
+            "{pending} {what} {UNEMBEDDED}, so search by meaning misses them: \
              run `{fix}` to embed them"
         ));
     }

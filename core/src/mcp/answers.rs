@@ -82,6 +82,16 @@ impl Server {
             }
         };
         let structured = self.structured() && tool.output_schema.is_some();
+        if let Some(later) = tool.agent.and_then(|a| a.freshen?.later)
+            && warnings.iter().any(|w| w == later.note)
+            && let Some(Value::Array(list)) = response.get_mut("warnings")
+        {
+            // What has no vectors yet is being embedded: no command to run.
+            list.retain(|w| {
+                !w.as_str()
+                    .is_some_and(|w| w.contains(crate::hybrid::UNEMBEDDED))
+            });
+        }
         if !warnings.is_empty() {
             if let Some(Value::Array(list)) = response.get_mut("warnings") {
                 list.extend(warnings.into_iter().map(Value::String));

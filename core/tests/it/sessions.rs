@@ -1123,6 +1123,15 @@ fn the_first_mcp_search_answers_by_keyword_while_the_history_is_embedded() {
                     .contains("being embedded in the background"))),
             "{first}"
         );
+        // …and asks for no command: the embedding is under way.
+        assert!(
+            !first["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("have no vectors yet")),
+            "{first}"
+        );
     }
     let status = |engine_home: &Path| -> Value {
         let engine = Engine::open_at(engine_home).unwrap();
