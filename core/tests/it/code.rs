@@ -2656,3 +2656,25 @@ fn a_server_answers_without_walking_while_nothing_changed_and_sees_every_change(
     std::fs::remove_file(dir.path().join("moved/deeper/c.py")).unwrap();
     assert!(names(&server, "gamma").is_empty());
 }
+
+/// The trait and the type an `impl` names are one reference each — `implements` and
+/// `type_ref` — written plainly, through a path or with type arguments (whose own names
+/// are references too): `code.get_references` of a trait lists each implementor once.
+#[test]
+fn an_impl_refers_to_its_trait_and_type_once_each() {
+    let src = "struct Json<T>(T);\nstruct S;\n\nimpl<T> FromRequestParts<S> for Json<T> {}\n\nimpl axum_core::Debug for S {}\n";
+    let lines = dump("src/lib.rs", src);
+    let impls: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("impl "))
+        .collect();
+    assert_eq!(
+        impls,
+        [
+            r#"impl Json 4-4 sig=Some("impl<T> FromRequestParts<S> for Json<T>") doc=None refs=[implements:FromRequestParts@4 type_ref:Json@4 type_ref:T@4 type_ref:S@4]"#,
+            r#"impl S 6-6 sig=Some("impl axum_core::Debug for S") doc=None refs=[implements:Debug@6 type_ref:S@6]"#,
+        ],
+        "{lines:#?}"
+    );
+}

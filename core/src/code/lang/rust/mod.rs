@@ -137,6 +137,20 @@ fn add_path_ref(kind: RefKind, node: Node, cx: &mut Context) {
     }
 }
 
+/// Whether `node` is the trait or the type an `impl` names (`Trait`, `a::Trait`, the
+/// `Trait` of `Trait<S>`): its reference is the `impl`'s own (`implements`, `type_ref`),
+/// not a second one (its type arguments are references of their own).
+fn names_the_impl(node: Node, cx: &Context) -> bool {
+    match cx.parent(node) {
+        Some(p) if p.kind() == "impl_item" => true,
+        Some(p) if p.kind() == "generic_type" => {
+            p.child_by_field_name("type").map(|t| t.id()) == Some(node.id())
+                && cx.parent(p).is_some_and(|g| g.kind() == "impl_item")
+        }
+        _ => false,
+    }
+}
+
 /// The named children of `node`.
 /// Whether a macro invocation stands where items go (a file's or a module's top level,
 /// `thread_local! { … }`), not where an expression does.
@@ -439,7 +453,7 @@ impl LanguageExtractor for Rust {
                 false
             }
             "type_identifier" => {
-                if cx.parent(node).is_some_and(|p| p.kind() == "impl_item") {
+                if names_the_impl(node, cx) {
                     return false;
                 }
                 let text = cx.text(node);
@@ -447,7 +461,9 @@ impl LanguageExtractor for Rust {
                 false
             }
             "scoped_type_identifier" => {
-                add_path_ref(RefKind::TypeRef, node, cx);
+                if !names_the_impl(node, cx) {
+                    add_path_ref(RefKind::TypeRef, node, cx);
+                }
                 false
             }
             "arguments" | "array_expression" | "tuple_expression" => {
