@@ -294,6 +294,15 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
             "class FixtureDef:\n    def execute(self, request):\n        return request\n".into(),
         ),
         ("src/pkg/runner.py", "def execute(item):\n    return item\n".into()),
+        // `Client.build_request` where `Client` inherits it; another class's of that name.
+        (
+            "src/pkg/client.py",
+            "class BaseClient:\n    def build_request(self):\n        pass\n\nclass Client(BaseClient):\n    pass\n".into(),
+        ),
+        (
+            "src/pkg/another.py",
+            "class Other:\n    def build_request(self):\n        pass\n".into(),
+        ),
         (
             "src/engine.rs",
             "pub struct Engine;\n\nimpl Engine {\n    pub fn open() -> Engine {\n        Engine\n    }\n}\n".into(),
@@ -351,6 +360,13 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
     // other `open`, nor names that only share a word.
     assert_eq!(hits(&engine, &root, "FixtureDef.execute").len(), 1);
     assert_eq!(hits(&engine, &root, "Engine::open").len(), 1);
+    // A member the class inherits: the base's, and only it.
+    let inherited = hits(&engine, &root, "Client.build_request");
+    assert_eq!(inherited.len(), 1, "{inherited:?}");
+    assert_eq!(
+        (inherited[0].0.as_str(), inherited[0].2.as_str()),
+        ("build_request", "src/pkg/client.py")
+    );
     assert!(hits(&engine, &root, "execute").len() >= 2);
     // A name that qualifies nothing is searched as it is: a file's name finds its symbols.
     assert_eq!(file_of(&first("fixtures.py")), "src/pkg/fixtures.py");

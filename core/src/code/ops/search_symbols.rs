@@ -137,6 +137,43 @@ fn qualifies(qualifier: &Qualifier<'_>, row: &SymbolRow, parent: Option<&str>) -
     }
 }
 
+/// The names of the types the types named `class` extend and implement, as their
+/// signatures say, and theirs in turn (a few levels, nearest first).
+fn bases_of(conn: &Connection, class: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.kind, s.signature, f.language FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 ORDER BY s.id",
+    )?;
+    let mut found: Vec<String> = Vec::new();
+    let mut next = 0;
+    let mut ty = class.to_string();
+    loop {
+        let rows = stmt
+            .query_map(params![ty], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (kind, signature, language) in rows {
+            let rules = crate::code::lang::Family::of(&language).rules();
+            for base in rules.bases(SymbolKind::parse(&kind), signature.as_deref()) {
+                let base = crate::code::extract::last_segment(&base).to_string();
+                if base != class && !found.contains(&base) {
+                    found.push(base);
+                }
+            }
+        }
+        if next >= found.len() || found.len() > 16 {
+            return Ok(found);
+        }
+        ty = found[next].clone();
+        next += 1;
+    }
+}
+
 /// The symbols named exactly `name` (case and all), of `kind` when given.
 fn symbols_named(
     conn: &Connection,
@@ -329,7 +366,7 @@ impl Operation for SearchSymbols {
         if let Some((qualifier, name)) = &qualified {
             let named = symbols_named(&conn, name, kind).map_err(dberr(&repo.db_path))?;
             let parents = parents_of(&conn, &named).map_err(dberr(&repo.db_path))?;
-            let wanted: HashSet<i64> = named
+            let mut wanted: HashSet<i64> = named
                 .iter()
                 .filter(|r| {
                     let parent = r.parent.and_then(|p| parents.get(&p));
@@ -337,6 +374,24 @@ impl Operation for SearchSymbols {
                 })
                 .map(|r| r.id)
                 .collect();
+            if wanted.is_empty()
+                && let Qualifier::Scope(parts) = qualifier
+                && let Some(class) = parts.last()
+            {
+                // `Client.send` where `Client` inherits `send`: the member of a class
+                // it extends.
+                let bases = bases_of(&conn, class).map_err(dberr(&repo.db_path))?;
+                wanted.extend(
+                    named
+                        .iter()
+                        .filter(|r| {
+                            r.parent
+                                .and_then(|p| parents.get(&p))
+                                .is_some_and(|(n, _)| bases.contains(n))
+                        })
+                        .map(|r| r.id),
+                );
+            }
             if wanted.is_empty() {
                 qualified = None;
             } else {
