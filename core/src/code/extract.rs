@@ -565,35 +565,30 @@ impl<'a> Context<'a> {
     /// The type of the innermost class's field `field`, as [`Context::bind_field`]
     /// recorded it (the first value assigned).
     fn field_type(&self, field: &str) -> Option<&str> {
-        let frame = self
-            .frames
-            .iter()
-            .rev()
-            .find(|f| f.symbol.kind.is_container())?;
-        latest_type(&frame.fields, field)
+        latest_type(&self.container()?.fields, field)
     }
 
     /// The qualifier of what the innermost class's bases have (`^C`: see
     /// [`ExtractedRef::qual`]), inside a class (not Rust's `impl`, where `super` is the
     /// parent module).
     pub fn super_qualifier(&self) -> Option<String> {
-        let frame = self
-            .frames
-            .iter()
-            .rev()
-            .find(|f| f.symbol.kind.is_container())?;
-        matches!(frame.symbol.kind, SymbolKind::Class | SymbolKind::Interface)
-            .then(|| format!("^{}", frame.symbol.name))
+        let symbol = &self.container()?.symbol;
+        matches!(symbol.kind, SymbolKind::Class | SymbolKind::Interface)
+            .then(|| format!("^{}", symbol.name))
     }
 
     /// The name of the innermost type-like symbol being defined (a class, a struct, an
     /// `impl` block: the type it is for).
     fn enclosing_type(&self) -> Option<&str> {
+        self.container().map(|f| f.symbol.name.as_str())
+    }
+
+    /// The frame of the innermost type-like symbol being defined.
+    fn container(&self) -> Option<&Frame> {
         self.frames
             .iter()
             .rev()
             .find(|f| f.symbol.kind.is_container())
-            .map(|f| f.symbol.name.as_str())
     }
 
     /// Record a reference with its qualifier (see [`ExtractedRef::qual`]).

@@ -774,22 +774,20 @@ impl<'a> Linker<'a> {
         if let Source::Db(conn) = &self.source
             && self.parents_read.insert(file)
         {
+            // Each symbol's parent, and the names of the type-like ones, in one read.
             let mut stmt = conn.prepare_cached(
-                "SELECT id, parent_symbol_id FROM symbols WHERE file_id = ?1 AND parent_symbol_id IS NOT NULL",
+                "SELECT id, parent_symbol_id, kind, name FROM symbols WHERE file_id = ?1",
             )?;
-            for row in stmt.query_map([file], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
-                let (id, parent) = row?;
-                self.parents.insert(id, parent);
-            }
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, name FROM symbols WHERE file_id = ?1
-                 AND kind IN ('class', 'interface', 'struct', 'enum', 'trait', 'impl')",
-            )?;
-            for row in stmt.query_map([file], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-            })? {
-                let (id, name) = row?;
-                self.types.insert(id, Arc::from(name));
+            let mut rows = stmt.query([file])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                if let Some(parent) = r.get::<_, Option<i64>>(1)? {
+                    self.parents.insert(id, parent);
+                }
+                if SymbolKind::parse(r.get_ref(2)?.as_str()?).is_some_and(SymbolKind::is_container)
+                {
+                    self.types.insert(id, Arc::from(r.get_ref(3)?.as_str()?));
+                }
             }
         }
         let parents = match &self.source {
