@@ -158,6 +158,13 @@ pub(crate) struct Needle {
     /// [`Needle::closeness`] of the stems shorter than [`CLOSENESS_TABLE`] characters,
     /// found once: the bound of every path a scan looks at reads it.
     closeness: Vec<f64>,
+    /// The query's first [`HEAD`] bytes (little-endian, zeros past its end) and the
+    /// mask of those bytes: a head (see [`NameFacts`]) may begin the query where it
+    /// holds them (see [`Needle::head_may_begin`]).
+    head: u64,
+    head_mask: u64,
+    /// The bounds of the plain paths (see [`Needle::plain_bound`]), found once.
+    plain: Vec<u32>,
 }
 
 /// Stems up to this many characters have their [`Needle::closeness`] in a table.
@@ -223,7 +230,11 @@ impl Needle {
             })
             .collect();
         let chars = text.trim().chars().count();
-        Needle {
+        let (mut head, mut head_mask) = ([0; HEAD], [0; HEAD]);
+        for (i, b) in lower.bytes().take(HEAD).enumerate() {
+            (head[i], head_mask[i]) = (b, 0xff);
+        }
+        let mut needle = Needle {
             max_fuzzy: max_fuzzy_score(&pattern),
             firsts,
             closeness: (0..CLOSENESS_TABLE)
@@ -234,7 +245,72 @@ impl Needle {
             lower,
             chars,
             required: required_chars(text),
+            head: u64::from_le_bytes(head),
+            head_mask: u64::from_le_bytes(head_mask),
+            plain: Vec::new(),
+        };
+        needle.plain = needle.plain_bounds();
+        needle
+    }
+
+    /// Whether a text whose first bytes are `head` (see [`NameFacts`]) may begin with
+    /// the query ignoring ASCII case: false only when it cannot, and true only when it
+    /// does if the query is no longer than the head and holds no NUL (which the head's
+    /// padding is).
+    fn head_may_begin(&self, head: [u8; HEAD]) -> bool {
+        u64::from_le_bytes(head) & self.head_mask == self.head
+    }
+
+    /// The bound (see [`PathMatcher::bound`]) of a plain path, one neither whose first
+    /// bytes nor whose file name's may begin the query and whose stem is shorter than
+    /// [`CLOSENESS_TABLE`] characters: most paths of an unselective query. Its bonuses
+    /// are then its closeness and whether it is an entry point, so its bound is one of
+    /// [`Needle::plain_bounds`], by those and by the words whose first character it
+    /// misses (see [`Needle::max_fuzzy_within`]) and whether its name may match. None
+    /// for any other path.
+    fn plain_bound(&self, facts: &NameFacts, boundaries: u64) -> Option<u32> {
+        let ascii = facts.has(NameFacts::ASCII);
+        let prefix_may = self.lower.len() > 1 && self.head_may_begin(facts.path_head);
+        let name_may = self.names && (!ascii || self.head_may_begin(facts.name_head));
+        let stem = usize::from(facts.stem_chars);
+        if prefix_may || name_may || stem >= CLOSENESS_TABLE {
+            return None;
         }
+        let in_name = facts.has(NameFacts::WHOLE) || self.name_may_match(facts.mask);
+        let entry = facts.has(NameFacts::ENTRY);
+        let at = Needle::plain_at(self.missed(boundaries), in_name, entry, stem);
+        self.plain.get(at).copied()
+    }
+
+    /// Where [`Needle::plain_bound`] keeps a bound in [`Needle::plain`].
+    fn plain_at(missed: usize, in_name: bool, entry: bool, stem: usize) -> usize {
+        ((missed * 2 + usize::from(in_name)) * 2 + usize::from(entry)) * CLOSENESS_TABLE + stem
+    }
+
+    /// Every bound [`Needle::plain_bound`] reads, as [`Bonuses::of_facts`] and
+    /// [`Bonuses::bound`] find it.
+    fn plain_bounds(&self) -> Vec<u32> {
+        let words = self.firsts.iter().filter(|&&first| first != 0).count();
+        let mut plain = vec![0; Needle::plain_at(words + 1, false, false, 0)];
+        for missed in 0..=words {
+            let max_fuzzy = self.max_fuzzy - missed as u32 * FIRST_BONUS;
+            for in_name in [false, true] {
+                for entry in [false, true] {
+                    for stem in 0..CLOSENESS_TABLE {
+                        let bonuses = Bonuses {
+                            prefix: false,
+                            exact_stem: false,
+                            name_start: false,
+                            closeness: (self.names && stem > 0).then(|| self.closeness(stem)),
+                            entry,
+                        };
+                        plain[Needle::plain_at(missed, in_name, entry, stem)] =
+                            bonuses.bound(max_fuzzy, in_name);
+                    }
+                }
+            }
+        }
+        plain
     }
 
     /// How close a stem of `stem_chars` characters is to the query's length: the shorter
@@ -256,12 +332,16 @@ impl Needle {
     /// [`Needle::max_fuzzy`], less [`FIRST_BONUS`] for each word of the query whose first
     /// character stands nowhere in the text a bonus is given.
     fn max_fuzzy_within(&self, boundaries: u64) -> u32 {
-        let missed = self
-            .firsts
+        self.max_fuzzy - self.missed(boundaries) as u32 * FIRST_BONUS
+    }
+
+    /// The words of the query whose first character stands nowhere in a text whose
+    /// [`boundary_mask`] is `boundaries`.
+    fn missed(&self, boundaries: u64) -> usize {
+        self.firsts
             .iter()
             .filter(|&&first| first != 0 && first & boundaries == 0)
-            .count() as u32;
-        self.max_fuzzy - missed * FIRST_BONUS
+            .count()
     }
 }
 
@@ -397,13 +477,6 @@ impl NameFacts {
     }
 }
 
-/// Whether a text whose first bytes are `head` (see [`NameFacts`]) may begin with
-/// `lower` ignoring ASCII case: false only when it cannot, and true only when it does if
-/// `lower` is no longer than the head and holds no NUL (which the head's padding is).
-fn head_may_begin(head: [u8; HEAD], lower: &str) -> bool {
-    head.iter().zip(lower.bytes()).all(|(&h, b)| h == b)
-}
-
 /// The memory fuzzy scoring works in; one per thread.
 pub(crate) struct Scratch {
     matcher: Matcher,
@@ -482,6 +555,9 @@ impl Scratch {
         boundaries: u64,
         path: impl FnOnce() -> Option<&'p str>,
     ) -> u32 {
+        if let Some(bound) = needle.plain_bound(facts, boundaries) {
+            return bound;
+        }
         let bonuses = Bonuses::of_facts(needle, facts, path);
         bonuses.bound(
             needle.max_fuzzy_within(boundaries),
@@ -728,8 +804,8 @@ impl Bonuses {
     ) -> Bonuses {
         let lower = needle.lower.as_str();
         let ascii = facts.has(NameFacts::ASCII);
-        let prefix_may = lower.len() > 1 && head_may_begin(facts.path_head, lower);
-        let name_may = needle.names && (!ascii || head_may_begin(facts.name_head, lower));
+        let prefix_may = lower.len() > 1 && needle.head_may_begin(facts.path_head);
+        let name_may = needle.names && (!ascii || needle.head_may_begin(facts.name_head));
         // The stem's length in characters (a name's, always below `u16::MAX`).
         let mut stem_chars = usize::from(facts.stem_chars);
         // Where the heads hold the whole query, they settle the prefix, and for an ASCII
@@ -1337,6 +1413,7 @@ mod tests {
             "index.ts",
             "a\0",
         ]);
+        let mut plains = 0;
         for query in queries {
             let needle = Needle::new(query);
             let m = PathMatcher::new(query);
@@ -1382,8 +1459,20 @@ mod tests {
                         >= m.bound(path, boundary_mask(path)),
                     "{query:?} {path:?}"
                 );
+                // A plain path's bound, from the table, is the one its bonuses give.
+                for boundaries in [boundary_mask(path), 0, u64::MAX] {
+                    let Some(plain) = needle.plain_bound(&facts, boundaries) else {
+                        continue;
+                    };
+                    plains += 1;
+                    let in_name = facts.has(NameFacts::WHOLE) || needle.name_may_match(facts.mask);
+                    let bound = bonuses.bound(needle.max_fuzzy_within(boundaries), in_name);
+                    assert_eq!(plain, bound, "{query:?} {path:?} {boundaries:x}");
+                }
             }
         }
+        // Most of these paths are plain for most of these queries.
+        assert!(plains > paths.len() * 3 * 10, "{plains} plain bounds");
     }
 
     #[test]
