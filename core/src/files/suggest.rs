@@ -25,7 +25,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -255,17 +255,37 @@ fn classify(matcher: &mut PathMatcher, found: &mut BTreeMap<String, Candidate>) 
 /// Lists with more entries than this are scored on several threads.
 const PARALLEL_SCAN_ENTRIES: usize = 8192;
 
-/// Entries in a row a thread of the scan takes (see [`stripes`]).
+/// Entries in a row a thread of the scan takes (see [`Stripes`]).
 const STRIPE: usize = 1024;
 
-/// The share of thread `t` of `threads` of a list of `n` entries: every `threads`-th
-/// run of [`STRIPE`] entries, beginning with its `t`-th. A list is in path order, so
-/// halves would give one thread a directory whose paths all match (`src/comp`: 9,125
-/// paths matched in one half at 100k files, 5,274 in the other) while the other waits.
-fn stripes(n: usize, t: usize, threads: usize) -> impl Iterator<Item = usize> {
-    (t * STRIPE..n)
-        .step_by(threads * STRIPE)
-        .flat_map(move |start| start..(start + STRIPE).min(n))
+/// A list of `n` entries cut in runs of [`STRIPE`] entries, which the threads of the
+/// scan take in turn, each the next one not yet taken, until none is left: a thread
+/// that is not running (on a busy machine, or while the fresh-file search has its core)
+/// leaves its part to the others instead of holding the scan up. Runs, not halves: a
+/// list is in path order, so halves would give one thread a directory whose paths all
+/// match (`src/comp`: 9,125 paths matched in one half at 100k files, 5,274 in the
+/// other) while the other waits.
+struct Stripes {
+    next: AtomicUsize,
+    n: usize,
+}
+
+impl Stripes {
+    fn new(n: usize) -> Stripes {
+        Stripes {
+            next: AtomicUsize::new(0),
+            n,
+        }
+    }
+
+    /// The entries of the stripes this thread takes, one stripe at a time.
+    fn take(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::from_fn(|| {
+            let start = self.next.fetch_add(STRIPE, Ordering::Relaxed);
+            (start < self.n).then(|| start..(start + STRIPE).min(self.n))
+        })
+        .flatten()
+    }
 }
 
 /// An entry of a path list, as the scan reads it (see [`Search::entries`]).
@@ -724,23 +744,27 @@ impl Search<'_> {
                         }
                     }
                     Some(m) if threads > 1 && list.len() > PARALLEL_SCAN_ENTRIES => {
-                        let n = list.len();
+                        let stripes = Stripes::new(list.len());
                         let floor = SharedFloor::new(best.floor());
+                        let work = |mut m: S| {
+                            let mut local = Best::new(keep);
+                            let share = stripes.take();
+                            let best = (&mut local, &floor);
+                            self.score_list(&list, share, &part, &mut m, best);
+                            local
+                        };
+                        let work = &work;
+                        let mut forks: Vec<S> = (0..threads).map(|_| m.fork()).collect();
+                        // This thread is one of the scan's: one thread fewer to start.
+                        let own = forks.pop().expect("threads > 1");
                         let heaps: Vec<Best> = std::thread::scope(|s| {
-                            let handles: Vec<_> = (0..threads)
-                                .map(|t| {
-                                    let mut m = m.fork();
-                                    let (part, list, floor) = (&part, &list, &floor);
-                                    s.spawn(move || {
-                                        let mut local = Best::new(keep);
-                                        let share = stripes(n, t, threads);
-                                        let best = (&mut local, floor);
-                                        self.score_list(list, share, part, &mut m, best);
-                                        local
-                                    })
-                                })
+                            let others: Vec<_> = forks
+                                .into_iter()
+                                .map(|m| s.spawn(move || work(m)))
                                 .collect();
-                            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+                            let own = work(own);
+                            let others = others.into_iter().filter_map(|h| h.join().ok());
+                            std::iter::once(own).chain(others).collect()
                         });
                         for heap in heaps {
                             best.merge(heap);
@@ -1598,9 +1622,15 @@ mod tests {
         let list = PathList::new(&text, Some(&index), count);
         let floor = SharedFloor::new(0);
         let m = PathMatcher::new(query);
+        // In turn, part `t` takes every `parts`-th stripe from its `t`-th; at once, the
+        // parts take the stripes as the scan's threads do.
+        let stripes = Stripes::new(list.len());
         let part = |t: usize| {
             let mut m = m.fork();
-            let keys = keys_of_index(&m, &list, stripes(list.len(), t, parts));
+            let keys = match in_turn {
+                true => keys_of_index(&m, &list, every_nth_stripe(list.len(), t, parts)),
+                false => keys_of_index(&m, &list, stripes.take()),
+            };
             let mut local = Best::new(keep);
             let at = |i: usize| list.entry(i).map(|p| (p, Cow::Borrowed(p)));
             score_best_bound_first(&mut m, keys, at, Path::new("/r"), (&mut local, &floor));
@@ -1646,23 +1676,37 @@ mod tests {
         }
     }
 
+    /// Every `parts`-th stripe of a list of `n` entries, beginning with its `t`-th.
+    fn every_nth_stripe(n: usize, t: usize, parts: usize) -> impl Iterator<Item = usize> {
+        (t * STRIPE..n)
+            .step_by(parts * STRIPE)
+            .flat_map(move |start| start..(start + STRIPE).min(n))
+    }
+
     #[test]
-    fn the_threads_stripes_cover_every_entry_once() {
+    fn the_threads_take_every_entry_once() {
         for n in [0, 1, 1023, 1024, 1025, 5000, 100_000] {
             for threads in 1..=4 {
-                let mut seen: Vec<usize> =
-                    (0..threads).flat_map(|t| stripes(n, t, threads)).collect();
+                let stripes = Stripes::new(n);
+                let mut seen: Vec<usize> = std::thread::scope(|s| {
+                    let handles: Vec<_> = (0..threads)
+                        .map(|_| s.spawn(|| stripes.take().collect::<Vec<_>>()))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .flat_map(|h| h.join().unwrap())
+                        .collect()
+                });
                 seen.sort_unstable();
                 assert_eq!(
                     seen,
                     (0..n).collect::<Vec<_>>(),
                     "{n} entries, {threads} threads"
                 );
+                // Once taken, nothing is left.
+                assert_eq!(stripes.take().next(), None);
             }
         }
-        // Each thread's share of a large list is within a stripe of the others'.
-        let shares: Vec<usize> = (0..3).map(|t| stripes(100_000, t, 3).count()).collect();
-        assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= STRIPE);
     }
 
     #[test]
