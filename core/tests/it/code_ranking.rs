@@ -372,6 +372,63 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
     assert_eq!(file_of(&first("fixtures.py")), "src/pkg/fixtures.py");
 }
 
+/// A test's own class of the name comes after the code base's classes whose names hold
+/// it (the library has no `Transport`, only `HTTPTransport` and its kin), and before
+/// what only mentions it.
+#[test]
+fn the_code_bases_classes_named_with_a_word_come_before_a_tests_class_of_that_name() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let (_dir, root) = repo(&[
+        (
+            "src/pkg/transports/default.py",
+            "class BaseTransport:\n    pass\n\n\nclass HTTPTransport(BaseTransport):\n    pass\n"
+                .into(),
+        ),
+        (
+            "src/pkg/transports/mock.py",
+            "class MockTransport:\n    pass\n".into(),
+        ),
+        (
+            "src/pkg/pool.py",
+            "class Pool:\n    \"\"\"Keeps a transport's connections.\"\"\"\n".into(),
+        ),
+        (
+            "tests/test_client.py",
+            "class Transport:\n    pass\n\n\ndef test_send():\n    return Transport()\n".into(),
+        ),
+        ("tests/test_other.py", "class Transport:\n    pass\n".into()),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let found: Vec<(String, String)> = hits(&engine, &root, "Transport")
+        .into_iter()
+        .filter(|h| h.1 == "class")
+        .map(|h| (h.0, h.2))
+        .collect();
+    let at = |name: &str, file: &str| {
+        found
+            .iter()
+            .position(|(n, f)| n == name && f == file)
+            .unwrap_or_else(|| panic!("{name} in {file} not found: {found:?}"))
+    };
+    let tests = [
+        at("Transport", "tests/test_client.py"),
+        at("Transport", "tests/test_other.py"),
+    ];
+    for (name, file) in [
+        ("BaseTransport", "src/pkg/transports/default.py"),
+        ("HTTPTransport", "src/pkg/transports/default.py"),
+        ("MockTransport", "src/pkg/transports/mock.py"),
+    ] {
+        assert!(at(name, file) < tests[0].min(tests[1]), "{found:?}");
+    }
+    // A class that only mentions the word comes after every class of it.
+    assert!(
+        at("Pool", "src/pkg/pool.py") > tests[0].max(tests[1]),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn a_declaration_comes_before_its_implementations() {
     let home = tempfile::tempdir().unwrap();

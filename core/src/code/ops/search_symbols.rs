@@ -208,6 +208,15 @@ fn defines(kind: &str) -> bool {
     )
 }
 
+/// Whether the subwords of the identifier `name` (see [`crate::code::text::split_identifier`])
+/// hold `words` in a row.
+fn holds_words(name: &str, words: &[String]) -> bool {
+    !words.is_empty()
+        && crate::code::text::split_identifier(name)
+            .windows(words.len())
+            .any(|w| w == words)
+}
+
 /// Whether a symbol's signature marks it public (`pub`, `export`, `public`).
 fn marked_public(signature: Option<&str>) -> bool {
     let sig = signature.unwrap_or("").trim_start();
@@ -216,9 +225,11 @@ fn marked_public(signature: Option<&str>) -> bool {
         .any(|p| sig.starts_with(p))
 }
 
-/// Candidates for a bare `name` in rank order: the symbols of that name first — those
-/// that define it before the others (impls, variables, fields), then exact case before
-/// other case, then outside tests before inside ([`crate::code::is_test_path`]), then
+/// Candidates for a bare `name` in rank order: the symbols of that name outside tests
+/// ([`crate::code::is_test_path`]) first, then those outside tests whose names hold it
+/// as words of their own ([`holds_words`]), then those of the name in tests, then the
+/// rest. Among the symbols of the name, those that define it before the others (impls,
+/// variables, fields), then exact case before other case, then
 /// those at the top of a file or type before those inside a function (`local`: a class a
 /// test defines for itself), then declarations before implementations (a trait's,
 /// interface's or protocol's method, an abstract one, a hookspec: see
@@ -241,6 +252,7 @@ fn definitions_first(
             rows.push((usize::MAX, row));
         }
     }
+    let words = crate::code::text::split_identifier(name);
     let key = |(position, row): &(usize, SymbolRow)| {
         let case = if row.name == name {
             0
@@ -250,16 +262,27 @@ fn definitions_first(
             2
         };
         let of_name = case < 2;
+        let in_tests = crate::code::is_test_path(&row.rel_path);
         let far = !near.is_empty()
             && !row
                 .rel_path
                 .strip_prefix(near)
                 .is_some_and(|rest| rest.starts_with('/'));
+        // The symbols of the name outside tests, then those outside tests whose name
+        // holds it as words of its own (`HTTPTransport` for `Transport`), then those of
+        // the name in tests (a test's own `Transport` is not the code base's), then the
+        // rest.
+        let tier = match (of_name, in_tests) {
+            (true, false) => 0,
+            (false, false) if holds_words(&row.name, &words) => 1,
+            (true, true) => 2,
+            (false, _) => 3,
+        };
         (
-            !of_name,
+            tier,
             of_name && !defines(&row.kind),
             case,
-            of_name && crate::code::is_test_path(&row.rel_path),
+            of_name && in_tests,
             of_name && local.contains(&row.id),
             // The declaration states what every implementation of the name does (the
             // hookspec, the trait's method), so it comes first — but after the two keys
