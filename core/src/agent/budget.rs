@@ -45,9 +45,39 @@ pub fn fit_keeping(value: &mut Value, limit: usize, keep: &[&str]) -> bool {
     cap_strings(value, SHORTEST_STRING);
     drop_tails(value, limit, keep, 0);
     if size(value) > limit {
-        *value = Value::Object(Default::default());
+        keep_scalars(value, limit);
     }
     true
+}
+
+/// The last resort of [`fit`]: an object keeps its top-level numbers, strings and
+/// booleans alone (its lists and nested objects go), and loses its longest strings until
+/// it fits; what is left still names what was asked about where it can (a symbol's id,
+/// name, kind, file and lines). Anything else, or an object that still does not fit,
+/// becomes an empty object.
+fn keep_scalars(value: &mut Value, limit: usize) {
+    let Value::Object(map) = value else {
+        *value = Value::Object(Default::default());
+        return;
+    };
+    map.retain(|_, v| !(v.is_array() || v.is_object()));
+    while size(value) > limit {
+        let Value::Object(map) = value else { return };
+        let longest = map
+            .iter()
+            .filter(|(_, v)| v.is_string())
+            .max_by_key(|(k, v)| (size(v), std::cmp::Reverse(k.to_string())))
+            .map(|(k, _)| k.clone());
+        match longest {
+            Some(key) => {
+                map.shift_remove(&key);
+            }
+            None => break,
+        }
+    }
+    if size(value) > limit {
+        *value = Value::Object(Default::default());
+    }
 }
 
 /// The length of `value` as compact JSON.

@@ -178,6 +178,11 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
         }
         _ => *answer = marker,
     }
+    if budget::size(answer) > limit
+        && let Value::Object(map) = answer
+    {
+        map.shift_remove("more");
+    }
     if budget::size(answer) > limit {
         *answer = json!({"truncated": true});
     }
@@ -690,6 +695,44 @@ mod tests {
         let mut small = json!({"hits": []});
         assert!(!fit(&SHAPE, &mut small, 1_000, "ask less"));
         assert_eq!(small, json!({"hits": []}));
+    }
+
+    #[test]
+    fn a_budget_too_small_for_any_item_keeps_what_names_the_answer() {
+        let detail = || {
+            json!({"id": 5636, "n": "definitions_first", "k": "fn",
+                   "f": "core/src/code/ops/search_symbols.rs", "l": "241-303",
+                   "sig": format!("fn definitions_first({})", "name: &str, ".repeat(20)),
+                   "doc": "Candidates for a bare name in rank order. ".repeat(20),
+                   "calls": (0..40).map(|i| json!({"n": format!("callee{i}")})).collect::<Vec<_>>()})
+        };
+        // Room for the names and the start of the strings, not for a list item.
+        let mut v = detail();
+        assert!(fit(&SHAPE, &mut v, 240, "ask less"));
+        assert!(budget::size(&v) <= 240, "{v}");
+        assert_eq!(v["n"], "definitions_first");
+        assert_eq!(v["f"], "core/src/code/ops/search_symbols.rs");
+        assert_eq!(v["l"], "241-303");
+        assert_eq!(v["truncated"], true);
+        assert!(v.get("calls").is_none(), "{v}");
+        // Less room: the lists go, then the longest strings; the id, name, kind and
+        // lines stay.
+        for limit in [130, 110] {
+            let mut v = detail();
+            assert!(fit(&SHAPE, &mut v, limit, "ask less"));
+            assert!(budget::size(&v) <= limit, "{v}");
+            assert_eq!(
+                (&v["id"], &v["n"], &v["l"]),
+                (&json!(5636), &json!("definitions_first"), &json!("241-303")),
+                "{v}"
+            );
+            assert!(v.get("doc").is_none() && v.get("sig").is_none(), "{v}");
+            assert_eq!(v["truncated"], true);
+        }
+        // No room at all.
+        let mut v = detail();
+        assert!(fit(&SHAPE, &mut v, 10, "ask less"));
+        assert_eq!(v, json!({"truncated": true}));
     }
 
     #[test]
