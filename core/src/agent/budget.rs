@@ -52,7 +52,8 @@ pub fn fit_keeping(value: &mut Value, limit: usize, keep: &[&str]) -> bool {
 
 /// The last resort of [`fit`]: an object keeps its top-level numbers, strings and
 /// booleans alone (its lists and nested objects go), and loses its longest strings until
-/// it fits; what is left still names what was asked about where it can (a symbol's id,
+/// it fits, its first string last (an answer names what it is about first: a symbol's
+/// name); what is left still names what was asked about where it can (a symbol's id,
 /// name, kind, file and lines). Anything else, or an object that still does not fit,
 /// becomes an empty object.
 fn keep_scalars(value: &mut Value, limit: usize) {
@@ -63,11 +64,12 @@ fn keep_scalars(value: &mut Value, limit: usize) {
     map.retain(|_, v| !(v.is_array() || v.is_object()));
     while size(value) > limit {
         let Value::Object(map) = value else { return };
-        let longest = map
-            .iter()
-            .filter(|(_, v)| v.is_string())
+        let mut strings = map.iter().filter(|(_, v)| v.is_string());
+        let first = strings.next().map(|(k, _)| k.clone());
+        let longest = strings
             .max_by_key(|(k, v)| (size(v), std::cmp::Reverse(k.to_string())))
-            .map(|(k, _)| k.clone());
+            .map(|(k, _)| k.clone())
+            .or(first);
         match longest {
             Some(key) => {
                 map.shift_remove(&key);

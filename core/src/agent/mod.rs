@@ -715,8 +715,8 @@ mod tests {
         assert_eq!(v["l"], "241-303");
         assert_eq!(v["truncated"], true);
         assert!(v.get("calls").is_none(), "{v}");
-        // Less room: the lists go, then the longest strings; the id, name, kind and
-        // lines stay.
+        // Less room: the lists go, then the longest strings, the name last; the id,
+        // name, kind and lines stay.
         for limit in [130, 110] {
             let mut v = detail();
             assert!(fit(&SHAPE, &mut v, limit, "ask less"));
@@ -729,6 +729,15 @@ mod tests {
             assert!(v.get("doc").is_none() && v.get("sig").is_none(), "{v}");
             assert_eq!(v["truncated"], true);
         }
+        // Room for little more than the marker: the name is the last string to go.
+        let mut v = detail();
+        assert!(fit(&SHAPE, &mut v, 80, "ask less"));
+        assert!(budget::size(&v) <= 80, "{v}");
+        assert_eq!(
+            (&v["n"], &v["more"]),
+            (&json!("definitions_first"), &json!("ask less")),
+            "{v}"
+        );
         // No room at all.
         let mut v = detail();
         assert!(fit(&SHAPE, &mut v, 10, "ask less"));
