@@ -581,3 +581,39 @@ fn a_declaration_comes_before_its_implementations() {
     );
     assert_eq!(ranked("pytest_addoption")[0], "src/plug/hookspec.py");
 }
+
+/// A bare name the code base defines answers with its definitions and a few other hits,
+/// not every symbol of the file named like it; a call that gives a `limit` gets them all.
+#[test]
+fn a_defined_name_answers_without_every_symbol_of_its_namesake_file() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let helpers: String = (0..12)
+        .map(|i| format!("fn helper_{i}() {{}}\n\n"))
+        .collect();
+    let (_dir, root) = repo(&[
+        (
+            "macros/src/lib.rs",
+            "mod debug_handler;\n\n/// Checks a handler.\npub fn debug_handler() {}\n".into(),
+        ),
+        ("macros/src/debug_handler.rs", helpers),
+    ]);
+    call(&engine, "code.index_repository", json!({"path": root}));
+    let names = |args: Value| -> Vec<String> {
+        let out = call(&engine, "code.search_symbols", args);
+        out["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let found = names(json!({"path": root, "query": "debug_handler"}));
+    assert_eq!(found[0], "debug_handler", "{found:?}");
+    let others = found.iter().filter(|n| n.starts_with("helper_")).count();
+    assert_eq!(others, 5, "{found:?}");
+    // Asked for 20, the namesake file's symbols are all there.
+    let found = names(json!({"path": root, "query": "debug_handler", "limit": 20}));
+    let others = found.iter().filter(|n| n.starts_with("helper_")).count();
+    assert_eq!(others, 12, "{found:?}");
+}

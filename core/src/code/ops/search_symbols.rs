@@ -208,6 +208,10 @@ fn defines(kind: &str) -> bool {
     )
 }
 
+/// Hits that neither are of a bare name nor hold it as words, kept after the name's
+/// definitions when the call gives no `limit`.
+const OTHER_HITS: usize = 5;
+
 /// Whether the subwords of the identifier `name` (see [`crate::code::text::split_identifier`])
 /// hold `words` in a row.
 fn holds_words(name: &str, words: &[String]) -> bool {
@@ -470,6 +474,22 @@ impl Operation for SearchSymbols {
             // named one symbol (or its overloads), not a neighbourhood of names.
             if !wanted.is_empty() {
                 rows.retain(|r| wanted.contains(&r.id));
+            }
+            // A name the code base defines answers with its definitions and a few other
+            // hits, not with every symbol of a file named like it, unless the call asks
+            // for a number of hits.
+            let of_name = |r: &SymbolRow| r.name.eq_ignore_ascii_case(name);
+            let defined = rows
+                .iter()
+                .any(|r| of_name(r) && !crate::code::is_test_path(&r.rel_path));
+            if request.limit.is_none() && defined {
+                let words = crate::code::text::split_identifier(name);
+                let mut others = 0;
+                rows.retain(|r| {
+                    let named = of_name(r) || holds_words(&r.name, &words);
+                    others += usize::from(!named);
+                    named || others <= OTHER_HITS
+                });
             }
             rows.truncate(limit);
         }
