@@ -9,7 +9,7 @@ use cc_search::code::*;
 use serde_json::{Value, json};
 
 use crate::common;
-use common::{call, call_err, git_at, write};
+use common::{call, call_err, git_at, hit_names, write};
 
 fn dump_syms(out: &mut Vec<String>, syms: &[ExtractedSymbol], depth: usize) {
     for s in syms {
@@ -795,15 +795,6 @@ fn project() -> tempfile::TempDir {
     write(root, "node_modules/dep/index.js", "function depFn() {}\n");
     write(root, "notes.txt", "not code\n");
     dir
-}
-
-fn hit_names(v: &Value) -> Vec<String> {
-    v["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["name"].as_str().unwrap().to_string())
-        .collect()
 }
 
 fn search(engine: &Engine, root: &str, query: &str) -> Value {

@@ -8,7 +8,7 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 use crate::common;
-use common::{call, call_err, commit_all, write};
+use common::{call, call_err, commit_all, hit_names, write};
 
 const CART: &str = r#""""The shopping cart."""
 
@@ -171,16 +171,6 @@ fn a_description_finds_the_file_and_the_definition() {
         .map(|f| f["score"].as_f64().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
-}
-
-/// The names of the hits, best first.
-fn hit_names(out: &Value) -> Vec<String> {
-    out["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["name"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

@@ -8,7 +8,7 @@ use cc_search::Engine;
 use serde_json::{Value, json};
 
 use crate::common;
-use common::{call, write};
+use common::{call, hit_names, write};
 
 /// (name, kind, file) of the hits for `query`, best first.
 fn hits(engine: &Engine, root: &Path, query: &str) -> Vec<(String, String, String)> {
@@ -599,15 +599,7 @@ fn a_defined_name_answers_without_every_symbol_of_its_namesake_file() {
         ("macros/src/debug_handler.rs", helpers),
     ]);
     call(&engine, "code.index_repository", json!({"path": root}));
-    let names = |args: Value| -> Vec<String> {
-        let out = call(&engine, "code.search_symbols", args);
-        out["hits"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["name"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let names = |args: Value| hit_names(&call(&engine, "code.search_symbols", args));
     let found = names(json!({"path": root, "query": "debug_handler"}));
     assert_eq!(found[0], "debug_handler", "{found:?}");
     let others = found.iter().filter(|n| n.starts_with("helper_")).count();

@@ -189,6 +189,16 @@ pub fn call_err(
     engine.call(op, &params.to_string()).unwrap_err()
 }
 
+/// The names of a search's hits, best first.
+pub fn hit_names(out: &serde_json::Value) -> Vec<String> {
+    out["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A code result's lines as `start-end` (its `start_line` and `end_line`).
 pub fn lines(v: &serde_json::Value) -> String {
     format!("{}-{}", v["start_line"], v["end_line"])
