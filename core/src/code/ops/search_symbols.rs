@@ -212,13 +212,42 @@ fn defines(kind: &str) -> bool {
 /// definitions when the call gives no `limit`.
 const OTHER_HITS: usize = 5;
 
-/// Whether the subwords of the identifier `name` (see [`crate::code::text::split_identifier`])
-/// hold `words` in a row.
-fn holds_words(name: &str, words: &[String]) -> bool {
-    !words.is_empty()
-        && crate::code::text::split_identifier(name)
-            .windows(words.len())
-            .any(|w| w == words)
+/// How a symbol's name stands to a bare name asked for, nearest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Naming {
+    /// The name itself.
+    Exact,
+    /// The name in another case.
+    OtherCase,
+    /// A name whose subwords (see [`crate::code::text::split_identifier`]) hold the
+    /// asked name's in a row (`HTTPTransport` for `Transport`).
+    HoldsWords,
+    /// Any other name.
+    Other,
+}
+
+impl Naming {
+    /// How `symbol` stands to `name`, whose subwords are `words`.
+    fn of(symbol: &str, name: &str, words: &[String]) -> Naming {
+        if symbol == name {
+            Naming::Exact
+        } else if symbol.eq_ignore_ascii_case(name) {
+            Naming::OtherCase
+        } else if !words.is_empty()
+            && crate::code::text::split_identifier(symbol)
+                .windows(words.len())
+                .any(|w| w == words)
+        {
+            Naming::HoldsWords
+        } else {
+            Naming::Other
+        }
+    }
+
+    /// The name itself, in any case.
+    fn is_of_name(self) -> bool {
+        self <= Naming::OtherCase
+    }
 }
 
 /// Whether a symbol's signature marks it public (`pub`, `export`, `public`).
@@ -229,11 +258,11 @@ fn marked_public(signature: Option<&str>) -> bool {
         .any(|p| sig.starts_with(p))
 }
 
-/// Candidates for a bare `name` in rank order: the symbols of that name outside tests
-/// ([`crate::code::is_test_path`]) first, then those outside tests whose names hold it
-/// as words of their own ([`holds_words`]), then those of the name in tests, then the
-/// rest. Among the symbols of the name, those that define it before the others (impls,
-/// variables, fields), then exact case before other case, then
+/// Candidates for a bare `name` in rank order, each with its [`Naming`]: the symbols of
+/// that name outside tests ([`crate::code::is_test_path`]) first, then those outside
+/// tests whose names hold it as words of their own, then those of the name in tests,
+/// then the rest. Among the symbols of the name, those that define it before the others
+/// (impls, variables, fields), then exact case before other case, then
 /// those at the top of a file or type before those inside a function (`local`: a class a
 /// test defines for itself), then declarations before implementations (a trait's,
 /// interface's or protocol's method, an abstract one, a hookspec: see
@@ -249,7 +278,7 @@ fn definitions_first(
     exact: Vec<SymbolRow>,
     local: &HashSet<i64>,
     in_contract: &HashSet<i64>,
-) -> Vec<SymbolRow> {
+) -> Vec<(Naming, SymbolRow)> {
     let mut rows: Vec<(usize, SymbolRow)> = bm25.into_iter().enumerate().collect();
     for row in exact {
         if !rows.iter().any(|(_, r)| r.id == row.id) {
@@ -257,15 +286,12 @@ fn definitions_first(
         }
     }
     let words = crate::code::text::split_identifier(name);
-    let key = |(position, row): &(usize, SymbolRow)| {
-        let case = if row.name == name {
-            0
-        } else if row.name.eq_ignore_ascii_case(name) {
-            1
-        } else {
-            2
-        };
-        let of_name = case < 2;
+    let mut rows: Vec<(Naming, usize, SymbolRow)> = rows
+        .into_iter()
+        .map(|(position, row)| (Naming::of(&row.name, name, &words), position, row))
+        .collect();
+    let key = |(naming, position, row): &(Naming, usize, SymbolRow)| {
+        let of_name = naming.is_of_name();
         let in_tests = crate::code::is_test_path(&row.rel_path);
         let far = !near.is_empty()
             && !row
@@ -276,16 +302,16 @@ fn definitions_first(
         // holds it as words of its own (`HTTPTransport` for `Transport`), then those of
         // the name in tests (a test's own `Transport` is not the code base's), then the
         // rest.
-        let tier = match (of_name, in_tests) {
-            (true, false) => 0,
-            (false, false) if holds_words(&row.name, &words) => 1,
-            (true, true) => 2,
-            (false, _) => 3,
+        let tier = match (naming, in_tests) {
+            (Naming::Exact | Naming::OtherCase, false) => 0,
+            (Naming::HoldsWords, false) => 1,
+            (Naming::Exact | Naming::OtherCase, true) => 2,
+            _ => 3,
         };
         (
             tier,
             of_name && !defines(&row.kind),
-            case,
+            of_name && *naming == Naming::OtherCase,
             of_name && in_tests,
             of_name && local.contains(&row.id),
             // The declaration states what every implementation of the name does (the
@@ -302,8 +328,11 @@ fn definitions_first(
             row.id,
         )
     };
-    rows.sort_by_key(key);
-    rows.into_iter().map(|(_, row)| row).collect()
+    // Each row's key once: a name's subwords and its path's test check are not free.
+    rows.sort_by_cached_key(key);
+    rows.into_iter()
+        .map(|(naming, _, row)| (naming, row))
+        .collect()
 }
 
 /// The name and kind of each symbol that encloses one of `rows`, by id.
@@ -469,28 +498,27 @@ impl Operation for SearchSymbols {
                 .filter(|r| matches!(parent_kind(r), Some("trait" | "interface")))
                 .map(|r| r.id)
                 .collect();
-            rows = definitions_first(name, &repo.near(), rows, named, &local, &in_contract);
+            let mut ranked =
+                definitions_first(name, &repo.near(), rows, named, &local, &in_contract);
             // A qualified name answers with what it names, and nothing else: the agent
             // named one symbol (or its overloads), not a neighbourhood of names.
             if !wanted.is_empty() {
-                rows.retain(|r| wanted.contains(&r.id));
+                ranked.retain(|(_, r)| wanted.contains(&r.id));
             }
             // A name the code base defines answers with its definitions and a few other
             // hits, not with every symbol of a file named like it, unless the call asks
             // for a number of hits.
-            let of_name = |r: &SymbolRow| r.name.eq_ignore_ascii_case(name);
-            let defined = rows
+            let defined = ranked
                 .iter()
-                .any(|r| of_name(r) && !crate::code::is_test_path(&r.rel_path));
+                .any(|(n, r)| n.is_of_name() && !crate::code::is_test_path(&r.rel_path));
             if request.limit.is_none() && defined {
-                let words = crate::code::text::split_identifier(name);
                 let mut others = 0;
-                rows.retain(|r| {
-                    let named = of_name(r) || holds_words(&r.name, &words);
-                    others += usize::from(!named);
-                    named || others <= OTHER_HITS
+                ranked.retain(|(naming, _)| {
+                    others += usize::from(*naming == Naming::Other);
+                    *naming != Naming::Other || others <= OTHER_HITS
                 });
             }
+            rows = ranked.into_iter().map(|(_, row)| row).collect();
             rows.truncate(limit);
         }
         drop(conn);
