@@ -261,6 +261,16 @@ impl Needle {
         u64::from_le_bytes(head) & self.head_mask == self.head
     }
 
+    /// Whether the path whose [`NameFacts`] are `facts` may begin with the query (a
+    /// query of two characters or more), and whether its file name may (for a query that
+    /// names no directory; a name that is not ASCII always may): what its heads say.
+    fn heads_may_begin(&self, facts: &NameFacts) -> (bool, bool) {
+        let ascii = facts.has(NameFacts::ASCII);
+        let prefix = self.lower.len() > 1 && self.head_may_begin(facts.path_head);
+        let name = self.names && (!ascii || self.head_may_begin(facts.name_head));
+        (prefix, name)
+    }
+
     /// The bound (see [`PathMatcher::bound`]) of a plain path, one neither whose first
     /// bytes nor whose file name's may begin the query and whose stem is shorter than
     /// [`CLOSENESS_TABLE`] characters: most paths of an unselective query. Its bonuses
@@ -269,9 +279,7 @@ impl Needle {
     /// misses (see [`Needle::max_fuzzy_within`]) and whether its name may match. None
     /// for any other path.
     fn plain_bound(&self, facts: &NameFacts, boundaries: u64) -> Option<u32> {
-        let ascii = facts.has(NameFacts::ASCII);
-        let prefix_may = self.lower.len() > 1 && self.head_may_begin(facts.path_head);
-        let name_may = self.names && (!ascii || self.head_may_begin(facts.name_head));
+        let (prefix_may, name_may) = self.heads_may_begin(facts);
         let stem = usize::from(facts.stem_chars);
         if prefix_may || name_may || stem >= CLOSENESS_TABLE {
             return None;
@@ -804,8 +812,7 @@ impl Bonuses {
     ) -> Bonuses {
         let lower = needle.lower.as_str();
         let ascii = facts.has(NameFacts::ASCII);
-        let prefix_may = lower.len() > 1 && needle.head_may_begin(facts.path_head);
-        let name_may = needle.names && (!ascii || needle.head_may_begin(facts.name_head));
+        let (prefix_may, name_may) = needle.heads_may_begin(facts);
         // The stem's length in characters (a name's, always below `u16::MAX`).
         let mut stem_chars = usize::from(facts.stem_chars);
         // Where the heads hold the whole query, they settle the prefix, and for an ASCII
