@@ -178,11 +178,6 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
         }
         _ => *answer = marker,
     }
-    if budget::size(answer) > limit
-        && let Value::Object(map) = answer
-    {
-        map.shift_remove("more");
-    }
     if budget::size(answer) > limit {
         *answer = json!({"truncated": true});
     }
