@@ -244,6 +244,15 @@ CREATE INDEX symbols_guarded ON symbols(name) WHERE guard IS NOT NULL;
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '10');
 "#,
+    // 11: the type of the value a definition gives where its body or documentation says
+    // it and its signature does not (`gives`: a Ruby method's last expression or YARD
+    // `@return`), for the linker to follow what a call returns; every file is extracted
+    // again by the next run.
+    r#"
+ALTER TABLE symbols ADD COLUMN gives TEXT;
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '11');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -255,7 +264,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 10;
+pub const SCHEMA_VERSION: usize = 11;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -41,6 +41,10 @@ pub struct ExtractedSymbol {
     pub declaration: bool,
     /// The conditions under which it is compiled (see [`LanguageExtractor::guard`]).
     pub guard: Option<String>,
+    /// The type of the value it gives, when its body or its documentation says it and
+    /// its signature does not (see [`LanguageExtractor::gives`]): a qualifier (see
+    /// [`ExtractedRef::qual`]).
+    pub gives: Option<String>,
     /// Symbols defined inside it.
     pub children: Vec<ExtractedSymbol>,
     /// What it refers to: each use, once per line (kind, name and qualifier alike).
@@ -163,6 +167,14 @@ pub trait LanguageExtractor: Send + Sync {
     /// compilation decides it (C's `#if`, `#ifdef`, `#else`): the linker picks, among
     /// a name's definitions, those of the configuration built. None by default.
     fn guard(&self, _node: Node, _cx: &Context) -> Option<String> {
+        None
+    }
+    /// The type of the value the definition at `node` gives, as a qualifier (see
+    /// [`ExtractedRef::qual`]), when its signature does not say it but its body or its
+    /// documentation does (a Ruby method's last expression, its YARD `@return`). Asked
+    /// when the walk leaves the definition, so what its body bound is known. None by
+    /// default.
+    fn gives(&self, _node: Node, _cx: &Context) -> Option<String> {
         None
     }
     /// Whether its files are source code, not prose: `code.find` ranks only code.
@@ -564,7 +576,7 @@ impl<'a> Context<'a> {
 
     /// The type of the innermost class's field `field`, as [`Context::bind_field`]
     /// recorded it (the first value assigned).
-    fn field_type(&self, field: &str) -> Option<&str> {
+    pub(crate) fn field_type(&self, field: &str) -> Option<&str> {
         latest_type(&self.container()?.fields, field)
     }
 
@@ -655,7 +667,7 @@ impl<'a> Context<'a> {
     /// Whether `name` is a parameter (or receiver) of the innermost function being
     /// defined: one of its parameter names, or where its parameter list was not found, a
     /// word of its signature.
-    fn is_parameter(&self, name: &str) -> bool {
+    pub(crate) fn is_parameter(&self, name: &str) -> bool {
         let Some(frame) = self
             .frames
             .iter()
@@ -1018,7 +1030,7 @@ impl Walk<'_> {
                 continue;
             }
             loop {
-                leave(cursor.node(), cx, symbols);
+                leave(self.lang, cursor.node(), cx, symbols);
                 if cursor.node().id() == root.id() {
                     break 'outer;
                 }
@@ -1229,6 +1241,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 doc_comment: doc.and_then(clip_doc),
                 declaration,
                 guard: lang.guard(node, cx),
+                gives: None,
                 children: Vec::new(),
                 references: Vec::new(),
             },
@@ -1237,10 +1250,18 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
     lang.references(node, cx)
 }
 
-fn leave(node: Node, cx: &mut Context, symbols: &mut Vec<ExtractedSymbol>) {
-    if cx.frames.last().is_some_and(|f| f.node_id == node.id())
-        && let Some(frame) = cx.frames.pop()
-    {
+fn leave(
+    lang: &dyn LanguageExtractor,
+    node: Node,
+    cx: &mut Context,
+    symbols: &mut Vec<ExtractedSymbol>,
+) {
+    if cx.frames.last().is_some_and(|f| f.node_id == node.id()) {
+        let gives = lang.gives(node, cx);
+        let Some(mut frame) = cx.frames.pop() else {
+            return;
+        };
+        frame.symbol.gives = gives;
         attach(frame.symbol, cx, symbols);
     }
 }

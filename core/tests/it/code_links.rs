@@ -338,9 +338,9 @@ fn super_calls_and_inherited_calls_reach_the_base_that_defines_them() {
 }
 
 /// Ruby code names values after their class: a call on a value whose class nothing
-/// declares goes to the class its name says (`parse_context` → `ParseContext`) when that
-/// class, or one it extends, has the method — and stays unlinked when it has not, when
-/// no class is named so, and for a name of one word (`block`), which names too much.
+/// declares goes to the class its name says (`parse_context` → `ParseContext`, `block`
+/// → `Block`) when that class, or one it extends, has the method — and stays unlinked
+/// when it has not, and when no class is named so.
 #[test]
 fn a_ruby_value_named_after_its_class_calls_that_class() {
     let (home, _dir, _engine, root) = indexed(&[
@@ -360,9 +360,100 @@ fn a_ruby_value_named_after_its_class_calls_that_class() {
         "lib/variable.rb:6 call invoke -> lib/context.rb:invoke@2",
         // An attribute's value, named the same way.
         "lib/variable.rb:9 call evaluate -> lib/context.rb:evaluate@8",
-        // One word; no class named `ItemList`: not linked.
-        "lib/variable.rb:7 call else? -> external",
+        // One word (`else?` is no method of Ruby's own classes).
+        "lib/variable.rb:7 call else? -> lib/context.rb:else?@24",
+        // No class named `ItemList`, and two `evaluate`s: not linked.
         "lib/variable.rb:8 call evaluate -> external",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
+/// What a Ruby value is, where nothing declares it: what a method gives (its YARD
+/// `@return`, else its last expression: `Foo.new`, a bare `new`, a local of known
+/// class, another call), an instance variable's first value of known class, a
+/// parameter's YARD `@param` class; `attr_*` names are methods; a call on a value of no
+/// known class goes to the project's one method of that name unless Ruby's own classes
+/// define the name or that method is the class's own (`def self.m`); a class written
+/// inside a class is reached by its name. The template comes first, so the one-by-one
+/// index links `@root.load` only once the document says what `parse` gives.
+#[test]
+fn a_ruby_value_s_class_comes_from_what_gives_it() {
+    let template = "module Lib\n  class Template\n    # @param stamp [Lib::Stamp] when\n    def initialize(stamp)\n      @root = Document.parse('x')\n      stamp.value\n    end\n\n    def render(thing, item, text)\n      @root.load('y')\n      thing.flush_all\n      item.build(1)\n      item.render(2)\n      thing.layout\n      text.strip\n      stamp_at(1).value\n      Inner.new\n    end\n\n    # @return [Stamp, nil]\n    def stamp_at(n)\n      make_it(n)\n    end\n  end\nend\n";
+    let doc = "module Lib\n  class Document\n    def self.parse(source)\n      doc = new(source)\n      doc.load(source)\n      doc\n    end\n\n    attr_reader :layout, :body\n\n    def initialize(source)\n      @source = source\n      @body = new_body\n    end\n\n    def new_body\n      Body.new\n    end\n\n    def load(source)\n      @body.render(source)\n    end\n  end\nend\n";
+    let others = "module Lib\n  class Body\n    def render(x)\n      x\n    end\n  end\n\n  class Other\n    def render(x)\n      x\n    end\n\n    def load(x)\n      x\n    end\n  end\n\n  class Stamp\n    def value\n      1\n    end\n\n    def self.build(x)\n      x\n    end\n\n    def flush_all\n    end\n\n    def strip\n    end\n  end\n\n  class Outer\n    class Inner\n    end\n  end\nend\n";
+    let (home, _dir, _engine, root) = indexed(&[
+        ("lib/template.rb", template),
+        ("lib/document.rb", doc),
+        ("lib/others.rb", others),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        // A bare `new` in a class method: the class (named by it, as `Foo.new` is).
+        "lib/document.rb:4 call Document -> lib/document.rb:Document@2",
+        // `doc = new(…)`: a Document.
+        "lib/document.rb:5 call load -> lib/document.rb:load@20",
+        // `@body = new_body`, whose last expression is `Body.new`.
+        "lib/document.rb:21 call render -> lib/others.rb:render@3",
+        // `@root = Document.parse(…)`, which gives its local `doc`.
+        "lib/template.rb:10 call load -> lib/document.rb:load@20",
+        // `@param stamp [Lib::Stamp]`.
+        "lib/template.rb:6 call value -> lib/others.rb:value@19",
+        // `@return [Stamp, nil]`.
+        "lib/template.rb:16 call value -> lib/others.rb:value@19",
+        // The one `flush_all`; the one `layout` (an `attr_reader`).
+        "lib/template.rb:11 call flush_all -> lib/others.rb:flush_all@27",
+        "lib/template.rb:14 call layout -> lib/document.rb:layout@9",
+        // `build` is the class's own; `render` is two classes'; `strip` is Ruby's
+        // String's too.
+        "lib/template.rb:12 call build -> external",
+        "lib/template.rb:13 call render -> external",
+        "lib/template.rb:15 call strip -> external",
+        // `class Outer; class Inner`: reached as `Inner`.
+        "lib/template.rb:17 call Inner -> lib/others.rb:Inner@35",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
+/// More of what a Ruby value is: a name of one word says its class for a member Ruby's
+/// own classes do not have (`context.evaluate`, not `body.each`); a class's name in two
+/// namespaces means the one the call's namespace (or the path written) reaches; an alias
+/// is followed to the method it names; `x.tap do |y|` makes `y` an `x`; a module's
+/// method calls the module's methods defined where it is reopened; a value calls an
+/// instance's method, not the class's own (`def self.m`) of the same name.
+#[test]
+fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
+    let auth = "module Rack\n  module Basic\n    class Request\n      def username\n        1\n      end\n    end\n  end\n\n  module Digest\n    class Request\n      def nonce\n        2\n      end\n    end\n\n    class MD5\n      def call(env)\n        auth = Request.new(env)\n        auth.username\n        auth.nonce\n        Basic::Request.new(env).username\n      end\n    end\n  end\nend\n";
+    let context = "module Lib\n  class Context\n    def evaluate(x)\n      x\n    end\n\n    def each\n    end\n\n    def self.build\n      new\n    end\n\n    def isolated\n      self.class.build.tap do |sub|\n        sub.evaluate(1)\n      end\n    end\n  end\n\n  class I18n\n    def translate(key)\n      key\n    end\n    alias_method :t, :translate\n  end\n\n  module Actions\n    def root\n      1\n    end\n  end\nend\n";
+    let uses = "module Lib\n  class Tag\n    def render(context, body, locale)\n      context.evaluate(1)\n      body.each\n      locale.t('x')\n    end\n  end\n\n  module Actions\n    def copy\n      root()\n    end\n  end\nend\n";
+    let translator = "module Lib\n  class Translator\n    def self.translate(x)\n      x\n    end\n\n    def translate(x)\n      x\n    end\n  end\n\n  class Node\n    def run(translator)\n      translator.translate(1)\n      Translator.translate(2)\n    end\n  end\nend\n";
+    let (home, _dir, _engine, root) = indexed(&[
+        ("lib/rack/auth.rb", auth),
+        ("lib/context.rb", context),
+        ("lib/uses.rb", uses),
+        ("lib/translator.rb", translator),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        // `Request` in `Digest` is `Digest::Request`, which has no `username`: not
+        // `Basic::Request`'s, though it is the only `username`.
+        "lib/rack/auth.rb:20 call username -> external",
+        "lib/rack/auth.rb:21 call nonce -> lib/rack/auth.rb:nonce@12",
+        // The path written says which.
+        "lib/rack/auth.rb:22 call username -> lib/rack/auth.rb:username@4",
+        // `context` → `Context`; `body` is no `Body` (and `each` is Ruby's).
+        "lib/uses.rb:4 call evaluate -> lib/context.rb:evaluate@3",
+        "lib/uses.rb:5 call each -> external",
+        // `t` is an alias of `translate`.
+        "lib/uses.rb:6 call t -> lib/context.rb:translate@22",
+        // `tap`'s block gets what `Context.build` gives.
+        "lib/context.rb:16 call evaluate -> lib/context.rb:evaluate@3",
+        // A value named after its class calls an instance's method; the class, its own.
+        "lib/translator.rb:14 call translate -> lib/translator.rb:translate@7",
+        "lib/translator.rb:15 call translate -> lib/translator.rb:translate@3",
+        // `Actions` reopened: its `root`.
+        "lib/uses.rb:12 call root -> lib/context.rb:root@29",
     ] {
         assert!(links.contains(link), "{link}: {links:#?}");
     }

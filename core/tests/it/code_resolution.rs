@@ -384,13 +384,51 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
         "package flag\n\ntype FlagSet struct{}\n\ntype Other struct{}\n\nfunc NewFlagSet() *FlagSet { return nil }\n\nfunc (f *FlagSet) Parse() {}\n\nfunc (o *Other) Parse() {}\n\nfunc use() {\n\tNewFlagSet().Parse()\n}\n",
         "flag.go:14 call Parse -> flag.go:Parse@9",
         // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
-        // reference ambiguous, no indexes of qualifiers (and no guards, of schema 10).
-        "DROP INDEX symbols_guarded;
+        // reference ambiguous, no indexes of qualifiers (and no guards, of schema 10, nor
+        // what definitions give, of 11).
+        "ALTER TABLE symbols DROP COLUMN gives;
+         DROP INDEX symbols_guarded;
          ALTER TABLE symbols DROP COLUMN guard;
          DROP INDEX refs_qual;
          UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
          UPDATE metadata SET value = '8' WHERE key = 'schema_version';
          PRAGMA user_version = 8;",
+    );
+}
+
+/// Schema 11 keeps what a definition gives where its body says it (a Ruby method's last
+/// expression): the upgrade reads the files again, and a call on what such a method
+/// gives links, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_11_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "doc.rb",
+        "class Body
+  def render
+  end
+end
+
+class Other
+  def render
+  end
+end
+
+class Doc
+  def body
+    Body.new
+  end
+
+  def run
+    body().render
+  end
+end
+",
+        "doc.rb:17 call render -> doc.rb:render@2",
+        // As schema 10 left it: nothing known of what `body` gives, the call ambiguous.
+        "ALTER TABLE symbols DROP COLUMN gives;
+         UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'render';
+         UPDATE metadata SET value = '10' WHERE key = 'schema_version';
+         PRAGMA user_version = 10;",
     );
 }
 
@@ -403,8 +441,10 @@ fn the_upgrade_to_schema_10_reads_every_file_again() {
         "trace.c",
         "#ifdef DEBUG\n#define Trace(x) log(x)\n#else\n#define Trace(x)\n#endif\nvoid run(void) { Trace(1); }\n",
         "trace.c:6 call Trace -> trace.c:Trace@4",
-        // As schema 9 left it: no guards, the call ambiguous.
-        "DROP INDEX symbols_guarded;
+        // As schema 9 left it: no guards (nor what definitions give, of 11), the call
+        // ambiguous.
+        "ALTER TABLE symbols DROP COLUMN gives;
+         DROP INDEX symbols_guarded;
          ALTER TABLE symbols DROP COLUMN guard;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'Trace';
          UPDATE metadata SET value = '9' WHERE key = 'schema_version';

@@ -125,8 +125,8 @@ impl Writer<'_, '_> {
         let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let kind = symbol.kind.as_str();
         conn.prepare_cached(
-            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?
         .execute(params![
             at.file,
@@ -140,6 +140,7 @@ impl Writer<'_, '_> {
             tokens_here,
             symbol.declaration,
             symbol.guard,
+            symbol.gives,
         ])?;
         let id = conn.last_insert_rowid();
         self.delta.symbols += 1;
@@ -167,12 +168,12 @@ impl Writer<'_, '_> {
             (id, at.file, at.family, Some(symbol.kind)),
             (scope, parent),
             symbol.signature.as_deref(),
-            symbol.guard.as_deref(),
+            (symbol.guard.as_deref(), symbol.gives.as_deref()),
         );
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);
         }
-        if symbol.kind.is_container() {
+        if super::link::owns_members(at.family, symbol.kind) {
             cold.types.insert(id, Arc::from(symbol.name.as_str()));
         }
         let (parent_kind, parent_name) = (symbol.kind, symbol.name.clone());

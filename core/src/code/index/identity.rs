@@ -14,6 +14,7 @@ pub(super) struct OldSymbol {
     pub(super) doc_comment: Option<String>,
     pub(super) declaration: bool,
     pub(super) guard: Option<String>,
+    pub(super) gives: Option<String>,
 }
 
 /// A changed file's symbols before the run, by identity: the path of (kind, name,
@@ -39,7 +40,7 @@ impl OldSymbols {
     pub(super) fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
         let mut stmt = conn.prepare_cached(
             "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment,
-                    declaration, guard
+                    declaration, guard, gives
              FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
         let mut keys: HashMap<i64, String> = HashMap::new();
@@ -62,6 +63,7 @@ impl OldSymbols {
                     doc_comment: r.get(7)?,
                     declaration: r.get(8)?,
                     guard: r.get(9)?,
+                    gives: r.get(10)?,
                 },
             ))
         })?;

@@ -103,6 +103,12 @@ pub(super) struct Sym {
     pub(super) gives: Option<Arc<str>>,
     /// The types it extends and implements ([`LanguageLinker::bases`]).
     pub(super) bases: Bases,
+    /// The method of its class it only names another name of
+    /// ([`LanguageLinker::alias_of`]).
+    pub(super) alias_of: Option<Arc<str>>,
+    /// A method of the class itself, not of its instances
+    /// ([`LanguageLinker::of_class`]).
+    pub(super) of_class: bool,
     /// The conditions under which it is compiled (C's `#if`s: see
     /// [`LanguageExtractor::guard`](crate::code::extract::LanguageExtractor::guard)).
     pub(super) guard: Option<Arc<str>>,
@@ -567,6 +573,8 @@ struct Read {
     defined: HashMap<String, bool>,
     /// The symbols of a name in a file.
     in_file: HashMap<(i64, String), Vec<Sym>>,
+    /// In how many namespaces a class or module of a name is defined, by family.
+    namespaces: HashMap<(String, Family), usize>,
     /// The members of a name (first) of types of a name (second), every family.
     owned: HashMap<(String, String, Family), Vec<Sym>>,
     /// Whether a type of the family has a member of the name (a value may use: `true`;
@@ -581,7 +589,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives ",
             $rest
         )
     };
@@ -599,22 +607,23 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let family = Family::of(&r.get::<_, String>(6)?);
     let scope = Scope::of(family, parent, kind, signature.as_deref());
     let guard: Option<String> = r.get(8)?;
+    let gives: Option<String> = r.get(9)?;
     Ok(Sym::new(
         (r.get(0)?, r.get(1)?, family, kind),
         (scope, r.get(7)?),
         signature.as_deref(),
-        guard.as_deref(),
+        (guard.as_deref(), gives.as_deref()),
     ))
 }
 
 impl Sym {
     /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
-    /// what its `signature` and `guard` tell the linker.
+    /// what its `signature`, `guard` and stored `gives` tell the linker.
     pub(super) fn new(
         (id, file, family, kind): (i64, i64, Family, Option<SymbolKind>),
         (scope, parent): (Scope, Option<i64>),
         signature: Option<&str>,
-        guard: Option<&str>,
+        (guard, gives): (Option<&str>, Option<&str>),
     ) -> Sym {
         let rules = family.rules();
         Sym {
@@ -625,8 +634,14 @@ impl Sym {
             scope,
             parent,
             rename: rules.is_rename(kind, signature),
-            gives: rules.gives(kind, signature).map(Arc::from),
+            // What the signature says, else what the body or documentation said.
+            gives: rules
+                .gives(kind, signature)
+                .map(Arc::from)
+                .or_else(|| gives.map(Arc::from)),
             bases: bases_of(family, kind, signature),
+            of_class: rules.of_class(kind, signature),
+            alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
             macro_def: macro_def(family, kind, signature),
         }
@@ -645,6 +660,18 @@ fn macro_def(
         && matches!(kind, Some(SymbolKind::Const | SymbolKind::Fn))
         && signature.trim_start().starts_with('#'))
     .then(|| config::macro_value(signature))
+}
+
+/// Whether a symbol of `kind` holds members that a method written in it calls bare: a
+/// type, or a module whose functions are its own (Ruby's: see
+/// [`LanguageLinker::owner`]).
+pub(super) fn owns_members(family: Family, kind: SymbolKind) -> bool {
+    kind.is_container()
+        || (kind == SymbolKind::Mod
+            && family
+                .rules()
+                .owner(Some((kind, "")), Some(SymbolKind::Method), None)
+                .is_some())
 }
 
 /// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
@@ -694,8 +721,9 @@ pub(super) struct Linker<'a> {
     macros: HashMap<(i64, String), Option<Macro>>,
 }
 
-/// A type's file and the types it extends and implements (see `Linker::inherited`).
-type TypeBases = (i64, Bases);
+/// A type's file and id, and the types it extends and implements (see
+/// `Linker::inherited`).
+type TypeBases = (i64, i64, Bases);
 
 const MAX_DEPTH: usize = 4;
 
@@ -778,13 +806,15 @@ impl<'a> Linker<'a> {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, parent_symbol_id, kind, name FROM symbols WHERE file_id = ?1",
             )?;
+            let family = self.repo.files.family(file)?;
             let mut rows = stmt.query([file])?;
             while let Some(r) = rows.next()? {
                 let id: i64 = r.get(0)?;
                 if let Some(parent) = r.get::<_, Option<i64>>(1)? {
                     self.parents.insert(id, parent);
                 }
-                if SymbolKind::parse(r.get_ref(2)?.as_str()?).is_some_and(SymbolKind::is_container)
+                if SymbolKind::parse(r.get_ref(2)?.as_str()?)
+                    .is_some_and(|k| owns_members(family, k))
                 {
                     self.types.insert(id, Arc::from(r.get_ref(3)?.as_str()?));
                 }
@@ -1011,8 +1041,44 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// What the reference from `file` to `name`, of `kind`, written through `qual`, means.
+    /// What the reference from `file` to `name`, of `kind`, written through `qual`, means:
+    /// the method an alias names rather than the alias.
     pub(super) fn resolve(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        name: &str,
+        kind: RefKind,
+        qual: Option<&str>,
+    ) -> rusqlite::Result<Target> {
+        let target = self.resolve_name(file, from, name, kind, qual)?;
+        match target {
+            Target::Linked(id) if self.rules(file)?.has_aliases() => self.unaliased(name, id),
+            target => Ok(target),
+        }
+    }
+
+    /// The symbol `id` (named `name`), or where it is an alias of a method of its class
+    /// (`alias_method :t, :translate`), that method, as its class's file has it.
+    fn unaliased(&mut self, name: &str, id: i64) -> rusqlite::Result<Target> {
+        let Some(sym) = self.sym(name, id)? else {
+            return Ok(Target::Linked(id));
+        };
+        let (Some(original), Scope::Member(owner)) = (&sym.alias_of, &sym.scope) else {
+            return Ok(Target::Linked(id));
+        };
+        let owned = self.owned(sym.file, original, owner)?;
+        let found = owned
+            .iter()
+            .filter(|s| s.parent == sym.parent)
+            .chain(owned.iter().filter(|s| s.file == sym.file))
+            .next()
+            .map_or(id, |s| s.id);
+        Ok(Target::Linked(found))
+    }
+
+    /// [`Linker::resolve`], aliases as they are.
+    fn resolve_name(
         &mut self,
         file: i64,
         from: Option<i64>,
@@ -1210,6 +1276,18 @@ impl<'a> Linker<'a> {
         if let Some(s) = own_best.as_ref().filter(|s| kind_fits(kind, s.kind)) {
             return Ok(Some(Target::Linked(s.id)));
         }
+        // A member of the class or module it is written in, defined where the class is
+        // reopened (Ruby's, in another file).
+        if rules.implicit_this()
+            && rules.global_names()
+            && kind == RefKind::Call
+            && let Some((_, owner)) = self.enclosing_type(&chain)
+        {
+            let owned = self.owned(file, name, &owner)?;
+            if let Some(s) = best(owned.iter().filter(|s| !never(s)), kind) {
+                return Ok(Some(Target::Linked(s.id)));
+            }
+        }
         // With an implicit `this`, a member the class it is written in inherits (`parse`
         // in `class If < Block` calls `Block`'s).
         if rules.implicit_this()
@@ -1266,6 +1344,20 @@ impl<'a> Linker<'a> {
         if rules.global_names() {
             let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
+            if !fitting.is_empty() {
+                return Ok(Some(match fitting.as_slice() {
+                    [one] => Target::Linked(one.id),
+                    _ => Target::Ambiguous,
+                }));
+            }
+            // A class or module written inside a class (Ruby's `class Thor; class
+            // Option`), where none at the top has the name.
+            let nested = self.candidates(file, name, None, |s| {
+                matches!(s.scope, Scope::Member(_))
+                    && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+                    && !never(s)
+            })?;
+            let fitting: Vec<&Sym> = nested.iter().filter(|s| kind_fits(kind, s.kind)).collect();
             return Ok(match fitting.as_slice() {
                 [one] => Some(Target::Linked(one.id)),
                 [] => None,
@@ -1596,6 +1688,19 @@ impl<'a> Linker<'a> {
 
     /// A member of a value whose type is unknown.
     fn of_value(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<Target> {
+        if kind == RefKind::Call && self.rules(file)?.unique_member(name) {
+            // The one method of the name, where the language's values say no class and
+            // the standard library does not define it.
+            let defined = self.candidates(file, name, None, |s| {
+                matches!(s.kind, Some(SymbolKind::Method | SymbolKind::Fn))
+            })?;
+            if let [one] = defined.as_slice()
+                && one.kind == Some(SymbolKind::Method)
+                && !one.of_class
+            {
+                return Ok(Target::Linked(one.id));
+            }
+        }
         Ok(if self.any_member(file, name, kind)? {
             Target::Ambiguous
         } else {
@@ -1713,14 +1818,28 @@ impl<'a> Linker<'a> {
         }
         if owned.is_empty()
             && depth < MAX_DEPTH
-            && let Some(class) = rules.type_named_like(ty)
+            && let Some(class) = rules.type_named_like(ty, name)
             && self.defined(&class)?
-            && let Target::Linked(found) =
-                self.qualified(file, None, name, kind, &class, depth + 1)?
         {
             // `context.evaluate` where the code names values after their class (Ruby):
-            // `Context`'s, when it has one.
-            return Ok(Target::Linked(found));
+            // `Context`'s, when it has one — an instance's method, not the class's own
+            // of the same name (`translator.translate`, not `def self.translate`).
+            let instances: Vec<Sym> = self
+                .owned(file, name, &class)?
+                .into_iter()
+                .filter(|s| !s.of_class)
+                .collect();
+            if let [one] = instances.as_slice()
+                && self.namespaces_of(file, &class)? <= 1
+            {
+                return Ok(Target::Linked(one.id));
+            }
+            if let Target::Linked(found) =
+                self.qualified(file, None, name, kind, &class, depth + 1)?
+                && !self.sym(name, found)?.is_some_and(|s| s.of_class)
+            {
+                return Ok(Target::Linked(found));
+            }
         }
         if owned.is_empty() {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
@@ -1731,6 +1850,12 @@ impl<'a> Linker<'a> {
         if segments.len() > 1 && !looks_like_type {
             // `a.b.f()` where `a.b` is a value (a field of `a`).
             return Ok(Target::Ambiguous);
+        }
+        // Classes of that name in several namespaces, one global name each (Ruby's
+        // `Basic::Request` and `Digest::Request`): the one this file reaches, not the one
+        // that happens to define the member.
+        if rules.global_names() && self.namespaces_of(file, ty)? > 1 {
+            return self.in_namespace_reached(file, from, name, kind, &segments, &owned, depth);
         }
         if let [one] = owned.as_slice() {
             return Ok(Target::Linked(one.id));
@@ -1760,6 +1885,137 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// The member `name` of the class `path` (`a.B`: its last segment) names, where
+    /// classes of that name are defined in several namespaces (see
+    /// [`Linker::namespaces_of`]): the class of the namespace the path writes, else of
+    /// the innermost namespace the reference is written in that has one — its own
+    /// member, or one it inherits. `owned` are the members of every class of the name.
+    #[allow(clippy::too_many_arguments)]
+    fn in_namespace_reached(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        name: &str,
+        kind: RefKind,
+        path: &[&str],
+        owned: &[Sym],
+        depth: usize,
+    ) -> rusqlite::Result<Target> {
+        let Some((ty, written)) = path.split_last() else {
+            return Ok(Target::Ambiguous);
+        };
+        let chain = self.enclosing(file, from)?;
+        let mut homes: Vec<Arc<str>> = written.iter().rev().map(|s| Arc::from(*s)).collect();
+        for id in &chain {
+            if let Some(home) = self.name_of(*id)? {
+                homes.push(home);
+            }
+        }
+        let classes = self.candidates(file, ty, None, |s| {
+            matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+        })?;
+        for home in homes {
+            let mut reached = Vec::new();
+            for class in &classes {
+                let at = match class.parent {
+                    Some(parent) => self.name_of(parent)?,
+                    None => None,
+                };
+                if at.as_deref() == Some(&*home) {
+                    reached.push(class.clone());
+                }
+            }
+            if reached.is_empty() {
+                continue;
+            }
+            let ids: HashSet<i64> = reached.iter().map(|c| c.id).collect();
+            let own: Vec<&Sym> = owned
+                .iter()
+                .filter(|s| s.parent.is_some_and(|p| ids.contains(&p)))
+                .collect();
+            if let Some(s) = best(own.into_iter(), kind) {
+                return Ok(Target::Linked(s.id));
+            }
+            if depth < MAX_DEPTH {
+                for class in &reached {
+                    if let Some(found) = self.inherited_by((class.id, ty), name, kind, depth)? {
+                        return Ok(found);
+                    }
+                }
+            }
+            return Ok(Target::Ambiguous);
+        }
+        Ok(Target::Ambiguous)
+    }
+
+    /// The name of the class or module `id` (of the files the run has read).
+    fn name_of(&mut self, id: i64) -> rusqlite::Result<Option<Arc<str>>> {
+        match self.source {
+            Source::Memory { types, .. } => Ok(types.get(&id).cloned()),
+            Source::Db(conn) => {
+                if let Some(name) = self.types.get(&id) {
+                    return Ok(Some(name.clone()));
+                }
+                use rusqlite::OptionalExtension;
+                let row: Option<(String, String, String)> = conn
+                    .prepare_cached(
+                        "SELECT s.kind, s.name, f.language FROM symbols s
+                         JOIN files f ON f.id = s.file_id WHERE s.id = ?1",
+                    )?
+                    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()?;
+                let Some((kind, name, language)) = row else {
+                    return Ok(None);
+                };
+                let owns = SymbolKind::parse(&kind)
+                    .is_some_and(|k| owns_members(Family::of(&language), k));
+                if !owns {
+                    return Ok(None);
+                }
+                let name: Arc<str> = Arc::from(name.as_str());
+                self.types.insert(id, name.clone());
+                Ok(Some(name))
+            }
+        }
+    }
+
+    /// In how many namespaces (what each is written in, or the top level) a class or
+    /// module named `name` of `file`'s family is defined: a class reopened in several
+    /// files is one.
+    fn namespaces_of(&mut self, file: i64, name: &str) -> rusqlite::Result<usize> {
+        let family = self.family(file)?;
+        if let Some(found) = self.read.namespaces.get(&(name.to_string(), family)) {
+            return Ok(*found);
+        }
+        let found = match self.source {
+            Source::Memory { parents, types, .. } => {
+                let homes: HashSet<Option<&Arc<str>>> = self
+                    .candidates(file, name, None, |s| {
+                        matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+                    })?
+                    .iter()
+                    .map(|s| parents.get(&s.id).and_then(|p| types.get(p)))
+                    .collect();
+                homes.len()
+            }
+            Source::Db(conn) => {
+                let (a, b) = family.languages();
+                conn.prepare_cached(
+                    "SELECT count(DISTINCT coalesce(p.name, '')) FROM symbols s
+                     JOIN files f ON f.id = s.file_id
+                     LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                     WHERE s.name = ?1 AND s.kind IN ('class', 'mod') AND f.language IN (?2, ?3)",
+                )?
+                .query_row(rusqlite::params![name, a, b], |r| r.get::<_, i64>(0))?
+                    as usize
+            }
+        };
+        self.read
+            .namespaces
+            .insert((name.to_string(), family), found);
+        Ok(found)
     }
 
     /// A member `name` that the type `ty` (as reached from `file`) inherits: linked where
@@ -1794,7 +2050,7 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         depth: usize,
     ) -> rusqlite::Result<Option<Target>> {
-        let reached = self.sym(ty, id)?.map(|s| (s.file, s.bases));
+        let reached = self.sym(ty, id)?.map(|s| (s.file, s.id, s.bases));
         self.inherited_from(reached, name, kind, depth)
     }
 
@@ -1806,12 +2062,13 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         depth: usize,
     ) -> rusqlite::Result<Option<Target>> {
-        let Some((type_file, bases)) = reached else {
+        let Some((type_file, type_id, bases)) = reached else {
             return Ok(None);
         };
         for base in bases.iter().flat_map(|bases| bases.iter()) {
+            // (Written in the type: a base is reached from where the type is.)
             if let Target::Linked(found) =
-                self.qualified(type_file, None, name, kind, base, depth + 1)?
+                self.qualified(type_file, Some(type_id), name, kind, base, depth + 1)?
             {
                 return Ok(Some(Target::Linked(found)));
             }
@@ -1828,7 +2085,7 @@ impl<'a> Linker<'a> {
         let Some(Target::Linked(id)) = self.bare(file, None, ty, RefKind::TypeRef)? else {
             return Ok(None);
         };
-        Ok(self.sym(ty, id)?.map(|sym| (sym.file, sym.bases)))
+        Ok(self.sym(ty, id)?.map(|sym| (sym.file, sym.id, sym.bases)))
     }
 
     /// The type of the field or property `member` of the type `owner`, when the one such

@@ -547,11 +547,12 @@ impl<'c, 't> Writer<'c, 't> {
                     || before.doc_comment != symbol.doc_comment
                     || before.declaration != symbol.declaration
                     || before.guard != symbol.guard
+                    || before.gives != symbol.gives
                 {
                     conn.prepare_cached(
                         "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4,
-                                declaration = ?5, guard = ?6
-                         WHERE id = ?7",
+                                declaration = ?5, guard = ?6, gives = ?7
+                         WHERE id = ?8",
                     )?
                     .execute(params![
                         symbol.line_start,
@@ -560,12 +561,15 @@ impl<'c, 't> Writer<'c, 't> {
                         symbol.doc_comment,
                         symbol.declaration,
                         symbol.guard,
+                        symbol.gives,
                         before.id
                     ])?;
                     // A new signature may give another type, or another owner (a Go
                     // method's receiver), and a new guard another configuration: the
                     // references to it are linked again.
-                    if (before.signature != symbol.signature || before.guard != symbol.guard)
+                    if (before.signature != symbol.signature
+                        || before.guard != symbol.guard
+                        || before.gives != symbol.gives)
                         && self.touched.track
                     {
                         self.touched.added.insert(symbol.name.clone());
@@ -575,8 +579,8 @@ impl<'c, 't> Writer<'c, 't> {
             }
             None => {
                 conn.prepare_cached(
-                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )?
                 .execute(params![
                     file_id,
@@ -590,6 +594,7 @@ impl<'c, 't> Writer<'c, 't> {
                     tokens_here,
                     symbol.declaration,
                     symbol.guard,
+                    symbol.gives,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;

@@ -76,10 +76,10 @@ pub(crate) trait LanguageLinker: Sync {
     }
 
     /// The class a value's name says it holds, where the language's code names values
-    /// after their class (Ruby's `context` holding a `Context`): asked for a member of a
-    /// value whose type nothing declares, and kept only when that class (or one it
-    /// extends) defines the member.
-    fn type_named_like(&self, _value: &str) -> Option<String> {
+    /// after their class (Ruby's `context` holding a `Context`): asked for a member
+    /// `member` of a value whose type nothing declares, and kept only when that class
+    /// (or one it extends) defines the member.
+    fn type_named_like(&self, _value: &str, _member: &str) -> Option<String> {
         None
     }
 
@@ -134,6 +134,32 @@ pub(crate) trait LanguageLinker: Sync {
     /// Whether a glob binding (`include M`) mixes the members of a module into the
     /// file: its methods are bare names there.
     fn mixins(&self) -> bool {
+        false
+    }
+
+    /// For a definition that only names another method of its class (Ruby's `alias new
+    /// old`, `alias_method :new, :old`), that method's name: a call of it runs that
+    /// method, which the linker links instead. None by default.
+    fn alias_of(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> Option<String> {
+        None
+    }
+
+    /// Whether [`LanguageLinker::alias_of`] may say anything (the linker looks no
+    /// further where it cannot).
+    fn has_aliases(&self) -> bool {
+        false
+    }
+
+    /// Whether the method of `signature` is the class's own, not its instances' (Ruby's
+    /// `def self.m`). No by default.
+    fn of_class(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> bool {
+        false
+    }
+
+    /// Whether a call of `name` on a value of no known class may mean the project's one
+    /// method of that name (Ruby, where values carry no declared types: a name only
+    /// the project defines, not the standard library). No by default.
+    fn unique_member(&self, _name: &str) -> bool {
         false
     }
 

@@ -5,7 +5,6 @@
 //! `self`.
 
 use crate::code::SymbolKind;
-use crate::code::extract::last_segment;
 use crate::code::lang::{LanguageLinker, Modules, NoModules};
 
 /// Ruby's rules.
@@ -45,27 +44,35 @@ impl LanguageLinker for Linking {
         let Some((_, base)) = signature.split_once('<') else {
             return Vec::new();
         };
+        // The path as written, its segments joined by `.` (`Format2::CountryDefiner` →
+        // `Format2.CountryDefiner`): a class of that name in several namespaces is
+        // told apart by it.
         let base = base.split([';', '#']).next().unwrap_or("").trim();
-        let base = last_segment(base.trim_start_matches("::"));
-        if base.starts_with(|c: char| c.is_ascii_uppercase())
-            && base.chars().all(|c| c.is_alphanumeric() || c == '_')
-        {
-            vec![base.to_string()]
+        let segments: Vec<&str> = base.trim_start_matches("::").split("::").collect();
+        if segments.iter().all(|s| {
+            s.starts_with(|c: char| c.is_ascii_uppercase())
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        }) {
+            vec![segments.join(".")]
         } else {
             Vec::new()
         }
     }
 
-    fn type_named_like(&self, value: &str) -> Option<String> {
+    fn type_named_like(&self, value: &str, member: &str) -> Option<String> {
         // `parse_context` → `ParseContext`: a local, a parameter or an attribute in
-        // snake case, of two words at least. One word names too many things: in Rack,
-        // `body` is whatever an app returns (an Array, a proxy), not `Chunked::Body`,
-        // and `files` a lambda, not `Rack::Files`.
+        // snake case. A name of one word names a value of Ruby's own classes too often
+        // (in Rack, `body` is whatever an app returns, an Array or a proxy, not
+        // `Chunked::Body`, and `files` a lambda, not `Rack::Files`): it says its class
+        // only for a member Ruby's classes do not have (`context.evaluate`, not
+        // `body.each` nor `files.call`).
+        let words = value.split('_').filter(|w| !w.is_empty()).count();
         if !value.starts_with(|c: char| c.is_ascii_lowercase())
             || !value
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            || value.split('_').filter(|w| !w.is_empty()).count() < 2
+            || words == 0
+            || (words == 1 && core_method(member))
         {
             return None;
         }
@@ -93,6 +100,54 @@ impl LanguageLinker for Linking {
     fn global_names(&self) -> bool {
         true
     }
+
+    fn alias_of(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
+        // `alias new old`, `alias :new :old`, `alias_method :new, :old`,
+        // `alias_method "new", "old"`.
+        let signature = signature
+            .filter(|_| kind == Some(SymbolKind::Method))?
+            .trim();
+        let args = signature
+            .strip_prefix("alias_method")
+            .or_else(|| signature.strip_prefix("alias "))?;
+        let old = args
+            .split(|c: char| c == ',' || c == '(' || c == ')' || c.is_whitespace())
+            .map(|a| a.trim_matches(|c| c == ':' || c == '"' || c == '\''))
+            .filter(|a| !a.is_empty())
+            .nth(1)?;
+        (!old.starts_with('#')).then(|| old.to_string())
+    }
+
+    fn has_aliases(&self) -> bool {
+        true
+    }
+
+    fn of_class(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
+        // `def self.m`, `def Foo.m` (not what `class << self` holds: its signature does
+        // not say it).
+        kind == Some(SymbolKind::Method)
+            && signature
+                .and_then(|s| s.trim_start().strip_prefix("def "))
+                .and_then(|s| s.split(['(', ' ', '=']).next())
+                .is_some_and(|head| head.contains('.'))
+    }
+
+    fn unique_member(&self, name: &str) -> bool {
+        // A name Ruby's core or standard library also defines may be theirs
+        // (`x.split`, `io.read`): never taken for the project's.
+        !core_method(name)
+    }
+}
+
+/// Whether Ruby's core or common standard library defines a method `name`
+/// (`core_methods.txt`, made by `core_methods.rb`).
+fn core_method(name: &str) -> bool {
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        let mut names: Vec<&str> = include_str!("core_methods.txt").lines().collect();
+        names.sort_unstable();
+        names
+    });
+    NAMES.binary_search(&name).is_ok()
 }
 
 #[cfg(test)]
@@ -100,10 +155,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_alias_names_the_method_it_runs() {
+        let of = |sig| Linking.alias_of(Some(SymbolKind::Method), Some(sig));
+        assert_eq!(
+            of("alias_method :t, :translate").as_deref(),
+            Some("translate")
+        );
+        assert_eq!(
+            of("alias_method(:t, :translate)").as_deref(),
+            Some("translate")
+        );
+        assert_eq!(
+            of("alias_method \"[]\", \"fetch\"").as_deref(),
+            Some("fetch")
+        );
+        assert_eq!(of("alias to_s inspect").as_deref(), Some("inspect"));
+        assert_eq!(of("alias :to_s :inspect # why").as_deref(), Some("inspect"));
+        assert_eq!(of("def alias_method(a, b)"), None);
+        assert_eq!(of("attr_reader :a, :b"), None);
+        assert_eq!(
+            Linking.alias_of(Some(SymbolKind::Class), Some("alias a b")),
+            None
+        );
+    }
+
+    #[test]
     fn a_class_extends_the_class_after_its_less_than() {
         let bases = |sig| Linking.bases(Some(SymbolKind::Class), Some(sig));
         assert_eq!(bases("class If < Block"), ["Block"]);
-        assert_eq!(bases("class Render < Liquid::Tag # a tag"), ["Tag"]);
+        assert_eq!(bases("class Render < Liquid::Tag # a tag"), ["Liquid.Tag"]);
         assert_eq!(
             bases("class Error < ::StandardError; end"),
             ["StandardError"]
@@ -120,14 +200,20 @@ mod tests {
 
     #[test]
     fn a_value_in_snake_case_names_its_class_in_camel_case() {
-        let named = |v| Linking.type_named_like(v);
+        let named = |v| Linking.type_named_like(v, "evaluate");
         assert_eq!(named("parse_context").as_deref(), Some("ParseContext"));
         assert_eq!(named("resource_limits").as_deref(), Some("ResourceLimits"));
         assert_eq!(named("utf8_string").as_deref(), Some("Utf8String"));
-        for not_a_name in [
-            "context", "body", "p", "Context", "@context", "x?", "_tmp", "a-b",
-        ] {
+        assert_eq!(named("context").as_deref(), Some("Context"));
+        for not_a_name in ["Context", "@context", "x?", "_tmp", "a-b", "_"] {
             assert_eq!(named(not_a_name), None, "{not_a_name}");
         }
+        // One word, for a member Ruby's own classes have: no class.
+        assert_eq!(Linking.type_named_like("body", "each"), None);
+        assert_eq!(Linking.type_named_like("files", "call"), None);
+        assert_eq!(
+            Linking.type_named_like("body_part", "each").as_deref(),
+            Some("BodyPart")
+        );
     }
 }

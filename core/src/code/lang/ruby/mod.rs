@@ -51,6 +51,18 @@ impl LanguageExtractor for Ruby {
                 def.signature = cx.first_line_signature(node);
                 Some(def)
             }
+            // `alias new old` in a class or module: the method `new` (which the linker
+            // follows to `old`).
+            "alias" if matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod)) => {
+                Some(made_method(node.child_by_field_name("name")?, node, cx))
+            }
+            // `attr_reader :a, :b` in a class or module: the methods `a` and `b` (one
+            // definition per name; `attr_writer`'s `a=` is called as `a`); the `:new` of
+            // `alias_method :new, :old`.
+            "simple_symbol" if accessor_name(node, cx).is_some() => {
+                let call = cx.parent(node).and_then(|args| cx.parent(args))?;
+                Some(made_method(node, call, cx))
+            }
             "assignment" if !cx.in_function() => {
                 let left = node.child_by_field_name("left")?;
                 if left.kind() != "constant" {
@@ -84,6 +96,20 @@ impl LanguageExtractor for Ruby {
             .is_some_and(|first| raises_not_implemented(first, cx))
             && statements.next().is_none()
     }
+    /// A method gives what its YARD `@return [Type]` says, else its last expression's
+    /// value when that is evident (see [`value_type`]).
+    fn gives(&self, node: Node, cx: &Context) -> Option<String> {
+        if !matches!(node.kind(), "method" | "singleton_method") {
+            return None;
+        }
+        let documented = cx
+            .preceding_comments(node, &["comment"], &[])
+            .and_then(|doc| yard_return(&doc));
+        documented.or_else(|| {
+            let last = last_expression(node.child_by_field_name("body")?)?;
+            value_type(last, cx)
+        })
+    }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {
             "call" => {
@@ -93,7 +119,7 @@ impl LanguageExtractor for Ruby {
                     .child_by_field_name("arguments")
                     .and_then(|a| a.named_child(0));
                 match method {
-                    Some("require" | "require_relative" | "load") => {
+                    Some("require" | "require_relative" | "load") if receiver.is_none() => {
                         if let Some(arg) = first_arg.filter(|a| a.kind() == "string") {
                             let module = cx.text(arg);
                             cx.add_import(module);
@@ -116,14 +142,35 @@ impl LanguageExtractor for Ruby {
                             }
                         }
                     }
-                    Some("new") if receiver.is_some_and(is_constant) => {
-                        // `Foo.new`, `A::Foo.new`: the class.
-                        let class = receiver.map(|r| last_segment(cx.text(r)).to_string());
-                        if let Some(class) = class {
+                    Some("new") if receiver.is_none_or(is_constant) => {
+                        // `Foo.new`, `A::Foo.new`: the class; a bare `new` (in a class
+                        // method): the class it is written in.
+                        let class = match receiver {
+                            Some(r) => Some(last_segment(cx.text(r))),
+                            None => cx.enclosing_named(&[SymbolKind::Class]),
+                        };
+                        if let Some(class) = class.map(str::to_string) {
                             cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
                         }
                     }
                     Some("super") if receiver.is_none() => add_super(node, cx),
+                    // `x.tap do |y|`: `y` is `x` (and the call is a method's like any).
+                    Some(name @ ("tap" | "then" | "yield_self")) if receiver.is_some() => {
+                        if let Some(r) = receiver {
+                            cx.add_member_ref(RefKind::Call, name, node, r);
+                        }
+                        let param = node
+                            .child_by_field_name("block")
+                            .and_then(|b| b.child_by_field_name("parameters"))
+                            .filter(|p| p.named_child_count() == 1)
+                            .and_then(|p| p.named_child(0))
+                            .filter(|p| p.kind() == "identifier");
+                        if let (Some(param), Some(ty)) =
+                            (param, receiver.and_then(|r| value_type(r, cx)))
+                        {
+                            cx.bind(cx.text(param), ty);
+                        }
+                    }
                     Some(name) => {
                         let name = name.to_string();
                         match receiver {
@@ -137,6 +184,15 @@ impl LanguageExtractor for Ruby {
                                     .map_or_else(|| "?".to_string(), str::to_string);
                                 cx.add_ref_via(RefKind::Call, &name, node, Some(owner));
                             }
+                            // `@x.bar` where the class assigned `@x` a value of known type.
+                            Some(r)
+                                if r.kind() == "instance_variable"
+                                    && let Some(ty) =
+                                        cx.field_type(cx.text(r).trim_start_matches('@')) =>
+                            {
+                                let ty = ty.to_string();
+                                cx.add_ref_via(RefKind::Call, &name, node, Some(ty));
+                            }
                             // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
                             Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
                         }
@@ -145,25 +201,23 @@ impl LanguageExtractor for Ruby {
                 }
                 true
             }
-            // `x = Foo.new`: `x` is a `Foo`.
-            "assignment" => {
+            // `x = Foo.new`: `x` is a `Foo`; `@x = Foo.parse(s)`: the class's `@x` is
+            // what `Foo.parse` gives (`x ||= …` alike).
+            "assignment" | "operator_assignment" => {
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
-                ) && left.kind() == "identifier"
-                    && right.kind() == "call"
-                    && right
-                        .child_by_field_name("method")
-                        .is_some_and(|m| cx.text(m) == "new")
-                    && let Some(class) = right
-                        .child_by_field_name("receiver")
-                        .filter(|r| is_constant(*r))
+                ) && let Some(ty) = value_type(right, cx)
                 {
-                    let (name, ty) = (
-                        cx.text(left).to_string(),
-                        last_segment(cx.text(class)).to_string(),
-                    );
-                    cx.bind_type(&name, &ty);
+                    match left.kind() {
+                        // (A local keeps its name where what it holds is not evident
+                        // before linking: a name can say its class.)
+                        "identifier" if !ty.ends_with(')') => cx.bind(cx.text(left), ty),
+                        "instance_variable" if cx.in_function() => {
+                            cx.bind_field(cx.text(left).trim_start_matches('@'), ty);
+                        }
+                        _ => {}
+                    }
                 }
                 true
             }
@@ -183,6 +237,15 @@ impl LanguageExtractor for Ruby {
                     cx.add_ref(RefKind::Extends, name, base);
                 }
                 false
+            }
+            // A parameter's class as YARD documents it (`@param x [Timestamp]`).
+            "method" | "singleton_method" => {
+                if let Some(doc) = cx.preceding_comments(node, &["comment"], &[]) {
+                    for (name, class) in yard_params(&doc) {
+                        cx.bind(&name, class);
+                    }
+                }
+                true
             }
             "comment" | "string" => false,
             _ => true,
@@ -226,6 +289,151 @@ fn raises_not_implemented(node: Node, cx: &Context) -> bool {
                             .child_by_field_name("receiver")
                             .is_some_and(is_not_implemented))
             })
+}
+
+/// The method a statement `at` makes (an accessor, an alias), named by `name` (`a` or
+/// `:a`), with the statement's first line as its signature.
+fn made_method(name: Node, at: Node, cx: &Context) -> Definition {
+    Definition {
+        name: cx.text(name).trim_start_matches(':').to_string(),
+        kind: SymbolKind::Method,
+        signature: cx.first_line_signature(at),
+        doc: None,
+        name_node: Some(name.id()),
+    }
+}
+
+/// For `:a` in `attr_reader :a, :b` (`attr_writer`, `attr_accessor`) or the first
+/// argument of `alias_method :a, :b`, written in a class's or module's body, the method
+/// it makes.
+fn accessor_name<'s>(node: Node, cx: &Context<'s>) -> Option<&'s str> {
+    let args = cx.parent(node).filter(|a| a.kind() == "argument_list")?;
+    let call = cx.parent(args).filter(|c| c.kind() == "call")?;
+    let makes = match call.child_by_field_name("method").map(|m| cx.text(m)) {
+        Some("attr_reader" | "attr_writer" | "attr_accessor") => true,
+        Some("alias_method") => args.named_child(0).map(|a| a.id()) == Some(node.id()),
+        _ => false,
+    };
+    let made = makes
+        && call.child_by_field_name("receiver").is_none()
+        && matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod));
+    let name = cx.text(node).strip_prefix(':')?;
+    (made && !name.is_empty()).then_some(name)
+}
+
+/// The class a YARD `@return [Type]` names, when it names one class (`nil` aside):
+/// `@return [Timezone]`, `@return [DataSources::TimezoneInfo, nil]` → `TimezoneInfo`.
+fn yard_return(doc: &str) -> Option<String> {
+    let types = doc.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix("@return")?.trim_start();
+        rest.strip_prefix('[')?
+            .split_once(']')
+            .map(|(types, _)| types)
+    })?;
+    one_class(types)
+}
+
+/// The parameters YARD documents with one class each: `@param x [Timestamp]`,
+/// `@param [Timestamp] x`.
+fn yard_params(doc: &str) -> Vec<(String, String)> {
+    doc.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("@param")?.trim_start();
+            let (name, types) = match rest.strip_prefix('[') {
+                Some(typed) => {
+                    let (types, after) = typed.split_once(']')?;
+                    (after.split_whitespace().next()?, types)
+                }
+                None => {
+                    let (name, after) = rest.split_once(char::is_whitespace)?;
+                    let typed = after.trim_start().strip_prefix('[')?;
+                    (name, typed.split_once(']')?.0)
+                }
+            };
+            let name = name.trim_start_matches(['*', '&']);
+            let plain = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            Some((plain.then(|| name.to_string())?, one_class(types)?))
+        })
+        .collect()
+}
+
+/// The one class of a YARD type list (`nil` aside), by its last segment.
+fn one_class(types: &str) -> Option<String> {
+    let mut classes = types
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !matches!(*t, "nil" | "void"));
+    let class = classes.next().filter(|_| classes.next().is_none())?;
+    let class = last_segment(class.trim_start_matches("::"));
+    (class.starts_with(|c: char| c.is_ascii_uppercase())
+        && class.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    .then(|| class.to_string())
+}
+
+/// The last expression of a method's body (what it returns), past a trailing `rescue`
+/// or `ensure`; an endless method's body is its expression.
+fn last_expression(body: Node) -> Option<Node> {
+    if body.kind() != "body_statement" {
+        return Some(body);
+    }
+    (0..body.named_child_count())
+        .rev()
+        .filter_map(|i| body.named_child(i as u32))
+        .find(|s| !matches!(s.kind(), "comment" | "rescue" | "ensure" | "else"))
+}
+
+/// The type of a value, as a qualifier (see `ExtractedRef::qual`), when it is evident:
+/// `Foo.new` (`Foo`), a bare `new` in a class (the class), `self`, what a call gives
+/// (`Foo.parse(s)`: `Foo.parse()`; a bare `foo`, a method called without parentheses:
+/// `foo()`), a local or instance variable of known type, an assignment's value.
+fn value_type(value: Node, cx: &Context) -> Option<String> {
+    match value.kind() {
+        "call" => {
+            let method = cx.text(value.child_by_field_name("method")?);
+            let receiver = value.child_by_field_name("receiver");
+            if method == "new" {
+                return match receiver {
+                    Some(r) if is_constant(r) => Some(last_segment(cx.text(r)).to_string()),
+                    None => cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string),
+                    Some(_) => None,
+                };
+            }
+            let callee = match receiver.map(|r| cx.text(r)) {
+                // `self.class.build(…)`: the class's own `build`.
+                Some("self" | "self.class") => format!(
+                    "{}.{method}()",
+                    cx.enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])?
+                ),
+                Some(r) => format!("{r}.{method}()"),
+                None => format!("{method}()"),
+            };
+            cx.call_qualifier(&callee)
+        }
+        "identifier" => {
+            let name = cx.text(value);
+            match cx.local_type(name) {
+                Some(ty) => Some(ty.to_string()),
+                None if cx.is_parameter(name) => None,
+                // Not a local of known type nor a parameter: a method called without
+                // parentheses (`new_body`), or a local of no known type (whose name is
+                // then no method's either, and the call links to nothing).
+                None => cx.call_qualifier(&format!("{name}()")),
+            }
+        }
+        "instance_variable" => cx
+            .field_type(cx.text(value).trim_start_matches('@'))
+            .map(str::to_string),
+        "self" => cx
+            .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
+            .map(str::to_string),
+        "assignment" | "operator_assignment" => value_type(value.child_by_field_name("right")?, cx),
+        "parenthesized_statements" => value_type(
+            value.named_child(value.named_child_count().checked_sub(1)? as u32)?,
+            cx,
+        ),
+        _ => None,
+    }
 }
 
 /// A constant (`Foo`) or a path of constants (`A::Foo`).

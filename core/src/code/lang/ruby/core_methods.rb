@@ -1,0 +1,14 @@
+# The names of the methods Ruby's core and common standard library define, one per line,
+# sorted: `ruby core_methods.rb > core_methods.txt` (made with Ruby 3.1.2, Debian
+# bookworm). The linker never takes a call of one of these names on a value of unknown
+# class for the one project method of that name (see `link.rs`, `unique_member`).
+%w[set date stringio pathname uri optparse time json yaml tempfile fileutils securerandom digest forwardable logger erb cgi socket zlib strscan ostruct monitor shellwords open3 net/http delegate singleton observer timeout tmpdir benchmark pp prettyprint English etc io/console bigdecimal].each { |l| begin; require l; rescue LoadError; end }
+names = {}
+# The interpreter's own machinery and RubyGems hold no library's values.
+INTERNAL = /\A(RubyVM|Gem|Bundler|DidYouMean|ErrorHighlight|SyntaxSuggest)(::|\z)/
+ObjectSpace.each_object(Module) do |m|
+  next if m.name.nil? || m.name.match?(INTERNAL)
+  (m.instance_methods(false) + m.private_instance_methods(false) + m.protected_instance_methods(false)).each { |n| names[n.to_s] = true }
+  (m.singleton_methods(false) + m.singleton_class.private_instance_methods(false)).each { |n| names[n.to_s] = true } rescue nil
+end
+puts names.keys.sort
