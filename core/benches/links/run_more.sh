@@ -6,7 +6,7 @@
 #
 #   core/benches/links/run_more.sh [--examples N] [PROJECT...]
 #
-# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack (default: all). Scratch
+# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann (default: all). Scratch
 # space, tools and gold files go to target/links-bench/ (gold/<project>.jsonl).
 # CC_SEARCH_CLI picks the CLI (default .venv/bin/cc-search, as `make python` installs it).
 set -euo pipefail
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) PROJECTS+=("$1"); shift ;;
   esac
 done
-[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack)
+[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann)
 want() { local p; for p in "${PROJECTS[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 # Pinned projects.
@@ -35,6 +35,8 @@ BSH_DEB=bsh-src                               # Debian bookworm 2.0b4-20 (BeanSh
 LIQUID_DEB=ruby-liquid=5.4.0-3                # Debian bookworm (Shopify's Liquid 5.4.0)
 TZINFO_DEB=ruby-tzinfo=2.0.5-1                # Debian bookworm (TZInfo 2.0.5)
 RACK_DEB=ruby-rack=2.2.22-0+deb12u2           # Debian bookworm (Rack 2.2.22)
+THOR_DEB=ruby-thor=1.2.1-2                    # Debian bookworm (Thor 1.2.1)
+MUSTERMANN_DEB=ruby-mustermann=3.0.0-2        # Debian bookworm (Mustermann 3.0.0)
 
 mkdir -p "$WORK/src" "$WORK/gold" "$WORK/home"
 [ -x "$CLI" ] || { echo "run_more.sh: no CLI at $CLI (make python, or set CC_SEARCH_CLI)" >&2; exit 1; }
@@ -154,22 +156,18 @@ deb_ruby_src() {
   echo "$dir"
 }
 
-if want ruby-liquid; then
-  # No Ruby oracle: the hand-checked sample is the reference (README.md, "The oracles").
-  index ruby-liquid "$(deb_ruby_src "$LIQUID_DEB" liquid-5.4.0)"
-  score ruby-liquid "$HERE/gold_ruby_liquid.jsonl"
-fi
-
-if want ruby-tzinfo; then
-  # A second hand-checked Ruby sample, decided without looking at the index's links
-  # (README.md, "Ruby (tzinfo)").
-  index ruby-tzinfo "$(deb_ruby_src "$TZINFO_DEB" tzinfo-2.0.5)"
-  score ruby-tzinfo "$HERE/gold_ruby_tzinfo.jsonl"
-fi
-
-if want ruby-rack; then
-  # A third, decided blind too, to measure rules made by looking at the first two
-  # (README.md, "Ruby (rack)").
-  index ruby-rack "$(deb_ruby_src "$RACK_DEB" rack-2.2.22)"
-  score ruby-rack "$HERE/gold_ruby_rack.jsonl"
-fi
+# The hand-checked Ruby samples (no Ruby oracle: README.md, "The oracles"): Liquid's, on
+# which the rules were first made; TZInfo's, decided without looking at the index's links;
+# Rack's, Thor's and Mustermann's, each decided blind to measure the rules changed after
+# the one before.
+ruby_sample() {  # NAME PIN GEM-DIR
+  if want "$1"; then
+    index "$1" "$(deb_ruby_src "$2" "$3")"
+    score "$1" "$HERE/gold_$(echo "$1" | tr - _).jsonl"
+  fi
+}
+ruby_sample ruby-liquid "$LIQUID_DEB" liquid-5.4.0
+ruby_sample ruby-tzinfo "$TZINFO_DEB" tzinfo-2.0.5
+ruby_sample ruby-rack "$RACK_DEB" rack-2.2.22
+ruby_sample ruby-thor "$THOR_DEB" thor-1.2.1
+ruby_sample ruby-mustermann "$MUSTERMANN_DEB" mustermann-3.0.0

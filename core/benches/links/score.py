@@ -130,12 +130,23 @@ def load_gold(paths: list[str]) -> dict:
     return gold
 
 
-def gold_for(gold: dict, rel: str, line: int, name: str, kind: str, qual) -> dict | None:
+def gold_for(
+    gold: dict, rel: str, line: int, name: str, kind: str, qual, rows: set
+) -> dict | None:
     """The gold answer of a ref row: the one given for its qualifier when the gold has
     qualifiers (two rows of a line may differ only in it: `vx.Type()`, `vy.Type()`), else
-    the one for (file, line, name, kind)."""
+    the one for (file, line, name, kind) unless it was given for the qualifier of another
+    of `rows` (the index's (file, line, name, kind, qual))."""
     g = gold.get((rel, line, name, kind, qual))
-    return g if g is not None else gold.get((rel, line, name, kind))
+    if g is not None:
+        return g
+    g = gold.get((rel, line, name, kind))
+    # An answer given for a qualifier that another row of the line has is that row's, not
+    # this one's (`markup_context(m)` and `e.markup_context = …`); one whose row's
+    # qualifier changed since (a value's class now known) is still this row's.
+    if g is not None and "qual" in g and (rel, line, name, kind, g["qual"]) in rows:
+        return None
+    return g
 
 
 def targets_of(g: dict) -> list[dict]:
@@ -241,10 +252,12 @@ def score(ix: Index, gold: dict, langs: set[str] | None) -> tuple[dict, dict, di
     examples: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     gold_langs = {g.get("lang") for g in gold.values()} | {None}
     gold_files = {k[0] for k in gold}
-    for rid, rel, lang, line, name, kind, to_id, amb, qual in ix.refs():
+    refs = list(ix.refs())
+    rows = {(rel, line, name, kind, qual) for _, rel, _, line, name, kind, _, _, qual in refs}
+    for rid, rel, lang, line, name, kind, to_id, amb, qual in refs:
         if langs is not None and lang not in langs:
             continue
-        g = gold_for(gold, rel, line, name, kind, qual)
+        g = gold_for(gold, rel, line, name, kind, qual, rows)
         if g is None:
             # Only count a missing answer against languages / files the gold covers.
             if lang in gold_langs or rel in gold_files:
