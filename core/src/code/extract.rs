@@ -250,6 +250,9 @@ struct Frame {
     params: Option<Vec<String>>,
     /// A class's fields of known type, as its methods assign them (`self.x = Foo()`).
     fields: Vec<(String, String)>,
+    /// The local variables of no known type it has declared so far, where the language
+    /// tells a local from a call only by that (Ruby's bare `name`).
+    locals: Vec<String>,
 }
 
 /// What the walk knows while a language looks at a node.
@@ -262,6 +265,8 @@ pub struct Context<'a> {
     top_refs: Vec<ExtractedRef>,
     /// The declared types of names bound in top-level code (seen there only).
     top_types: Vec<(String, String)>,
+    /// The top-level code's locals of no known type ([`Context::declare_local`]).
+    top_locals: Vec<String>,
     imports: Vec<String>,
     bindings: Vec<Binding>,
     /// The walk's position: the root, its child, …, the node being looked at.
@@ -284,6 +289,7 @@ impl<'a> Context<'a> {
             frames: Vec::new(),
             top_refs: Vec::new(),
             top_types: Vec::new(),
+            top_locals: Vec::new(),
             imports: Vec::new(),
             bindings: Vec::new(),
             path: vec![root],
@@ -662,6 +668,38 @@ impl<'a> Context<'a> {
                 }
             }
         }
+    }
+
+    /// Record that `name` is a local variable of the innermost function being defined
+    /// (or of the file's top-level code), whose type is not known.
+    pub fn declare_local(&mut self, name: &str) {
+        let Some(name) = bindable(name) else {
+            return;
+        };
+        // (In a class body or the file's top-level code too: a lambda's parameters.)
+        let locals = match self.frames.last_mut() {
+            Some(frame) => &mut frame.locals,
+            None => &mut self.top_locals,
+        };
+        if locals.len() < MAX_BINDINGS && !locals.iter().any(|l| l == name) {
+            locals.push(name.to_string());
+        }
+    }
+
+    /// Whether `name` is, where the walk is, a local variable or parameter: declared
+    /// by [`Context::declare_local`] or bound to a type in the symbols being defined up
+    /// to the innermost function, or one of its parameters.
+    pub fn is_local(&self, name: &str) -> bool {
+        for frame in self.frames.iter().rev() {
+            if frame.locals.iter().any(|l| l == name) || frame.types.iter().any(|(n, _)| n == name)
+            {
+                return true;
+            }
+            if matches!(frame.symbol.kind, SymbolKind::Fn | SymbolKind::Method) {
+                return self.is_parameter(name);
+            }
+        }
+        self.top_locals.iter().any(|l| l == name)
     }
 
     /// Whether `name` is a parameter (or receiver) of the innermost function being
@@ -1231,6 +1269,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
             name_node: def.name_node,
             types: Vec::new(),
             fields: Vec::new(),
+            locals: Vec::new(),
             params,
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),

@@ -421,18 +421,21 @@ fn a_ruby_value_s_class_comes_from_what_gives_it() {
 /// namespaces means the one the call's namespace (or the path written) reaches; an alias
 /// is followed to the method it names; `x.tap do |y|` makes `y` an `x`; a module's
 /// method calls the module's methods defined where it is reopened; a value calls an
-/// instance's method, not the class's own (`def self.m`) of the same name.
+/// instance's method, not the class's own (`def self.m`) of the same name; a namespace
+/// the project does not define (`URI::Parser`) is outside; `Struct.new(:a)` defines `a`.
 #[test]
 fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
     let auth = "module Rack\n  module Basic\n    class Request\n      def username\n        1\n      end\n    end\n  end\n\n  module Digest\n    class Request\n      def nonce\n        2\n      end\n    end\n\n    class MD5\n      def call(env)\n        auth = Request.new(env)\n        auth.username\n        auth.nonce\n        Basic::Request.new(env).username\n      end\n    end\n  end\nend\n";
     let context = "module Lib\n  class Context\n    def evaluate(x)\n      x\n    end\n\n    def each\n    end\n\n    def self.build\n      new\n    end\n\n    def isolated\n      self.class.build.tap do |sub|\n        sub.evaluate(1)\n      end\n    end\n  end\n\n  class I18n\n    def translate(key)\n      key\n    end\n    alias_method :t, :translate\n  end\n\n  module Actions\n    def root\n      1\n    end\n  end\nend\n";
     let uses = "module Lib\n  class Tag\n    def render(context, body, locale)\n      context.evaluate(1)\n      body.each\n      locale.t('x')\n    end\n  end\n\n  module Actions\n    def copy\n      root()\n    end\n  end\nend\n";
     let translator = "module Lib\n  class Translator\n    def self.translate(x)\n      x\n    end\n\n    def translate(x)\n      x\n    end\n  end\n\n  class Node\n    def run(translator)\n      translator.translate(1)\n      Translator.translate(2)\n    end\n  end\nend\n";
+    let outside = "module Lib\n  class Parser\n    def parse(x)\n      x\n    end\n  end\n\n  class Stream\n    alias _read_raw read\n    def read\n      _read_raw()\n    end\n  end\n\n  class Mock\n    Operator = Struct.new(:prefix, :parametric)\n\n    def parser\n      @parser ||= URI::Parser.new\n    end\n\n    def run\n      @parser.parse('y')\n    end\n  end\n\n  class Variable\n    def parametric\n    end\n  end\n\n  class Use\n    def go(operator)\n      operator.parametric\n    end\n  end\nend\n";
     let (home, _dir, _engine, root) = indexed(&[
         ("lib/rack/auth.rb", auth),
         ("lib/context.rb", context),
         ("lib/uses.rb", uses),
         ("lib/translator.rb", translator),
+        ("lib/outside.rb", outside),
     ]);
     let links = links(home.path(), &root);
     for link in [
@@ -452,10 +455,48 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
         // A value named after its class calls an instance's method; the class, its own.
         "lib/translator.rb:14 call translate -> lib/translator.rb:translate@7",
         "lib/translator.rb:15 call translate -> lib/translator.rb:translate@3",
+        // An alias written before the method is redefined keeps the one before (not
+        // the project's): the alias is the answer.
+        "lib/outside.rb:11 call _read_raw -> lib/outside.rb:_read_raw@9",
+        // `URI::Parser`: not the project's `Parser`, nor its `parse`.
+        "lib/outside.rb:19 call Parser -> external",
+        "lib/outside.rb:23 call parse -> external",
+        // `Struct.new(…, :parametric)` defines one more `parametric`: not the one
+        // method of the name.
+        "lib/outside.rb:34 call parametric -> external",
         // `Actions` reopened: its `root`.
         "lib/uses.rb:12 call root -> lib/context.rb:root@29",
     ] {
         assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
+/// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
+/// unless it is a local: assigned before, a method's, block's or lambda's parameter. A
+/// reader defined beside an `attr_writer` of its name is what a call reads.
+#[test]
+fn a_bare_ruby_name_is_a_call_unless_it_is_a_local() {
+    let bare = "module Lib\n  class Server\n    OPS = { add: ->(left, right) { left + right } }\n    attr_writer :options\n\n    def options\n      @options ||= {}\n    end\n\n    def start(port)\n      host = 'x'\n      options\n      host\n      port\n      [1].each { |item| item; options }\n      run_it\n    end\n\n    def run_it\n    end\n  end\nend\n";
+    let (home, _dir, _engine, root) = indexed(&[("lib/bare.rb", bare)]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/bare.rb:12 call options -> lib/bare.rb:options@6",
+        "lib/bare.rb:15 call options -> lib/bare.rb:options@6",
+        "lib/bare.rb:16 call run_it -> lib/bare.rb:run_it@19",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    for local in [
+        "lib/bare.rb:3 call left",
+        "lib/bare.rb:3 call right",
+        "lib/bare.rb:13 call host",
+        "lib/bare.rb:14 call port",
+        "lib/bare.rb:15 call item",
+    ] {
+        assert!(
+            !links.iter().any(|l| l.starts_with(local)),
+            "{local}: {links:#?}"
+        );
     }
 }
 

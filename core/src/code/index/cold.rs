@@ -165,7 +165,7 @@ impl Writer<'_, '_> {
                 qual: r.qual,
             }));
         let sym = Sym::new(
-            (id, at.file, at.family, Some(symbol.kind)),
+            (id, at.file, symbol.line_start, at.family, Some(symbol.kind)),
             (scope, parent),
             symbol.signature.as_deref(),
             (symbol.guard.as_deref(), symbol.gives.as_deref()),

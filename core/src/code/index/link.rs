@@ -89,6 +89,8 @@ impl Scope {
 pub(super) struct Sym {
     pub(super) id: i64,
     pub(super) file: i64,
+    /// Its first line.
+    pub(super) line: u32,
     /// Its file's family.
     pub(super) family: Family,
     pub(super) kind: Option<SymbolKind>,
@@ -106,6 +108,9 @@ pub(super) struct Sym {
     /// The method of its class it only names another name of
     /// ([`LanguageLinker::alias_of`]).
     pub(super) alias_of: Option<Arc<str>>,
+    /// A method that only sets a value of its name ([`LanguageLinker::writes_only`]):
+    /// the last choice among a scope's definitions of the name.
+    pub(super) writes_only: bool,
     /// A method of the class itself, not of its instances
     /// ([`LanguageLinker::of_class`]).
     pub(super) of_class: bool,
@@ -205,7 +210,14 @@ fn kind_fits(ref_kind: RefKind, kind: Option<SymbolKind>) -> bool {
 /// the first defined. `impl` blocks are never targets.
 fn best<'s>(syms: impl Iterator<Item = &'s Sym>, ref_kind: RefKind) -> Option<&'s Sym> {
     syms.filter(|s| s.kind != Some(SymbolKind::Impl))
-        .min_by_key(|s| (!kind_fits(ref_kind, s.kind), s.scope != Scope::Top, s.id))
+        .min_by_key(|s| {
+            (
+                !kind_fits(ref_kind, s.kind),
+                s.scope != Scope::Top,
+                s.writes_only,
+                s.id,
+            )
+        })
 }
 
 /// The files of the index: each one's path and family, and the lookups module
@@ -589,7 +601,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start ",
             $rest
         )
     };
@@ -609,7 +621,7 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let guard: Option<String> = r.get(8)?;
     let gives: Option<String> = r.get(9)?;
     Ok(Sym::new(
-        (r.get(0)?, r.get(1)?, family, kind),
+        (r.get(0)?, r.get(1)?, r.get(10)?, family, kind),
         (scope, r.get(7)?),
         signature.as_deref(),
         (guard.as_deref(), gives.as_deref()),
@@ -620,7 +632,7 @@ impl Sym {
     /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
     /// what its `signature`, `guard` and stored `gives` tell the linker.
     pub(super) fn new(
-        (id, file, family, kind): (i64, i64, Family, Option<SymbolKind>),
+        (id, file, line, family, kind): (i64, i64, u32, Family, Option<SymbolKind>),
         (scope, parent): (Scope, Option<i64>),
         signature: Option<&str>,
         (guard, gives): (Option<&str>, Option<&str>),
@@ -629,6 +641,7 @@ impl Sym {
         Sym {
             id,
             file,
+            line,
             family,
             kind,
             scope,
@@ -641,6 +654,7 @@ impl Sym {
                 .or_else(|| gives.map(Arc::from)),
             bases: bases_of(family, kind, signature),
             of_class: rules.of_class(kind, signature),
+            writes_only: rules.writes_only(kind, signature),
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
             macro_def: macro_def(family, kind, signature),
@@ -1058,6 +1072,32 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// The class `name` that `A::B::name.new` (`path`: `A.B.name`) constructs: outside
+    /// the project when `A` is no name of it; of the namespace `B` when classes of that
+    /// name are defined in several; else as a bare name.
+    fn constructed(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        name: &str,
+        path: &str,
+    ) -> rusqlite::Result<Target> {
+        let segments: Vec<&str> = path.split('.').collect();
+        if !self.defined(segments[0])? {
+            return Ok(Target::External);
+        }
+        if segments.len() > 1 && self.namespaces_of(file, name)? > 1 {
+            let home = segments[segments.len() - 2];
+            return Ok(match self.classes_in(file, name, home)?.first() {
+                Some(class) => Target::Linked(class.id),
+                None => Target::Ambiguous,
+            });
+        }
+        Ok(self
+            .bare(file, from, name, RefKind::TypeRef)?
+            .map_or(Target::External, |t| t))
+    }
+
     /// The symbol `id` (named `name`), or where it is an alias of a method of its class
     /// (`alias_method :t, :translate`), that method, as its class's file has it.
     fn unaliased(&mut self, name: &str, id: i64) -> rusqlite::Result<Target> {
@@ -1068,12 +1108,24 @@ impl<'a> Linker<'a> {
             return Ok(Target::Linked(id));
         };
         let owned = self.owned(sym.file, original, owner)?;
-        let found = owned
-            .iter()
-            .filter(|s| s.parent == sym.parent)
-            .chain(owned.iter().filter(|s| s.file == sym.file))
-            .next()
-            .map_or(id, |s| s.id);
+        let beside: Vec<&Sym> = owned.iter().filter(|s| s.parent == sym.parent).collect();
+        let found = if beside.is_empty() {
+            // Where the class is reopened.
+            owned
+                .iter()
+                .find(|s| s.file == sym.file)
+                .or(owned.first())
+                .map_or(id, |s| s.id)
+        } else {
+            // The method as it stands where the alias is written: one defined only
+            // after it redefines the name, and the alias keeps what was there before
+            // (inherited, or outside the project: the alias itself is then the answer).
+            beside
+                .iter()
+                .filter(|s| s.line < sym.line)
+                .max_by_key(|s| s.line)
+                .map_or(id, |s| s.id)
+        };
         Ok(Target::Linked(found))
     }
 
@@ -1109,6 +1161,14 @@ impl<'a> Linker<'a> {
             Some("new()") => Ok(self
                 .bare(file, from, name, RefKind::TypeRef)?
                 .map_or(Target::External, |t| t)),
+            // Ruby's `A::X.new`: the class `X` of the namespace `A`.
+            Some(q)
+                if let Some(path) = q.strip_suffix(".new()")
+                    && path.rsplit('.').next() == Some(name)
+                    && self.rules(file)?.global_names() =>
+            {
+                self.constructed(file, from, name, path)
+            }
             Some("?") => self.of_value(file, name, kind),
             Some(q) => self.qualified(file, from, name, kind, q, 0),
         }
@@ -1271,7 +1331,7 @@ impl<'a> Linker<'a> {
             .filter(|s| s.kind != Some(SymbolKind::Impl) && !never(s))
             .filter(|s| kind != RefKind::Value || kind_fits(kind, s.kind))
             .filter_map(|s| depth(s).map(|d| (d, s)))
-            .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, order(s)))
+            .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, s.writes_only, order(s)))
             .map(|(_, s)| s.clone());
         if let Some(s) = own_best.as_ref().filter(|s| kind_fits(kind, s.kind)) {
             return Ok(Some(Target::Linked(s.id)));
@@ -1765,6 +1825,15 @@ impl<'a> Linker<'a> {
             }
         }
         let rules = self.rules(file)?;
+        if rules.global_names()
+            && segments.len() > 1
+            && segments[0].starts_with(|c: char| c.is_ascii_uppercase())
+            && !self.defined(segments[0])?
+        {
+            // `URI::Parser.parse`, `Net::HTTP.new(…).get`: a namespace the project does
+            // not define is outside it, whatever its last name matches here.
+            return Ok(Target::External);
+        }
         if rules.static_paths()
             && segments.len() > 1
             && self.walk(file, &segments[..segments.len() - 1])?.is_none()
@@ -1913,20 +1982,8 @@ impl<'a> Linker<'a> {
                 homes.push(home);
             }
         }
-        let classes = self.candidates(file, ty, None, |s| {
-            matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
-        })?;
         for home in homes {
-            let mut reached = Vec::new();
-            for class in &classes {
-                let at = match class.parent {
-                    Some(parent) => self.name_of(parent)?,
-                    None => None,
-                };
-                if at.as_deref() == Some(&*home) {
-                    reached.push(class.clone());
-                }
-            }
+            let reached = self.classes_in(file, ty, &home)?;
             if reached.is_empty() {
                 continue;
             }
@@ -1948,6 +2005,25 @@ impl<'a> Linker<'a> {
             return Ok(Target::Ambiguous);
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// The classes and modules named `name` (of `file`'s family) written directly in a
+    /// class or module named `home` (each definition of one reopened in several files).
+    fn classes_in(&mut self, file: i64, name: &str, home: &str) -> rusqlite::Result<Vec<Sym>> {
+        let classes = self.candidates(file, name, None, |s| {
+            matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+        })?;
+        let mut found = Vec::new();
+        for class in classes {
+            let at = match class.parent {
+                Some(parent) => self.name_of(parent)?,
+                None => None,
+            };
+            if at.as_deref() == Some(home) {
+                found.push(class);
+            }
+        }
+        Ok(found)
     }
 
     /// The name of the class or module `id` (of the files the run has read).

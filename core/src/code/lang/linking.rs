@@ -150,6 +150,13 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// Whether the method of `signature` only sets a value of its name, where the
+    /// index names a setter as its value (Ruby's `attr_writer :a`, called `x.a = 1`):
+    /// a reader of the name defined beside it is meant first. No by default.
+    fn writes_only(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> bool {
+        false
+    }
+
     /// Whether the method of `signature` is the class's own, not its instances' (Ruby's
     /// `def self.m`). No by default.
     fn of_class(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> bool {

@@ -122,6 +122,11 @@ impl LanguageLinker for Linking {
         true
     }
 
+    fn writes_only(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
+        kind == Some(SymbolKind::Method)
+            && signature.is_some_and(|s| s.trim_start().starts_with("attr_writer"))
+    }
+
     fn of_class(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
         // `def self.m`, `def Foo.m` (not what `class << self` holds: its signature does
         // not say it).

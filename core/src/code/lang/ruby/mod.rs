@@ -143,14 +143,25 @@ impl LanguageExtractor for Ruby {
                         }
                     }
                     Some("new") if receiver.is_none_or(is_constant) => {
-                        // `Foo.new`, `A::Foo.new`: the class; a bare `new` (in a class
-                        // method): the class it is written in.
-                        let class = match receiver {
-                            Some(r) => Some(last_segment(cx.text(r))),
-                            None => cx.enclosing_named(&[SymbolKind::Class]),
+                        // `Foo.new`: the class (`new()`); `A::Foo.new` too, its path
+                        // kept (`A.Foo.new()`: the namespace says which `Foo`); a bare
+                        // `new` (in a class method): the class it is written in.
+                        let (class, qual) = match receiver {
+                            Some(r) => {
+                                let path = constant_path(cx.text(r));
+                                let qual = match path.contains('.') {
+                                    true => format!("{path}.new()"),
+                                    false => "new()".to_string(),
+                                };
+                                (Some(last_segment(cx.text(r))), qual)
+                            }
+                            None => (
+                                cx.enclosing_named(&[SymbolKind::Class]),
+                                "new()".to_string(),
+                            ),
                         };
                         if let Some(class) = class.map(str::to_string) {
-                            cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
+                            cx.add_ref_via(RefKind::Call, &class, node, Some(qual));
                         }
                     }
                     Some("super") if receiver.is_none() => add_super(node, cx),
@@ -247,6 +258,12 @@ impl LanguageExtractor for Ruby {
                 }
                 true
             }
+            // A bare name is a local variable where one is declared, else a call of a
+            // method without arguments (`root`, `parse_context`: Ruby writes no `()`).
+            "identifier" => {
+                bare_name(node, cx);
+                true
+            }
             "comment" | "string" => false,
             _ => true,
         }
@@ -304,19 +321,31 @@ fn made_method(name: Node, at: Node, cx: &Context) -> Definition {
 }
 
 /// For `:a` in `attr_reader :a, :b` (`attr_writer`, `attr_accessor`) or the first
-/// argument of `alias_method :a, :b`, written in a class's or module's body, the method
-/// it makes.
+/// argument of `alias_method :a, :b`, written in a class's or module's body, or in
+/// `Struct.new(:a, :b)`, the method it makes.
 fn accessor_name<'s>(node: Node, cx: &Context<'s>) -> Option<&'s str> {
     let args = cx.parent(node).filter(|a| a.kind() == "argument_list")?;
     let call = cx.parent(args).filter(|c| c.kind() == "call")?;
-    let makes = match call.child_by_field_name("method").map(|m| cx.text(m)) {
-        Some("attr_reader" | "attr_writer" | "attr_accessor") => true,
-        Some("alias_method") => args.named_child(0).map(|a| a.id()) == Some(node.id()),
+    let receiver = call.child_by_field_name("receiver").map(|r| cx.text(r));
+    let made = match (
+        call.child_by_field_name("method").map(|m| cx.text(m)),
+        receiver,
+    ) {
+        (Some("attr_reader" | "attr_writer" | "attr_accessor"), None) => {
+            matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
+        }
+        (Some("alias_method"), None) => {
+            args.named_child(0).map(|a| a.id()) == Some(node.id())
+                && matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
+        }
+        // `Struct.new(:a, :b)`: as a class's base (`class Part < Struct.new(:name)`) or
+        // a constant's value (`Operator = Struct.new(:prefix)`).
+        (Some("new"), Some("Struct" | "::Struct")) => matches!(
+            cx.enclosing(),
+            Some(SymbolKind::Class | SymbolKind::Mod | SymbolKind::Const)
+        ),
         _ => false,
     };
-    let made = makes
-        && call.child_by_field_name("receiver").is_none()
-        && matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod));
     let name = cx.text(node).strip_prefix(':')?;
     (made && !name.is_empty()).then_some(name)
 }
@@ -394,7 +423,7 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             let receiver = value.child_by_field_name("receiver");
             if method == "new" {
                 return match receiver {
-                    Some(r) if is_constant(r) => Some(last_segment(cx.text(r)).to_string()),
+                    Some(r) if is_constant(r) => Some(constant_path(cx.text(r))),
                     None => cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string),
                     Some(_) => None,
                 };
@@ -434,6 +463,49 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// An identifier: a local's declaration (`x = …`, a block's or method's parameter,
+/// `rescue => e`, `for x in`), a use of a local, or a call of a method without
+/// arguments (a receiver too: `root.join`) — recorded as a call. The names a call, a
+/// definition or an alias writes are theirs.
+fn bare_name(node: Node, cx: &mut Context) {
+    let Some(parent) = cx.parent(node) else {
+        return;
+    };
+    let is_field =
+        |field: &str| parent.child_by_field_name(field).map(|n| n.id()) == Some(node.id());
+    let name = cx.text(node);
+    match parent.kind() {
+        "assignment" | "operator_assignment" if is_field("left") => cx.declare_local(name),
+        "left_assignment_list"
+        | "destructured_left_assignment"
+        | "rest_assignment"
+        | "exception_variable" => cx.declare_local(name),
+        "for" if is_field("pattern") => cx.declare_local(name),
+        "destructured_parameter" => cx.declare_local(name),
+        kind if kind.ends_with("parameters")
+            || (kind.ends_with("_parameter") && is_field("name")) =>
+        {
+            cx.declare_local(name)
+        }
+        // (A receiver that is no local is a call too: `root.join`.)
+        "call" if is_field("method") => {}
+        "method" | "singleton_method" | "alias" | "undef" | "setter" => {}
+        _ if cx.is_local(name) => {}
+        // A bare `new` (in a class method): the class, as `Foo.new` is.
+        _ if name == "new" => {
+            if let Some(class) = cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string) {
+                cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
+            }
+        }
+        _ => cx.add_ref(RefKind::Call, name, node),
+    }
+}
+
+/// A path of constants as a qualifier: `A::Foo` → `A.Foo`, `::Foo` → `Foo`.
+fn constant_path(text: &str) -> String {
+    text.trim().trim_start_matches("::").replace("::", ".")
 }
 
 /// A constant (`Foo`) or a path of constants (`A::Foo`).
