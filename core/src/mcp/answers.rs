@@ -110,13 +110,11 @@ impl Server {
         if !structured {
             agent::view(&tool.op.agent, &mut response);
         }
-        let content = fit_answer(
-            &tool.op.agent,
-            &mut response,
-            limit,
-            tool.checkfor,
-            tool.more(),
-        );
+        let more = match budget >= MAX_ANSWER_TOKENS {
+            true => at_ceiling(tool.more()),
+            false => tool.more().to_string(),
+        };
+        let content = fit_answer(&tool.op.agent, &mut response, limit, tool.checkfor, &more);
         let mut result = json!({ "content": content });
         if structured {
             result["structuredContent"] = response;
@@ -295,6 +293,21 @@ fn fit_answer(
         .into_iter()
         .map(|text| json!({"type": "text", "text": text}))
         .collect()
+}
+
+/// How to get the rest of an answer cut at [`MAX_ANSWER_TOKENS`], where a larger
+/// `max_tokens` gives no more: what a tool's hint says but raising it.
+fn at_ceiling(more: &str) -> String {
+    let narrower = more
+        .trim_end_matches("raise `max_tokens`")
+        .trim_end()
+        .trim_end_matches(" or")
+        .trim_end_matches(',')
+        .trim_end();
+    match narrower.is_empty() {
+        true => format!("no answer holds more than {MAX_ANSWER_TOKENS} tokens"),
+        false => format!("{narrower}: no answer holds more than {MAX_ANSWER_TOKENS} tokens"),
+    }
 }
 
 fn tool_error(message: impl Into<String>) -> Value {
