@@ -422,7 +422,9 @@ fn a_ruby_value_s_class_comes_from_what_gives_it() {
 /// is followed to the method it names; `x.tap do |y|` makes `y` an `x`; a module's
 /// method calls the module's methods defined where it is reopened; a value calls an
 /// instance's method, not the class's own (`def self.m`) of the same name; a namespace
-/// the project does not define (`URI::Parser`) is outside; `Struct.new(:a)` defines `a`.
+/// the project does not define (`URI::Parser`) is outside; `Struct.new(:a)` defines `a`;
+/// a class name is looked up in the namespaces the reference is written in; a mixin's
+/// bare call means the project's method of the name, or is ambiguous among several.
 #[test]
 fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
     let auth = "module Rack\n  module Basic\n    class Request\n      def username\n        1\n      end\n    end\n  end\n\n  module Digest\n    class Request\n      def nonce\n        2\n      end\n    end\n\n    class MD5\n      def call(env)\n        auth = Request.new(env)\n        auth.username\n        auth.nonce\n        Basic::Request.new(env).username\n      end\n    end\n  end\nend\n";
@@ -430,12 +432,18 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
     let uses = "module Lib\n  class Tag\n    def render(context, body, locale)\n      context.evaluate(1)\n      body.each\n      locale.t('x')\n    end\n  end\n\n  module Actions\n    def copy\n      root()\n    end\n  end\nend\n";
     let translator = "module Lib\n  class Translator\n    def self.translate(x)\n      x\n    end\n\n    def translate(x)\n      x\n    end\n  end\n\n  class Node\n    def run(translator)\n      translator.translate(1)\n      Translator.translate(2)\n    end\n  end\nend\n";
     let outside = "module Lib\n  class Parser\n    def parse(x)\n      x\n    end\n  end\n\n  class Stream\n    alias _read_raw read\n    def read\n      _read_raw()\n    end\n  end\n\n  class Mock\n    Operator = Struct.new(:prefix, :parametric)\n\n    def parser\n      @parser ||= URI::Parser.new\n    end\n\n    def run\n      @parser.parse('y')\n    end\n  end\n\n  class Variable\n    def parametric\n    end\n  end\n\n  class Use\n    def go(operator)\n      operator.parametric\n    end\n  end\nend\n";
+    let cops = "module RuboCop\n  module Cop\n    class Base\n      def add_offense(node)\n        node\n      end\n    end\n\n    module Style\n      class Comment < Base\n      end\n    end\n\n    module RangeHelp\n      def range_of(node)\n        add_offense(node)\n        lookup(node)\n      end\n    end\n  end\n\n  module Ext\n    class Base\n    end\n  end\nend\n";
     let (home, _dir, _engine, root) = indexed(&[
         ("lib/rack/auth.rb", auth),
         ("lib/context.rb", context),
         ("lib/uses.rb", uses),
         ("lib/translator.rb", translator),
         ("lib/outside.rb", outside),
+        ("lib/cops.rb", cops),
+        (
+            "lib/lookup.rb",
+            "class A\n  def lookup(x)\n  end\nend\n\nclass B\n  def lookup(x)\n  end\nend\n",
+        ),
     ]);
     let links = links(home.path(), &root);
     for link in [
@@ -464,11 +472,31 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
         // `Struct.new(…, :parametric)` defines one more `parametric`: not the one
         // method of the name.
         "lib/outside.rb:34 call parametric -> external",
+        // `Base` written in `Cop::Style`: `Cop::Base`, not `Ext::Base`.
+        "lib/cops.rb:10 extends Base -> lib/cops.rb:Base@3",
+        // A mixin's bare call: the one method of the name; of two, none (below).
+        "lib/cops.rb:16 call add_offense -> lib/cops.rb:add_offense@4",
+        "lib/cops.rb:17 call lookup -> external",
         // `Actions` reopened: its `root`.
         "lib/uses.rb:12 call root -> lib/context.rb:root@29",
     ] {
         assert!(links.contains(link), "{link}: {links:#?}");
     }
+    // …but listed as one of the calls that may mean each `lookup`.
+    let conn = rusqlite::Connection::open(cc_search::code::db_path(
+        home.path(),
+        std::path::Path::new(&root),
+    ))
+    .unwrap();
+    let ambiguous: bool = conn
+        .query_row(
+            "SELECT r.ambiguous FROM refs r JOIN files f ON f.id = r.file_id
+             WHERE f.rel_path = 'lib/cops.rb' AND r.line = 17",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(ambiguous);
 }
 
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),

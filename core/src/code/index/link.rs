@@ -1404,11 +1404,28 @@ impl<'a> Linker<'a> {
         if rules.global_names() {
             let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
+            if let [one] = fitting.as_slice() {
+                return Ok(Some(Target::Linked(one.id)));
+            }
             if !fitting.is_empty() {
-                return Ok(Some(match fitting.as_slice() {
-                    [one] => Target::Linked(one.id),
-                    _ => Target::Ambiguous,
-                }));
+                // Classes of the name in several namespaces (`Cop::Base`, `Expression::
+                // Base`): the one of the innermost namespace the reference is written in
+                // that has one, as Ruby looks a constant up.
+                if fitting
+                    .iter()
+                    .all(|s| matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
+                {
+                    for id in &chain {
+                        let Some(home) = self.name_of(*id)? else {
+                            continue;
+                        };
+                        let reached = self.classes_in(file, name, &home)?;
+                        if let Some(class) = reached.iter().find(|c| !never(c)) {
+                            return Ok(Some(Target::Linked(class.id)));
+                        }
+                    }
+                }
+                return Ok(Some(Target::Ambiguous));
             }
             // A class or module written inside a class (Ruby's `class Thor; class
             // Option`), where none at the top has the name.
@@ -1418,11 +1435,30 @@ impl<'a> Linker<'a> {
                     && !never(s)
             })?;
             let fitting: Vec<&Sym> = nested.iter().filter(|s| kind_fits(kind, s.kind)).collect();
-            return Ok(match fitting.as_slice() {
-                [one] => Some(Target::Linked(one.id)),
-                [] => None,
-                _ => Some(Target::Ambiguous),
-            });
+            match fitting.as_slice() {
+                [one] => return Ok(Some(Target::Linked(one.id))),
+                [] => {}
+                _ => return Ok(Some(Target::Ambiguous)),
+            }
+            // A bare call in a module's method (a mixin's): a method of whatever class
+            // includes it, so the project's one method of the name that Ruby does not
+            // define, or any of several.
+            if kind == RefKind::Call
+                && rules.unique_member(name)
+                && let Some((id, module)) = self.enclosing_type(&chain)
+                && self
+                    .sym(&module, id)?
+                    .is_some_and(|m| m.kind == Some(SymbolKind::Mod))
+            {
+                let methods = self.candidates(file, name, None, |s| {
+                    s.kind == Some(SymbolKind::Method) && !s.of_class
+                })?;
+                return Ok(match methods.as_slice() {
+                    [] => None,
+                    [one] => Some(Target::Linked(one.id)),
+                    _ => Some(Target::Ambiguous),
+                });
+            }
         }
         Ok(None)
     }
