@@ -1083,7 +1083,7 @@ impl<'a> Linker<'a> {
         path: &str,
     ) -> rusqlite::Result<Target> {
         let segments: Vec<&str> = path.split('.').collect();
-        if !self.defined(segments[0])? {
+        if self.outside_namespace(&segments)? {
             return Ok(Target::External);
         }
         if segments.len() > 1 && self.namespaces_of(file, name)? > 1 {
@@ -1415,14 +1415,12 @@ impl<'a> Linker<'a> {
                     .iter()
                     .all(|s| matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
                 {
-                    for id in &chain {
-                        let Some(home) = self.name_of(*id)? else {
-                            continue;
-                        };
-                        let reached = self.classes_in(file, name, &home)?;
-                        if let Some(class) = reached.iter().find(|c| !never(c)) {
-                            return Ok(Some(Target::Linked(class.id)));
-                        }
+                    let homes = self.namespaces_around(&[], &chain)?;
+                    if let Some(class) = self
+                        .first_classes_in(file, name, homes, |c| !never(c))?
+                        .first()
+                    {
+                        return Ok(Some(Target::Linked(class.id)));
                     }
                 }
                 return Ok(Some(Target::Ambiguous));
@@ -1861,13 +1859,7 @@ impl<'a> Linker<'a> {
             }
         }
         let rules = self.rules(file)?;
-        if rules.global_names()
-            && segments.len() > 1
-            && segments[0].starts_with(|c: char| c.is_ascii_uppercase())
-            && !self.defined(segments[0])?
-        {
-            // `URI::Parser.parse`, `Net::HTTP.new(…).get`: a namespace the project does
-            // not define is outside it, whatever its last name matches here.
+        if rules.global_names() && self.outside_namespace(&segments)? {
             return Ok(Target::External);
         }
         if rules.static_paths()
@@ -2012,43 +2004,75 @@ impl<'a> Linker<'a> {
             return Ok(Target::Ambiguous);
         };
         let chain = self.enclosing(file, from)?;
+        let homes = self.namespaces_around(written, &chain)?;
+        let reached = self.first_classes_in(file, ty, homes, |_| true)?;
+        let ids: HashSet<i64> = reached.iter().map(|c| c.id).collect();
+        let own: Vec<&Sym> = owned
+            .iter()
+            .filter(|s| s.parent.is_some_and(|p| ids.contains(&p)))
+            .collect();
+        if let Some(s) = best(own.into_iter(), kind) {
+            return Ok(Target::Linked(s.id));
+        }
+        if depth < MAX_DEPTH {
+            for class in &reached {
+                if let Some(found) = self.inherited_by((class.id, ty), name, kind, depth)? {
+                    return Ok(found);
+                }
+            }
+        }
+        Ok(Target::Ambiguous)
+    }
+
+    /// The namespaces a name written after the path `written` (`A::B::` of `A::B::C`)
+    /// is looked up in, first to last: the path's, innermost first, then those of
+    /// `chain` (a reference's enclosing symbols, innermost first) that are classes or
+    /// modules.
+    fn namespaces_around(
+        &mut self,
+        written: &[&str],
+        chain: &[i64],
+    ) -> rusqlite::Result<Vec<Arc<str>>> {
         let mut homes: Vec<Arc<str>> = written.iter().rev().map(|s| Arc::from(*s)).collect();
-        for id in &chain {
+        for id in chain {
             if let Some(home) = self.name_of(*id)? {
                 homes.push(home);
             }
         }
+        Ok(homes)
+    }
+
+    /// The classes and modules named `name` that `keep` keeps in the first of `homes`
+    /// that has any (see [`Linker::classes_in`]); none when no namespace has one.
+    fn first_classes_in(
+        &mut self,
+        file: i64,
+        name: &str,
+        homes: Vec<Arc<str>>,
+        keep: impl Fn(&Sym) -> bool,
+    ) -> rusqlite::Result<Vec<Sym>> {
         for home in homes {
-            let reached = self.classes_in(file, ty, &home)?;
-            if reached.is_empty() {
-                continue;
+            let mut classes = self.classes_in(file, name, &home)?;
+            classes.retain(&keep);
+            if !classes.is_empty() {
+                return Ok(classes);
             }
-            let ids: HashSet<i64> = reached.iter().map(|c| c.id).collect();
-            let own: Vec<&Sym> = owned
-                .iter()
-                .filter(|s| s.parent.is_some_and(|p| ids.contains(&p)))
-                .collect();
-            if let Some(s) = best(own.into_iter(), kind) {
-                return Ok(Target::Linked(s.id));
-            }
-            if depth < MAX_DEPTH {
-                for class in &reached {
-                    if let Some(found) = self.inherited_by((class.id, ty), name, kind, depth)? {
-                        return Ok(found);
-                    }
-                }
-            }
-            return Ok(Target::Ambiguous);
         }
-        Ok(Target::Ambiguous)
+        Ok(Vec::new())
+    }
+
+    /// Whether a path (`URI.Parser`, `Net.HTTP.get`) starts with a namespace the project
+    /// does not define: it is outside, whatever its last name matches here.
+    fn outside_namespace(&mut self, segments: &[&str]) -> rusqlite::Result<bool> {
+        Ok(segments.len() > 1
+            && segments[0].starts_with(|c: char| c.is_ascii_uppercase())
+            && !self.defined(segments[0])?)
     }
 
     /// The classes and modules named `name` (of `file`'s family) written directly in a
     /// class or module named `home` (each definition of one reopened in several files).
     fn classes_in(&mut self, file: i64, name: &str, home: &str) -> rusqlite::Result<Vec<Sym>> {
-        let classes = self.candidates(file, name, None, |s| {
-            matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
-        })?;
+        let classes = self.classes_named(file, name)?;
         let mut found = Vec::new();
         for class in classes {
             let at = match class.parent {
@@ -2060,6 +2084,13 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(found)
+    }
+
+    /// The classes and modules named `name` of `file`'s family.
+    fn classes_named(&mut self, file: i64, name: &str) -> rusqlite::Result<Vec<Sym>> {
+        self.candidates(file, name, None, |s| {
+            matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+        })
     }
 
     /// The name of the class or module `id` (of the files the run has read).
@@ -2104,9 +2135,7 @@ impl<'a> Linker<'a> {
         let found = match self.source {
             Source::Memory { parents, types, .. } => {
                 let homes: HashSet<Option<&Arc<str>>> = self
-                    .candidates(file, name, None, |s| {
-                        matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
-                    })?
+                    .classes_named(file, name)?
                     .iter()
                     .map(|s| parents.get(&s.id).and_then(|p| types.get(p)))
                     .collect();

@@ -142,46 +142,8 @@ impl LanguageExtractor for Ruby {
                             }
                         }
                     }
-                    Some("new") if receiver.is_none_or(is_constant) => {
-                        // `Foo.new`: the class (`new()`); `A::Foo.new` too, its path
-                        // kept (`A.Foo.new()`: the namespace says which `Foo`); a bare
-                        // `new` (in a class method): the class it is written in.
-                        let (class, qual) = match receiver {
-                            Some(r) => {
-                                let path = constant_path(cx.text(r));
-                                let qual = match path.contains('.') {
-                                    true => format!("{path}.new()"),
-                                    false => "new()".to_string(),
-                                };
-                                (Some(last_segment(cx.text(r))), qual)
-                            }
-                            None => (
-                                cx.enclosing_named(&[SymbolKind::Class]),
-                                "new()".to_string(),
-                            ),
-                        };
-                        if let Some(class) = class.map(str::to_string) {
-                            cx.add_ref_via(RefKind::Call, &class, node, Some(qual));
-                        }
-                    }
+                    Some("new") if receiver.is_none_or(is_constant) => add_new(node, receiver, cx),
                     Some("super") if receiver.is_none() => add_super(node, cx),
-                    // `x.tap do |y|`: `y` is `x` (and the call is a method's like any).
-                    Some(name @ ("tap" | "then" | "yield_self")) if receiver.is_some() => {
-                        if let Some(r) = receiver {
-                            cx.add_member_ref(RefKind::Call, name, node, r);
-                        }
-                        let param = node
-                            .child_by_field_name("block")
-                            .and_then(|b| b.child_by_field_name("parameters"))
-                            .filter(|p| p.named_child_count() == 1)
-                            .and_then(|p| p.named_child(0))
-                            .filter(|p| p.kind() == "identifier");
-                        if let (Some(param), Some(ty)) =
-                            (param, receiver.and_then(|r| value_type(r, cx)))
-                        {
-                            cx.bind(cx.text(param), ty);
-                        }
-                    }
                     Some(name) => {
                         let name = name.to_string();
                         match receiver {
@@ -206,6 +168,11 @@ impl LanguageExtractor for Ruby {
                             }
                             // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
                             Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
+                        }
+                        // `x.tap do |y|`: `y` is `x`.
+                        if let ("tap" | "then" | "yield_self", Some(r)) = (name.as_str(), receiver)
+                        {
+                            bind_block_param(node, r, cx);
                         }
                     }
                     None => {}
@@ -422,11 +389,7 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             let method = cx.text(value.child_by_field_name("method")?);
             let receiver = value.child_by_field_name("receiver");
             if method == "new" {
-                return match receiver {
-                    Some(r) if is_constant(r) => Some(constant_path(cx.text(r))),
-                    None => cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string),
-                    Some(_) => None,
-                };
+                return constructed_class(receiver, cx);
             }
             let callee = match receiver.map(|r| cx.text(r)) {
                 // `self.class.build(…)`: the class's own `build`.
@@ -494,12 +457,46 @@ fn bare_name(node: Node, cx: &mut Context) {
         "method" | "singleton_method" | "alias" | "undef" | "setter" => {}
         _ if cx.is_local(name) => {}
         // A bare `new` (in a class method): the class, as `Foo.new` is.
-        _ if name == "new" => {
-            if let Some(class) = cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string) {
-                cx.add_ref_via(RefKind::Call, &class, node, Some("new()".into()));
-            }
-        }
+        _ if name == "new" => add_new(node, None, cx),
         _ => cx.add_ref(RefKind::Call, name, node),
+    }
+}
+
+/// The class `new` makes, as a path (`A.Foo`), called on `receiver` (`Foo.new`,
+/// `A::Foo.new`) or bare (in a class method: the class it is written in); none on a
+/// receiver that is no constant.
+fn constructed_class(receiver: Option<Node>, cx: &Context) -> Option<String> {
+    match receiver {
+        Some(r) if is_constant(r) => Some(constant_path(cx.text(r))),
+        Some(_) => None,
+        None => cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string),
+    }
+}
+
+/// A `new` (see [`constructed_class`]) as a reference to the class, by its name: `new()`,
+/// or `A.Foo.new()` where the path names a namespace (it says which `Foo`).
+fn add_new(node: Node, receiver: Option<Node>, cx: &mut Context) {
+    let Some(path) = constructed_class(receiver, cx) else {
+        return;
+    };
+    let qual = match path.contains('.') {
+        true => format!("{path}.new()"),
+        false => "new()".to_string(),
+    };
+    cx.add_ref_via(RefKind::Call, last_segment(&path), node, Some(qual));
+}
+
+/// For `x.tap do |y|` (`then`, `yield_self`), `node`, with `x` its `receiver`: `y`
+/// holds what `x` is.
+fn bind_block_param(node: Node, receiver: Node, cx: &mut Context) {
+    let param = node
+        .child_by_field_name("block")
+        .and_then(|b| b.child_by_field_name("parameters"))
+        .filter(|p| p.named_child_count() == 1)
+        .and_then(|p| p.named_child(0))
+        .filter(|p| p.kind() == "identifier");
+    if let (Some(param), Some(ty)) = (param, value_type(receiver, cx)) {
+        cx.bind(cx.text(param), ty);
     }
 }
 
