@@ -6,7 +6,7 @@
 #
 #   core/benches/links/run_more.sh [--examples N] [PROJECT...]
 #
-# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann (default: all). Scratch
+# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday (default: all). Scratch
 # space, tools and gold files go to target/links-bench/ (gold/<project>.jsonl).
 # CC_SEARCH_CLI picks the CLI (default .venv/bin/cc-search, as `make python` installs it).
 set -euo pipefail
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) PROJECTS+=("$1"); shift ;;
   esac
 done
-[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann)
+[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday)
 want() { local p; for p in "${PROJECTS[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 # Pinned projects.
@@ -37,6 +37,8 @@ TZINFO_DEB=ruby-tzinfo=2.0.5-1                # Debian bookworm (TZInfo 2.0.5)
 RACK_DEB=ruby-rack=2.2.22-0+deb12u2           # Debian bookworm (Rack 2.2.22)
 THOR_DEB=ruby-thor=1.2.1-2                    # Debian bookworm (Thor 1.2.1)
 MUSTERMANN_DEB=ruby-mustermann=3.0.0-2        # Debian bookworm (Mustermann 3.0.0)
+KRAMDOWN_DEB=ruby-kramdown=2.4.0-2            # Debian bookworm (kramdown 2.4.0)
+FARADAY_DEB=ruby-faraday=1.1.0-7              # Debian bookworm (Faraday 1.1.0)
 
 mkdir -p "$WORK/src" "$WORK/gold" "$WORK/home"
 [ -x "$CLI" ] || { echo "run_more.sh: no CLI at $CLI (make python, or set CC_SEARCH_CLI)" >&2; exit 1; }
@@ -158,8 +160,8 @@ deb_ruby_src() {
 
 # The hand-checked Ruby samples (no Ruby oracle: README.md, "The oracles"): Liquid's, on
 # which the rules were first made; TZInfo's, decided without looking at the index's links;
-# Rack's, Thor's and Mustermann's, each decided blind to measure the rules changed after
-# the one before.
+# Rack's, Thor's, Mustermann's, kramdown's and Faraday's, each decided blind to measure
+# the rules changed after the ones before.
 ruby_sample() {  # NAME PIN GEM-DIR
   if want "$1"; then
     index "$1" "$(deb_ruby_src "$2" "$3")"
@@ -171,3 +173,5 @@ ruby_sample ruby-tzinfo "$TZINFO_DEB" tzinfo-2.0.5
 ruby_sample ruby-rack "$RACK_DEB" rack-2.2.22
 ruby_sample ruby-thor "$THOR_DEB" thor-1.2.1
 ruby_sample ruby-mustermann "$MUSTERMANN_DEB" mustermann-3.0.0
+ruby_sample ruby-kramdown "$KRAMDOWN_DEB" kramdown-2.4.0
+ruby_sample ruby-faraday "$FARADAY_DEB" faraday-1.1.0
