@@ -253,6 +253,17 @@ ALTER TABLE symbols ADD COLUMN gives TEXT;
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '11');
 "#,
+    // 12: the modules a class or module mixes in (`mixins`: Ruby's `include` and `extend`
+    // in its body, one qualifier a line) and the methods that are their class's
+    // own where their signature does not say it (`of_class`: Ruby's `class << self`),
+    // for the linker to look members up as Ruby does; every file is extracted again by
+    // the next run.
+    r#"
+ALTER TABLE symbols ADD COLUMN mixins TEXT;
+ALTER TABLE symbols ADD COLUMN of_class INTEGER NOT NULL DEFAULT 0;
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '12');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -264,7 +275,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 11;
+pub const SCHEMA_VERSION: usize = 12;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

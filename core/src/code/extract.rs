@@ -45,6 +45,13 @@ pub struct ExtractedSymbol {
     /// its signature does not (see [`LanguageExtractor::gives`]): a qualifier (see
     /// [`ExtractedRef::qual`]).
     pub gives: Option<String>,
+    /// The modules a class or module mixes in where its signature does not say it (see
+    /// [`Context::add_mixin`]): qualifiers (see [`ExtractedRef::qual`]), in the order
+    /// written.
+    pub mixins: Vec<String>,
+    /// Whether it is a method of its class itself, not of the class's instances, where
+    /// its signature does not say it (see [`LanguageExtractor::of_class`]).
+    pub of_class: bool,
     /// Symbols defined inside it.
     pub children: Vec<ExtractedSymbol>,
     /// What it refers to: each use, once per line (kind, name and qualifier alike).
@@ -176,6 +183,12 @@ pub trait LanguageExtractor: Send + Sync {
     /// default.
     fn gives(&self, _node: Node, _cx: &Context) -> Option<String> {
         None
+    }
+    /// Whether the method defined at `node` is its class's own, not its instances', where
+    /// its signature does not say it (Ruby's methods in `class << self`). Asked only of
+    /// definitions of kind `method`. False by default.
+    fn of_class(&self, _node: Node, _cx: &Context) -> bool {
+        false
     }
     /// Whether its files are source code, not prose: `code.find` ranks only code.
     fn is_code(&self) -> bool {
@@ -577,6 +590,26 @@ impl<'a> Context<'a> {
             && !frame.fields.iter().any(|(n, _)| n == field)
         {
             frame.fields.push((field.to_string(), ty));
+        }
+    }
+
+    /// Record that the innermost class or module being defined mixes in the module
+    /// `path` (a qualifier: Ruby's `include Thor::Base` → `Thor.Base`), so that its
+    /// members are the class's: the linker looks a member up in them, the last mixed
+    /// in first, before the class's bases.
+    pub fn add_mixin(&mut self, path: String) {
+        if path.is_empty() || path.len() > MAX_NAME_BYTES {
+            return;
+        }
+        if let Some(frame) = self
+            .frames
+            .iter_mut()
+            .rev()
+            .find(|f| matches!(f.symbol.kind, SymbolKind::Class | SymbolKind::Mod))
+            && frame.symbol.mixins.len() < MAX_BINDINGS
+            && !frame.symbol.mixins.contains(&path)
+        {
+            frame.symbol.mixins.push(path);
         }
     }
 
@@ -1281,6 +1314,8 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 declaration,
                 guard: lang.guard(node, cx),
                 gives: None,
+                mixins: Vec::new(),
+                of_class: def.kind == SymbolKind::Method && lang.of_class(node, cx),
                 children: Vec::new(),
                 references: Vec::new(),
             },

@@ -499,6 +499,82 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
     assert!(ambiguous);
 }
 
+/// What a Ruby class has besides its own methods: what it mixes in (`include`, the
+/// `extend` and `include` of an `included` hook, a `Concern`'s `ClassMethods`), also
+/// where the module is reopened; a reader of an instance variable gives what the class
+/// constructs into it; an element of a collection is what the class pushes into it; a
+/// nested class extends the class it is written in; a value may hold a class (its own
+/// methods, in `class << self`), and a one-word name says its class for a member Ruby's
+/// common values lack (`node.stop`); a `super` in a module's method is what follows the
+/// module where classes mix it in; `class Env < Options.new(:url)` extends `Options`; a
+/// class name means the one of the namespace it is written in before one at the top.
+#[test]
+fn a_ruby_class_has_what_it_mixes_in_and_its_collections_hold() {
+    let (home, _dir, _engine, root) = indexed(&[
+        ("lib/thor.rb", THOR),
+        ("lib/thor/base.rb", BASE),
+        ("lib/thor/shell.rb", SHELL),
+        ("lib/thor/invocation.rb", INVOCATION),
+        ("lib/concern.rb", CONCERN),
+        ("lib/tree.rb", TREE),
+        ("lib/more.rb", MORE),
+        (
+            "lib/logger.rb",
+            "module Faraday\n  class Response\n    class Logger < Middleware\n    end\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        // Mixed in by `include Thor::Base` (reopened in shell.rb: the file named after
+        // it is the answer), and by its `included` hook: `base.extend ClassMethods`,
+        // `base.send :include, Invocation` (and Invocation's own hook).
+        "lib/thor.rb:20 implements Base -> lib/thor/base.rb:Base@2",
+        "lib/thor.rb:4 call class_options_help -> lib/thor/base.rb:class_options_help@11",
+        "lib/thor.rb:5 call prepare_for_invocation -> lib/thor/invocation.rb:prepare_for_invocation@8",
+        "lib/thor.rb:16 call invoke -> lib/thor/invocation.rb:invoke@13",
+        // A bare `new` in `class << self`: a Thor, with Base's `args`.
+        "lib/thor.rb:7 call args -> lib/thor/base.rb:args@3",
+        // The one method of the name, a class's own (in `class << self`): for a value
+        // whose name says it holds a class, not for any value.
+        "lib/thor.rb:17 call subcommand_help -> lib/thor.rb:subcommand_help@10",
+        "lib/more.rb:41 call subcommand_help -> external",
+        // `super` is never the method it is written in (the module's own, now that
+        // `Thor` has it).
+        "lib/thor/base.rb:16 call super -> external",
+        // `extend ActiveSupport::Concern`: its `ClassMethods` are the includer's.
+        "lib/concern.rb:15 call tracked_fields -> lib/concern.rb:tracked_fields@5",
+        // Elements of `@blocks` (pushed by a method written after), of a local list.
+        "lib/tree.rb:8 call else? -> lib/tree.rb:else?@30",
+        "lib/tree.rb:10 call evaluate -> lib/tree.rb:evaluate@34",
+        "lib/tree.rb:12 call evaluate -> lib/tree.rb:evaluate@34",
+        "lib/tree.rb:16 call else? -> lib/tree.rb:else?@30",
+        // `attr_reader :root` gives the `Walker` assigned to `@root`.
+        "lib/tree.rb:13 call walk -> lib/tree.rb:walk@53",
+        // `class Root < Node` inside `Node`.
+        "lib/tree.rb:25 extends Node -> lib/tree.rb:Node@2",
+        // `node` is a Node: `stop` is no method of Ruby's common values.
+        "lib/tree.rb:59 call stop -> lib/tree.rb:stop@3",
+        // `super` in a module's method: what follows the module in the classes that
+        // mix it in (not the class it is written in, which does not).
+        "lib/more.rb:10 call super -> lib/more.rb:+@2",
+        // A class `Options.new` makes extends `Options`, and has its own methods.
+        "lib/more.rb:25 extends Options -> lib/more.rb:Options@19",
+        "lib/more.rb:26 call memoized -> lib/more.rb:memoized@20",
+        // A class name means the one of the namespace it is written in first.
+        "lib/logger.rb:3 extends Middleware -> lib/more.rb:Middleware@34",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
+const THOR: &str = "class Thor\n  class << self\n    def help(shell)\n      class_options_help(shell)\n      prepare_for_invocation(1, 2)\n      instance = new\n      instance.args\n    end\n\n    def subcommand_help(cmd)\n      cmd\n    end\n  end\n\n  def run(subcommand_class)\n    invoke(:x)\n    subcommand_class.subcommand_help(1)\n  end\n\n  include Thor::Base\nend\n";
+const BASE: &str = "class Thor\n  module Base\n    attr_accessor :args\n\n    def self.included(base)\n      base.extend ClassMethods\n      base.send :include, Invocation\n    end\n\n    module ClassMethods\n      def class_options_help(shell)\n        shell\n      end\n\n      def inherited(klass)\n        super(klass)\n      end\n    end\n  end\nend\n";
+const SHELL: &str = "class Thor\n  module Base\n    def shell\n    end\n  end\nend\n";
+const INVOCATION: &str = "class Thor\n  module Invocation\n    def self.included(base)\n      base.extend ClassMethods\n    end\n\n    module ClassMethods\n      def prepare_for_invocation(key, name)\n        name\n      end\n    end\n\n    def invoke(name)\n      name\n    end\n  end\nend\n";
+const CONCERN: &str = "module Trackable\n  extend ActiveSupport::Concern\n\n  module ClassMethods\n    def tracked_fields\n      []\n    end\n  end\nend\n\nclass Post\n  include Trackable\n\n  def self.setup\n    tracked_fields\n  end\nend\n";
+const MORE: &str = "class Pattern\n  def +(other)\n    other\n  end\nend\n\nclass Concat\n  module Native\n    def +(other)\n      super\n    end\n  end\nend\n\nclass Identity < Pattern\n  include Concat::Native\nend\n\nclass Options < Struct\n  def self.memoized(key)\n    key\n  end\nend\n\nclass Env < Options.new(:url)\n  memoized(:url)\nend\n\nmodule Faraday\n  class Middleware\n  end\n\n  class Response\n    class Middleware\n    end\n  end\nend\n\nclass Runner\n  def go(thing)\n    thing.subcommand_help(2)\n  end\nend\n";
+const TREE: &str = "module Lib\n  class Node\n    attr_accessor :stop\n    attr_reader :root\n\n    def render\n      @blocks.each do |block|\n        block.else?\n      end\n      @blocks.first.evaluate\n      first = @blocks.last\n      first.evaluate\n      root.walk\n      list = []\n      list << Condition.new\n      list.map { |c| c.else? }\n    end\n\n    def parse\n      @root = Walker.new\n      block = Condition.new\n      @blocks << block\n    end\n\n    class Root < Node\n    end\n  end\n\n  class Condition\n    def else?\n      false\n    end\n\n    def evaluate\n      true\n    end\n\n    def walk\n    end\n  end\n\n  class ElseCondition\n    def else?\n      true\n    end\n\n    def evaluate\n      true\n    end\n  end\n\n  class Walker\n    def walk\n    end\n  end\n\n  class Boundaries\n    def set(node)\n      node.stop\n    end\n  end\nend\n";
+
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A
 /// reader defined beside an `attr_writer` of its name is what a call reads.

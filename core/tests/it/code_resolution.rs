@@ -385,14 +385,49 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
         "flag.go:14 call Parse -> flag.go:Parse@9",
         // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
         // reference ambiguous, no indexes of qualifiers (and no guards, of schema 10, nor
-        // what definitions give, of 11).
-        "ALTER TABLE symbols DROP COLUMN gives;
+        // what definitions give, of 11, nor mixins, of 12).
+        "ALTER TABLE symbols DROP COLUMN of_class;
+         ALTER TABLE symbols DROP COLUMN mixins;
+         ALTER TABLE symbols DROP COLUMN gives;
          DROP INDEX symbols_guarded;
          ALTER TABLE symbols DROP COLUMN guard;
          DROP INDEX refs_qual;
          UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
          UPDATE metadata SET value = '8' WHERE key = 'schema_version';
          PRAGMA user_version = 8;",
+    );
+}
+
+/// Schema 12 keeps what a class mixes in (Ruby's `include`): the upgrade reads the files
+/// again, and a call of a method mixed in links, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_12_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "doc.rb",
+        "module Walk
+  def walk
+  end
+end
+
+class Other
+  def walk
+  end
+end
+
+class Doc
+  include Walk
+end
+
+Doc.new.walk
+",
+        "doc.rb:15 call walk -> doc.rb:walk@2",
+        // As schema 11 left it: nothing known of what `Doc` mixes in, the call
+        // ambiguous.
+        "ALTER TABLE symbols DROP COLUMN of_class;
+         ALTER TABLE symbols DROP COLUMN mixins;
+         UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'walk';
+         UPDATE metadata SET value = '11' WHERE key = 'schema_version';
+         PRAGMA user_version = 11;",
     );
 }
 
@@ -424,8 +459,11 @@ class Doc
 end
 ",
         "doc.rb:17 call render -> doc.rb:render@2",
-        // As schema 10 left it: nothing known of what `body` gives, the call ambiguous.
-        "ALTER TABLE symbols DROP COLUMN gives;
+        // As schema 10 left it (nor mixins, of 12): nothing known of what `body` gives,
+        // the call ambiguous.
+        "ALTER TABLE symbols DROP COLUMN of_class;
+         ALTER TABLE symbols DROP COLUMN mixins;
+         ALTER TABLE symbols DROP COLUMN gives;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'render';
          UPDATE metadata SET value = '10' WHERE key = 'schema_version';
          PRAGMA user_version = 10;",
@@ -441,9 +479,12 @@ fn the_upgrade_to_schema_10_reads_every_file_again() {
         "trace.c",
         "#ifdef DEBUG\n#define Trace(x) log(x)\n#else\n#define Trace(x)\n#endif\nvoid run(void) { Trace(1); }\n",
         "trace.c:6 call Trace -> trace.c:Trace@4",
-        // As schema 9 left it: no guards (nor what definitions give, of 11), the call
+        // As schema 9 left it: no guards (nor what definitions give, of 11, nor mixins,
+        // of 12), the call
         // ambiguous.
-        "ALTER TABLE symbols DROP COLUMN gives;
+        "ALTER TABLE symbols DROP COLUMN of_class;
+         ALTER TABLE symbols DROP COLUMN mixins;
+         ALTER TABLE symbols DROP COLUMN gives;
          DROP INDEX symbols_guarded;
          ALTER TABLE symbols DROP COLUMN guard;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'Trace';

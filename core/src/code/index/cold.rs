@@ -124,9 +124,10 @@ impl Writer<'_, '_> {
         let conn = self.conn;
         let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let kind = symbol.kind.as_str();
+        let mixins = super::stored_mixins(&symbol.mixins);
         conn.prepare_cached(
-            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         )?
         .execute(params![
             at.file,
@@ -141,6 +142,8 @@ impl Writer<'_, '_> {
             symbol.declaration,
             symbol.guard,
             symbol.gives,
+            mixins,
+            symbol.of_class,
         ])?;
         let id = conn.last_insert_rowid();
         self.delta.symbols += 1;
@@ -169,6 +172,7 @@ impl Writer<'_, '_> {
             (scope, parent),
             symbol.signature.as_deref(),
             (symbol.guard.as_deref(), symbol.gives.as_deref()),
+            (mixins.as_deref(), symbol.of_class),
         );
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

@@ -15,6 +15,8 @@ pub(super) struct OldSymbol {
     pub(super) declaration: bool,
     pub(super) guard: Option<String>,
     pub(super) gives: Option<String>,
+    pub(super) mixins: Option<String>,
+    pub(super) of_class: bool,
 }
 
 /// A changed file's symbols before the run, by identity: the path of (kind, name,
@@ -40,7 +42,7 @@ impl OldSymbols {
     pub(super) fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
         let mut stmt = conn.prepare_cached(
             "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment,
-                    declaration, guard, gives
+                    declaration, guard, gives, mixins, of_class
              FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
         let mut keys: HashMap<i64, String> = HashMap::new();
@@ -64,6 +66,8 @@ impl OldSymbols {
                     declaration: r.get(8)?,
                     guard: r.get(9)?,
                     gives: r.get(10)?,
+                    mixins: r.get(11)?,
+                    of_class: r.get(12)?,
                 },
             ))
         })?;

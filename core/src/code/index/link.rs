@@ -601,7 +601,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start, s.mixins, s.of_class ",
             $rest
         )
     };
@@ -620,22 +620,26 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let scope = Scope::of(family, parent, kind, signature.as_deref());
     let guard: Option<String> = r.get(8)?;
     let gives: Option<String> = r.get(9)?;
+    let mixins: Option<String> = r.get(11)?;
     Ok(Sym::new(
         (r.get(0)?, r.get(1)?, r.get(10)?, family, kind),
         (scope, r.get(7)?),
         signature.as_deref(),
         (guard.as_deref(), gives.as_deref()),
+        (mixins.as_deref(), r.get(12)?),
     ))
 }
 
 impl Sym {
     /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
-    /// what its `signature`, `guard` and stored `gives` tell the linker.
+    /// what its `signature`, `guard`, stored `gives`, `mixins` (one a line) and `of_class`
+    /// tell the linker.
     pub(super) fn new(
         (id, file, line, family, kind): (i64, i64, u32, Family, Option<SymbolKind>),
         (scope, parent): (Scope, Option<i64>),
         signature: Option<&str>,
         (guard, gives): (Option<&str>, Option<&str>),
+        (mixins, of_class): (Option<&str>, bool),
     ) -> Sym {
         let rules = family.rules();
         Sym {
@@ -652,8 +656,8 @@ impl Sym {
                 .gives(kind, signature)
                 .map(Arc::from)
                 .or_else(|| gives.map(Arc::from)),
-            bases: bases_of(family, kind, signature),
-            of_class: rules.of_class(kind, signature),
+            bases: bases_of(family, kind, signature, mixins),
+            of_class: of_class || rules.of_class(kind, signature),
             writes_only: rules.writes_only(kind, signature),
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
@@ -688,10 +692,28 @@ pub(super) fn owns_members(family: Family, kind: SymbolKind) -> bool {
                 .is_some())
 }
 
-/// [`LanguageLinker::bases`] as a [`Sym`] keeps them.
-fn bases_of(family: Family, kind: Option<SymbolKind>, signature: Option<&str>) -> Bases {
-    let bases = family.rules().bases(kind, signature);
-    (!bases.is_empty()).then(|| bases.into_iter().map(Arc::from).collect())
+/// Where a member a type does not define is looked for, in order, as a [`Sym`] keeps
+/// them: the modules it mixes in (`mixins`, one a line), the last first, then
+/// [`LanguageLinker::bases`].
+fn bases_of(
+    family: Family,
+    kind: Option<SymbolKind>,
+    signature: Option<&str>,
+    mixins: Option<&str>,
+) -> Bases {
+    let mut bases: Vec<Arc<str>> = mixins
+        .into_iter()
+        .flat_map(|m| m.lines().rev())
+        .map(Arc::from)
+        .collect();
+    bases.extend(
+        family
+            .rules()
+            .bases(kind, signature)
+            .into_iter()
+            .map(Arc::from),
+    );
+    (!bases.is_empty()).then(|| bases.into())
 }
 
 fn read_syms(
@@ -729,10 +751,15 @@ pub(super) struct Linker<'a> {
     returns: HashMap<(i64, Option<i64>, String), Option<String>>,
     /// The file and bases of a type as a file reaches it (`inherited`), by that file and
     /// the type's name: looked up once however many of its members are asked for.
-    bases: HashMap<(i64, String), Option<TypeBases>>,
+    bases: HashMap<(i64, Option<i64>, String), Option<TypeBases>>,
     /// What the default build of a file knows of each macro a guard names
     /// (`macro_state`), by file and name; None while it is being found.
     macros: HashMap<(i64, String), Option<Macro>>,
+    /// The classes that mix a module in (`includers`), by its name and family.
+    includers: HashMap<(String, Family), Vec<Sym>>,
+    /// How deep the member being looked for is looked for in a type's bases (see
+    /// `inherited_from`): there, never a value's (`of_value`).
+    in_bases: usize,
 }
 
 /// A type's file and id, and the types it extends and implements (see
@@ -762,6 +789,8 @@ impl<'a> Linker<'a> {
             returns: HashMap::new(),
             bases: HashMap::new(),
             macros: HashMap::new(),
+            includers: HashMap::new(),
+            in_bases: 0,
         }
     }
 
@@ -1169,7 +1198,7 @@ impl<'a> Linker<'a> {
             {
                 self.constructed(file, from, name, path)
             }
-            Some("?") => self.of_value(file, name, kind),
+            Some("?") => self.of_value(file, name, kind, false),
             Some(q) => self.qualified(file, from, name, kind, q, 0),
         }
     }
@@ -1244,6 +1273,13 @@ impl<'a> Linker<'a> {
             Some((receiver, name)) => (Some(receiver), name),
             None => (None, callee),
         };
+        if let (Some(class), "new") = (receiver, name)
+            && class.starts_with(|c: char| c.is_uppercase())
+            && self.rules(file)?.global_names()
+        {
+            // Ruby's `Foo.new`: an instance of `Foo`.
+            return Ok(Some(class.to_string()));
+        }
         let target = match receiver {
             None if !self.defined(name)? => Target::External,
             None => self
@@ -1316,12 +1352,19 @@ impl<'a> Linker<'a> {
                 s.id
             }
         };
-        // Never meant: what a class extends is not itself nor what it is written in
-        // (`class Visitor < Liquid::Visitor`, `class Foo(Foo)` after an import); a call,
+        // Never meant: what a class extends is not itself (`class Visitor <
+        // Liquid::Visitor`, `class Foo(Foo)` after an import), nor, where a class body
+        // does not see the classes it is written in (Python's), one of those — with an
+        // implicit `this` it does (Ruby's `class Root < Node` inside `Node`); a call,
         // where calls never construct, is not a class or module (Ruby's `Array(x)` is
         // Kernel's method).
         let never = |s: &Sym| {
-            (kind == RefKind::Extends && chain.contains(&s.id))
+            (kind == RefKind::Extends
+                && if rules.implicit_this() {
+                    chain.first() == Some(&s.id)
+                } else {
+                    chain.contains(&s.id)
+                })
                 || (!rules.calls_reach_types()
                     && kind == RefKind::Call
                     && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
@@ -1356,6 +1399,18 @@ impl<'a> Linker<'a> {
             && let Some(found) = self.inherited_by((id, &class), name, kind, 0)?
         {
             return Ok(Some(found));
+        }
+        // In a class's body outside its methods, where a block may run with another
+        // `self` (a DSL's: Ruby's `translate(:node) { t(…) }`), a name neither the class
+        // nor what it inherits defines: the project's one method of the name, as for a
+        // value of no known class (see `Linker::of_value`).
+        if rules.unique_member(name)
+            && kind == RefKind::Call
+            && let Some((id, _)) = self.enclosing_type(&chain)
+            && from == Some(id)
+            && let Target::Linked(found) = self.of_value(file, name, kind, false)?
+        {
+            return Ok(Some(Target::Linked(found)));
         }
         // 2. What an import binds to the name.
         let bindings = self.bindings_of(file)?;
@@ -1402,9 +1457,23 @@ impl<'a> Linker<'a> {
         }
         // 5. One global namespace.
         if rules.global_names() {
+            // A class or module of the name written in a namespace the reference is
+            // written in, innermost first, before any at the top (Ruby's constant
+            // lookup: `class Logger < Middleware` in `Response` means
+            // `Response::Middleware`).
+            let homes = self.namespaces_around(&[], &chain)?;
+            if let Some(class) = self
+                .first_classes_in(file, name, homes, |c| !never(c) && kind_fits(kind, c.kind))?
+                .first()
+            {
+                return Ok(Some(Target::Linked(class.id)));
+            }
             let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
             if let [one] = fitting.as_slice() {
+                return Ok(Some(Target::Linked(one.id)));
+            }
+            if let Some(one) = self.one_reopened(file, name, &fitting)? {
                 return Ok(Some(Target::Linked(one.id)));
             }
             if !fitting.is_empty() {
@@ -1433,6 +1502,9 @@ impl<'a> Linker<'a> {
                     && !never(s)
             })?;
             let fitting: Vec<&Sym> = nested.iter().filter(|s| kind_fits(kind, s.kind)).collect();
+            if let Some(one) = self.one_reopened(file, name, &fitting)? {
+                return Ok(Some(Target::Linked(one.id)));
+            }
             match fitting.as_slice() {
                 [one] => return Ok(Some(Target::Linked(one.id))),
                 [] => {}
@@ -1448,12 +1520,14 @@ impl<'a> Linker<'a> {
                     .sym(&module, id)?
                     .is_some_and(|m| m.kind == Some(SymbolKind::Mod))
             {
-                let methods = self.candidates(file, name, None, |s| {
-                    s.kind == Some(SymbolKind::Method) && !s.of_class
-                })?;
-                return Ok(match methods.as_slice() {
-                    [] => None,
-                    [one] => Some(Target::Linked(one.id)),
+                let methods =
+                    self.candidates(file, name, None, |s| s.kind == Some(SymbolKind::Method))?;
+                // (A class's own method is no instance's: where only such are defined,
+                // the call may be one of them — a module mixed into `class << self`.)
+                let instances: Vec<&Sym> = methods.iter().filter(|s| !s.of_class).collect();
+                return Ok(match (instances.as_slice(), methods.is_empty()) {
+                    (_, true) => None,
+                    ([one], _) => Some(Target::Linked(one.id)),
                     _ => Some(Target::Ambiguous),
                 });
             }
@@ -1780,21 +1854,40 @@ impl<'a> Linker<'a> {
         })
     }
 
-    /// A member of a value whose type is unknown.
-    fn of_value(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<Target> {
-        if kind == RefKind::Call && self.rules(file)?.unique_member(name) {
+    /// A member of a value whose type is unknown (a class, where `holds_class`).
+    fn of_value(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        holds_class: bool,
+    ) -> rusqlite::Result<Target> {
+        if kind == RefKind::Call && self.in_bases == 0 && self.rules(file)?.unique_member(name) {
             // The one method of the name, where the language's values say no class and
-            // the standard library does not define it.
+            // the standard library does not define it — an instance's, or a class's own
+            // where the value holds a class (never a module's own: Ruby's `def
+            // self.to_number` in `module Utils` is called on the module).
             let defined = self.candidates(file, name, None, |s| {
                 matches!(s.kind, Some(SymbolKind::Method | SymbolKind::Fn))
             })?;
             if let [one] = defined.as_slice()
                 && one.kind == Some(SymbolKind::Method)
-                && !one.of_class
+                && !(one.of_class && (!holds_class || self.in_module(one)?))
             {
                 return Ok(Target::Linked(one.id));
             }
         }
+        self.ambiguous_if_any(file, name, kind)
+    }
+
+    /// Ambiguous if some type of `file`'s family has a member `name` (that a value may
+    /// use, for a value); external otherwise.
+    fn ambiguous_if_any(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+    ) -> rusqlite::Result<Target> {
         Ok(if self.any_member(file, name, kind)? {
             Target::Ambiguous
         } else {
@@ -1816,10 +1909,8 @@ impl<'a> Linker<'a> {
     ) -> rusqlite::Result<Target> {
         if let Some(callee) = qual.strip_suffix("()") {
             return match self.returned_type(file, from, callee, depth)? {
-                Some(ty) if depth < MAX_DEPTH => {
-                    self.qualified(file, None, name, kind, &ty, depth + 1)
-                }
-                _ => self.of_value(file, name, kind),
+                Some(ty) if depth < MAX_DEPTH => self.of_instance(file, name, kind, &ty, depth + 1),
+                _ => self.of_value(file, name, kind, false),
             };
         }
         if let Some(class) = qual.strip_prefix('^') {
@@ -1834,9 +1925,22 @@ impl<'a> Linker<'a> {
                 Some((id, written)) if &*written == class => {
                     self.inherited_by((id, class), name, kind, depth)?
                 }
-                _ => self.inherited(file, name, kind, class, depth)?,
+                // A module's method, written inside the class (Ruby's `Invocation` in
+                // `class Thor`): what follows the module in the class's ancestors, when
+                // the class mixes it in; otherwise its host is not known.
+                Some((_, module)) => match self.after_module(file, name, kind, &module, depth)? {
+                    Some(found) => Some(found),
+                    None if self.mixes_in(file, class, &module)? => {
+                        self.inherited((file, from), name, kind, class, depth)?
+                    }
+                    None => None,
+                },
+                None => self.inherited((file, from), name, kind, class, depth)?,
             };
-            return Ok(found.unwrap_or(Target::External));
+            // (Never the method it is written in.)
+            return Ok(found
+                .filter(|t| from.is_none_or(|f| *t != Target::Linked(f)))
+                .unwrap_or(Target::External));
         }
         let segments: Vec<&str> = qual.split('.').collect();
         if let Some(files) = self.module_of_path(file, &segments)? {
@@ -1874,7 +1978,7 @@ impl<'a> Linker<'a> {
             && let Some(ty) = self.member_type(file, owner, member, depth)?
         {
             // `x.f.g()` with `x: T`: the `g` of the type `T`'s field or property `f` has.
-            return self.qualified(file, None, name, kind, &ty, depth + 1);
+            return self.of_instance(file, name, kind, &ty, depth + 1);
         }
         let ty = segments.last().copied().unwrap_or(qual);
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
@@ -1898,11 +2002,11 @@ impl<'a> Linker<'a> {
             && let Some(ty) = self.variable_type(file, from, qual, depth)?
         {
             // `v.f()` where `v` is a variable of a declared type (`var v = F(…)`).
-            return self.qualified(file, None, name, kind, &ty, depth + 1);
+            return self.of_instance(file, name, kind, &ty, depth + 1);
         }
         if owned.is_empty()
             && depth < MAX_DEPTH
-            && let Some(found) = self.inherited(file, name, kind, ty, depth)?
+            && let Some(found) = self.inherited((file, from), name, kind, ty, depth)?
         {
             // A member the type does not define itself: its base's.
             return Ok(found);
@@ -1942,7 +2046,12 @@ impl<'a> Linker<'a> {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
             // the standard library): ambiguous if some type defines a member of that
             // name.
-            return self.of_value(file, name, kind);
+            // (`klass.m`, `subcommand_class.m`, `subclass.m` in `def self.inherited
+            // (subclass)`: a value named so holds a class.)
+            let holds_class = matches!(ty, "klass" | "cls" | "subclass")
+                || ty.ends_with("_class")
+                || ty.ends_with("_klass");
+            return self.of_value(file, name, kind, holds_class);
         }
         if segments.len() > 1 && !looks_like_type {
             // `a.b.f()` where `a.b` is a value (a field of `a`).
@@ -1982,6 +2091,34 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// The member `name` of a value of the type `ty`: as [`Linker::qualified`] finds it,
+    /// but an instance's method where the class also has one of its own of the name
+    /// (Ruby's `def self.translate` beside `def translate`: a value is an instance).
+    fn of_instance(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        ty: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Target> {
+        let found = self.qualified(file, None, name, kind, ty, depth)?;
+        if let Target::Linked(id) = found
+            && self.sym(name, id)?.is_some_and(|s| s.of_class)
+        {
+            let class = ty.rsplit('.').next().unwrap_or(ty);
+            let instances: Vec<Sym> = self
+                .owned(file, name, class)?
+                .into_iter()
+                .filter(|s| !s.of_class)
+                .collect();
+            if let [one] = instances.as_slice() {
+                return Ok(Target::Linked(one.id));
+            }
+        }
+        Ok(found)
     }
 
     /// The member `name` of the class `path` (`a.B`: its last segment) names, where
@@ -2164,17 +2301,17 @@ impl<'a> Linker<'a> {
     /// it or inherits it. `None` when none does (or the type is not reached).
     fn inherited(
         &mut self,
-        file: i64,
+        (file, from): (i64, Option<i64>),
         name: &str,
         kind: RefKind,
         ty: &str,
         depth: usize,
     ) -> rusqlite::Result<Option<Target>> {
-        let key = (file, ty.to_string());
+        let key = (file, from, ty.to_string());
         let reached = match self.bases.get(&key) {
             Some(reached) => reached.clone(),
             None => {
-                let reached = self.type_bases(file, ty)?;
+                let reached = self.type_bases((file, from), ty)?;
                 self.bases.insert(key, reached.clone());
                 reached
             }
@@ -2206,24 +2343,254 @@ impl<'a> Linker<'a> {
         let Some((type_file, type_id, bases)) = reached else {
             return Ok(None);
         };
-        for base in bases.iter().flat_map(|bases| bases.iter()) {
-            // (Written in the type: a base is reached from where the type is.)
-            if let Target::Linked(found) =
-                self.qualified(type_file, Some(type_id), name, kind, base, depth + 1)?
-            {
-                return Ok(Some(Target::Linked(found)));
+        for (type_file, type_id, bases) in self.every_definition((type_file, type_id, bases))? {
+            for base in bases.iter().flat_map(|bases| bases.iter()) {
+                // A base the project does not define (Ruby's `extend Forwardable`) has
+                // nothing of it: what a value of no known class calls is no answer here.
+                if !self.defined(base.rsplit('.').next().unwrap_or(base))? {
+                    continue;
+                }
+                // (Written in the type: a base is reached from where the type is.)
+                // (A member of the base or of what it inherits, never the project's one
+                // method of the name a value of no known class would call.)
+                self.in_bases += 1;
+                let found = self.qualified(type_file, Some(type_id), name, kind, base, depth + 1);
+                self.in_bases -= 1;
+                if let Target::Linked(found) = found?
+                    && !self.module_own(name, found)?
+                {
+                    return Ok(Some(Target::Linked(found)));
+                }
             }
         }
         Ok(None)
     }
 
+    /// A `super` in a module's method `name`: what follows the module in the ancestors
+    /// of the classes that mix it in (Ruby's `Concat::Native` in `Identity <
+    /// Pattern`: `Pattern#+`), when they all reach the same definition.
+    fn after_module(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        module: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Target>> {
+        let mut agreed: Option<Target> = None;
+        for class in self.includers(file, module)? {
+            let bases: Vec<Arc<str>> = class.bases.iter().flat_map(|b| b.iter().cloned()).collect();
+            let Some(at) = bases
+                .iter()
+                .position(|b| b.rsplit('.').next() == Some(module))
+            else {
+                continue;
+            };
+            let mut found = None;
+            for base in &bases[at + 1..] {
+                if let Target::Linked(id) =
+                    self.qualified(class.file, Some(class.id), name, kind, base, depth + 1)?
+                    && !self.module_own(name, id)?
+                {
+                    found = Some(Target::Linked(id));
+                    break;
+                }
+            }
+            match (found, agreed) {
+                (None, _) => return Ok(None),
+                (Some(f), Some(a)) if f != a => return Ok(None),
+                (Some(f), _) => agreed = Some(f),
+            }
+        }
+        Ok(agreed)
+    }
+
+    /// The classes of `file`'s family that mix the module `module` in (by its name).
+    fn includers(&mut self, file: i64, module: &str) -> rusqlite::Result<Vec<Sym>> {
+        let family = self.family(file)?;
+        let key = (module.to_string(), family);
+        if let Some(found) = self.includers.get(&key) {
+            return Ok(found.clone());
+        }
+        let mixes = |s: &Sym| {
+            s.family == family
+                && s.kind == Some(SymbolKind::Class)
+                && s.bases
+                    .iter()
+                    .flat_map(|b| b.iter())
+                    .any(|b| b.rsplit('.').next() == Some(module))
+        };
+        let mut found: Vec<Sym> = match self.source {
+            Source::Memory { symbols, .. } => symbols
+                .values()
+                .flat_map(|syms| syms.iter())
+                .filter(|s| mixes(s))
+                .cloned()
+                .collect(),
+            Source::Db(conn) => {
+                let (a, b) = family.languages();
+                read_syms(
+                    conn,
+                    select_syms!(
+                        "FROM symbols s JOIN files f ON f.id = s.file_id
+                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                         WHERE s.mixins IS NOT NULL AND f.language IN (?1, ?2)"
+                    ),
+                    &[&a, &b],
+                )?
+                .into_iter()
+                .filter(|s| mixes(s))
+                .collect()
+            }
+        };
+        found.sort_by_key(|s| s.id);
+        self.includers.insert(key, found.clone());
+        Ok(found)
+    }
+
+    /// Whether the type `ty` (as `file` reaches it) has the module `module` among the
+    /// types it extends or mixes in, however deep.
+    fn mixes_in(&mut self, file: i64, ty: &str, module: &str) -> rusqlite::Result<bool> {
+        let mut seen: HashSet<i64> = HashSet::new();
+        let mut next: Vec<(i64, i64, Bases)> =
+            self.type_bases((file, None), ty)?.into_iter().collect();
+        while let Some((at, id, bases)) = next.pop() {
+            if !seen.insert(id) || seen.len() > 64 {
+                continue;
+            }
+            for (at, written_in, bases) in self.every_definition((at, id, bases))? {
+                for base in bases.iter().flat_map(|b| b.iter()) {
+                    let last = base.rsplit('.').next().unwrap_or(base);
+                    if last == module {
+                        return Ok(true);
+                    }
+                    next.extend(self.type_bases((at, Some(written_in)), last)?);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// The type `reached` and, where a class of one global name may be reopened in other
+    /// files (Ruby's), its other definitions, with what each extends and mixes in.
+    fn every_definition(&mut self, reached: TypeBases) -> rusqlite::Result<Vec<TypeBases>> {
+        let (file, id, _) = reached;
+        let mut defined = vec![reached];
+        if self.rules(file)?.global_names() {
+            defined.extend(
+                self.reopened(file, id)?
+                    .into_iter()
+                    .map(|s| (s.file, s.id, s.bases)),
+            );
+        }
+        Ok(defined)
+    }
+
+    /// The other definitions of the class or module `id` of `file`, in the same
+    /// namespace (a class of one global name reopened in other files), in id order.
+    fn reopened(&mut self, file: i64, id: i64) -> rusqlite::Result<Vec<Sym>> {
+        let Some(name) = self.name_of(id)? else {
+            return Ok(Vec::new());
+        };
+        let Some(sym) = self.sym(&name, id)? else {
+            return Ok(Vec::new());
+        };
+        let home = self.home_of(&sym)?;
+        let mut found = Vec::new();
+        for class in self.classes_named(file, &name)? {
+            if class.id != id && self.home_of(&class)? == home {
+                found.push(class);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether the symbol `id` named `name` is a module's own method (Ruby's `def
+    /// self.m` in a module): what includes the module does not get it.
+    fn module_own(&mut self, name: &str, id: i64) -> rusqlite::Result<bool> {
+        match self.sym(name, id)? {
+            Some(sym) if sym.of_class => self.in_module(&sym),
+            _ => Ok(false),
+        }
+    }
+
+    /// Whether `sym` is written in a module (not a class).
+    fn in_module(&mut self, sym: &Sym) -> rusqlite::Result<bool> {
+        let Some(parent) = sym.parent else {
+            return Ok(false);
+        };
+        let Some(name) = self.name_of(parent)? else {
+            return Ok(false);
+        };
+        Ok(self
+            .sym(&name, parent)?
+            .is_some_and(|p| p.kind == Some(SymbolKind::Mod)))
+    }
+
+    /// The name of the class or module `sym` is written in, if any.
+    fn home_of(&mut self, sym: &Sym) -> rusqlite::Result<Option<Arc<str>>> {
+        match sym.parent {
+            Some(parent) => self.name_of(parent),
+            None => Ok(None),
+        }
+    }
+
+    /// Of the classes and modules `fitting` of one name, the one to link when they are
+    /// all one, reopened (a global name written in one namespace: Ruby's `module Base`
+    /// in `class Thor` of two files): the one of the file named after it (`base.rb`),
+    /// else the first.
+    fn one_reopened(
+        &mut self,
+        file: i64,
+        name: &str,
+        fitting: &[&Sym],
+    ) -> rusqlite::Result<Option<Sym>> {
+        if fitting.is_empty()
+            || !fitting
+                .iter()
+                .all(|s| matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
+            || self.namespaces_of(file, name)? != 1
+        {
+            return Ok(None);
+        }
+        // (`string_scanner.rb` is named after `StringScanner`.)
+        let squashed = |text: &str| -> String {
+            text.chars()
+                .filter(|c| *c != '_')
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
+        };
+        let wanted = squashed(name);
+        let mut named = None;
+        for s in fitting {
+            let rel = self.repo.files.rel(s.file)?;
+            let base = rel.rsplit('/').next().unwrap_or(&rel);
+            let stem = base.split('.').next().unwrap_or(base);
+            if squashed(stem) == wanted {
+                named = Some((*s).clone());
+                break;
+            }
+        }
+        Ok(named.or_else(|| fitting.iter().min_by_key(|s| s.id).map(|s| (*s).clone())))
+    }
+
     /// The file of the type `ty` as `file` reaches it, and the types it extends and
     /// implements; None when it is not reached.
-    fn type_bases(&mut self, file: i64, ty: &str) -> rusqlite::Result<Option<TypeBases>> {
+    fn type_bases(
+        &mut self,
+        (file, from): (i64, Option<i64>),
+        ty: &str,
+    ) -> rusqlite::Result<Option<TypeBases>> {
         if !self.defined(ty)? {
             return Ok(None);
         }
-        let Some(Target::Linked(id)) = self.bare(file, None, ty, RefKind::TypeRef)? else {
+        // (A module mixed in holds members as a type does: Ruby's.)
+        let as_kind = if self.rules(file)?.mixins() {
+            RefKind::Implements
+        } else {
+            RefKind::TypeRef
+        };
+        let Some(Target::Linked(id)) = self.bare(file, from, ty, as_kind)? else {
             return Ok(None);
         };
         Ok(self.sym(ty, id)?.map(|sym| (sym.file, sym.id, sym.bases)))
@@ -2270,8 +2637,13 @@ impl<'a> Linker<'a> {
         let Some(Target::Linked(id)) = self.bare(file, from, name, RefKind::Import)? else {
             return Ok(None);
         };
+        let bare_calls = self.rules(file)?.bare_calls();
         match self.sym(name, id)? {
             Some(sym) if matches!(sym.kind, Some(SymbolKind::Var | SymbolKind::Const)) => {
+                self.type_given(&sym, name, depth)
+            }
+            // `root.walk` where `root` is a method (Ruby's `attr_reader :root`).
+            Some(sym) if bare_calls && sym.kind == Some(SymbolKind::Method) => {
                 self.type_given(&sym, name, depth)
             }
             _ => Ok(None),

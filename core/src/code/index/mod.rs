@@ -187,3 +187,8 @@ fn insert_bindings(conn: &Connection, file_id: i64, bindings: &[Binding]) -> rus
     }
     Ok(())
 }
+
+/// A symbol's mixins as the `mixins` column keeps them: one a line, NULL for none.
+fn stored_mixins(mixins: &[String]) -> Option<String> {
+    (!mixins.is_empty()).then(|| mixins.join("\n"))
+}

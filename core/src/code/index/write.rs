@@ -539,6 +539,7 @@ impl<'c, 't> Writer<'c, 't> {
             .or_insert(0);
         let key = symbol_key(parent_key, symbol.kind.as_str(), &symbol.name, *ordinal);
         *ordinal += 1;
+        let mixins = super::stored_mixins(&symbol.mixins);
         let id = match old.by_key.remove(&key) {
             Some(before) => {
                 if before.line_start != symbol.line_start
@@ -548,11 +549,13 @@ impl<'c, 't> Writer<'c, 't> {
                     || before.declaration != symbol.declaration
                     || before.guard != symbol.guard
                     || before.gives != symbol.gives
+                    || before.mixins != mixins
+                    || before.of_class != symbol.of_class
                 {
                     conn.prepare_cached(
                         "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4,
-                                declaration = ?5, guard = ?6, gives = ?7
-                         WHERE id = ?8",
+                                declaration = ?5, guard = ?6, gives = ?7, mixins = ?8, of_class = ?9
+                         WHERE id = ?10",
                     )?
                     .execute(params![
                         symbol.line_start,
@@ -562,6 +565,8 @@ impl<'c, 't> Writer<'c, 't> {
                         symbol.declaration,
                         symbol.guard,
                         symbol.gives,
+                        mixins,
+                        symbol.of_class,
                         before.id
                     ])?;
                     // A new signature may give another type, or another owner (a Go
@@ -569,7 +574,9 @@ impl<'c, 't> Writer<'c, 't> {
                     // references to it are linked again.
                     if (before.signature != symbol.signature
                         || before.guard != symbol.guard
-                        || before.gives != symbol.gives)
+                        || before.gives != symbol.gives
+                        || before.mixins != mixins
+                        || before.of_class != symbol.of_class)
                         && self.touched.track
                     {
                         self.touched.added.insert(symbol.name.clone());
@@ -579,8 +586,8 @@ impl<'c, 't> Writer<'c, 't> {
             }
             None => {
                 conn.prepare_cached(
-                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 )?
                 .execute(params![
                     file_id,
@@ -595,6 +602,8 @@ impl<'c, 't> Writer<'c, 't> {
                     symbol.declaration,
                     symbol.guard,
                     symbol.gives,
+                    mixins,
+                    symbol.of_class,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;

@@ -170,6 +170,13 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// Whether a method is called by its bare name, without parentheses (Ruby's `root`
+    /// in `root.join`): a receiver written as a name is then what the method of that
+    /// name gives, where no variable of the name is defined. No by default.
+    fn bare_calls(&self) -> bool {
+        false
+    }
+
     /// Whether a bare name nothing nearer defines may mean the one top-level
     /// definition of it anywhere (one global namespace; several are ambiguous).
     fn global_names(&self) -> bool {

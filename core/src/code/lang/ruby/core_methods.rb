@@ -2,6 +2,18 @@
 # sorted: `ruby core_methods.rb > core_methods.txt` (made with Ruby 3.1.2, Debian
 # bookworm). The linker never takes a call of one of these names on a value of unknown
 # class for the one project method of that name (see `link.rs`, `unique_member`).
+#
+# `ruby core_methods.rb values > value_methods.txt`: the public methods of the classes
+# that values most often hold (Object with Kernel, Array, Hash, String, Symbol, numbers,
+# Proc, nil, Range, IO, Enumerable, Comparable). A value named in one word is not taken
+# to be of the class its name says for a call of one of these (`body.each`, `files.call`:
+# see `link.rs`, `type_named_like`).
+if ARGV == ["values"]
+  classes = [Object, Kernel, BasicObject, Array, Hash, String, Symbol, Integer, Float,
+             Numeric, Proc, NilClass, TrueClass, FalseClass, Range, IO, Enumerable, Comparable]
+  puts classes.flat_map { |c| c.public_instance_methods }.map(&:to_s).uniq.sort
+  exit
+end
 %w[set date stringio pathname uri optparse time json yaml tempfile fileutils securerandom digest forwardable logger erb cgi socket zlib strscan ostruct monitor shellwords open3 net/http delegate singleton observer timeout tmpdir benchmark pp prettyprint English etc io/console bigdecimal].each { |l| begin; require l; rescue LoadError; end }
 names = {}
 # The interpreter's own machinery and RubyGems hold no library's values.

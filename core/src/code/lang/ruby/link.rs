@@ -48,6 +48,14 @@ impl LanguageLinker for Linking {
         // `Format2.CountryDefiner`): a class of that name in several namespaces is
         // told apart by it.
         let base = base.split([';', '#']).next().unwrap_or("").trim();
+        // `class Env < Options.new(:a, :b)`: a class `Options.new` makes (a `Struct`'s
+        // subclass, say) extends `Options`.
+        // (`Class.new(Base)` makes a subclass of its argument: not read.)
+        let base = match base.split_once(".new") {
+            Some(("Class" | "::Class", _)) => return Vec::new(),
+            Some((made_by, rest)) if rest.is_empty() || rest.starts_with('(') => made_by,
+            _ => base,
+        };
         let segments: Vec<&str> = base.trim_start_matches("::").split("::").collect();
         if segments.iter().all(|s| {
             s.starts_with(|c: char| c.is_ascii_uppercase())
@@ -64,15 +72,15 @@ impl LanguageLinker for Linking {
         // snake case. A name of one word names a value of Ruby's own classes too often
         // (in Rack, `body` is whatever an app returns, an Array or a proxy, not
         // `Chunked::Body`, and `files` a lambda, not `Rack::Files`): it says its class
-        // only for a member Ruby's classes do not have (`context.evaluate`, not
-        // `body.each` nor `files.call`).
+        // only for a member that the classes values most often hold do not have
+        // (`context.evaluate`, `node.stop`, not `body.each` nor `files.call`).
         let words = value.split('_').filter(|w| !w.is_empty()).count();
         if !value.starts_with(|c: char| c.is_ascii_lowercase())
             || !value
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
             || words == 0
-            || (words == 1 && core_method(member))
+            || (words == 1 && value_method(member))
         {
             return None;
         }
@@ -98,6 +106,10 @@ impl LanguageLinker for Linking {
     }
 
     fn global_names(&self) -> bool {
+        true
+    }
+
+    fn bare_calls(&self) -> bool {
         true
     }
 
@@ -147,12 +159,23 @@ impl LanguageLinker for Linking {
 /// Whether Ruby's core or common standard library defines a method `name`
 /// (`core_methods.txt`, made by `core_methods.rb`).
 fn core_method(name: &str) -> bool {
-    static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        let mut names: Vec<&str> = include_str!("core_methods.txt").lines().collect();
-        names.sort_unstable();
-        names
-    });
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> =
+        std::sync::LazyLock::new(|| sorted(include_str!("core_methods.txt")));
     NAMES.binary_search(&name).is_ok()
+}
+
+/// Whether the classes values most often hold (Array, Hash, String, Proc, …) have a
+/// public method `name` (`value_methods.txt`, made by `core_methods.rb values`).
+fn value_method(name: &str) -> bool {
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> =
+        std::sync::LazyLock::new(|| sorted(include_str!("value_methods.txt")));
+    NAMES.binary_search(&name).is_ok()
+}
+
+fn sorted(list: &'static str) -> Vec<&'static str> {
+    let mut names: Vec<&str> = list.lines().collect();
+    names.sort_unstable();
+    names
 }
 
 #[cfg(test)]
@@ -193,8 +216,11 @@ mod tests {
             bases("class Error < ::StandardError; end"),
             ["StandardError"]
         );
-        // `Class.new(Base)` or an expression is no class name.
-        assert!(bases("class A < Struct.new(:a)").is_empty());
+        // A class `X.new` makes extends `X`; an expression is no class name.
+        assert_eq!(bases("class A < Struct.new(:a)"), ["Struct"]);
+        assert_eq!(bases("class Env < Options.new(:url,"), ["Options"]);
+        assert!(bases("class A < Class.new(Base) { }").is_empty());
+        assert!(bases("class A < make(:x)").is_empty());
         assert!(bases("class Plain").is_empty());
         assert!(
             Linking
@@ -216,6 +242,11 @@ mod tests {
         // One word, for a member Ruby's own classes have: no class.
         assert_eq!(Linking.type_named_like("body", "each"), None);
         assert_eq!(Linking.type_named_like("files", "call"), None);
+        // A member only less common classes have (a Thread's `stop`): the name says it.
+        assert_eq!(
+            Linking.type_named_like("node", "stop").as_deref(),
+            Some("Node")
+        );
         assert_eq!(
             Linking.type_named_like("body_part", "each").as_deref(),
             Some("BodyPart")

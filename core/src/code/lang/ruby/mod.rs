@@ -79,6 +79,22 @@ impl LanguageExtractor for Ruby {
             _ => None,
         }
     }
+    /// A method written in `class << self` is the class's own.
+    fn of_class(&self, node: Node, cx: &Context) -> bool {
+        let mut at = cx.parent(node);
+        while let Some(n) = at {
+            match n.kind() {
+                "singleton_class" => {
+                    return n
+                        .child_by_field_name("value")
+                        .is_some_and(|v| cx.text(v) == "self");
+                }
+                "class" | "module" | "method" | "singleton_method" => return false,
+                _ => at = cx.parent(n),
+            }
+        }
+        false
+    }
     /// A method whose body only raises `NotImplementedError` (comments aside): Ruby's
     /// abstract method, left to the classes that include or inherit it.
     fn declares(&self, node: Node, cx: &Context) -> bool {
@@ -99,6 +115,13 @@ impl LanguageExtractor for Ruby {
     /// A method gives what its YARD `@return [Type]` says, else its last expression's
     /// value when that is evident (see [`value_type`]).
     fn gives(&self, node: Node, cx: &Context) -> Option<String> {
+        if node.kind() == "simple_symbol" {
+            // `attr_reader :root`: what the class assigns `@root` (see `scan_elements`).
+            return is_reader(node, cx)
+                .then(|| cx.field_type(cx.text(node).trim_start_matches(':')))
+                .flatten()
+                .map(str::to_string);
+        }
         if !matches!(node.kind(), "method" | "singleton_method") {
             return None;
         }
@@ -111,7 +134,19 @@ impl LanguageExtractor for Ruby {
         })
     }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
+        if let Some((list, value)) = pushed(node, cx)
+            && list.kind() == "identifier"
+            && let Some(ty) = value_type(value, cx).filter(|t| !t.ends_with(')'))
+        {
+            // `xs << Foo.new`: an element of the local `xs` is a `Foo` (one of a class
+            // known before linking, as for a local's own).
+            cx.bind(&element_key(cx.text(list)), ty);
+        }
         match node.kind() {
+            "class" => {
+                scan_elements(node, cx);
+                true
+            }
             "call" => {
                 let method = node.child_by_field_name("method").map(|m| cx.text(m));
                 let receiver = node.child_by_field_name("receiver");
@@ -133,14 +168,55 @@ impl LanguageExtractor for Ruby {
                     Some("include" | "extend" | "prepend")
                         if node.child_by_field_name("receiver").is_none() =>
                     {
-                        if let Some(arg) = first_arg {
+                        // (Of a module: `include(:Style)` in a spec is a matcher.)
+                        if let Some(arg) = first_arg.filter(|a| is_constant(*a)) {
                             let name = last_segment(cx.text(arg)).to_string();
                             cx.add_ref(RefKind::Implements, &name, arg);
                             if method != Some("extend") {
                                 // Its methods are the class's: called bare in the file.
                                 cx.add_binding("*", &name, None);
                             }
+                            if method != Some("prepend") {
+                                // (A module prepended comes before the class's own
+                                // methods, which its `super` calls: not told apart
+                                // here, so left out.)
+                                add_mixin(arg, cx);
+                            }
+                            if method == Some("extend")
+                                && last_segment(cx.text(arg)) == "Concern"
+                                && let Some(class_methods) = nested_class_methods(node, cx)
+                            {
+                                // `extend ActiveSupport::Concern` with a `module
+                                // ClassMethods` inside: what includes the module extends
+                                // that.
+                                cx.add_mixin(class_methods);
+                            }
                         }
+                    }
+                    // `base.extend ClassMethods`, `base.send(:include, Shell)` in a
+                    // module's `self.included(base)`: what includes the module has those
+                    // too, as if the module mixed them in.
+                    Some(hooked @ ("include" | "extend" | "send"))
+                        if receiver.is_some_and(|r| included_hook_base(r, cx)) =>
+                    {
+                        let args = node.child_by_field_name("arguments");
+                        let mixed = if hooked == "send" {
+                            args.and_then(|a| a.named_child(0))
+                                .filter(|m| {
+                                    matches!(
+                                        cx.text(*m).trim_start_matches(':').trim_matches('"'),
+                                        "include" | "extend"
+                                    )
+                                })
+                                .and_then(|_| args.and_then(|a| a.named_child(1)))
+                        } else {
+                            first_arg
+                        };
+                        if let Some(arg) = mixed {
+                            add_mixin(arg, cx);
+                        }
+                        let name = hooked.to_string();
+                        cx.add_member_ref(RefKind::Call, &name, node, receiver.unwrap_or(node));
                     }
                     Some("new") if receiver.is_none_or(is_constant) => add_new(node, receiver, cx),
                     Some("super") if receiver.is_none() => add_super(node, cx),
@@ -166,13 +242,33 @@ impl LanguageExtractor for Ruby {
                                 let ty = ty.to_string();
                                 cx.add_ref_via(RefKind::Call, &name, node, Some(ty));
                             }
+                            // `Foo.new.bar`: an instance's (`Foo.new()`: what `new`
+                            // gives, not the class's own `bar`); `@blocks.first.bar`,
+                            // `xs[0].bar`: an element's.
+                            Some(r)
+                                if matches!(r.kind(), "call" | "element_reference")
+                                    && let Some(ty) =
+                                        value_type(r, cx).filter(|t| !t.ends_with(')')) =>
+                            {
+                                let made = r.kind() == "call"
+                                    && r.child_by_field_name("method")
+                                        .is_some_and(|m| cx.text(m) == "new");
+                                let qual = if made { format!("{ty}.new()") } else { ty };
+                                cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
+                            }
                             // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
                             Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
                         }
-                        // `x.tap do |y|`: `y` is `x`.
-                        if let ("tap" | "then" | "yield_self", Some(r)) = (name.as_str(), receiver)
-                        {
-                            bind_block_param(node, r, cx);
+                        match (name.as_str(), receiver) {
+                            // `x.tap do |y|`: `y` is `x`.
+                            ("tap" | "then" | "yield_self", Some(r)) => {
+                                bind_block_param(node, value_type(r, cx), cx);
+                            }
+                            // `xs.each do |x|`: `x` is an element of `xs`.
+                            (iterator, Some(r)) if ELEMENT_ITERATORS.contains(&iterator) => {
+                                bind_block_param(node, element_type(r, cx), cx);
+                            }
+                            _ => {}
                         }
                     }
                     None => {}
@@ -210,10 +306,23 @@ impl LanguageExtractor for Ruby {
                 false
             }
             "superclass" => {
-                if let Some(base) = node.named_child(0) {
-                    let name = last_segment(cx.text(base));
-                    cx.add_ref(RefKind::Extends, name, base);
-                }
+                let Some(base) = node.named_child(0) else {
+                    return false;
+                };
+                // `class Env < Options.new(:url, :body)`: a class that `Options.new` makes.
+                let written = match base.child_by_field_name("receiver") {
+                    Some(class)
+                        if base.kind() == "call"
+                            && is_constant(class)
+                            && base
+                                .child_by_field_name("method")
+                                .is_some_and(|m| cx.text(m) == "new") =>
+                    {
+                        class
+                    }
+                    _ => base,
+                };
+                cx.add_ref(RefKind::Extends, last_segment(cx.text(written)), base);
                 false
             }
             // A parameter's class as YARD documents it (`@param x [Timestamp]`).
@@ -243,11 +352,31 @@ fn add_super(node: Node, cx: &mut Context) {
     let method = cx
         .enclosing_named(&[SymbolKind::Method])
         .map(str::to_string);
+    // A module's own method (`def self.included` in a module) has only Ruby's `Module`
+    // above it.
+    let in_module = cx.enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
+        != cx.enclosing_named(&[SymbolKind::Class]);
     let qual = match (cx.super_qualifier(), method) {
+        (Some(_), Some(_)) if in_module && in_singleton_method(node, cx) => None,
         (Some(class), Some(method)) => Some(format!("{class}.{method}")),
         _ => None,
     };
     cx.add_ref_via(RefKind::Call, "super", node, qual);
+}
+
+/// Whether `node` is written in a method of its class's own (`def self.m`, or in
+/// `class << self`).
+fn in_singleton_method(node: Node, cx: &Context) -> bool {
+    let mut at = cx.parent(node);
+    while let Some(n) = at {
+        match n.kind() {
+            "singleton_method" => return true,
+            "method" => return Ruby.of_class(n, cx),
+            "class" | "module" => return false,
+            _ => at = cx.parent(n),
+        }
+    }
+    false
 }
 
 /// Whether `node` is `raise NotImplementedError` (with a message or not, or
@@ -391,6 +520,10 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             if method == "new" {
                 return constructed_class(receiver, cx);
             }
+            if let Some(element) = element_got(value, cx) {
+                // `@blocks.first`: an element.
+                return Some(element);
+            }
             let callee = match receiver.map(|r| cx.text(r)) {
                 // `self.class.build(…)`: the class's own `build`.
                 Some("self" | "self.class") => format!(
@@ -401,6 +534,10 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
                 None => format!("{method}()"),
             };
             cx.call_qualifier(&callee)
+        }
+        // A bare `new` in a class method: the class.
+        "identifier" if cx.text(value) == "new" && !cx.is_local("new") => {
+            constructed_class(None, cx)
         }
         "identifier" => {
             let name = cx.text(value);
@@ -419,6 +556,8 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
         "self" => cx
             .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
             .map(str::to_string),
+        // `@blocks[0]`: an element.
+        "element_reference" => element_got(value, cx),
         "assignment" | "operator_assignment" => value_type(value.child_by_field_name("right")?, cx),
         "parenthesized_statements" => value_type(
             value.named_child(value.named_child_count().checked_sub(1)? as u32)?,
@@ -486,18 +625,255 @@ fn add_new(node: Node, receiver: Option<Node>, cx: &mut Context) {
     cx.add_ref_via(RefKind::Call, last_segment(&path), node, Some(qual));
 }
 
-/// For `x.tap do |y|` (`then`, `yield_self`), `node`, with `x` its `receiver`: `y`
-/// holds what `x` is.
-fn bind_block_param(node: Node, receiver: Node, cx: &mut Context) {
+/// The methods of Ruby's collections whose block's first parameter is an element
+/// (`xs.each do |x|`).
+const ELEMENT_ITERATORS: &[&str] = &[
+    "each",
+    "each_with_index",
+    "each_with_object",
+    "map",
+    "flat_map",
+    "collect",
+    "select",
+    "filter",
+    "reject",
+    "find",
+    "detect",
+    "find_all",
+    "filter_map",
+    "any?",
+    "all?",
+    "none?",
+    "count",
+    "sort_by",
+    "min_by",
+    "max_by",
+    "group_by",
+    "partition",
+    "sum",
+    "each_slice",
+    "reverse_each",
+    "take_while",
+    "drop_while",
+    "find_index",
+    "uniq",
+    "delete_if",
+    "keep_if",
+];
+
+/// The methods of Ruby's collections that give an element (`xs.first`).
+const ELEMENT_GETTERS: &[&str] = &[
+    "first", "last", "find", "detect", "min_by", "max_by", "fetch", "pop", "shift", "sample", "[]",
+    "dig", "at",
+];
+
+/// The class of the elements of the collection `value` (`@blocks`, `xs`), as what is
+/// pushed into it says ([`scan_elements`], `xs << Foo.new`).
+fn element_type(value: Node, cx: &Context) -> Option<String> {
+    match value.kind() {
+        "instance_variable" => cx
+            .field_type(&element_key(cx.text(value).trim_start_matches('@')))
+            .map(str::to_string),
+        "identifier" => cx
+            .local_type(&element_key(cx.text(value)))
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// The class of the element `value` gets from a collection (`@blocks.first`,
+/// `xs[0]`), when the collection's elements are known.
+fn element_got(value: Node, cx: &Context) -> Option<String> {
+    let list = match value.kind() {
+        "element_reference" => value.child_by_field_name("object")?,
+        _ => value
+            .child_by_field_name("method")
+            .filter(|m| ELEMENT_GETTERS.contains(&cx.text(*m)))
+            .and_then(|_| value.child_by_field_name("receiver"))?,
+    };
+    element_type(list, cx)
+}
+
+/// The name under which the class of the elements of the collection `name` is bound.
+fn element_key(name: &str) -> String {
+    format!("{name}[]")
+}
+
+/// `xs << v`, `xs.push(v)` (`append`, `unshift`, `prepend`, `insert`'s last), `xs = [v,
+/// …]`: the collection `xs` (the node written) and the value put into it.
+fn pushed<'t>(node: Node<'t>, cx: &Context) -> Option<(Node<'t>, Node<'t>)> {
+    match node.kind() {
+        "binary"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == "<<") =>
+        {
+            Some((
+                node.child_by_field_name("left")?,
+                node.child_by_field_name("right")?,
+            ))
+        }
+        "call" => {
+            let method = cx.text(node.child_by_field_name("method")?);
+            if !matches!(method, "push" | "append" | "unshift" | "prepend" | "insert") {
+                return None;
+            }
+            let args = node.child_by_field_name("arguments")?;
+            let value = args.named_child(args.named_child_count().checked_sub(1)? as u32)?;
+            Some((node.child_by_field_name("receiver")?, value))
+        }
+        "assignment" => {
+            let right = node.child_by_field_name("right")?;
+            (right.kind() == "array")
+                .then(|| Some((node.child_by_field_name("left")?, right.named_child(0)?)))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// Before the walk enters the class at `class`: the classes its methods construct into
+/// its instance variables (`@root = Document.new`) and the classes of the elements they
+/// push into them (`@blocks << Condition.new(…)`, or a local that holds one: `block =
+/// Condition.new(…); @blocks << block`), so that a method written before the one that
+/// assigns knows them (`@blocks.each do |block|`), and an `attr_reader` gives them. The
+/// first wins, as for what the walk binds itself ([`Context::bind_field`]). Classes and
+/// modules written inside are scanned when the walk enters them.
+fn scan_elements(class: Node, cx: &mut Context) {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut cursor = class.walk();
+    let mut stack = vec![class];
+    while let Some(node) = stack.pop() {
+        if node.id() != class.id() && matches!(node.kind(), "class" | "module") {
+            continue;
+        }
+        if let Some((list, value)) = pushed(node, cx)
+            && list.kind() == "instance_variable"
+            && let Some(ty) = constructed_in(value, node, cx)
+        {
+            found.push((element_key(cx.text(list).trim_start_matches('@')), ty));
+        }
+        // `@root = Document.new` in a method (not the class body's: the class's own).
+        if node.kind() == "assignment"
+            && within_method(node, class, cx)
+            && let (Some(left), Some(right)) = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            )
+            && left.kind() == "instance_variable"
+            && let Some(ty) = constructed_in(right, node, cx)
+        {
+            found.push((cx.text(left).trim_start_matches('@').to_string(), ty));
+        }
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    for (field, ty) in found {
+        cx.bind_field(&field, ty);
+    }
+}
+
+/// Whether `node` is written in a method of the class at `class`.
+fn within_method(node: Node, class: Node, cx: &Context) -> bool {
+    let mut at = cx.parent(node);
+    while let Some(n) = at.filter(|n| n.id() != class.id()) {
+        if matches!(n.kind(), "method" | "singleton_method") {
+            return true;
+        }
+        at = cx.parent(n);
+    }
+    false
+}
+
+/// Whether `:a` at `node` is an argument of `attr_reader` or `attr_accessor`: a method
+/// that reads `@a`.
+fn is_reader(node: Node, cx: &Context) -> bool {
+    cx.parent(node)
+        .filter(|args| args.kind() == "argument_list")
+        .and_then(|args| cx.parent(args))
+        .filter(|call| call.child_by_field_name("receiver").is_none())
+        .and_then(|call| call.child_by_field_name("method"))
+        .is_some_and(|m| matches!(cx.text(m), "attr_reader" | "attr_accessor"))
+}
+
+/// The class of `value`, pushed at `at`, where it is evident without the walk: `Foo.new`
+/// (`A::Foo.new`), or a local that the method assigns one (`block = Foo.new`).
+fn constructed_in(value: Node, at: Node, cx: &Context) -> Option<String> {
+    let constructed = |v: Node| -> Option<String> {
+        (v.kind() == "call"
+            && v.child_by_field_name("method")
+                .is_some_and(|m| cx.text(m) == "new"))
+        .then(|| {
+            v.child_by_field_name("receiver")
+                .filter(|r| is_constant(*r))
+        })
+        .flatten()
+        .map(|r| constant_path(cx.text(r)))
+    };
+    match value.kind() {
+        "call" => constructed(value),
+        "identifier" => {
+            let name = cx.text(value);
+            let mut method = at;
+            while !matches!(method.kind(), "method" | "singleton_method") {
+                method = cx.parent(method)?;
+            }
+            cx.descendants(method, &["assignment"])
+                .into_iter()
+                .find_map(|a| {
+                    let left = a.child_by_field_name("left")?;
+                    (left.kind() == "identifier" && cx.text(left) == name)
+                        .then(|| constructed(a.child_by_field_name("right")?))
+                        .flatten()
+                })
+        }
+        _ => None,
+    }
+}
+
+/// For `x.tap do |y|` (`then`, `yield_self`) or `xs.each do |x|`, `node`: its block's
+/// first parameter holds a `ty` (what `x` is; an element of `xs`).
+fn bind_block_param(node: Node, ty: Option<String>, cx: &mut Context) {
     let param = node
         .child_by_field_name("block")
         .and_then(|b| b.child_by_field_name("parameters"))
-        .filter(|p| p.named_child_count() == 1)
         .and_then(|p| p.named_child(0))
         .filter(|p| p.kind() == "identifier");
-    if let (Some(param), Some(ty)) = (param, value_type(receiver, cx)) {
+    if let (Some(param), Some(ty)) = (param, ty) {
         cx.bind(cx.text(param), ty);
     }
+}
+
+/// `include M`, `extend M` (or the hook's `base.extend M`) with `arg` the
+/// `M` written: the enclosing class or module mixes `M` in, when it is a constant path.
+fn add_mixin(arg: Node, cx: &mut Context) {
+    if is_constant(arg) {
+        cx.add_mixin(constant_path(cx.text(arg)));
+    }
+}
+
+/// Whether `receiver` is the parameter of the module hook it is written in (`base` of
+/// `def self.included(base)`): what includes the module.
+fn included_hook_base(receiver: Node, cx: &Context) -> bool {
+    receiver.kind() == "identifier"
+        && cx.enclosing_named(&[SymbolKind::Method, SymbolKind::Fn]) == Some("included")
+        && cx.is_parameter(cx.text(receiver))
+}
+
+/// `M.ClassMethods` where the module `M` that `extend`s at `node` has a `module
+/// ClassMethods` written directly in it.
+fn nested_class_methods(node: Node, cx: &Context) -> Option<String> {
+    let body = cx.parent(node).filter(|b| b.kind() == "body_statement")?;
+    let module = cx.parent(body).filter(|m| m.kind() == "module")?;
+    let has = (0..body.named_child_count())
+        .filter_map(|i| body.named_child(i as u32))
+        .any(|m| {
+            m.kind() == "module"
+                && m.child_by_field_name("name")
+                    .is_some_and(|n| cx.text(n) == "ClassMethods")
+        });
+    let name = module.child_by_field_name("name")?;
+    has.then(|| format!("{}.ClassMethods", constant_path(cx.text(name))))
 }
 
 /// A path of constants as a qualifier: `A::Foo` → `A.Foo`, `::Foo` → `Foo`.
