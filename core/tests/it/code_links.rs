@@ -507,7 +507,9 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
 /// methods, in `class << self`), and a one-word name says its class for a member Ruby's
 /// common values lack (`node.stop`); a `super` in a module's method is what follows the
 /// module where classes mix it in; `class Env < Options.new(:url)` extends `Options`; a
-/// class name means the one of the namespace it is written in before one at the top.
+/// class name means the one of the namespace it is written in before one at the top;
+/// a mixin's bare call is what the classes that include it have; Forwardable's
+/// `def_delegators` make methods.
 #[test]
 fn a_ruby_class_has_what_it_mixes_in_and_its_collections_hold() {
     let (home, _dir, _engine, root) = indexed(&[
@@ -518,6 +520,7 @@ fn a_ruby_class_has_what_it_mixes_in_and_its_collections_hold() {
         ("lib/concern.rb", CONCERN),
         ("lib/tree.rb", TREE),
         ("lib/more.rb", MORE),
+        ("bench/script.rb", "def site\nend\n"),
         (
             "lib/logger.rb",
             "module Faraday\n  class Response\n    class Logger < Middleware\n    end\n  end\nend\n",
@@ -560,6 +563,11 @@ fn a_ruby_class_has_what_it_mixes_in_and_its_collections_hold() {
         // A class `Options.new` makes extends `Options`, and has its own methods.
         "lib/more.rb:25 extends Options -> lib/more.rb:Options@19",
         "lib/more.rb:26 call memoized -> lib/more.rb:memoized@20",
+        // A mixin's bare call is what the classes that include it have: two `site`s,
+        // ambiguous (not a script's top-level `def site`); Forwardable's delegators are
+        // methods.
+        "lib/more.rb:47 call site -> external",
+        "lib/more.rb:66 call site -> lib/more.rb:site@63",
         // A class name means the one of the namespace it is written in first.
         "lib/logger.rb:3 extends Middleware -> lib/more.rb:Middleware@34",
     ] {
@@ -572,7 +580,7 @@ const BASE: &str = "class Thor\n  module Base\n    attr_accessor :args\n\n    de
 const SHELL: &str = "class Thor\n  module Base\n    def shell\n    end\n  end\nend\n";
 const INVOCATION: &str = "class Thor\n  module Invocation\n    def self.included(base)\n      base.extend ClassMethods\n    end\n\n    module ClassMethods\n      def prepare_for_invocation(key, name)\n        name\n      end\n    end\n\n    def invoke(name)\n      name\n    end\n  end\nend\n";
 const CONCERN: &str = "module Trackable\n  extend ActiveSupport::Concern\n\n  module ClassMethods\n    def tracked_fields\n      []\n    end\n  end\nend\n\nclass Post\n  include Trackable\n\n  def self.setup\n    tracked_fields\n  end\nend\n";
-const MORE: &str = "class Pattern\n  def +(other)\n    other\n  end\nend\n\nclass Concat\n  module Native\n    def +(other)\n      super\n    end\n  end\nend\n\nclass Identity < Pattern\n  include Concat::Native\nend\n\nclass Options < Struct\n  def self.memoized(key)\n    key\n  end\nend\n\nclass Env < Options.new(:url)\n  memoized(:url)\nend\n\nmodule Faraday\n  class Middleware\n  end\n\n  class Response\n    class Middleware\n    end\n  end\nend\n\nclass Runner\n  def go(thing)\n    thing.subcommand_help(2)\n  end\nend\n";
+const MORE: &str = "class Pattern\n  def +(other)\n    other\n  end\nend\n\nclass Concat\n  module Native\n    def +(other)\n      super\n    end\n  end\nend\n\nclass Identity < Pattern\n  include Concat::Native\nend\n\nclass Options < Struct\n  def self.memoized(key)\n    key\n  end\nend\n\nclass Env < Options.new(:url)\n  memoized(:url)\nend\n\nmodule Faraday\n  class Middleware\n  end\n\n  class Response\n    class Middleware\n    end\n  end\nend\n\nclass Runner\n  def go(thing)\n    thing.subcommand_help(2)\n  end\nend\n\nmodule Convertible\n  def render\n    site\n  end\nend\n\nclass Page\n  include Convertible\n  attr_accessor :site\nend\n\nclass Layout\n  include Convertible\n  attr_reader :site\nend\n\nclass Excerpt\n  extend Forwardable\n  def_delegators :@doc, :site, :name\n\n  def render\n    site\n  end\nend\n";
 const TREE: &str = "module Lib\n  class Node\n    attr_accessor :stop\n    attr_reader :root\n\n    def render\n      @blocks.each do |block|\n        block.else?\n      end\n      @blocks.first.evaluate\n      first = @blocks.last\n      first.evaluate\n      root.walk\n      list = []\n      list << Condition.new\n      list.map { |c| c.else? }\n    end\n\n    def parse\n      @root = Walker.new\n      block = Condition.new\n      @blocks << block\n    end\n\n    class Root < Node\n    end\n  end\n\n  class Condition\n    def else?\n      false\n    end\n\n    def evaluate\n      true\n    end\n\n    def walk\n    end\n  end\n\n  class ElseCondition\n    def else?\n      true\n    end\n\n    def evaluate\n      true\n    end\n  end\n\n  class Walker\n    def walk\n    end\n  end\n\n  class Boundaries\n    def set(node)\n      node.stop\n    end\n  end\nend\n";
 
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),

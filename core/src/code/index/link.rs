@@ -1455,6 +1455,20 @@ impl<'a> Linker<'a> {
                 return Ok(Some(Target::Linked(s.id)));
             }
         }
+        // A bare call in a module's method (a mixin's): what `self` is, in the classes
+        // that mix the module in — where they all reach one definition, that one; where
+        // they reach several, ambiguous (Jekyll's `site` in `Convertible`: `Page#site`
+        // or `Layout#site`, never a top-level `def site` of a script).
+        if kind == RefKind::Call
+            && rules.mixins()
+            && let Some((id, module)) = self.enclosing_type(&chain)
+            && self
+                .sym(&module, id)?
+                .is_some_and(|m| m.kind == Some(SymbolKind::Mod))
+            && let Some(found) = self.in_includers(file, name, kind, &module)?
+        {
+            return Ok(Some(found));
+        }
         // 5. One global namespace.
         if rules.global_names() {
             // A class or module of the name written in a namespace the reference is
@@ -1925,9 +1939,11 @@ impl<'a> Linker<'a> {
                 Some((id, written)) if &*written == class => {
                     self.inherited_by((id, class), name, kind, depth)?
                 }
-                // A module's method, written inside the class (Ruby's `Invocation` in
-                // `class Thor`): what follows the module in the class's ancestors, when
-                // the class mixes it in; otherwise its host is not known.
+                // A module's method: what follows the module in the ancestors of the
+                // classes that mix it in, where they agree (Ruby's `Concat::Native#+`),
+                // else of the class it is written in, where that class mixes it in
+                // (`Invocation#initialize` in `class Thor`); otherwise its host is not
+                // known.
                 Some((_, module)) => match self.after_module(file, name, kind, &module, depth)? {
                     Some(found) => Some(found),
                     None if self.mixes_in(file, class, &module)? => {
@@ -2046,11 +2062,7 @@ impl<'a> Linker<'a> {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
             // the standard library): ambiguous if some type defines a member of that
             // name.
-            // (`klass.m`, `subcommand_class.m`, `subclass.m` in `def self.inherited
-            // (subclass)`: a value named so holds a class.)
-            let holds_class = matches!(ty, "klass" | "cls" | "subclass")
-                || ty.ends_with("_class")
-                || ty.ends_with("_klass");
+            let holds_class = rules.holds_class(ty);
             return self.of_value(file, name, kind, holds_class);
         }
         if segments.len() > 1 && !looks_like_type {
@@ -2403,6 +2415,36 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(agreed)
+    }
+
+    /// The member `name` as the classes that mix the module `module` in have it (their
+    /// own or what they inherit): one definition they all reach, ambiguous where they
+    /// reach several; None where none has it (or no class mixes the module in).
+    fn in_includers(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        module: &str,
+    ) -> rusqlite::Result<Option<Target>> {
+        let mut reached: Option<Target> = None;
+        for class in self.includers(file, module)? {
+            let Some(class_name) = self.name_of(class.id)? else {
+                continue;
+            };
+            self.in_bases += 1;
+            let found = self.qualified(class.file, Some(class.id), name, kind, &class_name, 1);
+            self.in_bases -= 1;
+            if let Target::Linked(id) = found? {
+                match reached {
+                    Some(Target::Linked(other)) if other != id => {
+                        return Ok(Some(Target::Ambiguous));
+                    }
+                    _ => reached = Some(Target::Linked(id)),
+                }
+            }
+        }
+        Ok(reached)
     }
 
     /// The classes of `file`'s family that mix the module `module` in (by its name).

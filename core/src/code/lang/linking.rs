@@ -170,6 +170,12 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// Whether a value named `value` holds a class, not an instance (Ruby's `klass`,
+    /// `subcommand_class`): a call on it may be a class's own method. No by default.
+    fn holds_class(&self, _value: &str) -> bool {
+        false
+    }
+
     /// Whether a method is called by its bare name, without parentheses (Ruby's `root`
     /// in `root.join`): a receiver written as a name is then what the method of that
     /// name gives, where no variable of the name is defined. No by default.

@@ -113,6 +113,14 @@ impl LanguageLinker for Linking {
         true
     }
 
+    fn holds_class(&self, value: &str) -> bool {
+        // `klass`, `cls`, `subclass` (of `def self.inherited(subclass)`),
+        // `subcommand_class`.
+        matches!(value, "klass" | "cls" | "subclass")
+            || value.ends_with("_class")
+            || value.ends_with("_klass")
+    }
+
     fn alias_of(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
         // `alias new old`, `alias :new :old`, `alias_method :new, :old`,
         // `alias_method "new", "old"`.
@@ -227,6 +235,16 @@ mod tests {
                 .bases(Some(SymbolKind::Mod), Some("module M < X"))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_value_named_as_a_class_holds_one() {
+        for class in ["klass", "cls", "subclass", "subcommand_class", "base_klass"] {
+            assert!(Linking.holds_class(class), "{class}");
+        }
+        for value in ["klasses", "classic", "sub", "node", "class_name"] {
+            assert!(!Linking.holds_class(value), "{value}");
+        }
     }
 
     #[test]

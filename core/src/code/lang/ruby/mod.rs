@@ -440,6 +440,19 @@ fn accessor_name<'s>(node: Node, cx: &Context<'s>) -> Option<&'s str> {
             cx.enclosing(),
             Some(SymbolKind::Class | SymbolKind::Mod | SymbolKind::Const)
         ),
+        // Forwardable's `def_delegators :@doc, :site, :name` (not the first argument:
+        // what it forwards to) and `def_delegator :@doc, :site` (`, :alias`: the last).
+        (Some(delegator @ ("def_delegators" | "def_delegator")), None) => {
+            let at = (0..args.named_child_count())
+                .position(|i| args.named_child(i as u32).map(|a| a.id()) == Some(node.id()));
+            let count = args.named_child_count();
+            matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
+                && match (delegator, at) {
+                    (_, None | Some(0)) => false,
+                    ("def_delegators", _) => true,
+                    (_, Some(i)) => i + 1 == count,
+                }
+        }
         _ => false,
     };
     let name = cx.text(node).strip_prefix(':')?;
