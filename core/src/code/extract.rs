@@ -45,9 +45,9 @@ pub struct ExtractedSymbol {
     /// its signature does not (see [`LanguageExtractor::gives`]): a qualifier (see
     /// [`ExtractedRef::qual`]).
     pub gives: Option<String>,
-    /// The modules a class or module mixes in where its signature does not say it (see
-    /// [`Context::add_mixin`]): qualifiers (see [`ExtractedRef::qual`]), in the order
-    /// written.
+    /// The modules a class or module mixes in where its signature does not say it
+    /// (Ruby's `include M` in its body): qualifiers (see [`ExtractedRef::qual`]), in the
+    /// order written.
     pub mixins: Vec<String>,
     /// Whether it is a method of its class itself, not of the class's instances, where
     /// its signature does not say it (see [`LanguageExtractor::of_class`]).
