@@ -250,10 +250,11 @@ impl LanguageExtractor for Ruby {
                                     && let Some(ty) =
                                         value_type(r, cx).filter(|t| !t.ends_with(')')) =>
                             {
-                                let made = r.kind() == "call"
-                                    && r.child_by_field_name("method")
-                                        .is_some_and(|m| cx.text(m) == "new");
-                                let qual = if made { format!("{ty}.new()") } else { ty };
+                                let qual = if is_new(r, cx) {
+                                    format!("{ty}.new()")
+                                } else {
+                                    ty
+                                };
                                 cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
                             }
                             // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
@@ -311,15 +312,7 @@ impl LanguageExtractor for Ruby {
                 };
                 // `class Env < Options.new(:url, :body)`: a class that `Options.new` makes.
                 let written = match base.child_by_field_name("receiver") {
-                    Some(class)
-                        if base.kind() == "call"
-                            && is_constant(class)
-                            && base
-                                .child_by_field_name("method")
-                                .is_some_and(|m| cx.text(m) == "new") =>
-                    {
-                        class
-                    }
+                    Some(class) if is_new(base, cx) && is_constant(class) => class,
                     _ => base,
                 };
                 cx.add_ref(RefKind::Extends, last_segment(cx.text(written)), base);
@@ -367,16 +360,30 @@ fn add_super(node: Node, cx: &mut Context) {
 /// Whether `node` is written in a method of its class's own (`def self.m`, or in
 /// `class << self`).
 fn in_singleton_method(node: Node, cx: &Context) -> bool {
+    enclosing_method(node, cx)
+        .is_some_and(|m| m.kind() == "singleton_method" || Ruby.of_class(m, cx))
+}
+
+/// The method (`def m`, `def self.m`) `node` is written in, if any inside its class or
+/// module.
+fn enclosing_method<'a>(node: Node<'a>, cx: &Context<'a>) -> Option<Node<'a>> {
     let mut at = cx.parent(node);
     while let Some(n) = at {
         match n.kind() {
-            "singleton_method" => return true,
-            "method" => return Ruby.of_class(n, cx),
-            "class" | "module" => return false,
+            "method" | "singleton_method" => return Some(n),
+            "class" | "module" => return None,
             _ => at = cx.parent(n),
         }
     }
-    false
+    None
+}
+
+/// Whether `node` is a call of `new` (`Foo.new(…)`, a bare `new(…)`).
+fn is_new(node: Node, cx: &Context) -> bool {
+    node.kind() == "call"
+        && node
+            .child_by_field_name("method")
+            .is_some_and(|m| cx.text(m) == "new")
 }
 
 /// Whether `node` is `raise NotImplementedError` (with a message or not, or
@@ -768,7 +775,7 @@ fn scan_elements(class: Node, cx: &mut Context) {
         }
         // `@root = Document.new` in a method (not the class body's: the class's own).
         if node.kind() == "assignment"
-            && within_method(node, class, cx)
+            && enclosing_method(node, cx).is_some()
             && let (Some(left), Some(right)) = (
                 node.child_by_field_name("left"),
                 node.child_by_field_name("right"),
@@ -786,18 +793,6 @@ fn scan_elements(class: Node, cx: &mut Context) {
     }
 }
 
-/// Whether `node` is written in a method of the class at `class`.
-fn within_method(node: Node, class: Node, cx: &Context) -> bool {
-    let mut at = cx.parent(node);
-    while let Some(n) = at.filter(|n| n.id() != class.id()) {
-        if matches!(n.kind(), "method" | "singleton_method") {
-            return true;
-        }
-        at = cx.parent(n);
-    }
-    false
-}
-
 /// Whether `:a` at `node` is an argument of `attr_reader` or `attr_accessor`: a method
 /// that reads `@a`.
 fn is_reader(node: Node, cx: &Context) -> bool {
@@ -812,25 +807,18 @@ fn is_reader(node: Node, cx: &Context) -> bool {
 /// The class of `value`, pushed at `at`, where it is evident without the walk: `Foo.new`
 /// (`A::Foo.new`), or a local that the method assigns one (`block = Foo.new`).
 fn constructed_in(value: Node, at: Node, cx: &Context) -> Option<String> {
+    // `Foo.new`, `A::Foo.new` (a receiver written).
     let constructed = |v: Node| -> Option<String> {
-        (v.kind() == "call"
-            && v.child_by_field_name("method")
-                .is_some_and(|m| cx.text(m) == "new"))
-        .then(|| {
-            v.child_by_field_name("receiver")
-                .filter(|r| is_constant(*r))
-        })
-        .flatten()
-        .map(|r| constant_path(cx.text(r)))
+        let receiver = v
+            .child_by_field_name("receiver")
+            .filter(|_| is_new(v, cx))?;
+        constructed_class(Some(receiver), cx)
     };
     match value.kind() {
         "call" => constructed(value),
         "identifier" => {
             let name = cx.text(value);
-            let mut method = at;
-            while !matches!(method.kind(), "method" | "singleton_method") {
-                method = cx.parent(method)?;
-            }
+            let method = enclosing_method(at, cx)?;
             cx.descendants(method, &["assignment"])
                 .into_iter()
                 .find_map(|a| {
