@@ -46,14 +46,27 @@ def queries(conn: sqlite3.Connection, langs: set[str] | None) -> list[dict]:
         f"ORDER BY f.rel_path, r.line, r.to_name, r.kind, {qual}"
     ).fetchall()
     out = []
+    seen = set()
     for f, line, name, kind, lang, q in rows:
         if langs is not None and lang not in langs:
             continue
+        q = written(q)
+        if (f, line, name, kind, q) in seen:
+            continue
+        seen.add((f, line, name, kind, q))
         row = {"file": f, "line": line, "name": name, "kind": kind, "lang": lang}
         if has_qual:
             row["qual"] = q
         out.append(row)
     return out
+
+
+def written(qual: str | None) -> str | None:
+    """A qualifier as the source writes it: without the members the index notes a value
+    of no known class is used for (`el{attr children}` is `el`)."""
+    if qual is not None and qual.endswith("}") and "{" in qual:
+        return qual[: qual.index("{")]
+    return qual
 
 
 def main() -> None:

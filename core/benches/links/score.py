@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from export import find_db  # (export.py, beside this file)
+from export import find_db, written  # (export.py, beside this file)
 
 # Outcomes of one reference row (README.md, "Scoring rules").
 CORRECT = "correct"  # linked to the gold symbol
@@ -180,11 +180,12 @@ class Index:
         extra = (", r.ambiguous" if self.has_ambiguous else ", 0") + (
             ", r.qual" if self.has_qual else ", NULL"
         )
-        return self.conn.execute(
+        rows = self.conn.execute(
             "SELECT r.id, f.rel_path, f.language, r.line, r.to_name, r.kind, r.to_symbol_id"
             + extra
             + " FROM refs r JOIN files f ON f.id = r.file_id ORDER BY r.id"
         )
+        return (row[:-1] + (written(row[-1]),) for row in rows)
 
     def innermost(self, file: str, line: int, names: set[str]) -> Sym | None:
         """The innermost indexed symbol of one of `names` whose range holds `line`."""

@@ -264,6 +264,15 @@ ALTER TABLE symbols ADD COLUMN of_class INTEGER NOT NULL DEFAULT 0;
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '12');
 "#,
+    // 13: a Ruby value of no known class carries in its calls' qualifiers what its
+    // class's methods call on it (`el{attr children}`), an instance variable its name,
+    // a path from the top level its `::`; `Struct.new` and `Data.define` members made in
+    // a class's base are methods, and a method a call makes starts at the call; every
+    // file is extracted again by the next run.
+    r#"
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '13');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -275,7 +284,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 12;
+pub const SCHEMA_VERSION: usize = 13;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

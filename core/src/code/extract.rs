@@ -1,6 +1,8 @@
 //! The tree walk shared by every language: definitions become a tree of
 //! [`ExtractedSymbol`]s, references found inside a definition belong to it.
 
+use std::collections::BTreeSet;
+
 use tree_sitter::{Node, Parser};
 
 use super::text::collapse_whitespace;
@@ -75,7 +77,13 @@ pub struct ExtractedRef {
     /// path or call (`a[0].c()`), `!` for a Rust macro, `new()` for a constructor call
     /// (`new X()`: the class); `^C` for what the types the class `C` extends have
     /// (`super().c()`, `super.c()` in a method of `C`), `^C.m` for a bare `super` in
-    /// the method `m` of `C` (Ruby's: the bases' `m`).
+    /// the method `m` of `C` (Ruby's: the bases' `m`). A call on a local or parameter of
+    /// no known type, in a language whose values are [typed by
+    /// use](LanguageExtractor::typed_by_use), is followed by the members the function
+    /// calls on it, sorted, between braces: `el{attr children type}`; such a language
+    /// writes a field of no known type (Ruby's `@x`) as its name, and it is given the
+    /// members its class calls on it (`@io{read write}`), else written `?`. A path
+    /// written from the top level starts with `::` (Ruby's `::File`, not `Zip::File`).
     pub qual: Option<String>,
 }
 
@@ -216,6 +224,20 @@ pub trait LanguageExtractor: Send + Sync {
     /// referred to by the symbol the walk is in. None by default.
     fn embedded_expressions(&self, _node: Node, _cx: &Context) -> Option<Wrapped> {
         None
+    }
+    /// Where the definition at `node` starts, when before `node` itself (Ruby's member
+    /// `:b` of a multi-line `class A < Struct.new(` starts at the call that makes it).
+    /// None by default.
+    fn starts_at<'t>(&self, _node: Node<'t>, _cx: &Context<'t>) -> Option<Node<'t>> {
+        None
+    }
+    /// Whether a value's class may be told by what is called on it, where nothing
+    /// declares it (Ruby's `el` of `def convert_p(el)`, on which the method calls
+    /// `children` and `attr`): the calls on a local or parameter of no known type then
+    /// carry the names of every member the function calls on it (see
+    /// [`ExtractedRef::qual`]). No by default.
+    fn typed_by_use(&self) -> bool {
+        false
     }
 }
 
@@ -1287,7 +1309,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
         let doc = def.doc.or_else(|| lang.doc_comment(node, cx));
         let declaration =
             matches!(def.kind, SymbolKind::Fn | SymbolKind::Method) && lang.declares(node, cx);
-        let start = node.start_position();
+        let start = lang.starts_at(node, cx).unwrap_or(node).start_position();
         let end = node.end_position();
         let line_end = if end.column == 0 && end.row > start.row {
             end.row
@@ -1336,7 +1358,135 @@ fn leave(
             return;
         };
         frame.symbol.gives = gives;
+        if lang.typed_by_use() {
+            let in_type = cx
+                .frames
+                .last()
+                .is_some_and(|p| matches!(p.symbol.kind, SymbolKind::Class | SymbolKind::Mod));
+            match frame.symbol.kind {
+                SymbolKind::Fn | SymbolKind::Method => {
+                    add_uses(&mut frame);
+                    if !in_type {
+                        share_uses(std::slice::from_mut(&mut frame.symbol));
+                    }
+                }
+                SymbolKind::Class | SymbolKind::Mod => share_uses(&mut frame.symbol.children),
+                _ => {}
+            }
+        }
         attach(frame.symbol, cx, symbols);
+    }
+}
+
+/// Most members named after a value's qualifier ([`add_uses`]): a value used more ways
+/// than that is left as it is.
+const MAX_USES: usize = 16;
+
+/// For the function `frame` defines, in a language whose values are [typed by
+/// use](LanguageExtractor::typed_by_use): each call on one of its locals or parameters
+/// of no known type (`el.children`) gets, after the qualifier, the names of every member
+/// called on it in the function (`el{attr children}`); [`share_uses`] then joins those
+/// of the functions of one class (and drops them where fewer than two).
+fn add_uses(frame: &mut Frame) {
+    let untyped = |q: &str| {
+        q.starts_with('@')
+            || (frame.locals.iter().any(|l| l == q)
+                || frame
+                    .params
+                    .as_ref()
+                    .is_some_and(|p| p.iter().any(|l| l == q)))
+                && !frame.types.iter().any(|(n, _)| n == q)
+    };
+    let mut uses: Vec<(String, BTreeSet<&str>)> = Vec::new();
+    for r in &frame.symbol.references {
+        let Some(q) = r
+            .qual
+            .as_deref()
+            .filter(|q| r.kind == RefKind::Call && untyped(q))
+        else {
+            continue;
+        };
+        match uses.iter_mut().find(|(v, _)| v == q) {
+            Some((_, names)) => {
+                names.insert(&r.to_name);
+            }
+            None => uses.push((q.to_string(), BTreeSet::from([r.to_name.as_str()]))),
+        }
+    }
+    let quals: Vec<(String, String)> = uses
+        .into_iter()
+        .map(|(q, names)| {
+            let names: Vec<&str> = names.into_iter().collect();
+            let used = format!("{q}{{{}}}", names.join(" "));
+            (q, used)
+        })
+        .collect();
+    for r in &mut frame.symbol.references {
+        if let Some(q) = r.qual.as_mut().filter(|_| r.kind == RefKind::Call)
+            && let Some((_, used)) = quals.iter().find(|(v, _)| v == q)
+        {
+            *q = used.clone();
+        }
+    }
+}
+
+/// The members a local or parameter `value` is used for, where a qualifier says them
+/// (`el{attr children}`).
+fn uses_of(qual: &str) -> Option<(&str, std::str::Split<'_, char>)> {
+    let (value, uses) = qual.strip_suffix('}')?.split_once('{')?;
+    Some((value, uses.split(' ')))
+}
+
+/// For the functions of one class or module (or one function alone), in a language
+/// whose values are [typed by use](LanguageExtractor::typed_by_use): a value of one
+/// name in them is taken for one class, used for everything they call on it (`el` of
+/// `convert_p(el)` and of `convert_a(el)`). Each call on it then says those uses (see
+/// [`add_uses`]) when they are two to [`MAX_USES`], and the value's name alone
+/// otherwise.
+fn share_uses(functions: &mut [ExtractedSymbol]) {
+    let is_function = |s: &ExtractedSymbol| matches!(s.kind, SymbolKind::Fn | SymbolKind::Method);
+    let mut uses: Vec<(String, BTreeSet<String>)> = Vec::new();
+    for r in functions
+        .iter()
+        .filter(|s| is_function(s))
+        .flat_map(|f| &f.references)
+    {
+        let Some((value, names)) = r.qual.as_deref().and_then(uses_of) else {
+            continue;
+        };
+        let at = match uses.iter().position(|(v, _)| v == value) {
+            Some(at) => at,
+            None => {
+                uses.push((value.to_string(), BTreeSet::new()));
+                uses.len() - 1
+            }
+        };
+        uses[at].1.extend(names.map(str::to_string));
+    }
+    let shared: Vec<(String, String)> = uses
+        .into_iter()
+        .map(|(value, names)| {
+            let used = if (2..=MAX_USES).contains(&names.len()) {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                format!("{value}{{{}}}", names.join(" "))
+            } else if value.starts_with('@') {
+                // (A field's name is no qualifier of its own.)
+                "?".to_string()
+            } else {
+                value.clone()
+            };
+            (value, used)
+        })
+        .collect();
+    for f in functions.iter_mut().filter(|s| is_function(s)) {
+        for r in &mut f.references {
+            if let Some(qual) = &mut r.qual
+                && let Some((value, _)) = uses_of(qual)
+                && let Some((_, used)) = shared.iter().find(|(v, _)| v == value)
+            {
+                *qual = used.clone();
+            }
+        }
     }
 }
 

@@ -431,7 +431,7 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
     let context = "module Lib\n  class Context\n    def evaluate(x)\n      x\n    end\n\n    def each\n    end\n\n    def self.build\n      new\n    end\n\n    def isolated\n      self.class.build.tap do |sub|\n        sub.evaluate(1)\n      end\n    end\n  end\n\n  class I18n\n    def translate(key)\n      key\n    end\n    alias_method :t, :translate\n  end\n\n  module Actions\n    def root\n      1\n    end\n  end\nend\n";
     let uses = "module Lib\n  class Tag\n    def render(context, body, locale)\n      context.evaluate(1)\n      body.each\n      locale.t('x')\n    end\n  end\n\n  module Actions\n    def copy\n      root()\n    end\n  end\nend\n";
     let translator = "module Lib\n  class Translator\n    def self.translate(x)\n      x\n    end\n\n    def translate(x)\n      x\n    end\n  end\n\n  class Node\n    def run(translator)\n      translator.translate(1)\n      Translator.translate(2)\n    end\n  end\nend\n";
-    let outside = "module Lib\n  class Parser\n    def parse(x)\n      x\n    end\n  end\n\n  class Stream\n    alias _read_raw read\n    def read\n      _read_raw()\n    end\n  end\n\n  class Mock\n    Operator = Struct.new(:prefix, :parametric)\n\n    def parser\n      @parser ||= URI::Parser.new\n    end\n\n    def run\n      @parser.parse('y')\n    end\n  end\n\n  class Variable\n    def parametric\n    end\n  end\n\n  class Use\n    def go(operator)\n      operator.parametric\n    end\n  end\nend\n";
+    let outside = "module Lib\n  class Parser\n    def parse(x)\n      x\n    end\n  end\n\n  class Stream\n    alias _read_raw read\n    def read\n      _read_raw()\n    end\n  end\n\n  class Mock\n    Operator = Struct.new(:prefix, :parametric)\n\n    def parser\n      @parser ||= URI::Parser.new\n    end\n\n    def run\n      @parser.parse('y')\n    end\n  end\n\n  class Variable\n    def parametric\n    end\n  end\n\n  class Use\n    def go(op)\n      op.parametric\n    end\n\n    def run(operator)\n      operator.parametric\n    end\n  end\nend\n";
     let cops = "module RuboCop\n  module Cop\n    class Base\n      def add_offense(node)\n        node\n      end\n    end\n\n    module Style\n      class Comment < Base\n      end\n    end\n\n    module RangeHelp\n      def range_of(node)\n        add_offense(node)\n        lookup(node)\n      end\n    end\n  end\n\n  module Ext\n    class Base\n    end\n  end\nend\n";
     let (home, _dir, _engine, root) = indexed(&[
         ("lib/rack/auth.rb", auth),
@@ -470,8 +470,10 @@ fn a_ruby_name_means_what_its_namespace_and_aliases_say() {
         "lib/outside.rb:19 call Parser -> external",
         "lib/outside.rb:23 call parse -> external",
         // `Struct.new(…, :parametric)` defines one more `parametric`: not the one
-        // method of the name.
+        // method of the name; but `operator` names the `Operator` it makes, whose
+        // members are its own.
         "lib/outside.rb:34 call parametric -> external",
+        "lib/outside.rb:38 call parametric -> lib/outside.rb:parametric@16",
         // `Base` written in `Cop::Style`: `Cop::Base`, not `Ext::Base`.
         "lib/cops.rb:10 extends Base -> lib/cops.rb:Base@3",
         // A mixin's bare call: the one method of the name; of two, none (below).
@@ -582,6 +584,73 @@ const INVOCATION: &str = "class Thor\n  module Invocation\n    def self.included
 const CONCERN: &str = "module Trackable\n  extend ActiveSupport::Concern\n\n  module ClassMethods\n    def tracked_fields\n      []\n    end\n  end\nend\n\nclass Post\n  include Trackable\n\n  def self.setup\n    tracked_fields\n  end\nend\n";
 const MORE: &str = "class Pattern\n  def +(other)\n    other\n  end\nend\n\nclass Concat\n  module Native\n    def +(other)\n      super\n    end\n  end\nend\n\nclass Identity < Pattern\n  include Concat::Native\nend\n\nclass Options < Struct\n  def self.memoized(key)\n    key\n  end\nend\n\nclass Env < Options.new(:url)\n  memoized(:url)\nend\n\nmodule Faraday\n  class Middleware\n  end\n\n  class Response\n    class Middleware\n    end\n  end\nend\n\nclass Runner\n  def go(thing)\n    thing.subcommand_help(2)\n  end\nend\n\nmodule Convertible\n  def render\n    site\n  end\nend\n\nclass Page\n  include Convertible\n  attr_accessor :site\nend\n\nclass Layout\n  include Convertible\n  attr_reader :site\nend\n\nclass Excerpt\n  extend Forwardable\n  def_delegators :@doc, :site, :name\n\n  def render\n    site\n  end\nend\n";
 const TREE: &str = "module Lib\n  class Node\n    attr_accessor :stop\n    attr_reader :root\n\n    def render\n      @blocks.each do |block|\n        block.else?\n      end\n      @blocks.first.evaluate\n      first = @blocks.last\n      first.evaluate\n      root.walk\n      list = []\n      list << Condition.new\n      list.map { |c| c.else? }\n    end\n\n    def parse\n      @root = Walker.new\n      block = Condition.new\n      @blocks << block\n    end\n\n    class Root < Node\n    end\n  end\n\n  class Condition\n    def else?\n      false\n    end\n\n    def evaluate\n      true\n    end\n\n    def walk\n    end\n  end\n\n  class ElseCondition\n    def else?\n      true\n    end\n\n    def evaluate\n      true\n    end\n  end\n\n  class Walker\n    def walk\n    end\n  end\n\n  class Boundaries\n    def set(node)\n      node.stop\n    end\n  end\nend\n";
+
+/// A Ruby value nothing declares a class for is told by what its class's methods call on
+/// it: the one class of the project that has all of it (three or more members the common
+/// values lack), also through a class outside the project that it extends; a value used
+/// for what no class of the project has is outside it. A path from `::` is the top
+/// level's; a multi-line `Struct.new(`-made member starts at the call; `Data.define`
+/// makes members too.
+#[test]
+fn a_ruby_value_s_class_is_told_by_what_is_called_on_it() {
+    let (home, _dir, _engine, root) = indexed(&[
+        // (The class the uses tell is added after: the calls are linked again.)
+        ("lib/convert.rb", CONVERT),
+        ("lib/element.rb", ELEMENT),
+        ("lib/zip.rb", ZIP),
+        ("lib/http.rb", HTTP),
+        // `delta` defined after: `Holder` then has all `x` is used for.
+        ("lib/holder.rb", HOLDER),
+        (
+            "lib/holder_more.rb",
+            "class Holder\n  def delta\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        // `el` of three methods: `type` (also a `Definition` member), `children`,
+        // `attr`, `value` — an `Element`'s.
+        "lib/convert.rb:6 call type -> lib/element.rb:type@3",
+        "lib/convert.rb:14 call value -> lib/element.rb:value@3",
+        // `@entry` of the class's methods: `crc` (also a `Header`'s) is an `Entry`'s.
+        "lib/zip.rb:34 call crc -> lib/zip.rb:crc@3",
+        // `::File` is Ruby's, not `Zip::File`; `::Zip::Entry` the project's.
+        "lib/zip.rb:42 call open -> external",
+        "lib/zip.rb:43 call read -> lib/zip.rb:read@15",
+        // `add_trust_ca` is no method of the project's: `ssl_config` is outside it, not
+        // the `SSLOptions` that has the rest (members `Options.new(` makes, from its
+        // line; `Options < Struct`, Ruby's, has no `add_trust_ca`).
+        "lib/http.rb:15 call add_trust_ca -> external",
+        "lib/http.rb:16 call client_cert -> external",
+        "lib/http.rb:8 call verify_depth -> lib/http.rb:verify_depth@5",
+        // `replace` and `insert_before` are the outside `TreeRewriter`'s: `corrector`
+        // is a `Corrector`, whose `swap` it calls (not `Pair`'s).
+        "lib/http.rb:48 call swap -> lib/http.rb:swap@27",
+        "lib/http.rb:45 call replace -> external",
+        "lib/holder.rb:14 call alpha -> lib/holder.rb:alpha@2",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    let conn = rusqlite::Connection::open(cc_search::code::db_path(home.path(), Path::new(&root)))
+        .unwrap();
+    let members: Vec<String> = conn
+        .prepare(
+            "SELECT s.name FROM symbols s JOIN symbols p ON p.id = s.parent_symbol_id
+             WHERE p.name = 'Point' ORDER BY s.line_start, s.name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(members, ["x", "y"]);
+}
+
+const CONVERT: &str = "module Kd\n  Definition = Struct.new(:name, :type, :default)\n\n  class Converter\n    def convert_p(el)\n      el.type\n    end\n\n    def convert_a(el)\n      el.children.size + el.attr.size\n    end\n\n    def convert_text(el)\n      el.value\n    end\n  end\nend\n";
+const ELEMENT: &str = "module Kd\n  class Element\n    attr_accessor :type, :value, :children, :attr\n\n    def initialize(type)\n      @type = type\n    end\n  end\nend\n";
+const HOLDER: &str = "class Holder\n  def alpha\n  end\n\n  def beta\n  end\n\n  def gamma\n  end\nend\n\nclass Sorter\n  def sort(x)\n    x.alpha\n    x.beta\n    x.gamma\n    x.delta\n  end\nend\n";
+const ZIP: &str = "module Zip\n  class Entry\n    def crc\n      0\n    end\n\n    def compressed_size\n      0\n    end\n\n    def header_size\n      0\n    end\n\n    def self.read(io)\n      io\n    end\n  end\n\n  class Header\n    def crc\n      1\n    end\n  end\n\n  class File\n    def self.open(name)\n      name\n    end\n  end\n\n  class Writer\n    def a\n      @entry.crc\n    end\n\n    def b\n      @entry.compressed_size + @entry.header_size\n    end\n\n    def c(path)\n      ::File.open(path)\n      ::Zip::Entry.read(path)\n    end\n  end\nend\n";
+const HTTP: &str = "module Http\n  class Options < Struct\n  end\n\n  class SSLOptions < Options.new(:client_cert,\n                                 :client_key, :verify_depth)\n    def verify?\n      verify_depth\n    end\n  end\n\n  class Adapter\n    def configure_ssl(client)\n      ssl_config = client.ssl_config\n      ssl_config.add_trust_ca('ca')\n      ssl_config.client_cert = 1\n      ssl_config.client_key = 2\n      ssl_config.verify_depth = 3\n    end\n  end\n\n  class Corrector < ::Parser::Source::TreeRewriter\n    def remove_preceding(range)\n      range\n    end\n\n    def swap(a, b)\n      a\n    end\n\n    def wrap(range)\n      range\n    end\n  end\n\n  class Pair\n    def swap(a, b)\n      b\n    end\n  end\n\n  class Cop\n    def fix(corrector, range)\n      corrector.remove_preceding(range)\n      corrector.replace(range, 'x')\n      corrector.wrap(range)\n      corrector.insert_before(range, 'y')\n      corrector.swap(range, range)\n    end\n  end\n\n  Point = Data.define(:x, :y)\nend\n";
 
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A

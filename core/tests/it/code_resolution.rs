@@ -398,6 +398,35 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     );
 }
 
+/// Schema 13 notes, in a Ruby call's qualifier, what else the class's methods call on the
+/// value: the upgrade reads the files again, and a call on a value the uses tell links,
+/// as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_13_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "doc.rb",
+        "class Element
+  attr_reader :type, :children, :attr
+end
+
+Definition = Struct.new(:name, :type)
+
+class Converter
+  def convert(el)
+    el.type
+    el.children
+    el.attr
+  end
+end
+",
+        "doc.rb:9 call type -> doc.rb:type@2",
+        // As schema 12 left it: the value's name alone, the call ambiguous.
+        "UPDATE refs SET qual = 'el', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB 'el{*';
+         UPDATE metadata SET value = '12' WHERE key = 'schema_version';
+         PRAGMA user_version = 12;",
+    );
+}
+
 /// Schema 12 keeps what a class mixes in (Ruby's `include`): the upgrade reads the files
 /// again, and a call of a method mixed in links, as in a fresh index.
 #[test]

@@ -685,7 +685,7 @@ fn macro_def(
 /// [`LanguageLinker::owner`]).
 pub(super) fn owns_members(family: Family, kind: SymbolKind) -> bool {
     kind.is_container()
-        || (kind == SymbolKind::Mod
+        || (matches!(kind, SymbolKind::Mod | SymbolKind::Const)
             && family
                 .rules()
                 .owner(Some((kind, "")), Some(SymbolKind::Method), None)
@@ -760,6 +760,9 @@ pub(super) struct Linker<'a> {
     /// How deep the member being looked for is looked for in a type's bases (see
     /// `inherited_from`): there, never a value's (`of_value`).
     in_bases: usize,
+    /// The classes whose instances have what a value is used for, by file and uses
+    /// (see [`Linker::by_use`]).
+    used: HashMap<(i64, String), Option<Rc<[Sym]>>>,
 }
 
 /// A type's file and id, and the types it extends and implements (see
@@ -767,6 +770,23 @@ pub(super) struct Linker<'a> {
 type TypeBases = (i64, i64, Bases);
 
 const MAX_DEPTH: usize = 4;
+
+/// What a class extends or mixes in from outside the project (see
+/// `Linker::extends_outside`).
+enum Outside {
+    Nothing,
+    Library,
+    Any,
+}
+
+/// Fewest members a value must be used for, that the common values lack, to tell its
+/// class ([`Linker::by_use`]): two (`loc` and `source_range`, `begin_pos` and
+/// `end_pos`) are as often a library's class that the project's mimics.
+const MIN_USES: usize = 3;
+
+/// Most classes that define one of the members a value is used for, looked at to find
+/// those that define them all ([`Linker::having`]): more, and the uses say too little.
+const MAX_USED_CLASSES: usize = 32;
 
 impl<'a> Linker<'a> {
     pub(super) fn new(files: Files<'a>, source: Source<'a>, root: &Path) -> Linker<'a> {
@@ -791,6 +811,7 @@ impl<'a> Linker<'a> {
             macros: HashMap::new(),
             includers: HashMap::new(),
             in_bases: 0,
+            used: HashMap::new(),
         }
     }
 
@@ -1921,6 +1942,23 @@ impl<'a> Linker<'a> {
         qual: &str,
         depth: usize,
     ) -> rusqlite::Result<Target> {
+        // `el{attr children}`: the value `el`, on which `attr` and `children` are called.
+        let (qual, uses) = match qual.strip_suffix('}').and_then(|q| q.split_once('{')) {
+            Some((value, uses)) => (value, Some(uses)),
+            None => (qual, None),
+        };
+        if let Some(path) = qual.strip_prefix("::") {
+            // `::File.open`: the top level's `File` (Ruby's own, where the project has
+            // only `Zip::File`).
+            let first = path.split('.').next().unwrap_or(path);
+            let top = self.candidates(file, first, None, |s| {
+                s.parent.is_none() && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+            })?;
+            if top.is_empty() {
+                return Ok(Target::External);
+            }
+            return self.qualified(file, from, name, kind, path, depth);
+        }
         if let Some(callee) = qual.strip_suffix("()") {
             return match self.returned_type(file, from, callee, depth)? {
                 Some(ty) if depth < MAX_DEPTH => self.of_instance(file, name, kind, &ty, depth + 1),
@@ -2058,6 +2096,16 @@ impl<'a> Linker<'a> {
                 return Ok(Target::Linked(found));
             }
         }
+        if owned.is_empty()
+            && depth < MAX_DEPTH
+            && let Some(uses) = uses
+            && let Some(found) = self.by_use(file, name, kind, uses, depth)?
+        {
+            // `el.children` where the method calls `attr` and `children` on `el`: of the
+            // one class that has them all; where none has them all, of a class outside
+            // the project (not the project's one method of the name).
+            return Ok(found);
+        }
         if owned.is_empty() {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
             // the standard library): ambiguous if some type defines a member of that
@@ -2103,6 +2151,195 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Target::Ambiguous)
+    }
+
+    /// The member `name` of a value whose class nothing declares, on which `uses` (its
+    /// qualifier's, see `ExtractedRef::qual`: `attr children type`) are called: the
+    /// member every class has that has, as an instance's, each of those the values of
+    /// the language's common classes lack ([`LanguageLinker::common_member`]), when
+    /// there are two or more such uses and such classes. Where no class of the project
+    /// has them all, the value's class is outside it: ambiguous if some type has a member
+    /// `name`. None when the uses say nothing (fewer, the value is a class: `new`), or
+    /// the classes disagree.
+    fn by_use(
+        &mut self,
+        file: i64,
+        name: &str,
+        kind: RefKind,
+        uses: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Target>> {
+        let key = (file, uses.to_string());
+        let classes = match self.used.get(&key) {
+            Some(classes) => classes.clone(),
+            None => {
+                let classes = self.having(file, uses, depth)?.map(Rc::from);
+                self.used.insert(key, classes.clone());
+                classes
+            }
+        };
+        let Some(classes) = classes else {
+            return Ok(None);
+        };
+        if classes.is_empty() {
+            return self.ambiguous_if_any(file, name, kind).map(Some);
+        }
+        let mut agreed = None;
+        for class in classes.iter() {
+            match self.instance_member(class, name, kind, depth)? {
+                Some(found) if agreed.is_none_or(|a| a == found) => agreed = Some(found),
+                _ => return Ok(None),
+            }
+        }
+        Ok(agreed.map(Target::Linked))
+    }
+
+    /// The classes (and modules) whose instances have each of `uses` (see
+    /// [`Linker::by_use`]) that the common values lack, when two or more are; none
+    /// when they are fewer, or too many classes have one of them.
+    fn having(
+        &mut self,
+        file: i64,
+        uses: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Vec<Sym>>> {
+        let rules = self.rules(file)?;
+        let names: Vec<&str> = uses.split(' ').collect();
+        let telling: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !rules.common_member(n))
+            .collect();
+        if telling.len() < MIN_USES || names.contains(&"new") {
+            return Ok(None);
+        }
+        // The classes that define one of them (each once, however often reopened), each
+        // a candidate.
+        let mut owners: Vec<Sym> = Vec::new();
+        let mut seen: HashSet<i64> = HashSet::new();
+        for n in &telling {
+            for s in self.candidates(file, n, Some(SymbolKind::Method), |s| !s.of_class)? {
+                let (Scope::Member(owner), Some(parent)) = (&s.scope, s.parent) else {
+                    continue;
+                };
+                // (A value is of a class, or of what a constant holds — `Struct.new`'s —
+                // not of a module.)
+                let Some(class) = self
+                    .sym(owner, parent)?
+                    .filter(|c| matches!(c.kind, Some(SymbolKind::Class | SymbolKind::Const)))
+                else {
+                    continue;
+                };
+                let defined = self.every_definition((class.file, class.id, class.bases.clone()))?;
+                if defined.iter().all(|(_, id, _)| seen.insert(*id)) {
+                    owners.push(class);
+                }
+            }
+            if owners.len() > MAX_USED_CLASSES {
+                return Ok(None);
+            }
+        }
+        // Those that have every use (in the project); else those that have two or more
+        // and extend or mix in, however deep, a class outside the project that may have
+        // the rest (`Corrector < ::Parser::Source::TreeRewriter`: `replace`), where a
+        // class of the language's library has only its library's methods (`Options <
+        // Struct` has no `add_trust_ca`).
+        let mut having = Vec::new();
+        let mut open = Vec::new();
+        let mut may = false;
+        for class in owners {
+            let mut missing = Vec::new();
+            for n in &telling {
+                if self
+                    .instance_member(&class, n, RefKind::Call, depth)?
+                    .is_none()
+                {
+                    missing.push(*n);
+                }
+            }
+            if missing.is_empty() {
+                having.push(class);
+                continue;
+            }
+            let covered = match self.extends_outside(&class)? {
+                Outside::Nothing => false,
+                Outside::Library => missing.iter().all(|n| rules.library_member(n)),
+                Outside::Any => true,
+            };
+            let found = telling.len() - missing.len();
+            if covered && found >= MIN_USES && found > missing.len() {
+                open.push(class);
+            }
+            may |= covered;
+        }
+        Ok(match (having.is_empty(), open.is_empty()) {
+            (false, _) => Some(having),
+            (true, false) => Some(open),
+            // A class that may have them all through what it extends, on too little
+            // evidence: the uses tell nothing.
+            (true, true) if may => None,
+            (true, true) => Some(Vec::new()),
+        })
+    }
+
+    /// What `class` extends or mixes in, however deep, that the project does not define:
+    /// nothing, only classes and modules of the language's library
+    /// ([`LanguageLinker::library_type`]), or any other.
+    fn extends_outside(&mut self, class: &Sym) -> rusqlite::Result<Outside> {
+        let rules = self.rules(class.file)?;
+        let mut outside = Outside::Nothing;
+        let mut seen: HashSet<i64> = HashSet::new();
+        let mut next: Vec<TypeBases> = vec![(class.file, class.id, class.bases.clone())];
+        while let Some(reached) = next.pop() {
+            if !seen.insert(reached.1) || seen.len() > 64 {
+                continue;
+            }
+            for (at, written_in, bases) in self.every_definition(reached)? {
+                for base in bases.iter().flat_map(|b| b.iter()) {
+                    let last = base.rsplit('.').next().unwrap_or(base);
+                    match self.type_bases((at, Some(written_in)), last)? {
+                        Some(found) => next.push(found),
+                        None if self.defined(last)? => {}
+                        None if rules.library_type(base) => outside = Outside::Library,
+                        None => return Ok(Outside::Any),
+                    }
+                }
+            }
+        }
+        Ok(outside)
+    }
+
+    /// The member `name` an instance of `class` has: its own, wherever the class is
+    /// reopened, or one it inherits (never the project's one method of the name, nor a
+    /// class's or module's own).
+    fn instance_member(
+        &mut self,
+        class: &Sym,
+        name: &str,
+        kind: RefKind,
+        depth: usize,
+    ) -> rusqlite::Result<Option<i64>> {
+        let Some(ty) = self.name_of(class.id)? else {
+            return Ok(None);
+        };
+        let defined = self.every_definition((class.file, class.id, class.bases.clone()))?;
+        // (A reader before a writer of the name: `attr_writer :id` is no `id`.)
+        let own = self
+            .owned(class.file, name, &ty)?
+            .into_iter()
+            .filter(|s| !s.of_class && s.parent.is_some_and(|p| defined.iter().any(|d| d.1 == p)))
+            .min_by_key(|s| (s.writes_only, s.id));
+        if let Some(own) = own {
+            return Ok(Some(own.id));
+        }
+        Ok(
+            match self.inherited_by((class.id, &ty), name, kind, depth)? {
+                Some(Target::Linked(id)) if !self.sym(name, id)?.is_some_and(|s| s.of_class) => {
+                    Some(id)
+                }
+                _ => None,
+            },
+        )
     }
 
     /// The member `name` of a value of the type `ty`: as [`Linker::qualified`] finds it,

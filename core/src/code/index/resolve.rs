@@ -204,8 +204,13 @@ pub(super) fn resolve(
 /// Whether a reference written through `qual` can link elsewhere when a definition
 /// named as `changed` says changes: the qualifier's first segment (a variable, a
 /// function called), each function called in it (`F()`, `T.m()`: what they return), and
-/// the field of a type's (`T.f`: its declared type).
+/// the field of a type's (`T.f`: its declared type), and each member a value is used
+/// for (`el{attr children}`: the classes that have them).
 fn through(qual: &str, changed: impl Fn(&str) -> bool) -> bool {
+    if let Some((value, uses)) = qual.strip_suffix('}').and_then(|q| q.split_once('{')) {
+        return uses.split(' ').any(&changed) || through(value, changed);
+    }
+    let qual = qual.strip_prefix("::").unwrap_or(qual);
     let fields = qual.split('.').count() == 2;
     qual.split('.').enumerate().any(|(i, segment)| {
         let called = segment.strip_suffix("()");

@@ -170,6 +170,26 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// Whether the classes values most often hold (Ruby's Array, Hash, String, …) have
+    /// a member `name`: a call of it on a value says nothing of the value's class (see
+    /// `LanguageExtractor::typed_by_use`). No by default.
+    fn common_member(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// Whether the language's own library (Ruby's core and standard library) defines a
+    /// method `name`. No by default.
+    fn library_member(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// Whether the class or module written `path` (`Struct`, `Net.HTTP`) is one of the
+    /// language's own library: what a class has from it is one of its
+    /// [members](LanguageLinker::library_member). No by default.
+    fn library_type(&self, _path: &str) -> bool {
+        false
+    }
+
     /// Whether a value named `value` holds a class, not an instance (Ruby's `klass`,
     /// `subcommand_class`): a call on it may be a class's own method. No by default.
     fn holds_class(&self, _value: &str) -> bool {

@@ -24,12 +24,13 @@ impl LanguageLinker for Linking {
         _signature: Option<&'s str>,
     ) -> Option<&'s str> {
         // A module's methods are its own (called on it, or mixed in), not top-level
-        // functions.
+        // functions; the members `Loc = Struct.new(:expression)` makes are the
+        // constant's (the class it holds).
         match parent {
-            Some((SymbolKind::Mod, module))
+            Some((SymbolKind::Mod | SymbolKind::Const, owner))
                 if matches!(kind, Some(SymbolKind::Method | SymbolKind::Fn)) =>
             {
-                Some(module)
+                Some(owner)
             }
             _ => None,
         }
@@ -111,6 +112,28 @@ impl LanguageLinker for Linking {
 
     fn bare_calls(&self) -> bool {
         true
+    }
+
+    fn common_member(&self, name: &str) -> bool {
+        value_method(name)
+    }
+
+    fn library_member(&self, name: &str) -> bool {
+        core_method(name)
+    }
+
+    fn library_type(&self, path: &str) -> bool {
+        static NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+            let mut names: Vec<String> = include_str!("core_classes.txt")
+                .lines()
+                .map(|n| n.replace("::", "."))
+                .collect();
+            names.sort_unstable();
+            names
+        });
+        NAMES
+            .binary_search_by(|n| n.as_str().cmp(path.trim_start_matches('.')))
+            .is_ok()
     }
 
     fn holds_class(&self, value: &str) -> bool {

@@ -79,6 +79,19 @@ impl LanguageExtractor for Ruby {
             _ => None,
         }
     }
+    /// A method a call makes (`attr_reader`, `Struct.new(`, a class's base `Options.new(`)
+    /// starts at the call, where Ruby says it is defined, when its name is written on a
+    /// line after.
+    fn starts_at<'t>(&self, node: Node<'t>, cx: &Context<'t>) -> Option<Node<'t>> {
+        (node.kind() == "simple_symbol")
+            .then(|| cx.parent(node).and_then(|args| cx.parent(args)))
+            .flatten()
+            .filter(|call| call.kind() == "call")
+    }
+    /// A value of no known class is told by what is called on it.
+    fn typed_by_use(&self) -> bool {
+        true
+    }
     /// A method written in `class << self` is the class's own.
     fn of_class(&self, node: Node, cx: &Context) -> bool {
         let mut at = cx.parent(node);
@@ -153,6 +166,7 @@ impl LanguageExtractor for Ruby {
                 let first_arg = node
                     .child_by_field_name("arguments")
                     .and_then(|a| a.named_child(0));
+                let in_superclass = cx.parent(node).is_some_and(|p| p.kind() == "superclass");
                 match method {
                     Some("require" | "require_relative" | "load") if receiver.is_none() => {
                         if let Some(arg) = first_arg.filter(|a| a.kind() == "string") {
@@ -218,6 +232,8 @@ impl LanguageExtractor for Ruby {
                         let name = hooked.to_string();
                         cx.add_member_ref(RefKind::Call, &name, node, receiver.unwrap_or(node));
                     }
+                    // (`class A < Struct.new(:a)` refers to `Struct` as its base.)
+                    Some("new") if in_superclass => {}
                     Some("new") if receiver.is_none_or(is_constant) => add_new(node, receiver, cx),
                     Some("super") if receiver.is_none() => add_super(node, cx),
                     Some(name) => {
@@ -257,7 +273,23 @@ impl LanguageExtractor for Ruby {
                                 };
                                 cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
                             }
-                            // `Foo.bar`, `x.bar`, `@x.bar`, `f(x).bar`.
+                            // `@x.bar` of a class that assigns `@x` nothing evident: the
+                            // field, which what the class calls on it may tell.
+                            Some(r) if r.kind() == "instance_variable" && cx.in_function() => {
+                                cx.add_ref_via(
+                                    RefKind::Call,
+                                    &name,
+                                    node,
+                                    Some(cx.text(r).to_string()),
+                                );
+                            }
+                            // `::Zip::Entry.read`, `::File.open`: from the top level
+                            // (`::Zip.Entry`).
+                            Some(r) if is_constant(r) && cx.text(r).starts_with("::") => {
+                                let qual = format!("::{}", constant_path(cx.text(r)));
+                                cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
+                            }
+                            // `Foo.bar`, `x.bar`, `f(x).bar`.
                             Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
                         }
                         match (name.as_str(), receiver) {
@@ -316,7 +348,8 @@ impl LanguageExtractor for Ruby {
                     _ => base,
                 };
                 cx.add_ref(RefKind::Extends, last_segment(cx.text(written)), base);
-                false
+                // Into `Struct.new(:a, :b)`: the members it makes.
+                written.id() != base.id()
             }
             // A parameter's class as YARD documents it (`@param x [Timestamp]`).
             "method" | "singleton_method" => {
@@ -441,12 +474,17 @@ fn accessor_name<'s>(node: Node, cx: &Context<'s>) -> Option<&'s str> {
             args.named_child(0).map(|a| a.id()) == Some(node.id())
                 && matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
         }
-        // `Struct.new(:a, :b)`: as a class's base (`class Part < Struct.new(:name)`) or
-        // a constant's value (`Operator = Struct.new(:prefix)`).
-        (Some("new"), Some("Struct" | "::Struct")) => matches!(
-            cx.enclosing(),
-            Some(SymbolKind::Class | SymbolKind::Mod | SymbolKind::Const)
-        ),
+        // `Struct.new(:a, :b)` (`Data.define(:a, :b)`): as a class's base (`class Part <
+        // Struct.new(:name)`) or a constant's value (`Operator = Struct.new(:prefix)`).
+        (Some("new"), Some("Struct" | "::Struct")) | (Some("define"), Some("Data" | "::Data")) => {
+            matches!(
+                cx.enclosing(),
+                Some(SymbolKind::Class | SymbolKind::Mod | SymbolKind::Const)
+            )
+        }
+        // A class's base that a class of the project's makes the same way (`class Env <
+        // Options.new(:url, :body)`, Faraday's `Options` being a `Struct`).
+        (Some("new"), Some(_)) => cx.parent(call).is_some_and(|p| p.kind() == "superclass"),
         // Forwardable's `def_delegators :@doc, :site, :name` (not the first argument:
         // what it forwards to) and `def_delegator :@doc, :site` (`, :alias`: the last).
         (Some(delegator @ ("def_delegators" | "def_delegator")), None) => {
