@@ -266,9 +266,10 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '12');
 "#,
     // 13: a Ruby value of no known class carries in its calls' qualifiers what its
     // class's methods call on it (`el{attr children}`), an instance variable its name,
-    // a path from the top level its `::`; `Struct.new` and `Data.define` members made in
-    // a class's base are methods, and a method a call makes starts at the call; every
-    // file is extracted again by the next run.
+    // a path from the top level its `::`; a constant written as a value is a reference
+    // (`type_ref`, `value`); `Struct.new` and `Data.define` members made in a class's
+    // base are methods, and a method a call makes starts at the call; every file is
+    // extracted again by the next run.
     r#"
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '13');

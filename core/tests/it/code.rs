@@ -512,7 +512,7 @@ end
         r#"mod Billing 5-20 sig=Some("module Billing") doc=Some("A module.") refs=[]"#,
         r#"  class Invoice 7-19 sig=Some("class Invoice < Base::Record") doc=Some("An invoice.") refs=[extends:Record@7 implements:Comparable@8]"#,
         r#"    const TAX 9-9 sig=Some("TAX = 0.2") doc=None refs=[]"#,
-        r#"    method total 12-14 sig=Some("def total(amount)") doc=Some("Total with tax.") refs=[call:compute@13]"#,
+        r#"    method total 12-14 sig=Some("def total(amount)") doc=Some("Total with tax.") refs=[call:compute@13 value:TAX@13]"#,
         r#"    method build 16-18 sig=Some("def self.build") doc=None refs=[call:Invoice@17]"#,
         r#"fn top_level 22-24 sig=Some("def top_level") doc=None refs=[call:puts@23]"#,
         r#"top refs=[import:json@1 import:helper@2] imports=["json", "lib/helper"]"#,

@@ -652,6 +652,34 @@ const HOLDER: &str = "class Holder\n  def alpha\n  end\n\n  def beta\n  end\n\n 
 const ZIP: &str = "module Zip\n  class Entry\n    def crc\n      0\n    end\n\n    def compressed_size\n      0\n    end\n\n    def header_size\n      0\n    end\n\n    def self.read(io)\n      io\n    end\n  end\n\n  class Header\n    def crc\n      1\n    end\n  end\n\n  class File\n    def self.open(name)\n      name\n    end\n  end\n\n  class Writer\n    def a\n      @entry.crc\n    end\n\n    def b\n      @entry.compressed_size + @entry.header_size\n    end\n\n    def c(path)\n      ::File.open(path)\n      ::Zip::Entry.read(path)\n    end\n  end\nend\n";
 const HTTP: &str = "module Http\n  class Options < Struct\n  end\n\n  class SSLOptions < Options.new(:client_cert,\n                                 :client_key, :verify_depth)\n    def verify?\n      verify_depth\n    end\n  end\n\n  class Adapter\n    def configure_ssl(client)\n      ssl_config = client.ssl_config\n      ssl_config.add_trust_ca('ca')\n      ssl_config.client_cert = 1\n      ssl_config.client_key = 2\n      ssl_config.verify_depth = 3\n    end\n  end\n\n  class Corrector < ::Parser::Source::TreeRewriter\n    def remove_preceding(range)\n      range\n    end\n\n    def swap(a, b)\n      a\n    end\n\n    def wrap(range)\n      range\n    end\n  end\n\n  class Pair\n    def swap(a, b)\n      b\n    end\n  end\n\n  class Cop\n    def fix(corrector, range)\n      corrector.remove_preceding(range)\n      corrector.replace(range, 'x')\n      corrector.wrap(range)\n      corrector.insert_before(range, 'y')\n      corrector.swap(range, range)\n    end\n  end\n\n  Point = Data.define(:x, :y)\nend\n";
 
+/// A Ruby class, module or constant written as a value is a reference: a hash's value
+/// (`parser: Parser`), an argument (`is_a?(Adapter)`), a constant (`LIMIT`, the class's
+/// `Parser::DEFAULT`); a path outside the project is outside it (`Timeout::Error`). What
+/// a module's `included(base)` hook mixes into `base` is referred to as a mixin.
+#[test]
+fn a_ruby_constant_written_as_a_value_is_a_reference() {
+    let (home, _dir, _engine, root) = indexed(&[("lib/wire.rb", WIRE)]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/wire.rb:15 implements ClassMethods -> lib/wire.rb:ClassMethods@9",
+        "lib/wire.rb:22 type_ref Parser -> lib/wire.rb:Parser@2",
+        "lib/wire.rb:22 type_ref Adapter -> lib/wire.rb:Adapter@6",
+        "lib/wire.rb:22 value LIMIT -> lib/wire.rb:LIMIT@19",
+        "lib/wire.rb:23 value DEFAULT -> lib/wire.rb:DEFAULT@3",
+        "lib/wire.rb:27 type_ref Adapter -> lib/wire.rb:Adapter@6",
+        "lib/wire.rb:28 type_ref Error -> external",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    // Not where a definition, a base or a receiver writes it.
+    assert!(
+        !links.iter().any(|l| l.contains(" type_ref Request ")),
+        "{links:#?}"
+    );
+}
+
+const WIRE: &str = "module Web\n  class Parser\n    DEFAULT = 1\n  end\n\n  class Adapter\n  end\n\n  module ClassMethods\n    def base_uri\n    end\n  end\n\n  def self.included(base)\n    base.extend ClassMethods\n  end\n\n  class Request\n    LIMIT = 5\n\n    def initialize\n      @options = { parser: Parser, adapter: Web::Adapter, limit: LIMIT }\n      @default = Parser::DEFAULT\n    end\n\n    def check(x)\n      x.is_a?(Adapter)\n    rescue Timeout::Error\n      nil\n    end\n  end\nend\n";
+
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A
 /// reader defined beside an `attr_writer` of its name is what a call reads.

@@ -1122,15 +1122,17 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The class `name` that `A::B::name.new` (`path`: `A.B.name`) constructs: outside
-    /// the project when `A` is no name of it; of the namespace `B` when classes of that
-    /// name are defined in several; else as a bare name.
+    /// The class `name` that `A::B::name.new` (`path`: `A.B.name`) constructs, or that
+    /// `A::B::name` names as a value (a reference of `kind`): outside the project when
+    /// `A` is no name of it; of the namespace `B` when classes of that name are defined
+    /// in several; else as a bare name.
     fn constructed(
         &mut self,
         file: i64,
         from: Option<i64>,
         name: &str,
         path: &str,
+        kind: RefKind,
     ) -> rusqlite::Result<Target> {
         let segments: Vec<&str> = path.split('.').collect();
         if self.outside_namespace(&segments)? {
@@ -1143,8 +1145,17 @@ impl<'a> Linker<'a> {
                 None => Target::Ambiguous,
             });
         }
+        if kind == RefKind::Value
+            && let [.., owner, _] = segments[..]
+        {
+            // `Parser::DEFAULT`: the constant of the class `Parser`.
+            let owned = self.owned(file, name, owner)?;
+            if let Some(constant) = best(owned.iter(), kind) {
+                return Ok(Target::Linked(constant.id));
+            }
+        }
         Ok(self
-            .bare(file, from, name, RefKind::TypeRef)?
+            .bare(file, from, name, kind)?
             .map_or(Target::External, |t| t))
     }
 
@@ -1217,7 +1228,15 @@ impl<'a> Linker<'a> {
                     && path.rsplit('.').next() == Some(name)
                     && self.rules(file)?.global_names() =>
             {
-                self.constructed(file, from, name, path)
+                self.constructed(file, from, name, path, RefKind::TypeRef)
+            }
+            // Ruby's `A::X` as a value: the class, module or constant `X` of the
+            // namespace `A`.
+            Some(q)
+                if matches!(kind, RefKind::TypeRef | RefKind::Value)
+                    && self.rules(file)?.global_names() =>
+            {
+                self.constructed(file, from, name, &format!("{q}.{name}"), kind)
             }
             Some("?") => self.of_value(file, name, kind, false),
             Some(q) => self.qualified(file, from, name, kind, q, 0),

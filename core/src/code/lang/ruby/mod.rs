@@ -226,8 +226,10 @@ impl LanguageExtractor for Ruby {
                         } else {
                             first_arg
                         };
-                        if let Some(arg) = mixed {
+                        if let Some(arg) = mixed.filter(|a| is_constant(*a)) {
                             add_mixin(arg, cx);
+                            let module = last_segment(cx.text(arg)).to_string();
+                            cx.add_ref(RefKind::Implements, &module, arg);
                         }
                         let name = hooked.to_string();
                         cx.add_member_ref(RefKind::Call, &name, node, receiver.unwrap_or(node));
@@ -366,10 +368,64 @@ impl LanguageExtractor for Ruby {
                 bare_name(node, cx);
                 true
             }
+            // A class, module or constant used as a value: `parser: Parser`, `rescue
+            // Timeout`, `x.is_a?(Zip::Entry)`, `DEFAULT_PORT`.
+            "constant" | "scope_resolution" => {
+                constant_value(node, cx);
+                true
+            }
             "comment" | "string" => false,
             _ => true,
         }
     }
+}
+
+/// A constant written as a value (`Parser`, `Zip::Entry`, `DEFAULT_PORT`): a reference
+/// to the class or module (`type_ref`) or, named in capitals, the constant (`value`) —
+/// not where the walk records it otherwise: a definition's name, a base, a mixin, a
+/// call's receiver (`Foo.bar`), a constant assigned, a path's namespace.
+fn constant_value(node: Node, cx: &mut Context) {
+    let Some(parent) = cx.parent(node) else {
+        return;
+    };
+    let is_field =
+        |field: &str| parent.child_by_field_name(field).map(|n| n.id()) == Some(node.id());
+    let recorded = match parent.kind() {
+        "class" | "module" => is_field("name"),
+        "superclass" | "scope_resolution" => true,
+        "call" => is_field("receiver") || is_field("method"),
+        "assignment" | "operator_assignment" => is_field("left"),
+        "argument_list" => cx.parent(parent).is_some_and(|call| {
+            call.kind() == "call"
+                && call.child_by_field_name("method").is_some_and(|m| {
+                    matches!(
+                        cx.text(m),
+                        "include"
+                            | "extend"
+                            | "prepend"
+                            | "send"
+                            | "private_constant"
+                            | "public_constant"
+                    )
+                })
+        }),
+        _ => false,
+    };
+    if recorded {
+        return;
+    }
+    let text = cx.text(node);
+    let name = last_segment(text).to_string();
+    let kind = if name.chars().any(|c| c.is_ascii_lowercase()) {
+        RefKind::TypeRef
+    } else {
+        RefKind::Value
+    };
+    let path = constant_path(text);
+    let qual = path
+        .rsplit_once('.')
+        .map(|(namespace, _)| namespace.to_string());
+    cx.add_ref_via(kind, &name, node, qual);
 }
 
 /// A `super` call (`super`, `super(x)`): the method of the same name in the classes the
