@@ -77,13 +77,13 @@ pub struct ExtractedRef {
     /// path or call (`a[0].c()`), `!` for a Rust macro, `new()` for a constructor call
     /// (`new X()`: the class); `^C` for what the types the class `C` extends have
     /// (`super().c()`, `super.c()` in a method of `C`), `^C.m` for a bare `super` in
-    /// the method `m` of `C` (Ruby's: the bases' `m`). A call on a local or parameter of
-    /// no known type, in a language whose values are [typed by
-    /// use](LanguageExtractor::typed_by_use), is followed by the members the function
-    /// calls on it, sorted, between braces: `el{attr children type}`; such a language
-    /// writes a field of no known type (Ruby's `@x`) as its name, and it is given the
-    /// members its class calls on it (`@io{read write}`), else written `?`. A path
-    /// written from the top level starts with `::` (Ruby's `::File`, not `Zip::File`).
+    /// the method `m` of `C` (Ruby's: the bases' `m`). A call on a local, parameter or
+    /// field of no known type (Ruby's `@x`, written as its name), in a language whose
+    /// values are [typed by use](LanguageExtractor::typed_by_use), is followed by the
+    /// members the methods of its class (the function's, outside a class) call on that
+    /// name, sorted, between braces, when they are two or more: `el{attr children
+    /// type}`, `@io{read write}` (a field with fewer is `?`). A path written from the
+    /// top level starts with `::` (Ruby's `::File`, not `Zip::File`).
     pub qual: Option<String>,
 }
 
@@ -232,9 +232,9 @@ pub trait LanguageExtractor: Send + Sync {
         None
     }
     /// Whether a value's class may be told by what is called on it, where nothing
-    /// declares it (Ruby's `el` of `def convert_p(el)`, on which the method calls
-    /// `children` and `attr`): the calls on a local or parameter of no known type then
-    /// carry the names of every member the function calls on it (see
+    /// declares it (Ruby's `el` of `def convert_p(el)`, on which the class's methods
+    /// call `children` and `attr`): the calls on a local, parameter or field of no known
+    /// type then carry the names of every member called on it (see
     /// [`ExtractedRef::qual`]). No by default.
     fn typed_by_use(&self) -> bool {
         false
@@ -1383,10 +1383,11 @@ fn leave(
 const MAX_USES: usize = 16;
 
 /// For the function `frame` defines, in a language whose values are [typed by
-/// use](LanguageExtractor::typed_by_use): each call on one of its locals or parameters
-/// of no known type (`el.children`) gets, after the qualifier, the names of every member
-/// called on it in the function (`el{attr children}`); [`share_uses`] then joins those
-/// of the functions of one class (and drops them where fewer than two).
+/// use](LanguageExtractor::typed_by_use): each call on one of its locals, parameters or
+/// fields of no known type (`el.children`, `@io.read`) gets, after the qualifier, the
+/// names of every member called on it in the function (`el{attr children}`);
+/// [`share_uses`] then joins those of the functions of one class (and drops them where
+/// fewer than two).
 fn add_uses(frame: &mut Frame) {
     let untyped = |q: &str| {
         q.starts_with('@')

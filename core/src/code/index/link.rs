@@ -2176,10 +2176,10 @@ impl<'a> Linker<'a> {
     /// qualifier's, see `ExtractedRef::qual`: `attr children type`) are called: the
     /// member every class has that has, as an instance's, each of those the values of
     /// the language's common classes lack ([`LanguageLinker::common_member`]), when
-    /// there are two or more such uses and such classes. Where no class of the project
-    /// has them all, the value's class is outside it: ambiguous if some type has a member
-    /// `name`. None when the uses say nothing (fewer, the value is a class: `new`), or
-    /// the classes disagree.
+    /// there are [`MIN_USES`] or more such uses (see [`Linker::having`]). Where no class
+    /// of the project could have them all, the value's class is outside it: ambiguous if
+    /// some type has a member `name`. None when the uses say nothing (fewer, the value is
+    /// a class: `new`), or the classes disagree.
     fn by_use(
         &mut self,
         file: i64,
@@ -2213,9 +2213,10 @@ impl<'a> Linker<'a> {
         Ok(agreed.map(Target::Linked))
     }
 
-    /// The classes (and modules) whose instances have each of `uses` (see
-    /// [`Linker::by_use`]) that the common values lack, when two or more are; none
-    /// when they are fewer, or too many classes have one of them.
+    /// The classes (and constants holding one) whose instances have each of `uses` (see
+    /// [`Linker::by_use`]) that the common values lack, when [`MIN_USES`] or more are;
+    /// none when they are fewer, too many classes have one of them, or a class that may
+    /// have the rest from outside the project has too few.
     fn having(
         &mut self,
         file: i64,
@@ -2258,11 +2259,12 @@ impl<'a> Linker<'a> {
                 return Ok(None);
             }
         }
-        // Those that have every use (in the project); else those that have two or more
-        // and extend or mix in, however deep, a class outside the project that may have
-        // the rest (`Corrector < ::Parser::Source::TreeRewriter`: `replace`), where a
-        // class of the language's library has only its library's methods (`Options <
-        // Struct` has no `add_trust_ca`).
+        // Those that have every use (in the project); else those that have three or more,
+        // and more than they lack, and extend or mix in, however deep, a class outside
+        // the project that may have the rest (`Corrector <
+        // ::Parser::Source::TreeRewriter`: `replace`), where a class of the language's
+        // library has only its library's methods (`Options < Struct` has no
+        // `add_trust_ca`).
         let mut having = Vec::new();
         let mut open = Vec::new();
         let mut may = false;
