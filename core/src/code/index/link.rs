@@ -1334,7 +1334,21 @@ impl<'a> Linker<'a> {
                 Some(sym) => self.type_given(&sym, name, depth)?,
                 None => None,
             },
-            _ => None,
+            // Ruby's `Foo.instance` where `Foo` includes `Singleton`: its one instance.
+            _ => match receiver {
+                Some(class)
+                    if name == "instance"
+                        && self.rules(file)?.global_names()
+                        && self.mixes_in(
+                            file,
+                            class.rsplit('.').next().unwrap_or(class),
+                            "Singleton",
+                        )? =>
+                {
+                    Some(class.to_string())
+                }
+                _ => None,
+            },
         };
         self.returns.insert(key, found.clone());
         Ok(found)
