@@ -1431,11 +1431,10 @@ fn add_uses(frame: &mut Frame) {
     }
 }
 
-/// The members a local or parameter `value` is used for, where a qualifier says them
-/// (`el{attr children}`).
-fn uses_of(qual: &str) -> Option<(&str, std::str::Split<'_, char>)> {
-    let (value, uses) = qual.strip_suffix('}')?.split_once('{')?;
-    Some((value, uses.split(' ')))
+/// A qualifier's value and the members it is used for, where it says them
+/// (`el{attr children}` → `el`, `attr children`; see [`ExtractedRef::qual`]).
+pub(crate) fn uses_of(qual: &str) -> Option<(&str, &str)> {
+    qual.strip_suffix('}')?.split_once('{')
 }
 
 /// For the functions of one class or module (or one function alone), in a language
@@ -1462,7 +1461,7 @@ fn share_uses(functions: &mut [ExtractedSymbol]) {
                 uses.len() - 1
             }
         };
-        uses[at].1.extend(names.map(str::to_string));
+        uses[at].1.extend(names.split(' ').map(str::to_string));
     }
     let shared: Vec<(String, String)> = uses
         .into_iter()

@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use rusqlite::Connection;
 
-use crate::code::extract::Binding;
+use crate::code::extract::{Binding, uses_of};
 use crate::code::lang::cfamily::config::{self, Holds, Macro};
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, is_directory_file};
 use crate::code::{RefKind, SymbolKind};
@@ -1976,7 +1976,7 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> rusqlite::Result<Target> {
         // `el{attr children}`: the value `el`, on which `attr` and `children` are called.
-        let (qual, uses) = match qual.strip_suffix('}').and_then(|q| q.split_once('{')) {
+        let (qual, uses) = match uses_of(qual) {
             Some((value, uses)) => (value, Some(uses)),
             None => (qual, None),
         };

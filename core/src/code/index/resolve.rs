@@ -9,7 +9,7 @@ use rusqlite::{Connection, params};
 use super::Touched;
 use super::link::{Files, Linker, Source};
 use crate::code::RefKind;
-use crate::code::extract::Binding;
+use crate::code::extract::{Binding, uses_of};
 
 /// The names of definitions whose guard names one of `names` (a macro defined or
 /// removed may change which definition of theirs a build compiles, see
@@ -207,7 +207,7 @@ pub(super) fn resolve(
 /// the field of a type's (`T.f`: its declared type), and each member a value is used
 /// for (`el{attr children}`: the classes that have them).
 fn through(qual: &str, changed: impl Fn(&str) -> bool) -> bool {
-    if let Some((value, uses)) = qual.strip_suffix('}').and_then(|q| q.split_once('{')) {
+    if let Some((value, uses)) = uses_of(qual) {
         return uses.split(' ').any(&changed) || through(value, changed);
     }
     let qual = qual.strip_prefix("::").unwrap_or(qual);
