@@ -51,6 +51,7 @@ def queries(conn: sqlite3.Connection, langs: set[str] | None) -> list[dict]:
         if langs is not None and lang not in langs:
             continue
         q = written(q)
+        name = as_written(lang, name)
         if (f, line, name, kind, q) in seen:
             continue
         seen.add((f, line, name, kind, q))
@@ -67,6 +68,14 @@ def written(qual: str | None) -> str | None:
     if qual is not None and qual.endswith("}") and "{" in qual:
         return qual[: qual.index("{")]
     return qual
+
+
+def as_written(lang: str, name: str) -> str:
+    """A reference's name as the source writes it: a Ruby setter call `x.a = v` is
+    indexed as a call of the writer `a=`, and written `a`."""
+    if lang == "ruby" and name.endswith("=") and name[:-1].replace("_", "a").isalnum():
+        return name[:-1]
+    return name
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from export import find_db, written  # (export.py, beside this file)
+from export import as_written, find_db, written  # (export.py, beside this file)
 
 # Outcomes of one reference row (README.md, "Scoring rules").
 CORRECT = "correct"  # linked to the gold symbol
@@ -254,10 +254,19 @@ def score(ix: Index, gold: dict, langs: set[str] | None) -> tuple[dict, dict, di
     gold_langs = {g.get("lang") for g in gold.values()} | {None}
     gold_files = {k[0] for k in gold}
     refs = list(ix.refs())
-    rows = {(rel, line, name, kind, qual) for _, rel, _, line, name, kind, _, _, qual in refs}
+    as_indexed = {(rel, line, name, kind, qual) for _, rel, _, line, name, kind, _, _, qual in refs}
+    rows = {
+        (rel, line, as_written(lang, name), kind, qual)
+        for _, rel, lang, line, name, kind, _, _, qual in refs
+    }
     for rid, rel, lang, line, name, kind, to_id, amb, qual in refs:
         if langs is not None and lang not in langs:
             continue
+        if as_written(lang, name) != name:
+            # `x.a = v`: scored as `a`, once where `x.a += v` also calls the reader.
+            name = as_written(lang, name)
+            if (rel, line, name, kind, qual) in as_indexed:
+                continue
         g = gold_for(gold, rel, line, name, kind, qual, rows)
         if g is None:
             # Only count a missing answer against languages / files the gold covers.

@@ -274,6 +274,14 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '12');
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '13');
 "#,
+    // 14: Ruby's setter calls name the writer (`x.a = v` → `a=`), `attr_accessor` and a
+    // `Struct`'s members make it, `&:name` and `send(:name)` call `name`, and code that a
+    // class's `module_eval` string evaluates is read as code; every file is extracted
+    // again by the next run.
+    r#"
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '14');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -285,7 +293,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 13;
+pub const SCHEMA_VERSION: usize = 14;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -83,7 +83,9 @@ pub struct ExtractedRef {
     /// members the methods of its class (the function's, outside a class) call on that
     /// name, sorted, between braces, when they are two or more: `el{attr children
     /// type}`, `@io{read write}` (a field with fewer is `?`). A path written from the
-    /// top level starts with `::` (Ruby's `::File`, not `Zip::File`).
+    /// top level starts with `::` (Ruby's `::File`, not `Zip::File`). `[]` for an element
+    /// of a collection of no known class (Ruby's `xs.map(&:name)`): only its class could
+    /// say which `name`, never the project's one method of the name.
     pub qual: Option<String>,
 }
 
@@ -192,6 +194,12 @@ pub trait LanguageExtractor: Send + Sync {
     fn gives(&self, _node: Node, _cx: &Context) -> Option<String> {
         None
     }
+    /// The name of a second definition the one at `node` also makes, alike in all but
+    /// its name (Ruby's `attr_accessor :a` makes the reader `a` and the writer `a=`).
+    /// Asked when the walk leaves the definition. None by default.
+    fn twin(&self, _node: Node, _cx: &Context) -> Option<String> {
+        None
+    }
     /// Whether the method defined at `node` is its class's own, not its instances', where
     /// its signature does not say it (Ruby's methods in `class << self`). Asked only of
     /// definitions of kind `method`. False by default.
@@ -224,6 +232,15 @@ pub trait LanguageExtractor: Send + Sync {
     /// referred to by the symbol the walk is in. None by default.
     fn embedded_expressions(&self, _node: Node, _cx: &Context) -> Option<Wrapped> {
         None
+    }
+    /// Source of this language that the code at `node` evaluates (Ruby's `module_eval
+    /// <<-RUBY … RUBY` in a class's body): each text, with the byte of the file its first
+    /// line is on, is parsed on its own and, when it parses, walked as if written there
+    /// (what it defines is the enclosing class's). Its lines must be the file's: a text
+    /// may differ from what the file writes only within a line (an interpolation
+    /// filled in). None by default.
+    fn evaluated(&self, _node: Node, _cx: &Context) -> Vec<(usize, String)> {
+        Vec::new()
     }
     /// Where the definition at `node` starts, when before `node` itself (Ruby's member
     /// `:b` of a multi-line `class A < Struct.new(` starts at the call that makes it).
@@ -394,6 +411,11 @@ impl<'a> Context<'a> {
             Some(level) => NamedBefore::Walked(self.before[level].iter().rev()),
             None => NamedBefore::Searched(node.prev_named_sibling()),
         }
+    }
+
+    /// The whole source.
+    pub fn source_text(&self) -> &'a str {
+        self.source
     }
 
     /// The text of `node` (empty when it is not UTF-8, which cannot happen for a `&str`
@@ -1118,6 +1140,12 @@ impl Walk<'_> {
             {
                 descend = false;
             }
+            if self.depth < MAX_NESTING {
+                for (start, text) in self.lang.evaluated(node, cx) {
+                    let offset = self.lines_before(cx, start);
+                    self.in_place(&text, None, offset, cx, symbols);
+                }
+            }
             if descend && cursor.goto_first_child() {
                 cx.down(cursor.node());
                 continue;
@@ -1202,20 +1230,38 @@ impl Walk<'_> {
             return false;
         };
         let wrapped = format!("{}{text}{}", w.before, w.after);
-        let Ok(tree) = parse(self.lang, self.extension, &wrapped) else {
+        let range = (w.before.len(), w.before.len() + text.len());
+        let offset = self.lines_before(cx, start);
+        self.in_place(&wrapped, Some(range), offset, cx, symbols)
+    }
+
+    /// Walk `text` as if written in place, `offset` lines into the file, when it parses
+    /// (the node of its bytes `range`, or all of it): whether it did.
+    fn in_place(
+        &mut self,
+        text: &str,
+        range: Option<(usize, usize)>,
+        offset: u32,
+        cx: &mut Context,
+        symbols: &mut Vec<ExtractedSymbol>,
+    ) -> bool {
+        let Ok(tree) = parse(self.lang, self.extension, text) else {
             return false;
         };
         if tree.root_node().has_error() {
             return false;
         }
-        let (from, to) = (w.before.len(), w.before.len() + text.len());
-        let Some(inner) = tree.root_node().descendant_for_byte_range(from, to) else {
-            return false;
+        let inner = match range {
+            Some((from, to)) => match tree.root_node().descendant_for_byte_range(from, to) {
+                Some(inner) => inner,
+                None => return false,
+            },
+            None => tree.root_node(),
         };
         // Its lines are counted from the line `start` is on; it is walked in a context of
         // its own text that holds the same frames.
-        let mut inner_cx = Context::new(&wrapped, inner);
-        inner_cx.line_offset = self.lines_before(cx, start);
+        let mut inner_cx = Context::new(text, inner);
+        inner_cx.line_offset = offset;
         std::mem::swap(&mut inner_cx.frames, &mut cx.frames);
         let mut nested = Walk {
             lang: self.lang,
@@ -1374,7 +1420,17 @@ fn leave(
                 _ => {}
             }
         }
+        let twin = lang.twin(node, cx).map(|name| ExtractedSymbol {
+            name,
+            gives: None,
+            children: Vec::new(),
+            references: Vec::new(),
+            ..frame.symbol.clone()
+        });
         attach(frame.symbol, cx, symbols);
+        if let Some(twin) = twin {
+            attach(twin, cx, symbols);
+        }
     }
 }
 

@@ -619,11 +619,13 @@ fn a_ruby_value_s_class_is_told_by_what_is_called_on_it() {
         "lib/zip.rb:43 call read -> lib/zip.rb:read@15",
         // `Singleton`'s `instance` is the class's one instance.
         "lib/zip.rb:69 call finish -> lib/zip.rb:finish@50",
+        // A local of no known class is no method: `@current = entry` is told by use.
+        "lib/zip.rb:82 call crc -> lib/zip.rb:crc@3",
         // `add_trust_ca` is no method of the project's: `ssl_config` is outside it, not
         // the `SSLOptions` that has the rest (members `Options.new(` makes, from its
         // line; `Options < Struct`, Ruby's, has no `add_trust_ca`).
         "lib/http.rb:15 call add_trust_ca -> external",
-        "lib/http.rb:16 call client_cert -> external",
+        "lib/http.rb:16 call client_cert= -> external",
         "lib/http.rb:8 call verify_depth -> lib/http.rb:verify_depth@5",
         // `replace` and `insert_before` are the outside `TreeRewriter`'s: `corrector`
         // is a `Corrector`, whose `swap` it calls (not `Pair`'s).
@@ -651,7 +653,7 @@ fn a_ruby_value_s_class_is_told_by_what_is_called_on_it() {
 const CONVERT: &str = "module Kd\n  Definition = Struct.new(:name, :type, :default)\n\n  class Converter\n    def convert_p(el)\n      el.type\n    end\n\n    def convert_a(el)\n      el.children.size + el.attr.size\n    end\n\n    def convert_text(el)\n      el.value\n    end\n  end\nend\n";
 const ELEMENT: &str = "module Kd\n  class Element\n    attr_accessor :type, :value, :children, :attr\n\n    def initialize(type)\n      @type = type\n    end\n  end\nend\n";
 const HOLDER: &str = "class Holder\n  def alpha\n  end\n\n  def beta\n  end\n\n  def gamma\n  end\nend\n\nclass Sorter\n  def sort(x)\n    x.alpha\n    x.beta\n    x.gamma\n    x.delta\n  end\nend\n";
-const ZIP: &str = "module Zip\n  class Entry\n    def crc\n      0\n    end\n\n    def compressed_size\n      0\n    end\n\n    def header_size\n      0\n    end\n\n    def self.read(io)\n      io\n    end\n  end\n\n  class Header\n    def crc\n      1\n    end\n  end\n\n  class File\n    def self.open(name)\n      name\n    end\n  end\n\n  class Writer\n    def a\n      @entry.crc\n    end\n\n    def b\n      @entry.compressed_size + @entry.header_size\n    end\n\n    def c(path)\n      ::File.open(path)\n      ::Zip::Entry.read(path)\n    end\n  end\nend\n\nmodule Zip\n  class Compressor\n    def finish\n    end\n  end\n\n  class NullCompressor < Compressor\n    include Singleton\n  end\n\n  class Deflater\n    def finish\n    end\n  end\n\n  class Flusher\n    def initialize\n      @compressor = NullCompressor.instance\n    end\n\n    def run\n      @compressor.finish\n    end\n  end\nend\n";
+const ZIP: &str = "module Zip\n  class Entry\n    def crc\n      0\n    end\n\n    def compressed_size\n      0\n    end\n\n    def header_size\n      0\n    end\n\n    def self.read(io)\n      io\n    end\n  end\n\n  class Header\n    def crc\n      1\n    end\n  end\n\n  class File\n    def self.open(name)\n      name\n    end\n  end\n\n  class Writer\n    def a\n      @entry.crc\n    end\n\n    def b\n      @entry.compressed_size + @entry.header_size\n    end\n\n    def c(path)\n      ::File.open(path)\n      ::Zip::Entry.read(path)\n    end\n  end\nend\n\nmodule Zip\n  class Compressor\n    def finish\n    end\n  end\n\n  class NullCompressor < Compressor\n    include Singleton\n  end\n\n  class Deflater\n    def finish\n    end\n  end\n\n  class Flusher\n    def initialize\n      @compressor = NullCompressor.instance\n    end\n\n    def run\n      @compressor.finish\n    end\n  end\nend\n\nmodule Zip\n  class Stream\n    def put(name)\n      entry = if name.is_a?(Entry) then name else Entry.new end\n      @current = entry\n    end\n\n    def finish\n      @current.crc + @current.compressed_size + @current.header_size\n    end\n  end\nend\n";
 const HTTP: &str = "module Http\n  class Options < Struct\n  end\n\n  class SSLOptions < Options.new(:client_cert,\n                                 :client_key, :verify_depth)\n    def verify?\n      verify_depth\n    end\n  end\n\n  class Adapter\n    def configure_ssl(client)\n      ssl_config = client.ssl_config\n      ssl_config.add_trust_ca('ca')\n      ssl_config.client_cert = 1\n      ssl_config.client_key = 2\n      ssl_config.verify_depth = 3\n    end\n  end\n\n  class Corrector < ::Parser::Source::TreeRewriter\n    def remove_preceding(range)\n      range\n    end\n\n    def swap(a, b)\n      a\n    end\n\n    def wrap(range)\n      range\n    end\n  end\n\n  class Pair\n    def swap(a, b)\n      b\n    end\n  end\n\n  class Cop\n    def fix(corrector, range)\n      corrector.remove_preceding(range)\n      corrector.replace(range, 'x')\n      corrector.wrap(range)\n      corrector.insert_before(range, 'y')\n      corrector.swap(range, range)\n    end\n  end\n\n  Point = Data.define(:x, :y)\nend\n";
 
 /// A Ruby class, module or constant written as a value is a reference: a hash's value
@@ -681,6 +683,128 @@ fn a_ruby_constant_written_as_a_value_is_a_reference() {
 }
 
 const WIRE: &str = "module Web\n  class Parser\n    DEFAULT = 1\n  end\n\n  class Adapter\n  end\n\n  module ClassMethods\n    def base_uri\n    end\n  end\n\n  def self.included(base)\n    base.extend ClassMethods\n  end\n\n  class Request\n    LIMIT = 5\n\n    def initialize\n      @options = { parser: Parser, adapter: Web::Adapter, limit: LIMIT }\n      @default = Parser::DEFAULT\n    end\n\n    def check(x)\n      x.is_a?(Adapter)\n    rescue Timeout::Error\n      nil\n    end\n  end\nend\n";
+
+/// Ruby's `x.a = v` calls the writer `a=`: the `def a=` the class writes, else what
+/// `attr_accessor`/`attr_writer` or a `Struct`'s member makes; `x.a += v` calls the
+/// reader and the writer. `&:name` and `send(:name)` call `name`. A `module_eval` string
+/// in a class's or module's body is code, its `#{name}` filled in from the literal list
+/// it iterates over.
+#[test]
+fn ruby_setters_block_passes_and_evaluated_code_are_references() {
+    let (_home, _dir, engine, root) = indexed(&[("lib/conf.rb", CONF)]);
+    let links = links(_home.path(), &root);
+    for link in [
+        // Writers: made by `attr_accessor`, `attr_writer`, a `Struct`, or a `def`
+        // overriding one.
+        "lib/conf.rb:45 call level= -> lib/conf.rb:level=@3",
+        "lib/conf.rb:46 call level -> lib/conf.rb:level@3",
+        "lib/conf.rb:46 call level= -> lib/conf.rb:level=@3",
+        "lib/conf.rb:47 call mode= -> lib/conf.rb:mode=@4",
+        "lib/conf.rb:48 call name= -> lib/conf.rb:name=@7",
+        "lib/conf.rb:50 call x= -> lib/conf.rb:x=@12",
+        "lib/conf.rb:51 call y= -> lib/conf.rb:y=@13",
+        "lib/conf.rb:54 call caption -> lib/conf.rb:caption@19",
+        // (An element of no known class: not the project's one `caption`.)
+        "lib/conf.rb:55 call caption -> external",
+        "lib/conf.rb:56 call level -> lib/conf.rb:level@3",
+        // What the `module_eval` strings define, and what they call.
+        "lib/conf.rb:28 call locale -> lib/conf.rb:locale@3",
+        "lib/conf.rb:28 call backend -> lib/conf.rb:backend@3",
+        "lib/conf.rb:57 call locale -> lib/conf.rb:locale@27",
+        "lib/conf.rb:58 call backend -> lib/conf.rb:backend@27",
+        "lib/conf.rb:59 call reset -> lib/conf.rb:reset@32",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    // `attr_writer :mode` makes no reader; an interpolation of anything but a literal
+    // list's element defines nothing.
+    let symbols = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "lib/conf.rb"}),
+    )
+    .to_string();
+    assert!(!symbols.contains("\"mode\""), "{symbols}");
+    assert!(!symbols.contains("unknown"), "{symbols}");
+    // Who sets `level`: both writes, not the reads.
+    let writer = id_of(&engine, &root, "lib/conf.rb", "level=");
+    let refs = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": writer}),
+    );
+    let lines: Vec<i64> = refs["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["line"].as_i64())
+        .collect();
+    assert_eq!(lines, [45, 46], "{refs}");
+}
+
+const CONF: &str = "module Conf
+  class Settings
+    attr_accessor :level, :locale, :backend
+    attr_writer :mode
+    attr_reader :name
+
+    def name=(value)
+      @name = value
+    end
+  end
+
+  class Point < Struct.new(:x, :y)
+    def y=(value)
+      super(value.to_i)
+    end
+  end
+
+  class Item
+    def caption
+    end
+  end
+
+  module Api
+    %w(locale backend).each do |method|
+      module_eval <<-DELEGATORS, __FILE__, __LINE__ + 1
+        # The settings' #{method}.
+        def #{method}
+          settings.#{method}
+        end
+      DELEGATORS
+    end
+    class_eval \"def reset; end\"
+    module_eval \"def #{unknown}; end\"
+
+    def settings
+      Settings.new
+    end
+  end
+
+  class Client
+    include Api
+
+    def run(list)
+      s = Settings.new
+      s.level = 1
+      s.level += 1
+      s.mode = :fast
+      s.name = 'x'
+      point = Point.new(1, 2)
+      point.x = 3
+      point.y = 4
+      items = []
+      items << Item.new
+      items.map(&:caption)
+      list.map(&:caption)
+      s.send(:level)
+      locale
+      backend
+      reset
+    end
+  end
+end
+";
 
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A

@@ -398,6 +398,33 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     );
 }
 
+/// Schema 14 reads Ruby's setter calls as the writer's (`x.a = v` → `a=`, which
+/// `attr_accessor` makes): the upgrade reads the files again, and a setter call links to
+/// the writer, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_14_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "conf.rb",
+        "class Settings
+  attr_accessor :level
+end
+
+class Client
+  def run
+    s = Settings.new
+    s.level = 1
+  end
+end
+",
+        "conf.rb:8 call level= -> conf.rb:level=@2",
+        // As schema 13 left it: the setter call named as the reader, no writer.
+        "DELETE FROM symbols WHERE name = 'level=';
+         UPDATE refs SET to_name = 'level' WHERE to_name = 'level=';
+         UPDATE metadata SET value = '13' WHERE key = 'schema_version';
+         PRAGMA user_version = 13;",
+    );
+}
+
 /// Schema 13 notes, in a Ruby call's qualifier, what else the class's methods call on the
 /// value: the upgrade reads the files again, and a call on a value the uses tell links,
 /// as in a fresh index.

@@ -108,9 +108,9 @@ pub(super) struct Sym {
     /// The method of its class it only names another name of
     /// ([`LanguageLinker::alias_of`]).
     pub(super) alias_of: Option<Arc<str>>,
-    /// A method that only sets a value of its name ([`LanguageLinker::writes_only`]):
-    /// the last choice among a scope's definitions of the name.
-    pub(super) writes_only: bool,
+    /// A method a call makes ([`LanguageLinker::made_by_call`]): the last choice among
+    /// a scope's definitions of the name.
+    pub(super) made: bool,
     /// A method of the class itself, not of its instances
     /// ([`LanguageLinker::of_class`]).
     pub(super) of_class: bool,
@@ -214,7 +214,7 @@ fn best<'s>(syms: impl Iterator<Item = &'s Sym>, ref_kind: RefKind) -> Option<&'
             (
                 !kind_fits(ref_kind, s.kind),
                 s.scope != Scope::Top,
-                s.writes_only,
+                s.made,
                 s.id,
             )
         })
@@ -658,7 +658,7 @@ impl Sym {
                 .or_else(|| gives.map(Arc::from)),
             bases: bases_of(family, kind, signature, mixins),
             of_class: of_class || rules.of_class(kind, signature),
-            writes_only: rules.writes_only(kind, signature),
+            made: rules.made_by_call(kind, signature),
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
             macro_def: macro_def(family, kind, signature),
@@ -1239,6 +1239,9 @@ impl<'a> Linker<'a> {
                 self.constructed(file, from, name, &format!("{q}.{name}"), kind)
             }
             Some("?") => self.of_value(file, name, kind, false),
+            // An element of a collection of no known class: a value of any class, the
+            // standard library's most of all.
+            Some("[]") => self.ambiguous_if_any(file, name, kind),
             Some(q) => self.qualified(file, from, name, kind, q, 0),
         }
     }
@@ -1428,7 +1431,7 @@ impl<'a> Linker<'a> {
             .filter(|s| s.kind != Some(SymbolKind::Impl) && !never(s))
             .filter(|s| kind != RefKind::Value || kind_fits(kind, s.kind))
             .filter_map(|s| depth(s).map(|d| (d, s)))
-            .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, s.writes_only, order(s)))
+            .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, s.made, order(s)))
             .map(|(_, s)| s.clone());
         if let Some(s) = own_best.as_ref().filter(|s| kind_fits(kind, s.kind)) {
             return Ok(Some(Target::Linked(s.id)));
@@ -2358,12 +2361,13 @@ impl<'a> Linker<'a> {
             return Ok(None);
         };
         let defined = self.every_definition((class.file, class.id, class.bases.clone()))?;
-        // (A reader before a writer of the name: `attr_writer :id` is no `id`.)
+        // (A method the class writes before one a call makes: `def params=` before the
+        // member `params` of its base `Struct.new(`.)
         let own = self
             .owned(class.file, name, &ty)?
             .into_iter()
             .filter(|s| !s.of_class && s.parent.is_some_and(|p| defined.iter().any(|d| d.1 == p)))
-            .min_by_key(|s| (s.writes_only, s.id));
+            .min_by_key(|s| (s.made, s.id));
         if let Some(own) = own {
             return Ok(Some(own.id));
         }

@@ -150,10 +150,10 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
-    /// Whether the method of `signature` only sets a value of its name, where the
-    /// index names a setter as its value (Ruby's `attr_writer :a`, called `x.a = 1`):
-    /// a reader of the name defined beside it is meant first. No by default.
-    fn writes_only(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> bool {
+    /// Whether the method of `signature` is one a call makes (Ruby's `attr_reader :a`,
+    /// a `Struct.new(:a)` member), which a method of its name written in the same class
+    /// overrides: it is meant only where no such method is. No by default.
+    fn made_by_call(&self, _kind: Option<SymbolKind>, _signature: Option<&str>) -> bool {
         false
     }
 

@@ -165,9 +165,13 @@ impl LanguageLinker for Linking {
         true
     }
 
-    fn writes_only(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
+    fn made_by_call(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {
+        // Not `def`, nor `alias` (which names what another method runs).
         kind == Some(SymbolKind::Method)
-            && signature.is_some_and(|s| s.trim_start().starts_with("attr_writer"))
+            && signature.is_some_and(|s| {
+                let s = s.trim_start();
+                !s.starts_with("def ") && !s.starts_with("alias")
+            })
     }
 
     fn of_class(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> bool {

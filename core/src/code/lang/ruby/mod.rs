@@ -56,12 +56,16 @@ impl LanguageExtractor for Ruby {
             "alias" if matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod)) => {
                 Some(made_method(node.child_by_field_name("name")?, node, cx))
             }
-            // `attr_reader :a, :b` in a class or module: the methods `a` and `b` (one
-            // definition per name; `attr_writer`'s `a=` is called as `a`); the `:new` of
+            // `attr_reader :a, :b` in a class or module: the methods `a` and `b`
+            // (`attr_writer`'s: `a=`; `attr_accessor`'s `a=` is its twin); the `:new` of
             // `alias_method :new, :old`.
             "simple_symbol" if accessor_name(node, cx).is_some() => {
                 let call = cx.parent(node).and_then(|args| cx.parent(args))?;
-                Some(made_method(node, call, cx))
+                let mut def = made_method(node, call, cx);
+                if writes(call, cx) == Writes::Only {
+                    def.name.push('=');
+                }
+                Some(def)
             }
             "assignment" if !cx.in_function() => {
                 let left = node.child_by_field_name("left")?;
@@ -87,6 +91,42 @@ impl LanguageExtractor for Ruby {
             .then(|| cx.parent(node).and_then(|args| cx.parent(args)))
             .flatten()
             .filter(|call| call.kind() == "call")
+    }
+    /// `attr_accessor :a` (a `Struct`'s member `:a`) makes the writer `a=` beside the
+    /// reader `a`.
+    fn twin(&self, node: Node, cx: &Context) -> Option<String> {
+        if node.kind() != "simple_symbol" {
+            return None;
+        }
+        let name = accessor_name(node, cx)?;
+        let call = cx.parent(node).and_then(|args| cx.parent(args))?;
+        (writes(call, cx) == Writes::Also).then(|| format!("{name}="))
+    }
+    /// `module_eval <<-RUBY … RUBY` (`class_eval`, a string) in a class's or module's
+    /// body: the code it defines there; with `#{name}` filled in, once for each element,
+    /// inside `%w(a b).each do |name|`.
+    fn evaluated(&self, node: Node, cx: &Context) -> Vec<(usize, String)> {
+        let method = node.child_by_field_name("method").map(|m| cx.text(m));
+        let receiver = node.child_by_field_name("receiver").map(|r| cx.text(r));
+        if node.kind() != "call"
+            || !matches!(method, Some("module_eval" | "class_eval"))
+            || !matches!(receiver, None | Some("self"))
+            || !matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
+        {
+            return Vec::new();
+        }
+        let first = node
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0));
+        let code = match first {
+            Some(s) if s.kind() == "string" => s,
+            Some(h) if h.kind() == "heredoc_beginning" => match heredoc_body(h, node, cx) {
+                Some(body) => body,
+                None => return Vec::new(),
+            },
+            _ => return Vec::new(),
+        };
+        filled_in(code, node, cx)
     }
     /// A value of no known class is told by what is called on it.
     fn typed_by_use(&self) -> bool {
@@ -240,59 +280,17 @@ impl LanguageExtractor for Ruby {
                     Some("super") if receiver.is_none() => add_super(node, cx),
                     Some(name) => {
                         let name = name.to_string();
-                        match receiver {
-                            // `foo(…)`: a method of `self`, or a function.
-                            None => cx.add_ref(RefKind::Call, &name, node),
-                            // `self.foo`, `self.class.foo`: the enclosing class's or
-                            // module's.
-                            Some(r) if matches!(cx.text(r), "self" | "self.class") => {
-                                let owner = cx
-                                    .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
-                                    .map_or_else(|| "?".to_string(), str::to_string);
-                                cx.add_ref_via(RefKind::Call, &name, node, Some(owner));
+                        // `x.a = v` calls the writer `a=`; `x.a += v` the reader and the
+                        // writer.
+                        match (assigned(node, cx), receiver) {
+                            (Assigned::Set, Some(_)) => {
+                                add_call(node, receiver, &format!("{name}="), cx);
                             }
-                            // `@x.bar` where the class assigned `@x` a value of known type.
-                            Some(r)
-                                if r.kind() == "instance_variable"
-                                    && let Some(ty) =
-                                        cx.field_type(cx.text(r).trim_start_matches('@')) =>
-                            {
-                                let ty = ty.to_string();
-                                cx.add_ref_via(RefKind::Call, &name, node, Some(ty));
+                            (Assigned::Update, Some(_)) => {
+                                add_call(node, receiver, &name, cx);
+                                add_call(node, receiver, &format!("{name}="), cx);
                             }
-                            // `Foo.new.bar`: an instance's (`Foo.new()`: what `new`
-                            // gives, not the class's own `bar`); `@blocks.first.bar`,
-                            // `xs[0].bar`: an element's.
-                            Some(r)
-                                if matches!(r.kind(), "call" | "element_reference")
-                                    && let Some(ty) =
-                                        value_type(r, cx).filter(|t| !t.ends_with(')')) =>
-                            {
-                                let qual = if is_new(r, cx) {
-                                    format!("{ty}.new()")
-                                } else {
-                                    ty
-                                };
-                                cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
-                            }
-                            // `@x.bar` of a class that assigns `@x` nothing evident: the
-                            // field, which what the class calls on it may tell.
-                            Some(r) if r.kind() == "instance_variable" && cx.in_function() => {
-                                cx.add_ref_via(
-                                    RefKind::Call,
-                                    &name,
-                                    node,
-                                    Some(cx.text(r).to_string()),
-                                );
-                            }
-                            // `::Zip::Entry.read`, `::File.open`: from the top level
-                            // (`::Zip.Entry`).
-                            Some(r) if is_constant(r) && cx.text(r).starts_with("::") => {
-                                let qual = format!("::{}", constant_path(cx.text(r)));
-                                cx.add_ref_via(RefKind::Call, &name, node, Some(qual));
-                            }
-                            // `Foo.bar`, `x.bar`, `f(x).bar`.
-                            Some(r) => cx.add_member_ref(RefKind::Call, &name, node, r),
+                            _ => add_call(node, receiver, &name, cx),
                         }
                         match (name.as_str(), receiver) {
                             // `x.tap do |y|`: `y` is `x`.
@@ -304,6 +302,16 @@ impl LanguageExtractor for Ruby {
                                 bind_block_param(node, element_type(r, cx), cx);
                             }
                             _ => {}
+                        }
+                        block_pass(node, receiver, &name, cx);
+                        // `x.send(:name, …)`, `method(:name)`: a call of `name`.
+                        if matches!(
+                            name.as_str(),
+                            "send" | "public_send" | "__send__" | "method"
+                        ) && let Some(symbol) = first_arg.filter(|a| a.kind() == "simple_symbol")
+                        {
+                            let called = cx.text(symbol).trim_start_matches(':').to_string();
+                            add_call(symbol, receiver, &called, cx);
                         }
                     }
                     None => {}
@@ -378,6 +386,231 @@ impl LanguageExtractor for Ruby {
             _ => true,
         }
     }
+}
+
+/// How a call is written on the left of an assignment: `x.a = v` sets `a`, `x.a += v`
+/// (`||=`) updates it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Assigned {
+    No,
+    Set,
+    Update,
+}
+
+/// How `call` is assigned (see [`Assigned`]).
+fn assigned(call: Node, cx: &Context) -> Assigned {
+    let Some(parent) = cx.parent(call) else {
+        return Assigned::No;
+    };
+    let left = parent.child_by_field_name("left").map(|l| l.id()) == Some(call.id());
+    match parent.kind() {
+        "assignment" if left => Assigned::Set,
+        // `x.a, y.b = 1, 2`
+        "left_assignment_list" => Assigned::Set,
+        "operator_assignment" if left => Assigned::Update,
+        _ => Assigned::No,
+    }
+}
+
+/// The reference a call of `name` on `receiver` (none: `self`'s or a function) makes.
+fn add_call(node: Node, receiver: Option<Node>, name: &str, cx: &mut Context) {
+    match receiver {
+        // `foo(…)`: a method of `self`, or a function.
+        None => cx.add_ref(RefKind::Call, name, node),
+        // `self.foo`, `self.class.foo`: the enclosing class's or
+        // module's.
+        Some(r) if matches!(cx.text(r), "self" | "self.class") => {
+            let owner = cx
+                .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
+                .map_or_else(|| "?".to_string(), str::to_string);
+            cx.add_ref_via(RefKind::Call, name, node, Some(owner));
+        }
+        // `@x.bar` where the class assigned `@x` a value of known type.
+        Some(r)
+            if r.kind() == "instance_variable"
+                && let Some(ty) = cx.field_type(cx.text(r).trim_start_matches('@')) =>
+        {
+            let ty = ty.to_string();
+            cx.add_ref_via(RefKind::Call, name, node, Some(ty));
+        }
+        // `Foo.new.bar`: an instance's (`Foo.new()`: what `new`
+        // gives, not the class's own `bar`); `@blocks.first.bar`,
+        // `xs[0].bar`: an element's.
+        Some(r)
+            if matches!(r.kind(), "call" | "element_reference")
+                && let Some(ty) = value_type(r, cx).filter(|t| !t.ends_with(')')) =>
+        {
+            let qual = if is_new(r, cx) {
+                format!("{ty}.new()")
+            } else {
+                ty
+            };
+            cx.add_ref_via(RefKind::Call, name, node, Some(qual));
+        }
+        // `@x.bar` of a class that assigns `@x` nothing evident: the
+        // field, which what the class calls on it may tell.
+        Some(r) if r.kind() == "instance_variable" && cx.in_function() => {
+            cx.add_ref_via(RefKind::Call, name, node, Some(cx.text(r).to_string()));
+        }
+        // `::Zip::Entry.read`, `::File.open`: from the top level
+        // (`::Zip.Entry`).
+        Some(r) if is_constant(r) && cx.text(r).starts_with("::") => {
+            let qual = format!("::{}", constant_path(cx.text(r)));
+            cx.add_ref_via(RefKind::Call, name, node, Some(qual));
+        }
+        // `Foo.bar`, `x.bar`, `f(x).bar`.
+        Some(r) => cx.add_member_ref(RefKind::Call, name, node, r),
+    }
+}
+
+/// `xs.map(&:name)`, `f(&:name)`: `name` is called, on each element of `xs` where the
+/// call iterates over it (its class, when known), else on a value of no known class
+/// (`[]`: not taken for the project's one method of the name — a collection's elements
+/// are as often the standard library's or a gem's).
+fn block_pass(call: Node, receiver: Option<Node>, method: &str, cx: &mut Context) {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return;
+    };
+    let passed = (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i as u32))
+        .filter(|a| a.kind() == "block_argument")
+        .filter_map(|a| a.named_child(0))
+        .find(|s| s.kind() == "simple_symbol");
+    let Some(symbol) = passed else {
+        return;
+    };
+    let element = receiver
+        .filter(|_| ELEMENT_ITERATORS.contains(&method))
+        .and_then(|r| element_type(r, cx));
+    let name = cx.text(symbol).trim_start_matches(':').to_string();
+    cx.add_ref_via(
+        RefKind::Call,
+        &name,
+        symbol,
+        Some(element.unwrap_or_else(|| "[]".to_string())),
+    );
+}
+
+/// The body of the heredoc `<<-RUBY` (`<<~RUBY`, `<<'RUBY'`) that `beginning` starts in
+/// the statement around `call`: the grammar puts it after the statement.
+fn heredoc_body<'t>(beginning: Node, call: Node<'t>, cx: &Context<'t>) -> Option<Node<'t>> {
+    let name = cx
+        .text(beginning)
+        .trim_start_matches("<<")
+        .trim_start_matches(['~', '-'])
+        .trim_matches(['\'', '"', '`']);
+    let mut at = Some(call);
+    for _ in 0..4 {
+        let level = at?;
+        let mut next = level.next_named_sibling();
+        while let Some(sibling) = next {
+            if sibling.kind() == "heredoc_body" {
+                let end = (0..sibling.named_child_count())
+                    .filter_map(|i| sibling.named_child(i as u32))
+                    .find(|c| c.kind() == "heredoc_end");
+                if end.is_some_and(|e| cx.text(e).trim() == name) {
+                    return Some(sibling);
+                }
+            }
+            next = sibling.next_named_sibling();
+        }
+        at = cx.parent(level);
+    }
+    None
+}
+
+/// The code a string or heredoc body `code` holds, with the byte its text starts at: as
+/// written where it interpolates nothing, else once for each element of the literal list
+/// its one interpolated name iterates over (`%w(locale backend).each do |method|` …
+/// `def #{method}`); none where an interpolation is anything else.
+fn filled_in(code: Node, call: Node, cx: &Context) -> Vec<(usize, String)> {
+    let parts: Vec<Node> = (0..code.named_child_count())
+        .filter_map(|i| code.named_child(i as u32))
+        .filter(|p| p.kind() != "heredoc_end")
+        .collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return Vec::new();
+    };
+    let (start, end) = (first.start_byte(), last.end_byte());
+    let holes: Vec<Node> = parts
+        .iter()
+        .copied()
+        .filter(|p| p.kind() == "interpolation")
+        .collect();
+    let mut named = None;
+    for hole in &holes {
+        let inner = hole.named_child(0).filter(|i| i.kind() == "identifier");
+        match inner.map(|i| cx.text(i)) {
+            Some(name) if hole.named_child_count() == 1 && named.is_none_or(|n| n == name) => {
+                named = Some(name);
+            }
+            _ => return Vec::new(),
+        }
+    }
+    let values = match named {
+        None => vec![String::new()],
+        Some(name) => match iterated(name, call, cx) {
+            Some(values) => values,
+            None => return Vec::new(),
+        },
+    };
+    let src = cx.source_text();
+    values
+        .iter()
+        .map(|value| {
+            let mut text = String::with_capacity(end - start);
+            let mut at = start;
+            for hole in &holes {
+                text.push_str(src.get(at..hole.start_byte()).unwrap_or(""));
+                text.push_str(value);
+                at = hole.end_byte();
+            }
+            text.push_str(src.get(at..end).unwrap_or(""));
+            (start, text)
+        })
+        .collect()
+}
+
+/// The elements of the literal list (`%w(a b)`, `%i(a b)`, `[:a, "b"]`) that a block
+/// around `at` binds `name` to, one at a time (`.each do |name|`).
+fn iterated(name: &str, at: Node, cx: &Context) -> Option<Vec<String>> {
+    let mut node = cx.parent(at);
+    while let Some(n) = node {
+        if matches!(n.kind(), "do_block" | "block")
+            && let Some(params) = n.child_by_field_name("parameters")
+            && params.named_child_count() == 1
+            && params.named_child(0).is_some_and(|p| cx.text(p) == name)
+        {
+            let each = cx.parent(n).filter(|c| {
+                c.kind() == "call"
+                    && c.child_by_field_name("method")
+                        .is_some_and(|m| cx.text(m) == "each")
+            })?;
+            let list = each.child_by_field_name("receiver")?;
+            if !matches!(list.kind(), "string_array" | "symbol_array" | "array") {
+                return None;
+            }
+            return (0..list.named_child_count())
+                .filter_map(|i| list.named_child(i as u32))
+                .map(|e| match e.kind() {
+                    "bare_string" | "bare_symbol" | "simple_symbol" => {
+                        Some(cx.text(e).trim_start_matches(':').to_string())
+                    }
+                    "string" if e.named_child_count() == 1 => e
+                        .named_child(0)
+                        .filter(|c| c.kind() == "string_content")
+                        .map(|c| cx.text(c).to_string()),
+                    _ => None,
+                })
+                .filter(|v| v.as_ref().is_none_or(|v| !v.contains('\n')))
+                .collect();
+        }
+        if matches!(n.kind(), "class" | "module" | "method" | "singleton_method") {
+            return None;
+        }
+        node = cx.parent(n);
+    }
+    None
 }
 
 /// A constant written as a value (`Parser`, `Zip::Entry`, `DEFAULT_PORT`): a reference
@@ -560,6 +793,28 @@ fn accessor_name<'s>(node: Node, cx: &Context<'s>) -> Option<&'s str> {
     (made && !name.is_empty()).then_some(name)
 }
 
+/// Whether the methods a call makes (see [`accessor_name`]) write what they name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    /// Readers only (`attr_reader`, `Data.define`), or not accessors at all
+    /// (`alias_method`, `def_delegators`).
+    No,
+    /// Writers only: `attr_writer :a` makes `a=`.
+    Only,
+    /// A reader and a writer: `attr_accessor :a`, a `Struct`'s member `:a`.
+    Also,
+}
+
+/// What the methods `call` makes write (see [`Writes`]).
+fn writes(call: Node, cx: &Context) -> Writes {
+    match call.child_by_field_name("method").map(|m| cx.text(m)) {
+        Some("attr_writer") => Writes::Only,
+        // (`Struct.new`, and a class's base `Options.new(` made the same way.)
+        Some("attr_accessor" | "new") => Writes::Also,
+        _ => Writes::No,
+    }
+}
+
 /// The class a YARD `@return [Type]` names, when it names one class (`nil` aside):
 /// `@return [Timezone]`, `@return [DataSources::TimezoneInfo, nil]` → `TimezoneInfo`.
 fn yard_return(doc: &str) -> Option<String> {
@@ -657,10 +912,9 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             let name = cx.text(value);
             match cx.local_type(name) {
                 Some(ty) => Some(ty.to_string()),
-                None if cx.is_parameter(name) => None,
-                // Not a local of known type nor a parameter: a method called without
-                // parentheses (`new_body`), or a local of no known type (whose name is
-                // then no method's either, and the call links to nothing).
+                // A parameter or local of no known type (`new_entry = if … end`).
+                None if cx.is_local(name) => None,
+                // Not a local: a method called without parentheses (`new_body`).
                 None => cx.call_qualifier(&format!("{name}()")),
             }
         }
