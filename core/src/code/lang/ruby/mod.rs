@@ -927,12 +927,54 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
         // `@blocks[0]`: an element.
         "element_reference" => element_got(value, cx),
         "assignment" | "operator_assignment" => value_type(value.child_by_field_name("right")?, cx),
+        // `c ? x : Foo.new`, `if c then Foo.new else x end`, `x || Foo.new`: what the
+        // branches give, where those told agree (`nil` aside).
+        "conditional" | "if" | "unless" | "elsif" => agreed(
+            ["consequence", "alternative"]
+                .iter()
+                .filter_map(|f| value.child_by_field_name(f)),
+            cx,
+        ),
+        "then" | "else" => value_type(
+            (0..value.named_child_count())
+                .rev()
+                .filter_map(|i| value.named_child(i as u32))
+                .find(|s| s.kind() != "comment")?,
+            cx,
+        ),
+        "binary"
+            if value
+                .child_by_field_name("operator")
+                .is_some_and(|o| matches!(cx.text(o), "||" | "or")) =>
+        {
+            agreed(
+                ["left", "right"]
+                    .iter()
+                    .filter_map(|f| value.child_by_field_name(f)),
+                cx,
+            )
+        }
         "parenthesized_statements" => value_type(
             value.named_child(value.named_child_count().checked_sub(1)? as u32)?,
             cx,
         ),
         _ => None,
     }
+}
+
+/// The class the values `branches` give, where every one told gives the same (`nil`
+/// gives none), and one is told.
+fn agreed<'t>(branches: impl Iterator<Item = Node<'t>>, cx: &Context) -> Option<String> {
+    let mut agreed: Option<String> = None;
+    for branch in branches.filter(|b| b.kind() != "nil") {
+        if let Some(ty) = value_type(branch, cx) {
+            match &agreed {
+                Some(known) if *known != ty => return None,
+                _ => agreed = Some(ty),
+            }
+        }
+    }
+    agreed
 }
 
 /// An identifier: a local's declaration (`x = …`, a block's or method's parameter,
