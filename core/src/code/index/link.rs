@@ -122,6 +122,15 @@ pub(super) struct Sym {
     pub(super) macro_def: Option<Option<i64>>,
 }
 
+/// A class whose instances' members are looked up ([`Linker::class_of_instance`]).
+struct Instance<'c> {
+    class: &'c Sym,
+    /// Its name.
+    ty: Arc<str>,
+    /// It, where it is reopened, with what each extends.
+    defined: Vec<TypeBases>,
+}
+
 /// The types a symbol extends and implements, None for none (most symbols: nothing is
 /// allocated for them).
 pub(super) type Bases = Option<Arc<[Arc<str>]>>;
@@ -2286,12 +2295,14 @@ impl<'a> Linker<'a> {
         let mut open = Vec::new();
         let mut may = false;
         for class in owners {
+            let of = self.class_of_instance(&class)?;
             let mut missing = Vec::new();
             for n in &telling {
-                if self
-                    .instance_member(&class, n, RefKind::Call, depth)?
-                    .is_none()
-                {
+                let found = match &of {
+                    Some(of) => self.member_of_instance(of, n, RefKind::Call, depth)?,
+                    None => None,
+                };
+                if found.is_none() {
                     missing.push(*n);
                 }
             }
@@ -2357,14 +2368,35 @@ impl<'a> Linker<'a> {
         kind: RefKind,
         depth: usize,
     ) -> rusqlite::Result<Option<i64>> {
+        match self.class_of_instance(class)? {
+            Some(of) => self.member_of_instance(&of, name, kind, depth),
+            None => Ok(None),
+        }
+    }
+
+    /// What [`Linker::member_of_instance`] asks of `class` for every name: its name and
+    /// its every definition.
+    fn class_of_instance<'c>(&mut self, class: &'c Sym) -> rusqlite::Result<Option<Instance<'c>>> {
         let Some(ty) = self.name_of(class.id)? else {
             return Ok(None);
         };
         let defined = self.every_definition((class.file, class.id, class.bases.clone()))?;
+        Ok(Some(Instance { class, ty, defined }))
+    }
+
+    /// [`Linker::instance_member`] of the class `of` tells.
+    fn member_of_instance(
+        &mut self,
+        of: &Instance,
+        name: &str,
+        kind: RefKind,
+        depth: usize,
+    ) -> rusqlite::Result<Option<i64>> {
+        let Instance { class, ty, defined } = of;
         // (A method the class writes before one a call makes: `def params=` before the
         // member `params` of its base `Struct.new(`.)
         let own = self
-            .owned(class.file, name, &ty)?
+            .owned(class.file, name, ty)?
             .into_iter()
             .filter(|s| !s.of_class && s.parent.is_some_and(|p| defined.iter().any(|d| d.1 == p)))
             .min_by_key(|s| (s.made, s.id));
@@ -2372,7 +2404,7 @@ impl<'a> Linker<'a> {
             return Ok(Some(own.id));
         }
         Ok(
-            match self.inherited_by((class.id, &ty), name, kind, depth)? {
+            match self.inherited_by((class.id, ty), name, kind, depth)? {
                 Some(Target::Linked(id)) if !self.sym(name, id)?.is_some_and(|s| s.of_class) => {
                     Some(id)
                 }

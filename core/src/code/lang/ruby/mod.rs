@@ -106,10 +106,12 @@ impl LanguageExtractor for Ruby {
     /// body: the code it defines there; with `#{name}` filled in, once for each element,
     /// inside `%w(a b).each do |name|`.
     fn evaluated(&self, node: Node, cx: &Context) -> Vec<(usize, String)> {
+        if node.kind() != "call" {
+            return Vec::new();
+        }
         let method = node.child_by_field_name("method").map(|m| cx.text(m));
         let receiver = node.child_by_field_name("receiver").map(|r| cx.text(r));
-        if node.kind() != "call"
-            || !matches!(method, Some("module_eval" | "class_eval"))
+        if !matches!(method, Some("module_eval" | "class_eval"))
             || !matches!(receiver, None | Some("self"))
             || !matches!(cx.enclosing(), Some(SymbolKind::Class | SymbolKind::Mod))
         {
