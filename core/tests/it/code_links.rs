@@ -715,6 +715,8 @@ fn ruby_setters_block_passes_and_evaluated_code_are_references() {
         "lib/conf.rb:57 call locale -> lib/conf.rb:locale@27",
         "lib/conf.rb:58 call backend -> lib/conf.rb:backend@27",
         "lib/conf.rb:59 call reset -> lib/conf.rb:reset@32",
+        // `@items[name] = Item.new`: an element of `@items` is an `Item`.
+        "lib/conf.rb:75 call caption -> lib/conf.rb:caption@19",
     ] {
         assert!(links.contains(link), "{link}: {links:#?}");
     }
@@ -804,6 +806,21 @@ const CONF: &str = "module Conf
       backend
       reset
     end
+  end
+end
+
+class Label
+  def caption
+  end
+end
+
+class Registry
+  def define(name)
+    @items[name] = Conf::Item.new
+  end
+
+  def show(name)
+    @items[name].caption
   end
 end
 ";

@@ -1112,7 +1112,7 @@ fn element_key(name: &str) -> String {
 }
 
 /// `xs << v`, `xs.push(v)` (`append`, `unshift`, `prepend`, `insert`'s last), `xs = [v,
-/// …]`: the collection `xs` (the node written) and the value put into it.
+/// …]`, `xs[k] = v`: the collection `xs` (the node written) and the value put into it.
 fn pushed<'t>(node: Node<'t>, cx: &Context) -> Option<(Node<'t>, Node<'t>)> {
     match node.kind() {
         "binary"
@@ -1135,10 +1135,14 @@ fn pushed<'t>(node: Node<'t>, cx: &Context) -> Option<(Node<'t>, Node<'t>)> {
             Some((node.child_by_field_name("receiver")?, value))
         }
         "assignment" => {
+            let left = node.child_by_field_name("left")?;
             let right = node.child_by_field_name("right")?;
-            (right.kind() == "array")
-                .then(|| Some((node.child_by_field_name("left")?, right.named_child(0)?)))
-                .flatten()
+            match (left.kind(), right.kind()) {
+                // `@options[name] = Definition.new(…)`: an element (of a list or a hash).
+                ("element_reference", _) => Some((left.child_by_field_name("object")?, right)),
+                (_, "array") => Some((left, right.named_child(0)?)),
+                _ => None,
+            }
         }
         _ => None,
     }
