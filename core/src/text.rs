@@ -183,6 +183,15 @@ pub(crate) fn in_sample_dir(dir: &str) -> bool {
         .any(|part| SAMPLE_DIRS.contains(&part.to_ascii_lowercase().as_str()))
 }
 
+/// Directory names that hold other projects' code, kept in this one.
+const VENDORED_DIRS: &[&str] = &[
+    "vendor",
+    "third_party",
+    "third-party",
+    "node_modules",
+    "bower_components",
+];
+
 /// Files that make the directory holding them a package, whose README documents it.
 const PACKAGE_MANIFESTS: &[&str] = &[
     "Cargo.toml",
@@ -198,9 +207,11 @@ const PACKAGE_MANIFESTS: &[&str] = &[
 ];
 
 /// The documents every docs run indexes in one tree: those [`is_default_doc`] names, and
-/// the README of each package, a directory with a manifest (`Cargo.toml`, `package.json`,
-/// `pyproject.toml`, …) outside samples and fixtures, such as a workspace member's
-/// `crates/foo/README.md`. A README elsewhere (`src/README.md`) is not one of them.
+/// of each package, a directory with a manifest (`Cargo.toml`, `package.json`,
+/// `pyproject.toml`, …) outside samples and fixtures, its README (a workspace member's
+/// `crates/foo/README.md`) and what its `doc`, `docs` or `documentation` directories hold
+/// at any depth (`crates/foo/docs/guide.md`, a crate's `axum/src/docs/routing.md` that
+/// its doc comments include). A README elsewhere (`src/README.md`) is not one of them.
 #[derive(Debug, Default)]
 pub struct DefaultDocs {
     packages: std::collections::HashSet<String>,
@@ -212,7 +223,7 @@ impl DefaultDocs {
         let packages = rels
             .into_iter()
             .filter_map(|rel| {
-                let (dir, name) = rel.rsplit_once('/')?;
+                let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
                 let manifest = PACKAGE_MANIFESTS.contains(&name) || name.ends_with(".gemspec");
                 (manifest && !in_sample_dir(dir)).then(|| dir.to_string())
             })
@@ -222,22 +233,44 @@ impl DefaultDocs {
 
     /// Whether `rel` is one of them.
     pub fn contains(&self, rel: &str) -> bool {
-        is_default_doc(rel) || self.is_package_readme(rel)
+        is_default_doc(rel) || self.is_package_doc(rel)
     }
 
-    /// Whether `rel` is the README of a package below the root.
-    pub fn is_package_readme(&self, rel: &str) -> bool {
+    /// Whether `rel` is the README of a package below the root, or in a docs directory
+    /// inside one.
+    pub fn is_package_doc(&self, rel: &str) -> bool {
         let Some((dir, name)) = rel.rsplit_once('/') else {
             return false;
         };
         let Some((stem, ext)) = name.rsplit_once('.') else {
             return false;
         };
-        stem.eq_ignore_ascii_case("readme")
-            && ["md", "markdown", "mdx", "rst"]
-                .iter()
-                .any(|e| ext.eq_ignore_ascii_case(e))
-            && self.packages.contains(dir)
+        if !["md", "markdown", "mdx", "rst"]
+            .iter()
+            .any(|e| ext.eq_ignore_ascii_case(e))
+        {
+            return false;
+        }
+        if stem.eq_ignore_ascii_case("readme") && self.packages.contains(dir) {
+            return true;
+        }
+        // The package nearest the file (`""`: the root), and below it a docs directory,
+        // none of samples or of vendored code.
+        let parts: Vec<&str> = dir.split('/').collect();
+        for cut in (0..=parts.len()).rev() {
+            if self.packages.contains(&parts[..cut].join("/")) {
+                let below = &parts[cut..];
+                let named = |names: &[&str]| {
+                    below
+                        .iter()
+                        .any(|part| names.iter().any(|n| part.eq_ignore_ascii_case(n)))
+                };
+                return named(&["doc", "docs", "documentation"])
+                    && !named(SAMPLE_DIRS)
+                    && !named(VENDORED_DIRS);
+            }
+        }
+        false
     }
 }
 

@@ -195,7 +195,8 @@ fn sections_of_the_default_globs_are_indexed_and_searchable() {
 }
 
 #[test]
-fn each_package_readme_is_a_doc_and_a_root_readme_linked_to_one_is_indexed_once() {
+fn each_package_readme_and_docs_directory_is_a_doc_and_a_root_readme_linked_to_one_is_indexed_once()
+{
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -233,22 +234,43 @@ fn each_package_readme_is_a_doc_and_a_root_readme_linked_to_one_is_indexed_once(
         "examples/demo/README.md",
         "## Demo\n\nrun the demo binary\n",
     );
+    // A crate's docs directory, at any depth (axum's `src/docs/`, which its doc comments
+    // include); not a fixture's, nor vendored code's.
+    write(
+        root,
+        "crates/router/src/docs/routing.md",
+        "# Routing\n\nNested routers keep their fallback.\n",
+    );
+    write(
+        root,
+        "crates/router/tests/fixtures/docs/page.md",
+        "## Page\n\na fixture page about turnips\n",
+    );
+    write(
+        root,
+        "vendor/left-pad/docs/usage.md",
+        "## Usage\n\npad strings with turnips\n",
+    );
     std::os::unix::fs::symlink("crates/router/README.md", root.join("README.md")).unwrap();
     let (engine, _) = engine(home.path());
 
     let first = index(&engine, root);
-    assert_eq!(first.files, 2, "{first:?}");
+    assert_eq!(first.files, 3, "{first:?}");
     assert!(first.warnings.is_empty(), "{:?}", first.warnings);
     for (words, file) in [
         ("share state extension layer", "crates/router/README.md"),
         ("front end dashboards", "web/readme.rst"),
+        (
+            "nested routers fallback",
+            "crates/router/src/docs/routing.md",
+        ),
     ] {
         let found = query(&engine, root, words, |r| {
             r.mode = cc_search::hybrid::Mode::Keyword
         });
         assert_eq!(found.results[0].file, file, "{words}");
     }
-    for words in ["source layout notes", "run the demo binary"] {
+    for words in ["source layout notes", "run the demo binary", "turnips"] {
         let found = query(&engine, root, words, |r| {
             r.mode = cc_search::hybrid::Mode::Keyword
         });
@@ -258,7 +280,7 @@ fn each_package_readme_is_a_doc_and_a_root_readme_linked_to_one_is_indexed_once(
     // A directory that stops being a package takes its README out of the docs.
     std::fs::remove_file(root.join("web/package.json")).unwrap();
     let second = index(&engine, root);
-    assert_eq!((second.files, second.removed), (1, 1), "{second:?}");
+    assert_eq!((second.files, second.removed), (2, 1), "{second:?}");
 }
 
 #[test]

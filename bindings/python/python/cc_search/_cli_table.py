@@ -593,8 +593,8 @@ COMMANDS: tuple[dict[str, Any], ...] = (
         "op": "docs.index",
         "help": (
             "Index the project's docs by section, for the current git branch: README and other "
-            "top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README "
-            "(Markdown, reStructuredText), and the project's remembered globs."
+            "top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README and docs "
+            "directories (Markdown, reStructuredText), and the project's remembered globs."
         ),
         "json": "plain",
         "json_help": (

@@ -798,7 +798,7 @@ class DocsIndexRequest(TypedDict, total=False):
     ``**`` crosses them, ``{a,b}`` alternates), remembered for the project, so every later run
     (the automatic one before a query too) indexes them as well. Always indexed: top-level
     docs such as the README, ``doc/``, ``docs/``, ``{apps,packages}/*/docs/`` and each
-    package's README (Markdown, reStructuredText).
+    package's README and docs directories (Markdown, reStructuredText).
     """
     forget: bool
     """Forget the remembered globs (those in ``globs``, or all) and drop the files only they
