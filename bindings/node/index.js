@@ -549,9 +549,9 @@ class Engine {
   }
 
   // `docs.index`: Index the project's docs (README and other top-level docs, doc/, docs/,
-  // {apps,packages}/*/docs/, each package's README and docs directories, plus globs given once and
-  // remembered; Markdown and reStructuredText) by section for the current branch: unchanged files
-  // skipped, content-addressed embeddings.
+  // {apps,packages}/*/docs/, each package's README and docs directories, a Rust crate's lib.rs
+  // guide, plus globs given once and remembered; Markdown and reStructuredText) by section for the
+  // current branch: unchanged files skipped, content-addressed embeddings.
   docsIndex(options) {
     return run(this, 'docs.index', options, {}, ['project_dir'])
   }

@@ -778,8 +778,8 @@ export interface DocsIndexRequest {
    * More files to index: globs relative to the project root (`*` stays within one directory, `**`
    * crosses them, `{a,b}` alternates), remembered for the project, so every later run (the
    * automatic one before a query too) indexes them as well. Always indexed: top-level docs such as
-   * the README, `doc/`, `docs/`, `{apps,packages}/*\/docs/` and each package's README and docs
-   * directories (Markdown, reStructuredText).
+   * the README, `doc/`, `docs/`, `{apps,packages}/*\/docs/`, each package's README and docs
+   * directories (Markdown, reStructuredText) and a Rust crate's `//!` guide in its `src/lib.rs`.
    */
   globs?: string[]
   /**
@@ -807,8 +807,8 @@ export interface DocsIndexOptions {
    * More files to index: globs relative to the project root (`*` stays within one directory, `**`
    * crosses them, `{a,b}` alternates), remembered for the project, so every later run (the
    * automatic one before a query too) indexes them as well. Always indexed: top-level docs such as
-   * the README, `doc/`, `docs/`, `{apps,packages}/*\/docs/` and each package's README and docs
-   * directories (Markdown, reStructuredText).
+   * the README, `doc/`, `docs/`, `{apps,packages}/*\/docs/`, each package's README and docs
+   * directories (Markdown, reStructuredText) and a Rust crate's `//!` guide in its `src/lib.rs`.
    */
   globs?: string[]
   /**
@@ -2015,9 +2015,9 @@ export interface EngineOperations {
 
   /**
    * Index the project's docs (README and other top-level docs, doc/, docs/,
-   * {apps,packages}/*\/docs/, each package's README and docs directories, plus globs given once and
-   * remembered; Markdown and reStructuredText) by section for the current branch: unchanged files
-   * skipped, content-addressed embeddings.
+   * {apps,packages}/*\/docs/, each package's README and docs directories, a Rust crate's lib.rs
+   * guide, plus globs given once and remembered; Markdown and reStructuredText) by section for the
+   * current branch: unchanged files skipped, content-addressed embeddings.
    *
    * @param options The other parameters (`DocsIndexOptions`).
    * @see Operation `docs.index`.

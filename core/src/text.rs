@@ -209,26 +209,33 @@ const PACKAGE_MANIFESTS: &[&str] = &[
 /// The documents every docs run indexes in one tree: those [`is_default_doc`] names, and
 /// of each package, a directory with a manifest (`Cargo.toml`, `package.json`,
 /// `pyproject.toml`, …) outside samples and fixtures, its README (a workspace member's
-/// `crates/foo/README.md`) and what its `doc`, `docs` or `documentation` directories hold
+/// `crates/foo/README.md`), what its `doc`, `docs` or `documentation` directories hold
 /// at any depth (`crates/foo/docs/guide.md`, a crate's `axum/src/docs/routing.md` that
-/// its doc comments include). A README elsewhere (`src/README.md`) is not one of them.
+/// its doc comments include) and, of a Rust crate, the guide its `src/lib.rs` writes in
+/// `//!` comments ([`inner_docs`]). A README elsewhere (`src/README.md`) is not one of
+/// them.
 #[derive(Debug, Default)]
 pub struct DefaultDocs {
     packages: std::collections::HashSet<String>,
+    /// Those with a `Cargo.toml`: Rust crates, whose `src/lib.rs` holds their guide.
+    crates: std::collections::HashSet<String>,
 }
 
 impl DefaultDocs {
     /// The default docs of a tree holding the files `rels` (relative, `/`-separated).
     pub fn of<'a>(rels: impl IntoIterator<Item = &'a str>) -> DefaultDocs {
-        let packages = rels
-            .into_iter()
-            .filter_map(|rel| {
-                let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-                let manifest = PACKAGE_MANIFESTS.contains(&name) || name.ends_with(".gemspec");
-                (manifest && !in_sample_dir(dir)).then(|| dir.to_string())
-            })
-            .collect();
-        DefaultDocs { packages }
+        let mut docs = DefaultDocs::default();
+        for rel in rels {
+            let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+            let manifest = PACKAGE_MANIFESTS.contains(&name) || name.ends_with(".gemspec");
+            if manifest && !in_sample_dir(dir) {
+                docs.packages.insert(dir.to_string());
+                if name == "Cargo.toml" {
+                    docs.crates.insert(dir.to_string());
+                }
+            }
+        }
+        docs
     }
 
     /// Whether `rel` is one of them.
@@ -236,12 +243,19 @@ impl DefaultDocs {
         is_default_doc(rel) || self.is_package_doc(rel)
     }
 
-    /// Whether `rel` is the README of a package below the root, or in a docs directory
-    /// inside one.
+    /// Whether `rel` is the README of a package below the root, in a docs directory
+    /// inside one, or a crate's `src/lib.rs` (its `//!` guide, [`inner_docs`]).
     pub fn is_package_doc(&self, rel: &str) -> bool {
         let Some((dir, name)) = rel.rsplit_once('/') else {
             return false;
         };
+        if name == "lib.rs"
+            && let Some(krate) = dir.strip_suffix("src")
+            && (krate.is_empty() || krate.ends_with('/'))
+            && self.crates.contains(krate.trim_end_matches('/'))
+        {
+            return true;
+        }
         let Some((stem, ext)) = name.rsplit_once('.') else {
             return false;
         };
@@ -398,13 +412,37 @@ fn matching_lines_ascii<'t>(content: &'t str, words: &[String]) -> Vec<Matching<
 }
 
 /// Split a documentation file into sections by its kind: [`rst_sections`] for
-/// reStructuredText ([`is_rst`]), [`markdown_sections`] for anything else.
+/// reStructuredText ([`is_rst`]), the sections of its `//!` comments for Rust source
+/// ([`inner_docs`], at `#` headings), [`markdown_sections`] for anything else.
 pub fn doc_sections(path: &str, text: &str) -> Vec<DocSection> {
     if is_rst(path) {
         rst_sections(text)
+    } else if path.rsplit_once('.').is_some_and(|(_, ext)| ext == "rs") {
+        // (Split at `#`: a crate's page gives its guide's headings a level of their own.)
+        sections_from_level(&inner_docs(text), 1)
     } else {
         markdown_sections(text)
     }
+}
+
+/// The Markdown a Rust file's inner doc comments (`//! …`) write — a crate's guide, in
+/// its `lib.rs` — line for line: every other line blank, so a section's lines are the
+/// file's, up to the last such comment.
+pub fn inner_docs(source: &str) -> String {
+    let mut out = String::new();
+    let mut end = 0;
+    for line in source.lines() {
+        if let Some(doc) = line.trim_start().strip_prefix("//!") {
+            out.push_str(doc.strip_prefix(' ').unwrap_or(doc));
+            out.push('\n');
+            end = out.len();
+        } else {
+            out.push('\n');
+        }
+    }
+    // (Nothing after the last: the code.)
+    out.truncate(end);
+    out
 }
 
 /// A stretch of a document as a splitter cut it: the text before the first heading
@@ -589,6 +627,11 @@ impl Cutter<'_> {
 /// - `#` lines inside fenced code blocks (```` ``` ```` or `~~~`) are not headings;
 ///   closing `#`s of a heading are dropped; up to three spaces of indentation are allowed.
 pub fn markdown_sections(markdown: &str) -> Vec<DocSection> {
+    sections_from_level(markdown, 2)
+}
+
+/// [`markdown_sections`], split at headings of level `top` (`#` is 1) and below it.
+fn sections_from_level(markdown: &str, top: usize) -> Vec<DocSection> {
     let lines: Vec<&str> = markdown.split_inclusive('\n').collect();
     let mut headings = Vec::new();
     let mut fence: Option<(char, usize)> = None;
@@ -616,12 +659,12 @@ pub fn markdown_sections(markdown: &str) -> Vec<DocSection> {
         if fence.is_none()
             && indent <= 3
             && let Some((level, title)) = atx_heading(body)
-            && level >= 2
+            && level >= top
         {
             headings.push(Heading {
                 at: i,
                 span: 1,
-                depth: level - 2,
+                depth: level - top,
                 title,
             });
         }
@@ -798,6 +841,23 @@ pub fn like_escape(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rust_file_s_docs_are_its_inner_doc_comments_at_their_lines() {
+        let source = "//! # Guide\n//!\n//! Intro.\n//!\n//! ```rust\n//! # use x::y;\n//! ```\n//!\n//! # Sharing state\n//!\n//!Handlers share it.\n#![doc(html_root_url = \"x\")]\n\n/// Not a guide: an item's.\npub fn f() {}\n";
+        let sections = doc_sections("axum/src/lib.rs", source);
+        let found: Vec<(&str, usize, usize)> = sections
+            .iter()
+            .map(|s| (s.title.as_str(), s.line, s.end_line))
+            .collect();
+        assert_eq!(
+            found,
+            [("Guide", 1, 8), ("Sharing state", 9, 11)],
+            "{sections:#?}"
+        );
+        assert!(sections[1].text.contains("Handlers share it."));
+        assert!(!sections.iter().any(|s| s.text.contains("item's")));
+    }
+
     #[test]
     fn an_excerpt_is_the_lines_with_the_query_words() {
         let words = query_words("sqlite lock timeout");

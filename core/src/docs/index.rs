@@ -36,8 +36,8 @@ pub struct IndexRequest {
     /// directory, `**` crosses them, `{a,b}` alternates), remembered for the project, so
     /// every later run (the automatic one before a query too) indexes them as well. Always
     /// indexed: top-level docs such as the README, `doc/`, `docs/`,
-    /// `{apps,packages}/*/docs/` and each package's README and docs directories
-    /// (Markdown, reStructuredText).
+    /// `{apps,packages}/*/docs/`, each package's README and docs directories (Markdown,
+    /// reStructuredText) and a Rust crate's `//!` guide in its `src/lib.rs`.
     pub globs: Vec<String>,
     /// Forget the remembered globs (those in `globs`, or all) and drop the files only
     /// they matched from the index.
@@ -91,7 +91,7 @@ pub struct Index;
 
 impl Operation for Index {
     const NAME: &'static str = "docs.index";
-    const SUMMARY: &'static str = "Index the project's docs (README and other top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README and docs directories, plus globs given once and remembered; Markdown and reStructuredText) by section for the current branch: unchanged files skipped, content-addressed embeddings.";
+    const SUMMARY: &'static str = "Index the project's docs (README and other top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README and docs directories, a Rust crate's lib.rs guide, plus globs given once and remembered; Markdown and reStructuredText) by section for the current branch: unchanged files skipped, content-addressed embeddings.";
     type Request = IndexRequest;
     type Response = IndexResponse;
     const PATH_PARAMS: &'static [PathParam] = &[PathParam::one("/project_dir").or_project()];

@@ -3,8 +3,8 @@
 //!
 //! - [`Index`] (`docs.index`): the project's documentation where projects keep it
 //!   ([`DEFAULT_DOC_GLOBS`]: top-level files such as the README, `doc/`, `docs/`,
-//!   `{apps,packages}/*/docs/`; and each package's README and docs directories,
-//!   [`DefaultDocs`]; in Markdown
+//!   `{apps,packages}/*/docs/`; and each package's README and docs directories and a
+//!   Rust crate's `//!` guide, [`DefaultDocs`]; in Markdown
 //!   or reStructuredText) plus the globs the
 //!   project was ever indexed with (remembered in `doc_globs`), for the current project
 //!   and git branch.

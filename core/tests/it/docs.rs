@@ -251,11 +251,22 @@ fn each_package_readme_and_docs_directory_is_a_doc_and_a_root_readme_linked_to_o
         "vendor/left-pad/docs/usage.md",
         "## Usage\n\npad strings with turnips\n",
     );
+    // A crate's guide in its `lib.rs` (`//!`), not a module's doc comment elsewhere.
+    write(
+        root,
+        "crates/router/src/lib.rs",
+        "//! # Router\n//!\n//! # Handler errors\n//!\n//! Handlers map failures to responses.\n\n/// Builds one.\npub fn build() {}\n",
+    );
+    write(
+        root,
+        "crates/router/src/util.rs",
+        "//! # Helpers\n//!\n//! helper turnips\n",
+    );
     std::os::unix::fs::symlink("crates/router/README.md", root.join("README.md")).unwrap();
     let (engine, _) = engine(home.path());
 
     let first = index(&engine, root);
-    assert_eq!(first.files, 3, "{first:?}");
+    assert_eq!(first.files, 4, "{first:?}");
     assert!(first.warnings.is_empty(), "{:?}", first.warnings);
     for (words, file) in [
         ("share state extension layer", "crates/router/README.md"),
@@ -264,6 +275,7 @@ fn each_package_readme_and_docs_directory_is_a_doc_and_a_root_readme_linked_to_o
             "nested routers fallback",
             "crates/router/src/docs/routing.md",
         ),
+        ("handlers map failures", "crates/router/src/lib.rs"),
     ] {
         let found = query(&engine, root, words, |r| {
             r.mode = cc_search::hybrid::Mode::Keyword
@@ -280,7 +292,7 @@ fn each_package_readme_and_docs_directory_is_a_doc_and_a_root_readme_linked_to_o
     // A directory that stops being a package takes its README out of the docs.
     std::fs::remove_file(root.join("web/package.json")).unwrap();
     let second = index(&engine, root);
-    assert_eq!((second.files, second.removed), (2, 1), "{second:?}");
+    assert_eq!((second.files, second.removed), (3, 1), "{second:?}");
 }
 
 #[test]

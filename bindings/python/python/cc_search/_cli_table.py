@@ -594,7 +594,8 @@ COMMANDS: tuple[dict[str, Any], ...] = (
         "help": (
             "Index the project's docs by section, for the current git branch: README and other "
             "top-level docs, doc/, docs/, {apps,packages}/*/docs/, each package's README and docs "
-            "directories (Markdown, reStructuredText), and the project's remembered globs."
+            "directories (Markdown, reStructuredText), a Rust crate's lib.rs guide, and the "
+            "project's remembered globs."
         ),
         "json": "plain",
         "json_help": (

@@ -486,9 +486,9 @@ class EngineOperations:
         progress: ProgressCallback | None = None,
     ) -> DocsIndexResponse:
         """Index the project's docs (README and other top-level docs, doc/, docs/,
-        {apps,packages}/*/docs/, each package's README and docs directories, plus globs given
-        once and remembered; Markdown and reStructuredText) by section for the current branch:
-        unchanged files skipped, content-addressed embeddings.
+        {apps,packages}/*/docs/, each package's README and docs directories, a Rust crate's
+        lib.rs guide, plus globs given once and remembered; Markdown and reStructuredText) by
+        section for the current branch: unchanged files skipped, content-addressed embeddings.
 
         Args:
             project_dir: A directory of the project; defaults to ``$CLAUDE_PROJECT_DIR``, else
@@ -497,8 +497,8 @@ class EngineOperations:
                 one directory, ``**`` crosses them, ``{a,b}`` alternates), remembered for the
                 project, so every later run (the automatic one before a query too) indexes them as
                 well. Always indexed: top-level docs such as the README, ``doc/``, ``docs/``,
-                ``{apps,packages}/*/docs/`` and each package's README and docs directories
-                (Markdown, reStructuredText).
+                ``{apps,packages}/*/docs/``, each package's README and docs directories (Markdown,
+                reStructuredText) and a Rust crate's ``//!`` guide in its ``src/lib.rs``.
             forget: Forget the remembered globs (those in ``globs``, or all) and drop the files
                 only they matched from the index.
             keyword_only: Split and store only: new sections are searchable by keyword at once,

@@ -797,8 +797,9 @@ class DocsIndexRequest(TypedDict, total=False):
     """More files to index: globs relative to the project root (``*`` stays within one directory,
     ``**`` crosses them, ``{a,b}`` alternates), remembered for the project, so every later run
     (the automatic one before a query too) indexes them as well. Always indexed: top-level
-    docs such as the README, ``doc/``, ``docs/``, ``{apps,packages}/*/docs/`` and each
-    package's README and docs directories (Markdown, reStructuredText).
+    docs such as the README, ``doc/``, ``docs/``, ``{apps,packages}/*/docs/``, each package's
+    README and docs directories (Markdown, reStructuredText) and a Rust crate's ``//!`` guide
+    in its ``src/lib.rs``.
     """
     forget: bool
     """Forget the remembered globs (those in ``globs``, or all) and drop the files only they
