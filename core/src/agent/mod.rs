@@ -72,8 +72,12 @@ pub fn view(shape: &AgentShape, result: &mut Value) {
 }
 
 /// Append the outline lines of `symbols` at `depth` ([`AgentShape::outline`]) to `lines`.
+/// A writer made beside its reader (Ruby's `attr_accessor :a`: `a` and `a=`, same kind
+/// and lines) shares the reader's line: `9 method a #157 a= #158`.
 fn outline(symbols: &[Value], depth: usize, lines: &mut Vec<Value>) {
-    for symbol in symbols {
+    let mut at = 0;
+    while let Some(symbol) = symbols.get(at) {
+        at += 1;
         let field = |key: &str| symbol.get(key).cloned().unwrap_or(Value::Null);
         let (start, end) = (field("start_line"), field("end_line"));
         let span = if start == end || end.is_null() {
@@ -81,17 +85,42 @@ fn outline(symbols: &[Value], depth: usize, lines: &mut Vec<Value>) {
         } else {
             format!("{start}-{end}")
         };
-        lines.push(Value::String(format!(
+        let mut line = format!(
             "{:indent$}{span} {} #{}",
             "",
             outline_label(symbol),
             field("id"),
             indent = depth * 2
-        )));
+        );
+        if let Some(writer) = symbols.get(at).filter(|next| is_writer_of(next, symbol)) {
+            at += 1;
+            let name = writer.get("name").and_then(Value::as_str).unwrap_or("?");
+            let id = writer.get("id").cloned().unwrap_or(Value::Null);
+            line.push_str(&format!(" {name} #{id}"));
+        }
+        lines.push(Value::String(line));
         if let Some(Value::Array(children)) = symbol.get("children") {
             outline(children, depth + 1, lines);
         }
     }
+}
+
+/// Whether `next` is the writer `a=` of `reader` `a`, made with it (same kind and lines,
+/// nothing inside).
+fn is_writer_of(next: &Value, reader: &Value) -> bool {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let same = |key: &str| next.get(key) == reader.get(key);
+    let childless = next
+        .get("children")
+        .and_then(Value::as_array)
+        .is_none_or(Vec::is_empty);
+    text(next, "name")
+        .zip(text(reader, "name"))
+        .is_some_and(|(w, r)| w == format!("{r}="))
+        && same("kind")
+        && same("start_line")
+        && same("end_line")
+        && childless
 }
 
 /// What an outline line calls a symbol: its kind and name, or for an `impl` the head of

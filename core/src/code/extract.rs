@@ -1258,8 +1258,8 @@ impl Walk<'_> {
             },
             None => tree.root_node(),
         };
-        // Its lines are counted from the line `start` is on; it is walked in a context of
-        // its own text that holds the same frames.
+        // Its lines are counted from the file's line `offset + 1`; it is walked in a
+        // context of its own text that holds the same frames.
         let mut inner_cx = Context::new(text, inner);
         inner_cx.line_offset = offset;
         std::mem::swap(&mut inner_cx.frames, &mut cx.frames);

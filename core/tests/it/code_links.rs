@@ -730,6 +730,15 @@ fn ruby_setters_block_passes_and_evaluated_code_are_references() {
     .to_string();
     assert!(!symbols.contains("\"mode\""), "{symbols}");
     assert!(!symbols.contains("unknown"), "{symbols}");
+    // An agent's outline gives a writer made beside its reader the reader's line.
+    let outline = cc_search::agent::answer("code.get_file_symbols", &symbols, None).unwrap();
+    let level = id_of(&engine, &root, "lib/conf.rb", "level");
+    let writer = id_of(&engine, &root, "lib/conf.rb", "level=");
+    assert!(
+        outline.contains(&format!("\"    3 method level #{level} level= #{writer}\"")),
+        "{outline}"
+    );
+    assert!(outline.contains("method mode= #"), "{outline}");
     // Who sets `level`: both writes, not the reads.
     let writer = id_of(&engine, &root, "lib/conf.rb", "level=");
     let refs = call(
@@ -824,6 +833,48 @@ class Registry
   end
 end
 ";
+
+/// Of a class's `def self.encode` and `def encode`, a bare `encode` in an instance
+/// method is the instance's, in a class method (`def self.m`, `class << self`) the
+/// class's own.
+#[test]
+fn a_bare_ruby_call_means_the_method_of_its_own_side() {
+    let (home, _dir, _engine, root) = indexed(&[(
+        "lib/base.rb",
+        "class Base
+  def self.encode(data)
+    data
+  end
+
+  def encode(*args)
+    self.class.encode(*args)
+  end
+
+  def self.build
+    encode('x')
+  end
+
+  class << self
+    def setup
+      encode('y')
+    end
+  end
+
+  def process
+    encode('z')
+  end
+end
+",
+    )]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/base.rb:11 call encode -> lib/base.rb:encode@2",
+        "lib/base.rb:16 call encode -> lib/base.rb:encode@2",
+        "lib/base.rb:21 call encode -> lib/base.rb:encode@6",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
 
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A

@@ -1,7 +1,7 @@
 //! A cold run (an empty index): symbols written as they come, references kept in memory,
 //! linked on another thread and inserted already linked.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, mpsc};
 
@@ -32,6 +32,8 @@ pub(super) struct Cold {
     pub(super) parents: HashMap<i64, i64>,
     /// The names of the type-like symbols (classes, structs, …), by id.
     pub(super) types: HashMap<i64, Arc<str>>,
+    /// The methods that are their class's own.
+    pub(super) class_methods: HashSet<i64>,
     /// The references, in the order they are inserted.
     pub(super) refs: Vec<PendingRef>,
 }
@@ -177,6 +179,9 @@ impl Writer<'_, '_> {
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);
         }
+        if sym.of_class {
+            cold.class_methods.insert(id);
+        }
         if super::link::owns_members(at.family, symbol.kind) {
             cold.types.insert(id, Arc::from(symbol.name.as_str()));
         }
@@ -318,6 +323,7 @@ fn cold_targets(cold: &Cold, root: &Path, mut send: impl FnMut(Vec<(Option<i64>,
             bindings: &cold.bindings,
             parents: &cold.parents,
             types: &cold.types,
+            class_methods: &cold.class_methods,
         },
         root,
     );

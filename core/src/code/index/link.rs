@@ -583,6 +583,8 @@ pub(super) enum Source<'a> {
         parents: &'a HashMap<i64, i64>,
         /// The names of the type-like symbols, by id.
         types: &'a HashMap<i64, Arc<str>>,
+        /// The methods that are their class's own ([`Sym::of_class`]).
+        class_methods: &'a HashSet<i64>,
     },
     Db(&'a Connection),
 }
@@ -748,6 +750,8 @@ pub(super) struct Linker<'a> {
     parents: HashMap<i64, i64>,
     /// The names of the type-like symbols of those files, by id.
     types: HashMap<i64, Arc<str>>,
+    /// Their methods that are their class's own ([`Sym::of_class`]).
+    class_methods: HashSet<i64>,
     parents_read: HashSet<i64>,
     /// A module written in a file (by its family's rules) → its files.
     modules: HashMap<(i64, String), Vec<i64>>,
@@ -811,6 +815,7 @@ impl<'a> Linker<'a> {
             read: Read::default(),
             parents: HashMap::new(),
             types: HashMap::new(),
+            class_methods: HashSet::new(),
             parents_read: HashSet::new(),
             modules: HashMap::new(),
             includes: HashMap::new(),
@@ -875,9 +880,11 @@ impl<'a> Linker<'a> {
         if let Source::Db(conn) = &self.source
             && self.parents_read.insert(file)
         {
-            // Each symbol's parent, and the names of the type-like ones, in one read.
+            // Each symbol's parent, the names of the type-like ones and which methods are
+            // their class's own, in one read.
             let mut stmt = conn.prepare_cached(
-                "SELECT id, parent_symbol_id, kind, name FROM symbols WHERE file_id = ?1",
+                "SELECT id, parent_symbol_id, kind, name, of_class, signature FROM symbols
+                 WHERE file_id = ?1",
             )?;
             let family = self.repo.files.family(file)?;
             let mut rows = stmt.query([file])?;
@@ -886,10 +893,13 @@ impl<'a> Linker<'a> {
                 if let Some(parent) = r.get::<_, Option<i64>>(1)? {
                     self.parents.insert(id, parent);
                 }
-                if SymbolKind::parse(r.get_ref(2)?.as_str()?)
-                    .is_some_and(|k| owns_members(family, k))
-                {
+                let kind = SymbolKind::parse(r.get_ref(2)?.as_str()?);
+                if kind.is_some_and(|k| owns_members(family, k)) {
                     self.types.insert(id, Arc::from(r.get_ref(3)?.as_str()?));
+                }
+                let signature: Option<String> = r.get(5)?;
+                if r.get::<_, bool>(4)? || family.rules().of_class(kind, signature.as_deref()) {
+                    self.class_methods.insert(id);
                 }
             }
         }
@@ -907,6 +917,15 @@ impl<'a> Linker<'a> {
             at = *parent;
         }
         Ok(chain)
+    }
+
+    /// Whether the symbol `id`, of a file [`Linker::enclosing`] read, is a method of its
+    /// class's own.
+    fn is_class_method(&self, id: i64) -> bool {
+        match &self.source {
+            Source::Memory { class_methods, .. } => class_methods.contains(&id),
+            Source::Db(_) => self.class_methods.contains(&id),
+        }
     }
 
     /// The name of the innermost type-like symbol of `chain` (see [`Linker::enclosing`],
@@ -1435,12 +1454,20 @@ impl<'a> Linker<'a> {
                     && kind == RefKind::Call
                     && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod)))
         };
+        // A method of the class's own where the call is in one (Ruby's `def self.m`), else
+        // an instance's: of `def self.f` and `def f`, a call in an instance method means
+        // `f`.
+        let in_class_method = chain.first().is_some_and(|id| self.is_class_method(*id));
         let own_best = own
             .iter()
             .filter(|s| s.kind != Some(SymbolKind::Impl) && !never(s))
             .filter(|s| kind != RefKind::Value || kind_fits(kind, s.kind))
             .filter_map(|s| depth(s).map(|d| (d, s)))
-            .min_by_key(|(d, s)| (!kind_fits(kind, s.kind), *d, s.made, order(s)))
+            .min_by_key(|(d, s)| {
+                let other_side =
+                    s.kind == Some(SymbolKind::Method) && s.of_class != in_class_method;
+                (!kind_fits(kind, s.kind), *d, other_side, s.made, order(s))
+            })
             .map(|(_, s)| s.clone());
         if let Some(s) = own_best.as_ref().filter(|s| kind_fits(kind, s.kind)) {
             return Ok(Some(Target::Linked(s.id)));
