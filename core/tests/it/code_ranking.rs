@@ -238,6 +238,40 @@ fn a_bare_function_name_finds_the_function_before_variables_and_callers() {
     assert_eq!(prefix.len(), 10, "{prefix:?}");
 }
 
+/// A Ruby name ending in `!`, `?` or `=` is a name of its own: `route!` before the
+/// `route`s whose words it shares.
+#[test]
+fn a_ruby_name_with_its_mark_finds_that_method_first() {
+    let home = tempfile::tempdir().unwrap();
+    let engine = Engine::open_at(home.path()).unwrap();
+    let (_dir, root) = repo(&[
+        (
+            "lib/a.rb",
+            "class A\n  def route(verb)\n  end\nend\n".into(),
+        ),
+        (
+            "lib/b.rb",
+            "class B\n  def route(path)\n  end\n\n  def route?\n  end\nend\n".into(),
+        ),
+        (
+            "lib/c.rb",
+            "class C\n  def route!(base)\n  end\n  attr_accessor :level\nend\n".into(),
+        ),
+    ]);
+    for (query, file) in [
+        ("route!", "lib/c.rb"),
+        ("route?", "lib/b.rb"),
+        ("level=", "lib/c.rb"),
+    ] {
+        let found = hits(&engine, &root, query);
+        assert_eq!(
+            (found[0].0.as_str(), found[0].2.as_str()),
+            (query, file),
+            "{query}: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn of_two_equal_definitions_the_one_below_the_directory_asked_from_comes_first() {
     let home = tempfile::tempdir().unwrap();

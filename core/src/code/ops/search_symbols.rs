@@ -58,11 +58,13 @@ pub struct SearchSymbolsResponse {
 /// BM25 candidates ranked for a bare name (at least this many).
 const NAME_CANDIDATES: usize = 200;
 
-/// The query as one identifier (`Engine`, `get_user`), when it is one.
+/// The query as one identifier (`Engine`, `get_user`, Ruby's `route!`), when it is one.
 fn bare_name(query: &str) -> Option<&str> {
-    let is_ident = !query.is_empty()
-        && !query.starts_with(|c: char| c.is_ascii_digit())
-        && query.chars().all(|c| c.is_alphanumeric() || c == '_');
+    // (Ruby's `route!`, `nil?` and `level=` end with a mark.)
+    let ident = query.strip_suffix(['!', '?', '=']).unwrap_or(query);
+    let is_ident = !ident.is_empty()
+        && !ident.starts_with(|c: char| c.is_ascii_digit())
+        && ident.chars().all(|c| c.is_alphanumeric() || c == '_');
     (is_ident && !matches!(query, "AND" | "OR" | "NOT" | "NEAR")).then_some(query)
 }
 
