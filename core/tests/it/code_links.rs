@@ -876,6 +876,35 @@ end
     }
 }
 
+/// A Ruby constant is looked up in the namespaces around it: `Request.new` in `module
+/// Rack` is not the project's `App::Request` (Rack's own, outside), in `module App` it
+/// is; `::Logger.new` is the top level's.
+#[test]
+fn a_ruby_class_of_another_namespace_is_not_what_a_bare_constant_names() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "lib/app/request.rb",
+            "module App\n  class Request\n  end\n\n  class Logger\n  end\nend\n",
+        ),
+        (
+            "lib/rack/guard.rb",
+            "module Rack\n  class Guard\n    def call(env)\n      Request.new(env)\n      ::Logger.new($stderr)\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/app/handler.rb",
+            "module App\n  class Handler\n    def run\n      Request.new\n    end\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/rack/guard.rb:4 call Request -> external",
+        "lib/rack/guard.rb:5 call Logger -> external",
+        "lib/app/handler.rb:4 call Request -> lib/app/request.rb:Request@2",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
 /// A bare Ruby name is a call of a method without arguments (Ruby writes no `()`),
 /// unless it is a local: assigned before, a method's, block's or lambda's parameter. A
 /// reader defined beside an `attr_writer` of its name is what a call reads.

@@ -1247,9 +1247,21 @@ impl<'a> Linker<'a> {
                 .map_or(Target::External, |t| t)),
             Some("!") => self.macro_call(file, name),
             // `new X()`: the class, not a constructor or method of that name.
-            Some("new()") => Ok(self
-                .bare(file, from, name, RefKind::TypeRef)?
-                .map_or(Target::External, |t| t)),
+            Some("new()") => {
+                let found = self
+                    .bare(file, from, name, RefKind::TypeRef)?
+                    .map_or(Target::External, |t| t);
+                // Where a name is global (Ruby's constants), a class nested in namespaces
+                // none of which is around the reference is not the one it names:
+                // `Request.new` in `module Rack` is Rack's, not `Sinatra::Request`.
+                if let Target::Linked(id) = found
+                    && self.rules(file)?.global_names()
+                    && self.out_of_sight(file, from, name, id)?
+                {
+                    return Ok(Target::External);
+                }
+                Ok(found)
+            }
             // Ruby's `A::X.new`: the class `X` of the namespace `A`.
             Some(q)
                 if let Some(path) = q.strip_suffix(".new()")
@@ -1272,6 +1284,37 @@ impl<'a> Linker<'a> {
             Some("[]") => self.ambiguous_if_any(file, name, kind),
             Some(q) => self.qualified(file, from, name, kind, q, 0),
         }
+    }
+
+    /// Whether the class `id` (named `name`) is written inside namespaces none of which
+    /// is around the reference from `from` in `file` (a class at the top level never is).
+    fn out_of_sight(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        name: &str,
+        id: i64,
+    ) -> rusqlite::Result<bool> {
+        let Some(home) = self.file_of(name, id)? else {
+            return Ok(false);
+        };
+        let chain = self.enclosing(home, Some(id))?;
+        let around_class = self.type_names(chain.get(1..).unwrap_or_default())?;
+        if around_class.is_empty() {
+            return Ok(false);
+        }
+        let chain = self.enclosing(file, from)?;
+        let around_ref = self.type_names(&chain)?;
+        Ok(!around_class.iter().any(|n| around_ref.contains(n)))
+    }
+
+    /// The names of the type-like symbols (classes, modules) among `ids`.
+    fn type_names(&mut self, ids: &[i64]) -> rusqlite::Result<Vec<Arc<str>>> {
+        let mut names = Vec::new();
+        for id in ids {
+            names.extend(self.name_of(*id)?);
+        }
+        Ok(names)
     }
 
     /// The symbol `id`, named `name`.
