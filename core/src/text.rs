@@ -280,7 +280,7 @@ impl DefaultDocs {
                         .any(|part| names.iter().any(|n| part.eq_ignore_ascii_case(n)))
                 };
                 return named(&["doc", "docs", "documentation"])
-                    && !named(SAMPLE_DIRS)
+                    && !in_sample_dir(&below.join("/"))
                     && !named(VENDORED_DIRS);
             }
         }

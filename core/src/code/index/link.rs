@@ -668,7 +668,7 @@ impl Sym {
                 .map(Arc::from)
                 .or_else(|| gives.map(Arc::from)),
             bases: bases_of(family, kind, signature, mixins),
-            of_class: of_class || rules.of_class(kind, signature),
+            of_class: own_method(family, kind, signature, of_class),
             made: rules.made_by_call(kind, signature),
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
@@ -689,6 +689,18 @@ fn macro_def(
         && matches!(kind, Some(SymbolKind::Const | SymbolKind::Fn))
         && signature.trim_start().starts_with('#'))
     .then(|| config::macro_value(signature))
+}
+
+/// Whether a method is its class's own, not its instances': the extractor said so
+/// (`said`: Ruby's `class << self`) or its signature does (`def self.m`,
+/// [`LanguageLinker::of_class`]).
+fn own_method(
+    family: Family,
+    kind: Option<SymbolKind>,
+    signature: Option<&str>,
+    said: bool,
+) -> bool {
+    said || family.rules().of_class(kind, signature)
 }
 
 /// Whether a symbol of `kind` holds members that a method written in it calls bare: a
@@ -898,7 +910,7 @@ impl<'a> Linker<'a> {
                     self.types.insert(id, Arc::from(r.get_ref(3)?.as_str()?));
                 }
                 let signature: Option<String> = r.get(5)?;
-                if r.get::<_, bool>(4)? || family.rules().of_class(kind, signature.as_deref()) {
+                if own_method(family, kind, signature.as_deref(), r.get(4)?) {
                     self.class_methods.insert(id);
                 }
             }

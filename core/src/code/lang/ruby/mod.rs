@@ -870,7 +870,7 @@ fn one_class(types: &str) -> Option<String> {
 /// The last expression of a method's body (what it returns), past a trailing `rescue`
 /// or `ensure`; an endless method's body is its expression.
 fn last_expression(body: Node) -> Option<Node> {
-    if body.kind() != "body_statement" {
+    if !matches!(body.kind(), "body_statement" | "then" | "else") {
         return Some(body);
     }
     (0..body.named_child_count())
@@ -937,13 +937,7 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
                 .filter_map(|f| value.child_by_field_name(f)),
             cx,
         ),
-        "then" | "else" => value_type(
-            (0..value.named_child_count())
-                .rev()
-                .filter_map(|i| value.named_child(i as u32))
-                .find(|s| s.kind() != "comment")?,
-            cx,
-        ),
+        "then" | "else" => value_type(last_expression(value)?, cx),
         "binary"
             if value
                 .child_by_field_name("operator")
