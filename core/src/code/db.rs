@@ -282,6 +282,15 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '13');
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '14');
 "#,
+    // 15: the fields of known class a class's (or Ruby module's) methods assign
+    // (`fields`: Ruby's `@src = StringScanner.new`, one `name qualifier` a line), for
+    // the linker to read them where the class is reopened in another file or extended;
+    // every file is extracted again by the next run.
+    r#"
+ALTER TABLE symbols ADD COLUMN fields TEXT;
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '15');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -293,7 +302,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 14;
+pub const SCHEMA_VERSION: usize = 15;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -51,6 +51,11 @@ pub struct ExtractedSymbol {
     /// (Ruby's `include M` in its body): qualifiers (see [`ExtractedRef::qual`]), in the
     /// order written.
     pub mixins: Vec<String>,
+    /// For a class (or a Ruby module), its fields of known class as its methods assign
+    /// them (`@src = StringScanner.new`), by name: what a method written in another of
+    /// its definitions (a class reopened in another file) or in a class that extends it
+    /// reads there.
+    pub fields: Vec<(String, String)>,
     /// Whether it is a method of its class itself, not of the class's instances, where
     /// its signature does not say it (see [`LanguageExtractor::of_class`]).
     pub of_class: bool,
@@ -305,6 +310,15 @@ struct Frame {
     /// The local variables of no known type it has declared so far, where the language
     /// tells a local from a call only by that (Ruby's bare `name`).
     locals: Vec<String>,
+}
+
+impl Frame {
+    /// Whether the symbol it defines keeps the fields its methods assign: a class, or a
+    /// module (Ruby's methods of a module assign the instance variables of what mixes it
+    /// in, and its own methods the module's).
+    fn holds_fields(&self) -> bool {
+        self.symbol.kind.is_container() || self.symbol.kind == SymbolKind::Mod
+    }
 }
 
 /// What the walk knows while a language looks at a node.
@@ -618,18 +632,15 @@ impl<'a> Context<'a> {
         callee_of(call.trim()).and_then(|c| self.returned(c, 1))
     }
 
-    /// Record that the innermost class being defined assigns its field `field` (`self.x
-    /// = …` in a method) a value of type `ty` (a qualifier): `self.x.f()` is then `ty`'s
-    /// `f` in the class's methods.
+    /// Record that the innermost class (or module) being defined assigns its field
+    /// `field` (`self.x = …` in a method) a value of type `ty` (a qualifier):
+    /// `self.x.f()` is then `ty`'s `f` in the class's methods, and the class keeps it
+    /// ([`ExtractedSymbol::fields`]).
     pub fn bind_field(&mut self, field: &str, ty: String) {
         let Some(field) = bindable(field).filter(|_| !ty.is_empty()) else {
             return;
         };
-        if let Some(frame) = self
-            .frames
-            .iter_mut()
-            .rev()
-            .find(|f| f.symbol.kind.is_container())
+        if let Some(frame) = self.frames.iter_mut().rev().find(|f| f.holds_fields())
             && frame.fields.len() < MAX_BINDINGS
             && !frame.fields.iter().any(|(n, _)| n == field)
         {
@@ -657,10 +668,20 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The type of the innermost class's field `field`, as [`Context::bind_field`]
-    /// recorded it (the first value assigned).
+    /// The type of the innermost class's (or module's) field `field`, as
+    /// [`Context::bind_field`] recorded it (the first value assigned): a module's own,
+    /// else the class's it is written in (a module's methods read the instance
+    /// variables of what mixes it in, which is often that class).
     pub(crate) fn field_type(&self, field: &str) -> Option<&str> {
-        latest_type(&self.container()?.fields, field)
+        for frame in self.frames.iter().rev().filter(|f| f.holds_fields()) {
+            if let Some(ty) = latest_type(&frame.fields, field) {
+                return Some(ty);
+            }
+            if frame.symbol.kind != SymbolKind::Mod {
+                break;
+            }
+        }
+        None
     }
 
     /// The qualifier of what the innermost class's bases have (`^C`: see
@@ -1383,6 +1404,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 guard: lang.guard(node, cx),
                 gives: None,
                 mixins: Vec::new(),
+                fields: Vec::new(),
                 of_class: def.kind == SymbolKind::Method && lang.of_class(node, cx),
                 children: Vec::new(),
                 references: Vec::new(),
@@ -1404,6 +1426,9 @@ fn leave(
             return;
         };
         frame.symbol.gives = gives;
+        if frame.holds_fields() {
+            frame.symbol.fields = std::mem::take(&mut frame.fields);
+        }
         if lang.typed_by_use() {
             let in_type = cx
                 .frames
@@ -1525,9 +1550,6 @@ fn share_uses(functions: &mut [ExtractedSymbol]) {
             let used = if (2..=MAX_USES).contains(&names.len()) {
                 let names: Vec<&str> = names.iter().map(String::as_str).collect();
                 format!("{value}{{{}}}", names.join(" "))
-            } else if value.starts_with('@') {
-                // (A field's name is no qualifier of its own.)
-                "?".to_string()
             } else {
                 value.clone()
             };

@@ -876,6 +876,83 @@ end
     }
 }
 
+/// A Ruby instance variable holds the class its class's methods assign it, wherever
+/// they are written: in another file that reopens the class, in the class it extends;
+/// a module's (its own methods', or the class's around it); and an edit there moves
+/// the links of the files that read it.
+#[test]
+fn a_ruby_field_holds_what_the_class_assigns_it_in_any_of_its_files() {
+    let reader = "class Doc < Base\n  def math\n    @src.pos\n    @root.options\n  end\nend\n";
+    let (home, dir, engine, root) = indexed(&[
+        // (Written first: the files that assign come after, and must link it again.)
+        ("lib/doc/math.rb", reader),
+        (
+            "lib/base.rb",
+            "class Base\n  def initialize\n    @root = Element.new\n  end\nend\n",
+        ),
+        (
+            "lib/doc.rb",
+            "class Doc < Base\n  def parse(text)\n    @src = text.nil? ? @src : Scanner.new(text)\n  end\nend\n",
+        ),
+        (
+            "lib/element.rb",
+            "class Element\n  def options\n  end\nend\n\nclass Other\n  def options\n  end\nend\n\nclass Scanner\n  def pos\n  end\nend\n\nclass Tape\n  def pos\n  end\nend\n",
+        ),
+        (
+            "lib/options.rb",
+            "module Options\n  def self.define(name)\n    @defs[name] = Definition.new\n  end\n\n  def self.parse(name)\n    @defs[name].kind\n  end\n\n  class Definition\n    def kind\n    end\n  end\n\n  class Spare\n    def kind\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/html.rb",
+            "class Html\n  module Helpers\n    def at\n      @src.pos\n    end\n  end\n\n  def parse\n    @src = Tape.new\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/doc/math.rb:3 call pos -> lib/element.rb:pos@12",
+        "lib/doc/math.rb:4 call options -> lib/element.rb:options@2",
+        "lib/options.rb:7 call kind -> lib/options.rb:kind@11",
+        "lib/html.rb:4 call pos -> lib/element.rb:pos@17",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+
+    // The base assigns another class: the reader's link follows.
+    write(
+        dir.path(),
+        "lib/base.rb",
+        "class Base\n  def initialize\n    @root = Other.new\n  end\nend\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["lib/base.rb"]}),
+    );
+    let links = links_of::links(home.path(), &root);
+    assert!(
+        links.contains("lib/doc/math.rb:4 call options -> lib/element.rb:options@7"),
+        "{links:#?}"
+    );
+    // Two files of the class that disagree tell nothing.
+    write(
+        dir.path(),
+        "lib/doc/tape.rb",
+        "class Doc\n  def rewind\n    @src = Tape.new\n  end\nend\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["lib/doc/tape.rb"]}),
+    );
+    let links = links_of::links(home.path(), &root);
+    assert!(
+        !links
+            .iter()
+            .any(|l| l.starts_with("lib/doc/math.rb:3 call pos -> lib/")),
+        "{links:#?}"
+    );
+}
+
 /// A Ruby constant is looked up in the namespaces around it: `Request.new` in `module
 /// Rack` is not the project's `App::Request` (Rack's own, outside), in `module App` it
 /// is; `::Logger.new` is the top level's.

@@ -386,7 +386,8 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
         // As schema 8 left it: the qualifier of a call's value unknown (`?`), the
         // reference ambiguous, no indexes of qualifiers (and no guards, of schema 10, nor
         // what definitions give, of 11, nor mixins, of 12).
-        "ALTER TABLE symbols DROP COLUMN of_class;
+        "ALTER TABLE symbols DROP COLUMN fields;
+         ALTER TABLE symbols DROP COLUMN of_class;
          ALTER TABLE symbols DROP COLUMN mixins;
          ALTER TABLE symbols DROP COLUMN gives;
          DROP INDEX symbols_guarded;
@@ -395,6 +396,45 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
          UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
          UPDATE metadata SET value = '8' WHERE key = 'schema_version';
          PRAGMA user_version = 8;",
+    );
+}
+
+/// Schema 15 keeps the fields a class's methods assign (Ruby's `@src = Scanner.new`):
+/// the upgrade reads the files again, and a call on the field in another file of the
+/// class links, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_15_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "doc.rb",
+        "class Scanner
+  def pos
+  end
+end
+
+class Tape
+  def pos
+  end
+end
+
+class Doc
+  def parse
+    @src = Scanner.new
+  end
+end
+
+class Doc
+  def math
+    @src.pos
+    @src.pos
+  end
+end
+",
+        "doc.rb:19 call pos -> doc.rb:pos@2",
+        // As schema 14 left it: no fields kept, the call ambiguous.
+        "ALTER TABLE symbols DROP COLUMN fields;
+         UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '@src*';
+         UPDATE metadata SET value = '14' WHERE key = 'schema_version';
+         PRAGMA user_version = 14;",
     );
 }
 
@@ -418,7 +458,8 @@ end
 ",
         "conf.rb:8 call level= -> conf.rb:level=@2",
         // As schema 13 left it: the setter call named as the reader, no writer.
-        "DELETE FROM symbols WHERE name = 'level=';
+        "ALTER TABLE symbols DROP COLUMN fields;
+         DELETE FROM symbols WHERE name = 'level=';
          UPDATE refs SET to_name = 'level' WHERE to_name = 'level=';
          UPDATE metadata SET value = '13' WHERE key = 'schema_version';
          PRAGMA user_version = 13;",
@@ -448,7 +489,8 @@ end
 ",
         "doc.rb:9 call type -> doc.rb:type@2",
         // As schema 12 left it: the value's name alone, the call ambiguous.
-        "UPDATE refs SET qual = 'el', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB 'el{*';
+        "ALTER TABLE symbols DROP COLUMN fields;
+         UPDATE refs SET qual = 'el', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB 'el{*';
          UPDATE metadata SET value = '12' WHERE key = 'schema_version';
          PRAGMA user_version = 12;",
     );
@@ -479,7 +521,8 @@ Doc.new.walk
         "doc.rb:15 call walk -> doc.rb:walk@2",
         // As schema 11 left it: nothing known of what `Doc` mixes in, the call
         // ambiguous.
-        "ALTER TABLE symbols DROP COLUMN of_class;
+        "ALTER TABLE symbols DROP COLUMN fields;
+         ALTER TABLE symbols DROP COLUMN of_class;
          ALTER TABLE symbols DROP COLUMN mixins;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'walk';
          UPDATE metadata SET value = '11' WHERE key = 'schema_version';
@@ -517,7 +560,8 @@ end
         "doc.rb:17 call render -> doc.rb:render@2",
         // As schema 10 left it (nor mixins, of 12): nothing known of what `body` gives,
         // the call ambiguous.
-        "ALTER TABLE symbols DROP COLUMN of_class;
+        "ALTER TABLE symbols DROP COLUMN fields;
+         ALTER TABLE symbols DROP COLUMN of_class;
          ALTER TABLE symbols DROP COLUMN mixins;
          ALTER TABLE symbols DROP COLUMN gives;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'render';
@@ -538,7 +582,8 @@ fn the_upgrade_to_schema_10_reads_every_file_again() {
         // As schema 9 left it: no guards (nor what definitions give, of 11, nor mixins,
         // of 12), the call
         // ambiguous.
-        "ALTER TABLE symbols DROP COLUMN of_class;
+        "ALTER TABLE symbols DROP COLUMN fields;
+         ALTER TABLE symbols DROP COLUMN of_class;
          ALTER TABLE symbols DROP COLUMN mixins;
          ALTER TABLE symbols DROP COLUMN gives;
          DROP INDEX symbols_guarded;

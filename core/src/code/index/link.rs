@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use rusqlite::Connection;
 
-use crate::code::extract::{Binding, uses_of};
+use crate::code::extract::{Binding, last_segment, uses_of};
 use crate::code::lang::cfamily::config::{self, Holds, Macro};
 use crate::code::lang::{Family, LanguageLinker, Modules, Reach, dir_of, is_directory_file};
 use crate::code::{RefKind, SymbolKind};
@@ -114,6 +114,9 @@ pub(super) struct Sym {
     /// A method of the class itself, not of its instances
     /// ([`LanguageLinker::of_class`]).
     pub(super) of_class: bool,
+    /// For a class (or a Ruby module), the fields of known class its methods assign, as
+    /// stored (`name qualifier`, one a line: see [`Linker::field_assigned`]).
+    pub(super) fields: Option<Arc<str>>,
     /// The conditions under which it is compiled (C's `#if`s: see
     /// [`LanguageExtractor::guard`](crate::code::extract::LanguageExtractor::guard)).
     pub(super) guard: Option<Arc<str>>,
@@ -612,7 +615,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start, s.mixins, s.of_class ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start, s.mixins, s.of_class, s.fields ",
             $rest
         )
     };
@@ -632,25 +635,34 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let guard: Option<String> = r.get(8)?;
     let gives: Option<String> = r.get(9)?;
     let mixins: Option<String> = r.get(11)?;
+    let fields: Option<String> = r.get(13)?;
     Ok(Sym::new(
         (r.get(0)?, r.get(1)?, r.get(10)?, family, kind),
         (scope, r.get(7)?),
         signature.as_deref(),
         (guard.as_deref(), gives.as_deref()),
-        (mixins.as_deref(), r.get(12)?),
+        (mixins.as_deref(), fields.as_deref(), r.get(12)?),
     ))
+}
+
+/// The class of the field `field` in a class's stored `fields` (see [`Sym::fields`]).
+fn field_in<'f>(fields: &'f str, field: &str) -> Option<&'f str> {
+    fields
+        .lines()
+        .find_map(|l| l.split_once(' ').filter(|(n, _)| *n == field))
+        .map(|(_, ty)| ty)
 }
 
 impl Sym {
     /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
-    /// what its `signature`, `guard`, stored `gives`, `mixins` (one a line) and `of_class`
-    /// tell the linker.
+    /// what its `signature`, `guard`, stored `gives`, `mixins` (one a line), `fields` and
+    /// `of_class` tell the linker.
     pub(super) fn new(
         (id, file, line, family, kind): (i64, i64, u32, Family, Option<SymbolKind>),
         (scope, parent): (Scope, Option<i64>),
         signature: Option<&str>,
         (guard, gives): (Option<&str>, Option<&str>),
-        (mixins, of_class): (Option<&str>, bool),
+        (mixins, fields, of_class): (Option<&str>, Option<&str>, bool),
     ) -> Sym {
         let rules = family.rules();
         Sym {
@@ -672,6 +684,7 @@ impl Sym {
             made: rules.made_by_call(kind, signature),
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
+            fields: fields.map(Arc::from),
             macro_def: macro_def(family, kind, signature),
         }
     }
@@ -788,7 +801,13 @@ pub(super) struct Linker<'a> {
     /// The classes whose instances have what a value is used for, by file and uses
     /// (see [`Linker::by_use`]).
     used: HashMap<(i64, String), Option<Rc<[Sym]>>>,
+    /// The class of a field and the file that writes it (see
+    /// [`Linker::field_assigned`]), by the class or module it is read in and its name.
+    fields_read: HashMap<(i64, String), Option<Written>>,
 }
+
+/// A qualifier and the file that writes it (where its names are looked up from).
+type Written = (i64, Arc<str>);
 
 /// A type's file and id, and the types it extends and implements (see
 /// `Linker::inherited`).
@@ -838,6 +857,7 @@ impl<'a> Linker<'a> {
             includers: HashMap::new(),
             in_bases: 0,
             used: HashMap::new(),
+            fields_read: HashMap::new(),
         }
     }
 
@@ -2123,6 +2143,14 @@ impl<'a> Linker<'a> {
                 .filter(|t| from.is_none_or(|f| *t != Target::Linked(f)))
                 .unwrap_or(Target::External));
         }
+        if let Some(field) = qual.strip_prefix('@')
+            && depth < MAX_DEPTH
+            && let Some((home, ty)) = self.field_assigned(file, from, field)?
+        {
+            // `@src.pos` where another definition of the class (Ruby's, reopened in
+            // another file) or a class it extends assigns `@src` a value of known class.
+            return self.of_instance(home, name, kind, &ty, depth + 1);
+        }
         let segments: Vec<&str> = qual.split('.').collect();
         if let Some(files) = self.module_of_path(file, &segments)? {
             let set: HashSet<i64> = files.into_iter().collect();
@@ -2696,6 +2724,95 @@ impl<'a> Linker<'a> {
             .namespaces
             .insert((name.to_string(), family), found);
         Ok(found)
+    }
+
+    /// The class of the value the field `field` holds (Ruby's `@src`) in the class or
+    /// module a reference from `from` in `file` is written in, as one of its methods
+    /// assigns it: in any definition of the class (reopened in other files), where
+    /// they agree, else in the nearest type it extends or mixes in that assigns it; for
+    /// a module that does not, the class around it. With the file it is written in (the
+    /// qualifier is that file's).
+    fn field_assigned(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        field: &str,
+    ) -> rusqlite::Result<Option<Written>> {
+        let mut chain = self.enclosing(file, from)?;
+        while let Some((id, class)) = self.enclosing_type(&chain) {
+            let key = (id, field.to_string());
+            let found = match self.fields_read.get(&key) {
+                Some(found) => found.clone(),
+                None => {
+                    let sym = self.sym(&class, id)?;
+                    let found = match &sym {
+                        Some(sym) => {
+                            self.field_of((sym.file, sym.id, sym.bases.clone()), field, 0)?
+                        }
+                        None => None,
+                    };
+                    self.fields_read.insert(key, found.clone());
+                    found
+                }
+            };
+            // A module's methods read the instance variables of what mixes it in, often
+            // the class it is written in.
+            let in_module = self
+                .sym(&class, id)?
+                .is_some_and(|s| s.kind == Some(SymbolKind::Mod));
+            if found.is_some() || !in_module {
+                return Ok(found);
+            }
+            let at = chain
+                .iter()
+                .position(|c| *c == id)
+                .map_or(chain.len(), |at| at + 1);
+            chain.drain(..at);
+        }
+        Ok(None)
+    }
+
+    /// [`Linker::field_assigned`] of the type `reached`, `depth` bases up.
+    fn field_of(
+        &mut self,
+        reached: TypeBases,
+        field: &str,
+        depth: usize,
+    ) -> rusqlite::Result<Option<Written>> {
+        let defined = self.every_definition(reached)?;
+        let mut agreed: Option<Written> = None;
+        for (file, id, _) in &defined {
+            let Some(class) = self.name_of(*id)? else {
+                continue;
+            };
+            let Some(ty) = self
+                .sym(&class, *id)?
+                .and_then(|s| s.fields)
+                .and_then(|fields| field_in(&fields, field).map(Arc::from))
+            else {
+                continue;
+            };
+            match &agreed {
+                // (Each file writes the path its own way: `::A::B`, `B`.)
+                Some((_, known)) if last_segment(known) != last_segment(&ty) => return Ok(None),
+                Some(_) => {}
+                None => agreed = Some((*file, ty)),
+            }
+        }
+        if agreed.is_some() || depth >= MAX_DEPTH {
+            return Ok(agreed);
+        }
+        for (file, id, bases) in defined {
+            for base in bases.iter().flat_map(|bases| bases.iter()) {
+                let base = last_segment(base);
+                if let Some(reached) = self.type_bases((file, Some(id)), base)?
+                    && let Some(found) = self.field_of(reached, field, depth + 1)?
+                {
+                    return Ok(Some(found));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// A member `name` that the type `ty` (as reached from `file`) inherits: linked where

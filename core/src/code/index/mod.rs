@@ -192,3 +192,12 @@ fn insert_bindings(conn: &Connection, file_id: i64, bindings: &[Binding]) -> rus
 fn stored_mixins(mixins: &[String]) -> Option<String> {
     (!mixins.is_empty()).then(|| mixins.join("\n"))
 }
+
+/// A class's fields as the `fields` column keeps them: `name qualifier`, one a line,
+/// NULL for none.
+fn stored_fields(fields: &[(String, String)]) -> Option<String> {
+    (!fields.is_empty()).then(|| {
+        let lines: Vec<String> = fields.iter().map(|(n, ty)| format!("{n} {ty}")).collect();
+        lines.join("\n")
+    })
+}

@@ -351,7 +351,23 @@ fn collect_names(
     for name in rows {
         names.insert(name?);
     }
+    let mut stmt = conn
+        .prepare_cached("SELECT fields FROM symbols WHERE file_id = ?1 AND fields IS NOT NULL")?;
+    let rows = stmt.query_map([file_id], |r| r.get::<_, String>(0))?;
+    for fields in rows {
+        names.extend(field_names(Some(&fields?)));
+    }
     Ok(())
+}
+
+/// The names a class's stored `fields` give its fields as a qualifier writes them
+/// (`@src`): what the references reached through one of them hold.
+fn field_names(fields: Option<&str>) -> impl Iterator<Item = String> + '_ {
+    fields
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(name, _)| format!("@{name}"))
 }
 impl<'c, 't> Writer<'c, 't> {
     pub(super) fn new(
@@ -510,6 +526,9 @@ impl<'c, 't> Writer<'c, 't> {
                     delete.execute([symbol.id])?;
                     self.delta.symbols -= 1;
                     if self.touched.track {
+                        self.touched
+                            .removed
+                            .extend(field_names(symbol.fields.as_deref()));
                         self.touched.removed.insert(symbol.name);
                     }
                 }
@@ -540,6 +559,7 @@ impl<'c, 't> Writer<'c, 't> {
         let key = symbol_key(parent_key, symbol.kind.as_str(), &symbol.name, *ordinal);
         *ordinal += 1;
         let mixins = super::stored_mixins(&symbol.mixins);
+        let fields = super::stored_fields(&symbol.fields);
         let id = match old.by_key.remove(&key) {
             Some(before) => {
                 if before.line_start != symbol.line_start
@@ -551,11 +571,13 @@ impl<'c, 't> Writer<'c, 't> {
                     || before.gives != symbol.gives
                     || before.mixins != mixins
                     || before.of_class != symbol.of_class
+                    || before.fields != fields
                 {
                     conn.prepare_cached(
                         "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4,
-                                declaration = ?5, guard = ?6, gives = ?7, mixins = ?8, of_class = ?9
-                         WHERE id = ?10",
+                                declaration = ?5, guard = ?6, gives = ?7, mixins = ?8, of_class = ?9,
+                                fields = ?10
+                         WHERE id = ?11",
                     )?
                     .execute(params![
                         symbol.line_start,
@@ -567,6 +589,7 @@ impl<'c, 't> Writer<'c, 't> {
                         symbol.gives,
                         mixins,
                         symbol.of_class,
+                        fields,
                         before.id
                     ])?;
                     // A new signature may give another type, or another owner (a Go
@@ -581,13 +604,20 @@ impl<'c, 't> Writer<'c, 't> {
                     {
                         self.touched.added.insert(symbol.name.clone());
                     }
+                    // Another class assigned to a field: what is called on it in the
+                    // class's other files and in those extending it is linked again.
+                    if before.fields != fields && self.touched.track {
+                        let names = field_names(before.fields.as_deref())
+                            .chain(field_names(fields.as_deref()));
+                        self.touched.added.extend(names);
+                    }
                 }
                 before.id
             }
             None => {
                 conn.prepare_cached(
-                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class, fields)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 )?
                 .execute(params![
                     file_id,
@@ -604,11 +634,15 @@ impl<'c, 't> Writer<'c, 't> {
                     symbol.gives,
                     mixins,
                     symbol.of_class,
+                    fields,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;
                 if self.touched.track && !self.touched.added.contains(&symbol.name) {
                     self.touched.added.insert(symbol.name.clone());
+                }
+                if self.touched.track {
+                    self.touched.added.extend(field_names(fields.as_deref()));
                 }
                 if self.bulk_fts && known_file {
                     self.inserted.push(id);

@@ -198,7 +198,7 @@ impl LanguageExtractor for Ruby {
             cx.bind(&element_key(cx.text(list)), ty);
         }
         match node.kind() {
-            "class" => {
+            "class" | "module" => {
                 scan_elements(node, cx);
                 true
             }
@@ -1142,7 +1142,7 @@ fn pushed<'t>(node: Node<'t>, cx: &Context) -> Option<(Node<'t>, Node<'t>)> {
     }
 }
 
-/// Before the walk enters the class at `class`: the classes its methods construct into
+/// Before the walk enters the class or module at `class`: the classes its methods construct into
 /// its instance variables (`@root = Document.new`) and the classes of the elements they
 /// push into them (`@blocks << Condition.new(…)`, or a local that holds one: `block =
 /// Condition.new(…); @blocks << block`), so that a method written before the one that
