@@ -265,7 +265,7 @@ export interface CodeFoundCode {
 
 // ── code.get_dependencies ──
 
-/** Parameters of `code.get_symbol_detail`, `code.get_references` and `code.get_dependencies`. */
+/** Parameters of `code.get_symbol_detail` and `code.get_dependencies`. */
 export interface CodeDependenciesRequest {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
@@ -454,25 +454,42 @@ export interface CodeEntryPoint {
 
 // ── code.get_references ──
 
-/** Parameters of `code.get_symbol_detail`, `code.get_references` and `code.get_dependencies`. */
+/** Parameters of `code.get_references`. */
 export interface CodeReferencesRequest {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
   /** The symbol's id (from a search, an overview or a file's symbols). */
   id?: number
+  /**
+   * How many references to skip, in the answer's order: an answer cut short names the `offset` of
+   * the rest.
+   */
+  offset?: number
 }
 
 /** Options of `codeReferences`: the parameters of `code.get_references` but `id`, in camelCase. */
 export interface CodeReferencesOptions {
   /** Repository root. Defaults to the project directory. */
   path?: string | null
+  /**
+   * How many references to skip, in the answer's order: an answer cut short names the `offset` of
+   * the rest.
+   */
+  offset?: number
 }
 
 /** Result of `code.get_references`. */
 export interface CodeReferencesResponse {
   /** The symbol. */
   id: number
-  /** References to it, by file and line: the sure ones, then those that may mean it. */
+  /** How many references it has in all. */
+  total: number
+  /** How many were skipped (the request's `offset`). */
+  offset?: number
+  /**
+   * References to it, by file and line: the sure ones, then those that may mean it (from `offset`
+   * on).
+   */
   references: CodeRefSource[]
 }
 
@@ -497,7 +514,7 @@ export interface CodeRefSource {
 
 // ── code.get_symbol_detail ──
 
-/** Parameters of `code.get_symbol_detail`, `code.get_references` and `code.get_dependencies`. */
+/** Parameters of `code.get_symbol_detail` and `code.get_dependencies`. */
 export interface CodeSymbolDetailRequest {
   /** Repository root. Defaults to the project directory. */
   path?: string | null

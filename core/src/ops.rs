@@ -145,6 +145,9 @@ pub struct AgentShape {
     /// under their parent — names, kinds and lines, what a grep for definitions would
     /// show, at less cost; a symbol's details are one `id` away.
     pub outline: Option<&'static str>,
+    /// The key of the list an answer pages through (its request's `offset`, its
+    /// `total`): an answer cut short says which `offset` gives the rest.
+    pub paged: Option<&'static str>,
 }
 
 impl AgentShape {
@@ -157,6 +160,7 @@ impl AgentShape {
         keys: &[],
         configured_budget: None,
         outline: None,
+        paged: None,
     };
 }
 

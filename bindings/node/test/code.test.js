@@ -60,6 +60,10 @@ describe('code', () => {
     assert.equal(engine.codeSymbol(target, { path: root }).path, 'src/helpers.ts')
     const refs = engine.codeReferences(target, { path: root })
     assert.ok(refs.references.some((r) => r.from_name === 'getUserById' && r.line === 6 && r.path === 'src/service.ts'), JSON.stringify(refs))
+    // Paged: the total stays, the first `offset` are skipped.
+    assert.ok(refs.total >= 2 && refs.total === refs.references.length, JSON.stringify(refs))
+    const rest = engine.codeReferences(target, { path: root, offset: 1 })
+    assert.deepEqual([rest.total, rest.offset, rest.references], [refs.total, 1, refs.references.slice(1)])
     const deps = engine.codeDependencies(method.id, { path: root })
     assert.deepEqual(deps.dependencies.find((d) => d.to_name === 'helper'), { to_name: 'helper', kind: 'call', to_id: target })
 

@@ -207,6 +207,47 @@ def test_detail_shows_where_what_and_the_references(repo: Repo) -> None:
     assert "Children (2):" in doc and re.search(r"^  method greet +7-8 +#\d+$", doc, re.M)
 
 
+def test_refs_cut_short_say_the_offset_of_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    calls = "".join(f"    format_greeting('n{i}')\n" for i in range(40))
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "models.py").write_text(MODELS)
+    (root / "app" / "calls.py").write_text(
+        f"from app.models import format_greeting\n\n\ndef run() -> None:\n{calls}"
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    many = Repo(root.resolve(), tmp_path / "home")
+    many.run("index")
+    target = many.symbol("format_greeting", "fn")
+    total = many.json("refs", str(target["id"]))["total"]
+    assert total == 42  # the import, 40 calls and `greet`
+
+    # A budget too small for all: the rest is an `--offset` away, page after page.
+    seen: list[str] = []
+    offset = 0
+    while True:
+        page = lines_of(many.text("refs", str(target["id"]), "--offset", str(offset),
+                                  "--max-tokens", "150"))
+        header = re.fullmatch(rf"References to #{target['id']} \((\d+)-(\d+) of 42\)", page[0])
+        rows = [line for line in page if re.match(r"^ +\d+  ", line)]
+        assert header and rows, page
+        assert int(header[1]) == offset + 1 and int(header[2]) == offset + len(rows), page
+        seen.extend(f"{offset}:{row.split()[0]}" for row in rows)
+        if "--offset" not in page[-1]:
+            break
+        tail = re.fullmatch(
+            r"(\d+) more references were left out to fit the token budget: "
+            r"--offset (\d+) shows them, or raise --max-tokens\.", page[-1])
+        assert tail and int(tail[2]) == offset + len(rows), page[-1]
+        assert int(tail[1]) == 42 - offset - len(rows)
+        offset = int(tail[2])
+    assert offset > 0 and len(seen) == 42
+    assert many.json("refs", str(target["id"]), "--offset", "40")["references"][0]["line"] == 44
+    assert lines_of(many.text("refs", str(target["id"]), "--offset", "50"))[1] == (
+        "  None after the first 50."
+    )
+
+
 def test_refs_and_deps(repo: Repo) -> None:
     repo.run("index")
     target = repo.symbol("format_greeting", "fn")

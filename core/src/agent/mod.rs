@@ -171,6 +171,23 @@ pub fn outline_parts(symbol: &Value) -> (String, String) {
     )
 }
 
+/// Where an answer that pages through `list` ([`AgentShape::paged`]) and was cut goes
+/// on: "`offset: 412` gives the next 800 of 1212" (its `offset`, what is left of the
+/// list, its `total`); none when nothing is left, or nothing was shown.
+fn next_page(map: &Map<String, Value>, list: &str) -> Option<String> {
+    let total = map.get("total")?.as_u64()?;
+    let offset = map.get("offset").and_then(Value::as_u64).unwrap_or(0);
+    let shown = map.get(list).and_then(Value::as_array).map_or(0, Vec::len) as u64;
+    let next = offset + shown;
+    // (None shown: the budget holds not one, which no offset changes.)
+    (shown > 0 && next < total).then(|| {
+        format!(
+            "`offset: {next}` gives the next {} of {total}",
+            total - next
+        )
+    })
+}
+
 /// Cut `answer` (a [`view`] with `shape`) to at most `limit` bytes of compact JSON (see
 /// [`budget::fit`]); when it was cut — or already says `"truncated": true` — it says so,
 /// with `more`: how to get the rest. Returns whether it says so. Items point into a file
@@ -182,7 +199,12 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
         return false;
     }
     let marker = json!({"truncated": true, "more": more});
-    let target = limit.saturating_sub(budget::size(&marker));
+    // (Room for the longest page hint too.)
+    let longest = shape
+        .paged
+        .map(|_| format!("`offset: {0}` gives the next {0} of {0} ()", u32::MAX).len())
+        .unwrap_or(0);
+    let target = limit.saturating_sub(budget::size(&marker) + longest);
     let over = budget::size(answer) > target;
     // The lists as the view named them (`references` is `refs_to` by then).
     let table = shape.paths.as_ref().map(|t| Table {
@@ -202,8 +224,15 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
     }
     match answer {
         Value::Object(map) => {
+            let more = match shape
+                .paged
+                .and_then(|list| next_page(map, &renamed(list, shape.keys)))
+            {
+                Some(page) => format!("{page} ({more})"),
+                None => more.to_string(),
+            };
             map.insert("truncated".into(), Value::Bool(true));
-            map.insert("more".into(), Value::String(more.into()));
+            map.insert("more".into(), Value::String(more));
         }
         _ => *answer = marker,
     }
@@ -631,6 +660,7 @@ mod tests {
         keys: &[("name", "n"), ("path", "f")],
         configured_budget: None,
         outline: None,
+        paged: None,
     };
 
     #[test]

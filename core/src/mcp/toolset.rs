@@ -82,7 +82,7 @@ const CODE_FRESH: Option<Freshen> = Some(Freshen {
 pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     AgentTool {
         op: "files.suggest",
-        description: "Find files by name: fuzzy path matching (prefix, partial name, abbreviation such as `scbutt` for src/components/Button.tsx) ranked by git activity. Prefer it to glob/find when you know part of a file's name. Returns paths relative to the project, best first.",
+        description: "Find files by name: fuzzy path matching (prefix, partial name, abbreviation such as `scbutt` for src/components/Button.tsx) ranked by git activity. Prefer it to glob/find when you know part of a file's name. Paths best first.",
         brief: "a file by part of its name or path (fuzzy, git-ranked)",
         params: &[
             ("query", "Part of a path or file name."),
@@ -119,7 +119,7 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.search_symbols",
-        description: "Find where functions, classes, methods and types are defined: by name, subword (`user` finds getUserById), doc or path; BM25-ranked. Use it before reading files. Returns ids with name, kind, file and lines; pass an id to code_get_symbol_detail or code_get_references.",
+        description: "Find where functions, classes, methods and types are defined: by name, subword (`user` finds getUserById), doc or path; BM25-ranked. Use it before reading files. Pass a hit's id to code_get_symbol_detail or code_get_references.",
         brief: "where a function, class, method or type is defined",
         params: &[
             (
@@ -145,9 +145,13 @@ pub(crate) const AGENT_TOOLS: &[AgentTool] = &[
     },
     AgentTool {
         op: "code.get_references",
-        description: "Who uses a symbol (by id): calls, imports, type uses, extends and implements, with file and line. Check it before changing or removing the symbol.",
+        description: "Who uses a symbol (by id): calls, imports, type uses, extends and implements, with file and line. Check it before changing or removing it.",
         brief: "who uses a symbol, by id",
-        params: &[("id", "Symbol id from another code tool."), REPO],
+        params: &[
+            ("id", "Symbol id from another code tool."),
+            ("offset", "Skip this many (paging)."),
+            REPO,
+        ],
         required: &["id"],
         freshen: CODE_FRESH,
         more: "raise `max_tokens`",

@@ -92,8 +92,9 @@ fn huge_project(root: &Path) {
     );
 }
 
-#[test]
-fn every_default_tool_answers_within_its_budget() {
+/// A server, initialized, on a [`huge_project`] (keyword search only), with the
+/// directories it lives on.
+fn huge_server() -> (tempfile::TempDir, tempfile::TempDir, Server) {
     let home = tempfile::tempdir().unwrap();
     keyword_only(home.path());
     let project = tempfile::tempdir().unwrap();
@@ -114,6 +115,12 @@ fn every_default_tool_answers_within_its_budget() {
         "initialize",
         json!({"protocolVersion": "2025-11-25"}),
     );
+    (home, project, server)
+}
+
+#[test]
+fn every_default_tool_answers_within_its_budget() {
+    let (_home, _project, server) = huge_server();
 
     // An id to navigate from: the class with 1,500 methods, and the helper they all call.
     let search = |query: &str| -> Value {
@@ -238,6 +245,75 @@ fn every_default_tool_answers_within_its_budget() {
         );
     }
     assert_eq!(calls.len() + 1, tools, "every default tool is driven");
+}
+
+/// References too many for one answer page through to the last: an answer cut short
+/// names the `offset` of the rest, and the pages together hold every reference once.
+#[test]
+fn references_cut_short_page_through_every_one() {
+    let (_home, _project, server) = huge_server();
+    let call = |arguments: Value| -> Value {
+        let reply = request(
+            &server,
+            "tools/call",
+            json!({"name": "code_get_references", "arguments": arguments}),
+        );
+        assert!(reply["result"].get("isError").is_none(), "{reply}");
+        serde_json::from_str(reply["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
+    };
+    let hits = request(
+        &server,
+        "tools/call",
+        json!({"name": "code_search_symbols", "arguments": {"query": "needle_helper", "kind": "fn"}}),
+    );
+    let hits: Value =
+        serde_json::from_str(hits["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let helper = hits["hits"][0]["id"].clone();
+
+    // 1,500 calls in one file and 80 rows in 40 others: more than the ceiling holds.
+    let first = call(json!({"id": helper, "max_tokens": 10_000_000}));
+    assert_eq!(first["truncated"], true, "{first}");
+    let total = first["total"].as_u64().unwrap();
+    assert!(total > 1_500, "{total}");
+    let more = first["more"].as_str().unwrap();
+    assert!(more.starts_with("`offset: "), "{more}");
+
+    // Small pages, each followed where its hint says, to the last.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut offset = 0u64;
+    let mut pages = 0;
+    loop {
+        let page = call(json!({"id": helper, "offset": offset, "max_tokens": 2_000}));
+        pages += 1;
+        assert_eq!(page["total"], total);
+        let files: Vec<&str> = page["_f"]
+            .as_array()
+            .map(|f| f.iter().map(|p| p.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        let refs = page["refs_to"].as_array().unwrap();
+        for r in refs {
+            let file = match r.get("fi") {
+                Some(fi) => files[fi.as_u64().unwrap() as usize].to_string(),
+                None => r["f"].as_str().unwrap_or_default().to_string(),
+            };
+            let row = (file, r["line"].as_u64().unwrap(), r["k"].to_string());
+            assert!(seen.insert(row.clone()), "{row:?} twice");
+        }
+        if page["truncated"] != true {
+            break;
+        }
+        let more = page["more"].as_str().unwrap();
+        let next: u64 = more
+            .strip_prefix("`offset: ")
+            .and_then(|m| m.split('`').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no offset in {more}"));
+        assert_eq!(next, offset + refs.len() as u64, "{more}");
+        offset = next;
+        assert!(pages < 200, "no end");
+    }
+    assert!(pages > 2, "{pages}");
+    assert_eq!(seen.len() as u64, total);
 }
 
 #[test]

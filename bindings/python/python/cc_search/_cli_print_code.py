@@ -349,13 +349,25 @@ def print_code_refs(result: dict[str, Any]) -> None:
     _warn_all(result.pop("warnings", []))
     p = _Printer()
     refs = result["references"]
+    offset = result.get("offset", 0)
+    total = result.get("total", len(refs))
+    shown = f"{len(refs)}" if len(refs) == total else f"{offset + 1}-{offset + len(refs)} of {total}"
     p.out(p.styled(f"References to #{result['id']}", "bold") + " "
-          + p.styled(f"({len(refs)})", "dim"))
+          + p.styled(f"({shown if refs else total})", "dim"))
     if refs:
         _sources(p, refs)
-    else:
+    elif total == 0:
         p.out("  None.")
-    _truncated(p, result, "references")
+    elif offset >= total:
+        p.out(f"  None after the first {offset}.")
+    left = total - offset - len(refs)
+    if result.get("truncated") and refs and left > 0:
+        p.out(p.styled(
+            f"{left} more references were left out to fit the token budget: "
+            f"--offset {offset + len(refs)} shows them, or raise --max-tokens.", "yellow",
+        ))
+    else:
+        _truncated(p, result, "references")
 
 
 def print_code_deps(result: dict[str, Any]) -> None:

@@ -524,6 +524,16 @@ COMMANDS: tuple[dict[str, Any], ...] = (
                 ),
                 "old": "--path",
             },
+            {
+                "dest": "offset",
+                "flags": ("--offset",),
+                "kind": "int",
+                "metavar": "N",
+                "help": (
+                    "How many references to skip, in the answer's order: an answer cut short names "
+                    "the --offset of the rest."
+                ),
+            },
         ),
     },
     {

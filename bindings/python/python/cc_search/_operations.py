@@ -338,19 +338,29 @@ class EngineOperations:
             params["path"] = os.fsdecode(path)
         return cast("CodeOverviewResponse", self.call("code.get_overview", params))
 
-    def code_references(self, id: int, *, path: StrPath | None = None) -> CodeReferencesResponse:
+    def code_references(
+        self,
+        id: int,
+        *,
+        path: StrPath | None = None,
+        offset: int | None = None,
+    ) -> CodeReferencesResponse:
         """Who refers to a symbol (calls, imports, type uses, extends, implements), with file and
         line.
 
         Args:
             id: The symbol's id (from a search, an overview or a file's symbols).
             path: Repository root. Defaults to the project directory.
+            offset: How many references to skip, in the answer's order: an answer cut short
+                names the ``offset`` of the rest.
 
         Operation ``code.get_references``.
         """
         params: dict[str, Any] = {"id": id}
         if path is not None:
             params["path"] = os.fsdecode(path)
+        if offset is not None:
+            params["offset"] = offset
         return cast("CodeReferencesResponse", self.call("code.get_references", params))
 
     def code_symbol(self, id: int, *, path: StrPath | None = None) -> CodeSymbolDetailResponse:

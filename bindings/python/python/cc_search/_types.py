@@ -293,9 +293,7 @@ class CodeFoundCode(_CodeFoundCodeRequired, total=False):
 
 
 class CodeDependenciesRequest(TypedDict, total=False):
-    """Parameters of ``code.get_symbol_detail``, ``code.get_references`` and
-    ``code.get_dependencies``.
-    """
+    """Parameters of ``code.get_symbol_detail`` and ``code.get_dependencies``."""
 
     path: str | None
     """Repository root. Defaults to the project directory."""
@@ -481,23 +479,34 @@ class CodeEntryPoint(_CodeEntryPointRequired, total=False):
 
 
 class CodeReferencesRequest(TypedDict, total=False):
-    """Parameters of ``code.get_symbol_detail``, ``code.get_references`` and
-    ``code.get_dependencies``.
-    """
+    """Parameters of ``code.get_references``."""
 
     path: str | None
     """Repository root. Defaults to the project directory."""
     id: int
     """The symbol's id (from a search, an overview or a file's symbols)."""
+    offset: int
+    """How many references to skip, in the answer's order: an answer cut short names the
+    ``offset`` of the rest.
+    """
 
 
-class CodeReferencesResponse(TypedDict):
-    """Result of ``code.get_references``."""
-
+class _CodeReferencesResponseRequired(TypedDict):
     id: int
     """The symbol."""
+    total: int
+    """How many references it has in all."""
     references: list[CodeRefSource]
-    """References to it, by file and line: the sure ones, then those that may mean it."""
+    """References to it, by file and line: the sure ones, then those that may mean it (from
+    ``offset`` on).
+    """
+
+
+class CodeReferencesResponse(_CodeReferencesResponseRequired, total=False):
+    """Result of ``code.get_references``."""
+
+    offset: int
+    """How many were skipped (the request's ``offset``)."""
 
 
 class _CodeRefSourceRequired(TypedDict):
@@ -527,9 +536,7 @@ class CodeRefSource(_CodeRefSourceRequired, total=False):
 
 
 class CodeSymbolDetailRequest(TypedDict, total=False):
-    """Parameters of ``code.get_symbol_detail``, ``code.get_references`` and
-    ``code.get_dependencies``.
-    """
+    """Parameters of ``code.get_symbol_detail`` and ``code.get_dependencies``."""
 
     path: str | None
     """Repository root. Defaults to the project directory."""

@@ -33,7 +33,7 @@ pub use overview::{
     DirectorySummary, EntryPoint, GetOverview, GetOverviewRequest, GetOverviewResponse,
     OVERVIEW_DIRECTORIES,
 };
-pub use references::{GetReferences, ReferencesResponse};
+pub use references::{GetReferences, ReferencesRequest, ReferencesResponse};
 pub use repos::{
     DeleteRepos, DeleteReposRequest, DeleteReposResponse, ListRepos, ListReposRequest,
     ListReposResponse, RepoSummary,
@@ -251,6 +251,7 @@ pub(super) const AGENT_CODE: AgentShape = AgentShape {
     keys: KEYS,
     configured_budget: Some(configured_budget),
     outline: None,
+    paged: None,
 };
 
 /// The token budget of a code operation's answers that the repository's `.cc-search.json`
@@ -388,8 +389,7 @@ fn index_response(stats: RunStats, mut warnings: Vec<String>) -> IndexResponse {
 
 // ───────────────────────────── one symbol's references ─────────────────────────────
 
-/// Parameters of `code.get_symbol_detail`, `code.get_references` and
-/// `code.get_dependencies`.
+/// Parameters of `code.get_symbol_detail` and `code.get_dependencies`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SymbolRequest {
