@@ -93,7 +93,7 @@ fn python_decorated_definitions() {
         r#"fn cached 13-15 sig=Some("def cached(x: int) -> int") doc=Some("Cached square.") refs=[call:lru_cache@11 call:limit@11 call:traced@12 type_ref:int@13]"#,
         r#"class Point 18-28 sig=Some("class Point") doc=Some("A point.") refs=[call:dataclass@17]"#,
         r#"  var x 20-20 sig=Some("x: int = 0") doc=None refs=[type_ref:int@20]"#,
-        r#"  method norm 23-24 sig=Some("def norm(self) -> float") doc=None refs=[call:property@22 type_ref:float@23 call:abs@24]"#,
+        r#"  method norm 23-24 sig=Some("def norm(self) -> float") doc=None refs=[call:property@22 type_ref:float@23 call:abs@24 value:x@24]"#,
         r#"  method origin 27-28 sig=Some("async def origin() -> \"Point\"") doc=None refs=[call:staticmethod@26 call:Point@28]"#,
         r#"top refs=[import:functools@1] imports=["functools"]"#,
     ];

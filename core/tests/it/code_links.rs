@@ -1115,6 +1115,29 @@ fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     assert!(text.contains("t.rs"), "{text}");
 }
 
+/// A Python method passed as a value through `self` or `cls` (a callback, a bound method
+/// kept in a local) is a use of the class's method, as through any other value; a
+/// parameter's member of no known class is still no use.
+#[test]
+fn a_python_method_passed_through_self_is_referenced() {
+    let (home, _dir, _engine, root) = indexed(&[(
+        "app.py",
+        "class App:\n    def ensure_sync(self, f):\n        return f\n\n    @classmethod\n    def build(cls):\n        return cls\n\n    def run(self, other):\n        g(self.ensure_sync)\n        h = self.ensure_sync\n        g(cls_of(self).build)\n        g(other.ensure_sync)\n        return h\n\n    @classmethod\n    def make(cls):\n        return g(cls.build)\n\n\ndef g(x):\n    return x\n\n\ndef cls_of(x):\n    return x\n",
+    )]);
+    let links = links(home.path(), &root);
+    for link in [
+        "app.py:10 value ensure_sync -> app.py:ensure_sync@2",
+        "app.py:11 value ensure_sync -> app.py:ensure_sync@2",
+        "app.py:18 value build -> app.py:build@6",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    assert!(
+        !links.iter().any(|l| l.starts_with("app.py:13 value")),
+        "{links:#?}"
+    );
+}
+
 #[test]
 fn python_follows_imports_and_packages_and_leaves_builtins_external() {
     let (_home, _dir, engine, root) = indexed(&[
