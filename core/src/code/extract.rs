@@ -755,12 +755,14 @@ impl<'a> Context<'a> {
                     }
                 }
                 _ => {
-                    // (A parameter's field is no definition's use — but the instance's
-                    // or class's own, `self.on_error` passed as a callback, is its
-                    // class's member.)
+                    // (A parameter's field is no definition's use, nor a local's of no
+                    // known class — but the instance's or class's own, `self.on_error`
+                    // passed as a callback, is its class's member.)
                     if let Some((name, receiver)) = path(node) {
                         let head = self.text(receiver).split(['.', ':']).next().unwrap_or("");
-                        if !self.is_parameter(head) || matches!(head, "self" | "cls") {
+                        let unknown = self.is_parameter(head)
+                            || (self.is_local(head) && self.local_type(head).is_none());
+                        if !unknown || matches!(head, "self" | "cls") {
                             let name = self.text(name);
                             self.add_member_ref(RefKind::Value, name, node, receiver);
                         }

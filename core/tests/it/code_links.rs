@@ -1115,6 +1115,43 @@ fn rust_links_through_use_paths_and_crates_and_never_across_languages() {
     assert!(text.contains("t.rs"), "{text}");
 }
 
+/// A Python module's variable holds the class its annotation names, or of the value
+/// assigned, looked up where it is written: `current_app: AppProxy` (a class the module
+/// imports only while type checking) and `app = App()` reach `App`'s methods from the
+/// modules that import the variable, and from the module's own functions — not where a
+/// parameter or local of the function has that name.
+#[test]
+fn a_python_module_variable_holds_its_annotated_or_assigned_class() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "pkg/helpers.py",
+            "from .globals import current_app, app\n\n\ndef url_for(endpoint):\n    current_app.url_for(endpoint)\n    return app.url_for(endpoint)\n",
+        ),
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/app.py",
+            "class App:\n    def url_for(self, endpoint):\n        return endpoint\n\n\nclass Flask(App):\n    pass\n\n\nclass Other:\n    def url_for(self, endpoint):\n        return endpoint\n",
+        ),
+        (
+            "pkg/globals.py",
+            "import typing as t\n\nfrom .app import App\n\nif t.TYPE_CHECKING:\n    from .app import Flask\n\n    class AppProxy(Flask): ...\n\ncurrent_app: AppProxy = LocalProxy(None)\napp = App()\n\n\ndef here():\n    return app.url_for('x')\n\n\ndef shadowed(app):\n    return app.url_for('x')\n\n\ndef assigned():\n    app = make()\n    return app.url_for('y')\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "pkg/helpers.py:5 call url_for -> pkg/app.py:url_for@2",
+        "pkg/helpers.py:6 call url_for -> pkg/app.py:url_for@2",
+        "pkg/globals.py:15 call url_for -> pkg/app.py:url_for@2",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    // A parameter or local of that name is not the module's variable.
+    for line in [19, 24] {
+        let at = format!("pkg/globals.py:{line} call url_for -> pkg/");
+        assert!(!links.iter().any(|l| l.starts_with(&at)), "{at}: {links:#?}");
+    }
+}
+
 /// A Python method passed as a value through `self` or `cls` (a callback, a bound method
 /// kept in a local) is a use of the class's method, as through any other value; a
 /// parameter's member of no known class is still no use.

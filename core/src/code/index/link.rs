@@ -2184,10 +2184,10 @@ impl<'a> Linker<'a> {
         }
         if let [owner, member] = segments[..]
             && depth < MAX_DEPTH
-            && let Some(ty) = self.member_type(file, owner, member, depth)?
+            && let Some((home, ty)) = self.member_type(file, owner, member, depth)?
         {
             // `x.f.g()` with `x: T`: the `g` of the type `T`'s field or property `f` has.
-            return self.of_instance(file, name, kind, &ty, depth + 1);
+            return self.of_instance(home, name, kind, &ty, depth + 1);
         }
         let ty = segments.last().copied().unwrap_or(qual);
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
@@ -2208,10 +2208,10 @@ impl<'a> Linker<'a> {
         if owned.is_empty()
             && segments.len() == 1
             && depth < MAX_DEPTH
-            && let Some(ty) = self.variable_type(file, from, qual, depth)?
+            && let Some((home, ty)) = self.variable_type(file, from, qual, depth)?
         {
             // `v.f()` where `v` is a variable of a declared type (`var v = F(…)`).
-            return self.of_instance(file, name, kind, &ty, depth + 1);
+            return self.of_instance(home, name, kind, &ty, depth + 1);
         }
         if owned.is_empty()
             && depth < MAX_DEPTH
@@ -3146,14 +3146,15 @@ impl<'a> Linker<'a> {
     }
 
     /// The type of the field or property `member` of the type `owner`, when the one such
-    /// member reached from `file` says it (a declared field, a property's return type).
+    /// member reached from `file` says it (a declared field, a property's return type),
+    /// with the file that writes it (where its names are looked up).
     fn member_type(
         &mut self,
         file: i64,
         owner: &str,
         member: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<String>> {
+    ) -> rusqlite::Result<Option<(i64, String)>> {
         if !self.defined(member)? {
             return Ok(None);
         }
@@ -3168,18 +3169,22 @@ impl<'a> Linker<'a> {
             return Ok(None);
         }
         let sym = sym.clone();
-        self.type_given(&sym, member, depth)
+        Ok(self
+            .type_given(&sym, member, depth)?
+            .map(|ty| (sym.file, ty)))
     }
 
     /// The type of the variable (or constant) `name` reached from `file` by its rules,
-    /// when its definition says it.
+    /// when its definition says it, with the file that writes it (where its names are
+    /// looked up: `current_app: FlaskProxy` in the module that imports `FlaskProxy`'s
+    /// bases, not in the one that imports `current_app`).
     fn variable_type(
         &mut self,
         file: i64,
         from: Option<i64>,
         name: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<String>> {
+    ) -> rusqlite::Result<Option<(i64, String)>> {
         if !name.starts_with(|c: char| c.is_alphabetic() || c == '_') || !self.defined(name)? {
             return Ok(None);
         }
@@ -3187,16 +3192,17 @@ impl<'a> Linker<'a> {
             return Ok(None);
         };
         let bare_calls = self.rules(file)?.bare_calls();
-        match self.sym(name, id)? {
+        let ty = match self.sym(name, id)? {
             Some(sym) if matches!(sym.kind, Some(SymbolKind::Var | SymbolKind::Const)) => {
-                self.type_given(&sym, name, depth)
+                self.type_given(&sym, name, depth)?.map(|ty| (sym.file, ty))
             }
             // `root.walk` where `root` is a method (Ruby's `attr_reader :root`).
             Some(sym) if bare_calls && sym.kind == Some(SymbolKind::Method) => {
-                self.type_given(&sym, name, depth)
+                self.type_given(&sym, name, depth)?.map(|ty| (sym.file, ty))
             }
-            _ => Ok(None),
-        }
+            _ => None,
+        };
+        Ok(ty)
     }
 
     /// The files of the module a path names (`crate::a::b`, an imported module's alias

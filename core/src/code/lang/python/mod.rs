@@ -134,6 +134,13 @@ fn assigned_type(node: Node, cx: &mut Context) {
     let Some(left) = node.child_by_field_name("left") else {
         return;
     };
+    if cx.in_function() && matches!(left.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
+        // (A name assigned in a function is its local, not the module's variable: `x =
+        // …`, `a, b = …`.)
+        for name in cx.descendants(left, &["identifier"]) {
+            cx.declare_local(cx.text(name));
+        }
+    }
     let ty = match node.child_by_field_name("type") {
         Some(ty) => link::annotated_type(cx.text(ty)),
         None => node
@@ -213,7 +220,18 @@ fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
                 node.child_by_field_name("object"),
             ) {
                 let name = cx.text(name);
-                cx.add_member_ref(kind, name, node, object);
+                let value = cx.text(object);
+                if object.kind() == "identifier"
+                    && !matches!(value, "self" | "cls")
+                    && cx.is_local(value)
+                    && cx.local_type(value).is_none()
+                {
+                    // A local or parameter of no known class: not the module's variable
+                    // of that name.
+                    cx.add_ref_via(kind, name, node, Some("?".to_string()));
+                } else {
+                    cx.add_member_ref(kind, name, node, object);
+                }
             }
         }
         _ => {}
@@ -328,6 +346,18 @@ impl LanguageExtractor for Python {
         };
         cx.preceding_comments(anchor, &["comment"], &[])
     }
+    /// A module's or class's variable: the class its annotation names (`current_app:
+    /// FlaskProxy = LocalProxy(…)`), else the class of the value assigned (`app =
+    /// Flask(__name__)`, what a call returns).
+    fn gives(&self, node: Node, cx: &Context) -> Option<String> {
+        if node.kind() != "assignment" {
+            return None;
+        }
+        match node.child_by_field_name("type") {
+            Some(ty) => link::annotated_type(cx.text(ty)),
+            None => value_type(node.child_by_field_name("right")?, cx),
+        }
+    }
     fn references(&self, node: Node, cx: &mut Context) -> bool {
         match node.kind() {
             // Decorators belong to the definition they decorate (below), which the walk
@@ -434,6 +464,15 @@ impl LanguageExtractor for Python {
                     add_callee_ref(RefKind::TypeRef, name, cx);
                 }
                 false
+            }
+            // `for x in xs`, `[f(x) for x in xs]`: `x` is a local.
+            "for_statement" | "for_in_clause" if cx.in_function() => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    for name in cx.descendants(left, &["identifier"]) {
+                        cx.declare_local(cx.text(name));
+                    }
+                }
+                true
             }
             "except_clause" => {
                 // `except Box`, `except mod.Box as e`: the type caught. (A tuple of them
