@@ -1148,7 +1148,10 @@ fn a_python_module_variable_holds_its_annotated_or_assigned_class() {
     // A parameter or local of that name is not the module's variable.
     for line in [19, 24] {
         let at = format!("pkg/globals.py:{line} call url_for -> pkg/");
-        assert!(!links.iter().any(|l| l.starts_with(&at)), "{at}: {links:#?}");
+        assert!(
+            !links.iter().any(|l| l.starts_with(&at)),
+            "{at}: {links:#?}"
+        );
     }
 }
 
