@@ -755,16 +755,21 @@ impl<'a> Context<'a> {
                     }
                 }
                 _ => {
-                    // (A parameter's field is no definition's use, nor a local's of no
-                    // known class — but the instance's or class's own, `self.on_error`
-                    // passed as a callback, is its class's member.)
+                    // (A parameter's field is no definition's use — but the instance's
+                    // or class's own, `self.on_error` passed as a callback, is its
+                    // class's member; a local's of no known class is a value's of no
+                    // known class, not the member of a variable of the same name outside
+                    // the function.)
                     if let Some((name, receiver)) = path(node) {
                         let head = self.text(receiver).split(['.', ':']).next().unwrap_or("");
-                        let unknown = self.is_parameter(head)
-                            || (self.is_local(head) && self.local_type(head).is_none());
-                        if !unknown || matches!(head, "self" | "cls") {
-                            let name = self.text(name);
-                            self.add_member_ref(RefKind::Value, name, node, receiver);
+                        let own = matches!(head, "self" | "cls");
+                        let name = self.text(name);
+                        if own || !self.is_parameter(head) {
+                            if !own && self.is_local(head) && self.local_type(head).is_none() {
+                                self.add_ref_via(RefKind::Value, name, node, Some("?".into()));
+                            } else {
+                                self.add_member_ref(RefKind::Value, name, node, receiver);
+                            }
                         }
                     }
                 }
