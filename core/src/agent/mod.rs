@@ -180,12 +180,12 @@ fn next_page(map: &Map<String, Value>, list: &str) -> Option<String> {
     let shown = map.get(list).and_then(Value::as_array).map_or(0, Vec::len) as u64;
     let next = offset + shown;
     // (None shown: the budget holds not one, which no offset changes.)
-    (shown > 0 && next < total).then(|| {
-        format!(
-            "`offset: {next}` gives the next {} of {total}",
-            total - next
-        )
-    })
+    (shown > 0 && next < total).then(|| page_hint(next, total - next, total))
+}
+
+/// "`offset: 412` gives the next 800 of 1212".
+fn page_hint(next: u64, left: u64, total: u64) -> String {
+    format!("`offset: {next}` gives the next {left} of {total}")
 }
 
 /// Cut `answer` (a [`view`] with `shape`) to at most `limit` bytes of compact JSON (see
@@ -199,10 +199,10 @@ pub fn fit(shape: &AgentShape, answer: &mut Value, limit: usize, more: &str) -> 
         return false;
     }
     let marker = json!({"truncated": true, "more": more});
-    // (Room for the longest page hint too.)
+    // (Room for the longest page hint too, and the parentheses around `more`.)
     let longest = shape
         .paged
-        .map(|_| format!("`offset: {0}` gives the next {0} of {0} ()", u32::MAX).len())
+        .map(|_| page_hint(u32::MAX.into(), u32::MAX.into(), u32::MAX.into()).len() + " ()".len())
         .unwrap_or(0);
     let target = limit.saturating_sub(budget::size(&marker) + longest);
     let over = budget::size(answer) > target;

@@ -765,7 +765,7 @@ impl<'a> Context<'a> {
                         let own = matches!(head, "self" | "cls");
                         let name = self.text(name);
                         if own || !self.is_parameter(head) {
-                            if !own && self.is_local(head) && self.local_type(head).is_none() {
+                            if self.of_no_known_class(head) {
                                 self.add_ref_via(RefKind::Value, name, node, Some("?".into()));
                             } else {
                                 self.add_member_ref(RefKind::Value, name, node, receiver);
@@ -807,6 +807,13 @@ impl<'a> Context<'a> {
             }
         }
         self.top_locals.iter().any(|l| l == name)
+    }
+
+    /// Whether `name` is, where the walk is, a local or parameter whose class is not
+    /// known ([`Context::is_local`], no [`Context::local_type`]) — not the instance or
+    /// class itself (Python's `self`, `cls`), whose members are its class's.
+    pub(crate) fn of_no_known_class(&self, name: &str) -> bool {
+        !matches!(name, "self" | "cls") && self.is_local(name) && self.local_type(name).is_none()
     }
 
     /// Whether `name` is a parameter (or receiver) of the innermost function being

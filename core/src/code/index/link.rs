@@ -647,10 +647,7 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
 
 /// The class of the field `field` in a class's stored `fields` (see [`Sym::fields`]).
 fn field_in<'f>(fields: &'f str, field: &str) -> Option<&'f str> {
-    fields
-        .lines()
-        .find_map(|l| l.split_once(' ').filter(|(n, _)| *n == field))
-        .map(|(_, ty)| ty)
+    super::fields_of(fields).find_map(|(name, ty)| (name == field).then_some(ty))
 }
 
 impl Sym {
@@ -2740,27 +2737,21 @@ impl<'a> Linker<'a> {
     ) -> rusqlite::Result<Option<Written>> {
         let mut chain = self.enclosing(file, from)?;
         while let Some((id, class)) = self.enclosing_type(&chain) {
+            let Some(sym) = self.sym(&class, id)? else {
+                return Ok(None);
+            };
             let key = (id, field.to_string());
             let found = match self.fields_read.get(&key) {
                 Some(found) => found.clone(),
                 None => {
-                    let sym = self.sym(&class, id)?;
-                    let found = match &sym {
-                        Some(sym) => {
-                            self.field_of((sym.file, sym.id, sym.bases.clone()), field, 0)?
-                        }
-                        None => None,
-                    };
+                    let found = self.field_of((sym.file, sym.id, sym.bases.clone()), field, 0)?;
                     self.fields_read.insert(key, found.clone());
                     found
                 }
             };
             // A module's methods read the instance variables of what mixes it in, often
             // the class it is written in.
-            let in_module = self
-                .sym(&class, id)?
-                .is_some_and(|s| s.kind == Some(SymbolKind::Mod));
-            if found.is_some() || !in_module {
+            if found.is_some() || sym.kind != Some(SymbolKind::Mod) {
                 return Ok(found);
             }
             let at = chain

@@ -201,3 +201,8 @@ fn stored_fields(fields: &[(String, String)]) -> Option<String> {
         lines.join("\n")
     })
 }
+
+/// The `(name, qualifier)` pairs a `fields` column keeps ([`stored_fields`]).
+fn fields_of(stored: &str) -> impl Iterator<Item = (&str, &str)> {
+    stored.lines().filter_map(|l| l.split_once(' '))
+}

@@ -363,11 +363,7 @@ fn collect_names(
 /// The names a class's stored `fields` give its fields as a qualifier writes them
 /// (`@src`): what the references reached through one of them hold.
 fn field_names(fields: Option<&str>) -> impl Iterator<Item = String> + '_ {
-    fields
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.split_once(' '))
-        .map(|(name, _)| format!("@{name}"))
+    super::fields_of(fields.unwrap_or_default()).map(|(name, _)| format!("@{name}"))
 }
 impl<'c, 't> Writer<'c, 't> {
     pub(super) fn new(

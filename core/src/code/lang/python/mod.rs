@@ -137,9 +137,7 @@ fn assigned_type(node: Node, cx: &mut Context) {
     if cx.in_function() && matches!(left.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
         // (A name assigned in a function is its local, not the module's variable: `x =
         // …`, `a, b = …`.)
-        for name in cx.descendants(left, &["identifier"]) {
-            cx.declare_local(cx.text(name));
-        }
+        declare_locals(left, cx);
     }
     let ty = match node.child_by_field_name("type") {
         Some(ty) => link::annotated_type(cx.text(ty)),
@@ -207,6 +205,13 @@ fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
     });
 }
 
+/// Declare the names the target `target` binds (`x`, `a, b`) locals of the function.
+fn declare_locals(target: Node, cx: &mut Context) {
+    for name in cx.descendants(target, &["identifier"]) {
+        cx.declare_local(cx.text(name));
+    }
+}
+
 /// A reference to what `node` names: `f` bare, `a.b.f` as `f` via `a.b`.
 fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
     match node.kind() {
@@ -220,12 +225,7 @@ fn add_callee_ref(kind: RefKind, node: Node, cx: &mut Context) {
                 node.child_by_field_name("object"),
             ) {
                 let name = cx.text(name);
-                let value = cx.text(object);
-                if object.kind() == "identifier"
-                    && !matches!(value, "self" | "cls")
-                    && cx.is_local(value)
-                    && cx.local_type(value).is_none()
-                {
+                if object.kind() == "identifier" && cx.of_no_known_class(cx.text(object)) {
                     // A local or parameter of no known class: not the module's variable
                     // of that name.
                     cx.add_ref_via(kind, name, node, Some("?".to_string()));
@@ -468,9 +468,7 @@ impl LanguageExtractor for Python {
             // `for x in xs`, `[f(x) for x in xs]`: `x` is a local.
             "for_statement" | "for_in_clause" if cx.in_function() => {
                 if let Some(left) = node.child_by_field_name("left") {
-                    for name in cx.descendants(left, &["identifier"]) {
-                        cx.declare_local(cx.text(name));
-                    }
+                    declare_locals(left, cx);
                 }
                 true
             }
