@@ -16,8 +16,11 @@ expression, "!" for a Rust macro, null when written bare) say which occurrence i
   `(`, or by `!` for a Rust macro; `type_ref` → not followed by `(` nor by the `:` of a
   key or label (`Bar1: Bar1{…}`, `{Foo: Foo}`); other kinds → any.
 
-`fit()` gives 2 for the qual plus 1 for the kind: the best occurrence is the one with the
-highest fit, the leftmost among equals (so the first occurrence when nothing fits).
+`fit()` gives 4 for the qual, 2 for a member occurrence where the qual is a path (a
+receiver's class need not be what is written: `options.max_width` with qual
+`ConsoleOptions`, not the local `max_width` it is assigned to), 1 for the kind: the best
+occurrence is the one with the highest fit, the leftmost among equals (so the first
+occurrence when nothing fits).
 """
 
 from __future__ import annotations
@@ -70,9 +73,23 @@ def kind_fits(text: str, col: int, name: str, q: dict) -> bool:
     return True
 
 
+def member_fits(text: str, col: int, q: dict) -> bool:
+    """Whether a query whose qual is a path (a receiver's class, `ConsoleOptions` for
+    `options.max_width`, need not be what is written) meets a member occurrence."""
+    qual = q.get("qual")
+    if qual in (None, "?", "!"):
+        return False
+    before = text[:col].rstrip()
+    return any(before.endswith(s) for s in SEPARATORS)
+
+
 def fit(text: str, col: int, name: str, q: dict) -> int:
-    """How well the occurrence at `col` fits the query: 0..3, higher is better."""
-    return 2 * qual_fits(text, col, name, q) + kind_fits(text, col, name, q)
+    """How well the occurrence at `col` fits the query: 0..7, higher is better."""
+    return (
+        4 * qual_fits(text, col, name, q)
+        + 2 * member_fits(text, col, q)
+        + kind_fits(text, col, name, q)
+    )
 
 
 def best(text: str, cols, name: str, q: dict) -> int | None:

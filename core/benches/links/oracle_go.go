@@ -48,8 +48,8 @@ type query struct {
 	Qual *string `json:"qual"` // null (or absent: an index without refs.qual): bare
 }
 
-// The occurrence of a query's name that fits it best (fit.py): 2 when written as its qual
-// says, + 1 when as its kind says.
+// The occurrence of a query's name that fits it best (fit.py): 4 when written as its qual
+// says, + 2 for a member where the qual is a path, + 1 when as its kind says.
 var (
 	callAfter  = regexp.MustCompile(`^\s*(?:<[^()]*>|\[[^()]*\])?\s*\(`)
 	parenAfter = regexp.MustCompile(`^\s*\(`)
@@ -97,7 +97,17 @@ func fit(text string, col int, q query, hasQual bool, qual *string) int {
 	}
 	n := 0
 	if qualFits(text, col, q, hasQual, qual) {
-		n += 2
+		n += 4
+	}
+	if hasQual && qual != nil && *qual != "?" && *qual != "!" {
+		// a path qual (a receiver's class need not be what is written) meets a member
+		before := strings.TrimRight(text[:col], " \t")
+		for _, s := range []string{"::", "->", "."} {
+			if strings.HasSuffix(before, s) {
+				n += 2
+				break
+			}
+		}
 	}
 	after := text[col+len(q.Name):]
 	switch q.Kind {

@@ -178,8 +178,9 @@ public class OracleJava {
         }
     }
 
-    // How well the occurrence of `name` at `col` of `text` fits the query (fit.py): 2 when
-    // written as its qual says, + 1 when as its kind says.
+    // How well the occurrence of `name` at `col` of `text` fits the query (fit.py): 4 when
+    // written as its qual says, + 2 for a member where the qual is a path, + 1 when as its
+    // kind says.
     static final java.util.regex.Pattern CALL_AFTER = java.util.regex.Pattern.compile("^\\s*(?:<[^()]*>)?\\s*\\(");
     static final java.util.regex.Pattern PAREN_AFTER = java.util.regex.Pattern.compile("^\\s*\\(");
     static final java.util.regex.Pattern KEY_AFTER = java.util.regex.Pattern.compile("^\\s*:(?!:)"); // a label
@@ -188,7 +189,12 @@ public class OracleJava {
         if (col < 0 || col + name.length() > text.length()) return 0;
         String after = text.substring(col + name.length());
         int n = 0;
-        if (qualFits(text, col, name, hasQual, qual)) n += 2;
+        if (qualFits(text, col, name, hasQual, qual)) n += 4;
+        // a path qual (a receiver's class need not be what is written) meets a member
+        if (hasQual && qual != null && !qual.equals("?") && !qual.equals("!")) {
+            String before = text.substring(0, col).stripTrailing();
+            if (before.endsWith("::") || before.endsWith("->") || before.endsWith(".")) n += 2;
+        }
         if (kind.equals("call")) { if (CALL_AFTER.matcher(after).find()) n++; }
         else if (kind.equals("type_ref")) { if (!PAREN_AFTER.matcher(after).find() && !KEY_AFTER.matcher(after).find()) n++; }
         else n++;

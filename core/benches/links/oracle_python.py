@@ -99,15 +99,71 @@ def _target(n) -> dict | None | str:
     return t
 
 
-_overloads: dict[str, dict[int, list[int]]] = {}
+_groups: dict[str, dict[int, list[int]]] = {}
 
 
-def overload_lines(rel: str) -> dict[int, list[int]]:
-    """For a file: the def line of each function of an `@overload` group → the def lines
-    of every function of that name in the same scope (the stubs and the implementation).
-    jedi answers the implementation alone; the index may link the first stub."""
-    if rel in _overloads:
-        return _overloads[rel]
+def _is_overload(d) -> bool:
+    import ast
+
+    return (isinstance(d, ast.Name) and d.id == "overload") or (
+        isinstance(d, ast.Attribute) and d.attr == "overload"
+    )
+
+
+def _class_declarations(cls) -> dict[str, list[int]]:
+    """A class body's own declarations by name: `x: T`, `x = …`, `def x` (a property)."""
+    import ast
+
+    found: dict[str, list[int]] = defaultdict(list)
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found[node.name].append(node.lineno)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found[node.target.id].append(node.lineno)
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    found[t.id].append(node.lineno)
+    return found
+
+
+def _instance_assignments(cls):
+    """`(name, line)` of each `self.name = …` in the class's own methods."""
+    import ast
+
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not method.args.args:
+            continue
+        this = method.args.args[0].arg
+        for node in ast.walk(method):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                targets = [node.target]
+            for t in targets:
+                if (
+                    isinstance(t, ast.Attribute)
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == this
+                ):
+                    yield t.attr, t.end_lineno or t.lineno
+
+
+def same_definition(rel: str) -> dict[int, list[int]]:
+    """For a file: a definition line → the other lines that define the same thing.
+
+    - The def line of each function of an `@overload` group → every def of that name in
+      the scope (the stubs and the implementation): jedi answers the implementation alone,
+      the index may link the first stub.
+    - The line of a method's `self.x = …` → the class's own declarations of `x` (`x: T`,
+      `x = …`, a property `def x`): jedi answers an attribute's assignments in methods
+      (a property with a setter too), where the class's declaration is where the attribute
+      is defined, what the index links and a type checker answers."""
+    if rel in _groups:
+        return _groups[rel]
     import ast
 
     groups: dict[int, list[int]] = {}
@@ -116,23 +172,25 @@ def overload_lines(rel: str) -> dict[int, list[int]]:
     except (SyntaxError, ValueError, OSError):
         tree = None
 
-    def is_overload(d: ast.expr) -> bool:
-        return (isinstance(d, ast.Name) and d.id == "overload") or (
-            isinstance(d, ast.Attribute) and d.attr == "overload"
-        )
-
     def visit(body: list) -> None:
         by_name: dict[str, list] = defaultdict(list)
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 by_name[node.name].append(node)
+            if isinstance(node, ast.ClassDef):
+                declared = _class_declarations(node)
+                for name, line in _instance_assignments(node):
+                    if declared.get(name):
+                        groups.setdefault(line, []).extend(
+                            ln for ln in declared[name] if ln not in groups.get(line, [])
+                        )
             for field in ("body", "orelse", "finalbody", "handlers"):
                 inner = getattr(node, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.AST):
                     visit(inner)
         for defs in by_name.values():
             if len(defs) > 1 and any(
-                is_overload(d) for f in defs for d in f.decorator_list
+                _is_overload(d) for f in defs for d in f.decorator_list
             ):
                 lines = [f.lineno for f in defs]
                 for ln in lines:
@@ -140,7 +198,7 @@ def overload_lines(rel: str) -> dict[int, list[int]]:
 
     if tree is not None:
         visit(tree.body)
-    _overloads[rel] = groups
+    _groups[rel] = groups
     return groups
 
 
@@ -193,8 +251,8 @@ def answer_file(rel: str, qs: list[dict]) -> list[dict]:
             if key not in seen:
                 seen.add(key)
                 targets.append(t)
-        for t in list(targets):  # an @overload group: every def of it is acceptable
-            for ln in overload_lines(t["file"]).get(t["line"], []):
+        for t in list(targets):  # every line defining the same thing is acceptable
+            for ln in same_definition(t["file"]).get(t["line"], []):
                 if (t["file"], ln) not in seen:
                     seen.add((t["file"], ln))
                     targets.append(dict(t, line=ln))

@@ -132,8 +132,9 @@ function nodeAt(sf, pos) {
   }
 }
 
-// How well the occurrence of `name` at `col` of `text` fits the query (fit.py): 2 when
-// written as its qual says, + 1 when as its kind says.
+// How well the occurrence of `name` at `col` of `text` fits the query (fit.py): 4 when
+// written as its qual says, + 2 for a member where the qual is a path, + 1 when as its
+// kind says.
 const SELF_NAMES = new Set(["self", "this", "Self", "cls"]);
 function qualFits(text, col, name, q) {
   if (!("qual" in q)) return true;
@@ -159,8 +160,14 @@ function kindFits(text, col, name, q) {
   if (q.kind === "type_ref") return !/^\s*\(/.test(after) && !/^\s*:(?!:)/.test(after);
   return true;
 }
+// A path qual (a receiver's class need not be what is written) meets a member occurrence.
+function memberFits(text, col, q) {
+  if (q.qual === undefined || q.qual === null || q.qual === "?" || q.qual === "!") return false;
+  const before = text.slice(0, col).trimEnd();
+  return ["::", "->", "."].some((s) => before.endsWith(s));
+}
 function fit(text, col, name, q) {
-  return 2 * qualFits(text, col, name, q) + kindFits(text, col, name, q);
+  return 4 * qualFits(text, col, name, q) + 2 * memberFits(text, col, q) + kindFits(text, col, name, q);
 }
 
 function escapeRe(s) {
