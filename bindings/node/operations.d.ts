@@ -501,7 +501,9 @@ export interface CodeRefSource {
   from_name?: string
   /** The referring file, relative to the repository root. */
   path: string
-  /** `call`, `import`, `type_ref`, `extends` or `implements`. */
+  /**
+   * `call`, `import`, `type_ref`, `extends`, `implements` or `value` (read, passed on, assigned).
+   */
   kind: string
   /** Line of the reference. */
   line: number

@@ -749,22 +749,24 @@ impl<'a> Context<'a> {
         for node in nodes {
             match node.kind() {
                 "identifier" => {
+                    // (A parameter or a local is no definition of the index.)
                     let name = self.text(node);
-                    if !self.is_parameter(name) {
+                    if !self.is_parameter(name) && !self.is_local(name) {
                         self.add_ref(RefKind::Value, name, node);
                     }
                 }
                 _ => {
                     // (A parameter's field is no definition's use — but the instance's
                     // or class's own, `self.on_error` passed as a callback, is its
-                    // class's member; a local's of no known class is a value's of no
-                    // known class, not the member of a variable of the same name outside
-                    // the function.)
+                    // class's member, and so is a parameter's of a declared class; a
+                    // local's of no known class is a value's of no known class, not the
+                    // member of a variable of the same name outside the function.)
                     if let Some((name, receiver)) = path(node) {
                         let head = self.text(receiver).split(['.', ':']).next().unwrap_or("");
-                        let own = matches!(head, "self" | "cls");
+                        let known =
+                            matches!(head, "self" | "cls") || self.local_type(head).is_some();
                         let name = self.text(name);
-                        if own || !self.is_parameter(head) {
+                        if known || !self.is_parameter(head) {
                             if self.of_no_known_class(head) {
                                 self.add_ref_via(RefKind::Value, name, node, Some("?".into()));
                             } else {

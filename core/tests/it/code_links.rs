@@ -1184,6 +1184,96 @@ fn a_python_method_passed_through_self_is_referenced() {
 }
 
 #[test]
+fn a_python_attribute_read_anywhere_is_a_use_of_the_class_declaration() {
+    let app = [
+        "from errors import Boom",                             // 1
+        "import errors",                                       // 2
+        "",                                                    // 3
+        "class Response:",                                     // 4
+        "    @classmethod",                                    // 5
+        "    def force_type(cls, rv):",                        // 6
+        "        return rv",                                   // 7
+        "",                                                    // 8
+        "class App:",                                          // 9
+        "    response_class: type[Response] = Response",       // 10
+        "    debug = False",                                   // 11
+        "",                                                    // 12
+        "    def make(self, rv, other, app: App):",            // 13
+        "        if not isinstance(rv, self.response_class):", // 14
+        "            rv = self.response_class.force_type(rv)", // 15
+        "        if self.debug and errors.LEVEL > 1:",         // 16
+        "            self.debug = False",                      // 17
+        "        x = app.response_class",                      // 18
+        "        y = other.response_class",                    // 19
+        "        try:",                                        // 20
+        "            pass",                                    // 21
+        "        except errors.Boom:",                         // 22
+        "            pass",                                    // 23
+        "        return rv",                                   // 24
+        "",                                                    // 25
+        "def header():",                                       // 26
+        "    return 1",                                        // 27
+        "",                                                    // 28
+        "def table(rows, top):",                               // 29
+        "    for header in rows:",                             // 30
+        "        print(header)",                               // 31
+        "    first = header",                                  // 32
+        "    return first",                                    // 33
+    ]
+    .join("\n");
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "errors.py",
+            "LEVEL = 2\n\nclass Boom(Exception):\n    pass\n",
+        ),
+        ("app.py", &format!("{app}\n")),
+    ]);
+    let references = |name: &str, file: &str| -> Vec<String> {
+        let id = id_of(&engine, &root, file, name);
+        let answer = call(
+            &engine,
+            "code.get_references",
+            json!({"path": root, "id": id}),
+        );
+        let mut lines: Vec<String> = answer["references"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let maybe = if r["maybe"] == true { " maybe" } else { "" };
+                format!(
+                    "{}:{} {}{maybe}",
+                    r["path"].as_str().unwrap(),
+                    r["line"],
+                    r["kind"].as_str().unwrap()
+                )
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    // Read in a condition, as an argument, as a call's receiver, through a parameter of
+    // a declared class; not where it is written, nor through a parameter of no known
+    // class.
+    assert_eq!(
+        references("response_class", "app.py"),
+        ["app.py:14 value", "app.py:15 value", "app.py:18 value"]
+    );
+    assert_eq!(references("debug", "app.py"), ["app.py:16 value"]);
+    // A module's variable read through the module.
+    assert_eq!(references("LEVEL", "errors.py"), ["app.py:16 value"]);
+    // The receiver's class is what its annotation's `type[…]` names.
+    assert_eq!(references("force_type", "app.py"), ["app.py:15 call"]);
+    // A local passed on, returned or assigned is not the module's function of its name.
+    assert_eq!(references("header", "app.py"), Vec::<String>::new());
+    // An `except` clause's class is its type reference, not also a value.
+    assert_eq!(
+        references("Boom", "errors.py"),
+        ["app.py:1 import", "app.py:22 type_ref"]
+    );
+}
+
+#[test]
 fn python_follows_imports_and_packages_and_leaves_builtins_external() {
     let (_home, _dir, engine, root) = indexed(&[
         ("app/__init__.py", "from .models import User\n"),

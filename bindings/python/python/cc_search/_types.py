@@ -513,7 +513,9 @@ class _CodeRefSourceRequired(TypedDict):
     path: str
     """The referring file, relative to the repository root."""
     kind: str
-    """``call``, ``import``, ``type_ref``, ``extends`` or ``implements``."""
+    """``call``, ``import``, ``type_ref``, ``extends``, ``implements`` or ``value`` (read, passed
+    on, assigned).
+    """
     line: int
     """Line of the reference."""
 

@@ -2190,8 +2190,9 @@ impl<'a> Linker<'a> {
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
         let mut owned = self.owned(file, name, ty)?;
         if kind == RefKind::Value && !owned.is_empty() {
-            // A field read is no use of a definition.
-            owned.retain(|s| kind_fits(kind, s.kind));
+            // A member read is a use of the type's field (`self.response_class`), never
+            // of a block or section of that name.
+            owned.retain(|s| kind_fits(kind, s.kind) || s.kind == Some(SymbolKind::Var));
             if owned.is_empty() {
                 return Ok(Target::External);
             }

@@ -434,7 +434,8 @@ pub struct RefSource {
     pub from_name: Option<String>,
     /// The referring file, relative to the repository root.
     pub path: String,
-    /// `call`, `import`, `type_ref`, `extends` or `implements`.
+    /// `call`, `import`, `type_ref`, `extends`, `implements` or `value` (read, passed
+    /// on, assigned).
     pub kind: String,
     /// Line of the reference.
     pub line: i64,

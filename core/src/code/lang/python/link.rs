@@ -73,18 +73,28 @@ impl LanguageLinker for Linking {
 }
 
 /// The class an annotation names: `Foo` of `"Foo"`, `Optional[Foo]`, `Foo | None`,
-/// `mod.Foo`; `None` for one that names none.
+/// `mod.Foo`, `type[Foo]` (the class itself, whose members are its); `None` for one that
+/// names none.
 pub(super) fn annotated_type(text: &str) -> Option<String> {
     let quotes = ['"', '\''];
-    let t = text
+    let mut t = text
         .trim()
         .trim_end_matches(':')
         .trim()
         .trim_matches(quotes);
-    let t = t
-        .strip_prefix("Optional[")
-        .and_then(|inner| inner.strip_suffix(']'))
-        .unwrap_or(t);
+    for wrapper in [
+        "Optional[",
+        "t.Optional[",
+        "typing.Optional[",
+        "type[",
+        "Type[",
+        "t.Type[",
+        "typing.Type[",
+    ] {
+        if let Some(inner) = t.strip_prefix(wrapper).and_then(|i| i.strip_suffix(']')) {
+            t = inner.trim();
+        }
+    }
     let t = t.split('|').map(str::trim).find(|p| *p != "None")?;
     type_name(t.trim_matches(quotes)).filter(|t| t != "None")
 }
@@ -150,6 +160,19 @@ mod tests {
         assert_eq!(
             gives("def get() -> None | rich.Console").as_deref(),
             Some("rich.Console")
+        );
+        // A class returned: its members are the class's.
+        assert_eq!(
+            gives("def get() -> type[Response]").as_deref(),
+            Some("Response")
+        );
+        assert_eq!(
+            gives("def get() -> t.Optional[t.Type[\"Response\"]]").as_deref(),
+            Some("Response")
+        );
+        assert_eq!(
+            gives("def get() -> Optional[Type[\"Response\"]]").as_deref(),
+            Some("Response")
         );
         assert_eq!(gives("def get(x: int) -> None"), None);
         assert_eq!(gives("def get(x: int)"), None);

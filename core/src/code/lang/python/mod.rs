@@ -193,16 +193,42 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
     }
 }
 
-/// Names used as values in `nodes`: `f`, `mod.f` (not calls).
+/// Bare names used as values in `nodes`: `f` passed on, returned, assigned. (A member
+/// read, `mod.f`, is a value wherever it is: [`is_member_read`].)
 fn values<'t>(nodes: impl IntoIterator<Item = Node<'t>>, cx: &mut Context) {
-    cx.add_values(nodes, |n| {
-        (n.kind() == "attribute")
-            .then(|| {
-                n.child_by_field_name("attribute")
-                    .zip(n.child_by_field_name("object"))
-            })
-            .flatten()
-    });
+    cx.add_values(
+        nodes.into_iter().filter(|n| n.kind() == "identifier"),
+        |_| None,
+    );
+}
+
+/// Whether the attribute `node` (`a.b`) is read as a value: not the function a call
+/// calls (a call of it), not what an assignment writes, not a decorator or an `except`
+/// clause's type (their own references).
+fn is_member_read(node: Node, cx: &Context) -> bool {
+    let Some(parent) = cx.parent(node) else {
+        return true;
+    };
+    let is = |field: &str| {
+        parent
+            .child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    match parent.kind() {
+        "call" => !is("function"),
+        "assignment" | "augmented_assignment" => !is("left"),
+        "decorator" => false,
+        "except_clause" | "as_pattern" | "parenthesized_expression" => {
+            let mut up = parent;
+            while matches!(up.kind(), "as_pattern" | "parenthesized_expression")
+                && let Some(p) = cx.parent(up)
+            {
+                up = p;
+            }
+            up.kind() != "except_clause"
+        }
+        _ => true,
+    }
 }
 
 /// Declare the names the target `target` binds (`x`, `a, b`) locals of the function.
@@ -511,6 +537,17 @@ impl LanguageExtractor for Python {
                 {
                     let name = cx.text(name);
                     cx.bind(name, ty);
+                }
+                true
+            }
+            "attribute" => {
+                if is_member_read(node, cx)
+                    && let (Some(name), Some(object)) = (
+                        node.child_by_field_name("attribute"),
+                        node.child_by_field_name("object"),
+                    )
+                {
+                    cx.add_values([node], |_| Some((name, object)));
                 }
                 true
             }
