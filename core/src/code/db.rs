@@ -291,6 +291,14 @@ ALTER TABLE symbols ADD COLUMN fields TEXT;
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '15');
 "#,
+    // 16: an attribute a Python method assigns (`self.x = …`) is a member of its class,
+    // every Python member read is a reference (a receiver, a condition, an operand), a
+    // parameter's of a declared class too, and a local passed on is none; every file is
+    // extracted again by the next run.
+    r#"
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '16');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -302,7 +310,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 15;
+pub const SCHEMA_VERSION: usize = 16;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

@@ -307,6 +307,9 @@ struct Frame {
     params: Option<Vec<String>>,
     /// A class's fields of known type, as its methods assign them (`self.x = Foo()`).
     fields: Vec<(String, String)>,
+    /// A class's attributes as its methods first assign them (Python's `self.x = …`):
+    /// its members where its body declares none of the name.
+    attributes: Vec<ExtractedSymbol>,
     /// The local variables of no known type it has declared so far, where the language
     /// tells a local from a call only by that (Ruby's bare `name`).
     locals: Vec<String>,
@@ -646,6 +649,45 @@ impl<'a> Context<'a> {
         {
             frame.fields.push((field.to_string(), ty));
         }
+    }
+
+    /// Record that the method being defined assigns its instance's attribute `name` in
+    /// `node` (Python's `self.x = …`): the first assignment of a name is a member of the
+    /// method's class (a variable) unless the class's body declares the name itself.
+    pub fn declare_attribute(&mut self, name: &str, node: Node, doc: Option<String>) {
+        let Some(name) = bindable(name) else {
+            return;
+        };
+        let [.., class, method] = &self.frames[..] else {
+            return;
+        };
+        if class.symbol.kind != SymbolKind::Class
+            || method.symbol.kind != SymbolKind::Method
+            || class.attributes.len() >= MAX_BINDINGS
+            || class.attributes.iter().any(|a| a.name == name)
+        {
+            return;
+        }
+        let signature = self.first_line_signature(node);
+        let line_start = node.start_position().row as u32 + 1 + self.line_offset;
+        let line_end = node.end_position().row as u32 + 1 + self.line_offset;
+        let n = self.frames.len();
+        self.frames[n - 2].attributes.push(ExtractedSymbol {
+            name: name.to_string(),
+            kind: SymbolKind::Var,
+            line_start,
+            line_end,
+            signature,
+            doc_comment: doc.and_then(clip_doc),
+            declaration: false,
+            guard: None,
+            gives: None,
+            mixins: Vec::new(),
+            fields: Vec::new(),
+            of_class: false,
+            children: Vec::new(),
+            references: Vec::new(),
+        });
     }
 
     /// Record that the innermost class or module being defined mixes in the module
@@ -1409,6 +1451,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
             name_node: def.name_node,
             types: Vec::new(),
             fields: Vec::new(),
+            attributes: Vec::new(),
             locals: Vec::new(),
             params,
             symbol: ExtractedSymbol {
@@ -1446,6 +1489,15 @@ fn leave(
         frame.symbol.gives = gives;
         if frame.holds_fields() {
             frame.symbol.fields = std::mem::take(&mut frame.fields);
+        }
+        if !frame.attributes.is_empty() {
+            let children = &mut frame.symbol.children;
+            for attribute in std::mem::take(&mut frame.attributes) {
+                if !children.iter().any(|c| c.name == attribute.name) {
+                    children.push(attribute);
+                }
+            }
+            children.sort_by_key(|c| c.line_start);
         }
         if lang.typed_by_use() {
             let in_type = cx

@@ -171,6 +171,7 @@ type Alias = list[int]
         r#"class UserService 13-28 sig=Some("class UserService(Base, mixins.Loggable)") doc=Some("Manages users.\n\nMore text here.") refs=[call:dataclass@12 extends:Base@13 extends:Loggable@13]"#,
         r#"  var limit 19-19 sig=Some("limit = 5") doc=None refs=[]"#,
         r#"  method __init__ 21-22 sig=Some("def __init__(self, repo: \"Repo\") -> None") doc=None refs=[]"#,
+        r#"  var repo 22-22 sig=Some("self.repo = repo") doc=None refs=[]"#,
         r#"  method find 25-28 sig=Some("async def find(self, user_id: int) -> Optional[U]") doc=Some("Find a user by id.") refs=[type_ref:int@25 type_ref:Optional@25 type_ref:U@25 call:get@27 value:repo@27 call:helper@28]"#,
         r#"fn helper 30-32 sig=Some("def helper(x)") doc=None refs=[]"#,
         r#"type Alias 34-34 sig=Some("type Alias = list[int]") doc=None refs=[type_ref:list@34 type_ref:int@34]"#,

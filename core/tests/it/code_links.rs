@@ -1273,6 +1273,91 @@ fn a_python_attribute_read_anywhere_is_a_use_of_the_class_declaration() {
     );
 }
 
+/// An attribute a Python method assigns (`self.nargs = …`) is a member of its class, at
+/// its first assignment, unless the class's body declares the name; its reads link to it,
+/// through a subclass too, and not to a class of the same name elsewhere.
+#[test]
+fn a_python_attribute_a_method_assigns_is_a_member_of_its_class() {
+    let app = [
+        "class Base:",                          // 1
+        "    def __init__(self, nargs):",       // 2
+        "        #: How many values it takes.", // 3
+        "        self.nargs = nargs",           // 4
+        "        self.nargs = 2",               // 5
+        "",                                     // 6
+        "class Option(Base):",                  // 7
+        "    def show(self):",                  // 8
+        "        return self.nargs",            // 9
+        "",                                     // 10
+        "class Config:",                        // 11
+        "    limit = 3",                        // 12
+        "",                                     // 13
+        "    def __init__(self):",              // 14
+        "        self.limit = 4",               // 15
+        "        self.render = None",           // 16
+        "",                                     // 17
+        "    def render(self):",                // 18
+        "        return self.limit",            // 19
+    ]
+    .join("\n");
+    let (_home, _dir, engine, root) = indexed(&[
+        ("app.py", &format!("{app}\n")),
+        (
+            "parser.py",
+            "class Option:\n    def __init__(self):\n        self.nargs = 1\n",
+        ),
+    ]);
+    let outline = call(
+        &engine,
+        "code.get_file_symbols",
+        json!({"path": root, "file": "app.py"}),
+    );
+    let members = |class: usize| -> Vec<String> {
+        outline["symbols"][class]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {} {}",
+                    c["kind"].as_str().unwrap(),
+                    c["name"].as_str().unwrap(),
+                    c["start_line"]
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        members(0),
+        ["method __init__ 2", "var nargs 4"],
+        "{outline}"
+    );
+    assert_eq!(
+        members(2),
+        ["var limit 12", "method __init__ 14", "method render 18"],
+        "{outline}"
+    );
+    let nargs = id_of(&engine, &root, "app.py", "nargs");
+    let detail = call(
+        &engine,
+        "code.get_symbol_detail",
+        json!({"path": root, "id": nargs}),
+    );
+    assert_eq!(detail["doc"], "How many values it takes.", "{detail}");
+    let references = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": nargs}),
+    );
+    let lines: Vec<String> = references["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{}:{}", r["path"].as_str().unwrap(), r["line"]))
+        .collect();
+    assert_eq!(lines, ["app.py:9"], "{references}");
+}
+
 #[test]
 fn python_follows_imports_and_packages_and_leaves_builtins_external() {
     let (_home, _dir, engine, root) = indexed(&[

@@ -399,6 +399,30 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     );
 }
 
+/// Schema 16 makes an attribute a Python method assigns a member of its class and reads
+/// every member read: the upgrade reads the files again, and `self.limit` in a condition
+/// links to the attribute, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_16_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "conf.py",
+        "class Conf:
+    def __init__(self):
+        self.limit = 3
+
+    def full(self, n):
+        if n > self.limit:
+            return True
+",
+        "conf.py:6 value limit -> conf.py:limit@3",
+        // As schema 15 left it: no attribute, no read in a condition.
+        "DELETE FROM symbols WHERE name = 'limit';
+         DELETE FROM refs WHERE to_name = 'limit';
+         UPDATE metadata SET value = '15' WHERE key = 'schema_version';
+         PRAGMA user_version = 15;",
+    );
+}
+
 /// Schema 15 keeps the fields a class's methods assign (Ruby's `@src = Scanner.new`):
 /// the upgrade reads the files again, and a call on the field in another file of the
 /// class links, as in a fresh index.

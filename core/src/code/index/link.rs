@@ -1121,8 +1121,8 @@ impl<'a> Linker<'a> {
     }
 
     /// Whether some type of `file`'s family has a member named `name` that a reference
-    /// of `kind` may mean (not a field for a value: reading a field is no use of a
-    /// definition).
+    /// of `kind` may mean (not a field for a value: a field read of a value of unknown
+    /// class is not listed among the fields of every class that has one of the name).
     fn any_member(&mut self, file: i64, name: &str, kind: RefKind) -> rusqlite::Result<bool> {
         let family = self.family(file)?;
         let fits = |s: &Sym| {
@@ -2277,6 +2277,23 @@ impl<'a> Linker<'a> {
             return self.in_namespace_reached(file, from, name, kind, &segments, &owned, depth);
         }
         if let [one] = owned.as_slice() {
+            // The one type of that name that has it — unless the type this file reaches
+            // is another of the name, in another file, whose own member it is not
+            // (click's `core.Option` reads the `nargs` its base assigns; `parser.Option`
+            // has one of its own). (Not where a type's members may be written in other
+            // files: Ruby's reopened classes, Go's methods, Rust's `impl`s.)
+            if depth < MAX_DEPTH
+                && !rules.global_names()
+                && !rules.methods_outside_types()
+                && !rules.static_paths()
+                && let Some(Target::Linked(type_id)) =
+                    self.bare(file, None, ty, RefKind::TypeRef)?
+                && self.file_of(ty, type_id)?.is_some_and(|f| f != one.file)
+            {
+                return Ok(self
+                    .inherited((file, from), name, kind, ty, depth)?
+                    .unwrap_or(Target::External));
+            }
             return Ok(Target::Linked(one.id));
         }
         // Several types of that name own one: the type this file reaches.

@@ -370,7 +370,14 @@ impl LanguageExtractor for Python {
         } else {
             outer(node, cx, &["decorated_definition"])
         };
-        cx.preceding_comments(anchor, &["comment"], &[])
+        // (An attribute's Sphinx comment is `#: …`.)
+        let doc = cx.preceding_comments(anchor, &["comment"], &[])?;
+        Some(
+            doc.lines()
+                .map(|l| l.strip_prefix(':').map_or(l, str::trim_start))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
     }
     /// A module's or class's variable: the class its annotation names (`current_app:
     /// FlaskProxy = LocalProxy(…)`), else the class of the value assigned (`app =
@@ -525,6 +532,17 @@ impl LanguageExtractor for Python {
             "assignment" => {
                 assigned_type(node, cx);
                 values(node.child_by_field_name("right"), cx);
+                if let Some(left) = node.child_by_field_name("left")
+                    && left.kind() == "attribute"
+                    && left
+                        .child_by_field_name("object")
+                        .is_some_and(|o| cx.text(o) == "self")
+                    && let Some(name) = left.child_by_field_name("attribute")
+                {
+                    // `self.x = …`: the instance's attribute `x`, a member of the class.
+                    let doc = self.doc_comment(node, cx);
+                    cx.declare_attribute(cx.text(name), node, doc);
+                }
                 true
             }
             "typed_parameter" | "typed_default_parameter" => {
