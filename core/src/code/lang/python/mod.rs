@@ -374,7 +374,13 @@ impl LanguageExtractor for Python {
         let doc = cx.preceding_comments(anchor, &["comment"], &[])?;
         Some(
             doc.lines()
-                .map(|l| l.strip_prefix(':').map_or(l, str::trim_start))
+                .map(|l| {
+                    if l == ":" {
+                        ""
+                    } else {
+                        l.strip_prefix(": ").unwrap_or(l)
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join("\n"),
         )
