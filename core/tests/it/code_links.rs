@@ -1198,13 +1198,13 @@ fn a_python_attribute_read_anywhere_is_a_use_of_the_class_declaration() {
         "    response_class: type[Response] = Response",       // 10
         "    debug = False",                                   // 11
         "",                                                    // 12
-        "    def make(self, rv, other, app: App):",            // 13
+        "    def make(self, rv, other: Any, app: App):",       // 13
         "        if not isinstance(rv, self.response_class):", // 14
         "            rv = self.response_class.force_type(rv)", // 15
         "        if self.debug and errors.LEVEL > 1:",         // 16
         "            self.debug = False",                      // 17
         "        x = app.response_class",                      // 18
-        "        y = other.response_class",                    // 19
+        "        y = other.force_type",                        // 19
         "        try:",                                        // 20
         "            pass",                                    // 21
         "        except errors.Boom:",                         // 22
@@ -1262,7 +1262,8 @@ fn a_python_attribute_read_anywhere_is_a_use_of_the_class_declaration() {
     assert_eq!(references("debug", "app.py"), ["app.py:16 value"]);
     // A module's variable read through the module.
     assert_eq!(references("LEVEL", "errors.py"), ["app.py:16 value"]);
-    // The receiver's class is what its annotation's `type[…]` names.
+    // The receiver's class is what its annotation's `type[…]` names; a parameter of
+    // `Any` is of no known class (not a "maybe" of every class's `force_type`).
     assert_eq!(references("force_type", "app.py"), ["app.py:15 call"]);
     // A local passed on, returned or assigned is not the module's function of its name.
     assert_eq!(references("header", "app.py"), Vec::<String>::new());

@@ -96,7 +96,13 @@ pub(super) fn annotated_type(text: &str) -> Option<String> {
         }
     }
     let t = t.split('|').map(str::trim).find(|p| *p != "None")?;
-    type_name(t.trim_matches(quotes)).filter(|t| t != "None")
+    // (`Any` and `object` name no class whose members a value has.)
+    type_name(t.trim_matches(quotes)).filter(|t| {
+        !matches!(
+            t.as_str(),
+            "None" | "Any" | "typing.Any" | "t.Any" | "object"
+        )
+    })
 }
 
 struct PythonModules;
@@ -174,6 +180,8 @@ mod tests {
             gives("def get() -> Optional[Type[\"Response\"]]").as_deref(),
             Some("Response")
         );
+        assert_eq!(gives("def get() -> Any"), None);
+        assert_eq!(gives("def get() -> t.Optional[typing.Any]"), None);
         assert_eq!(gives("def get(x: int) -> None"), None);
         assert_eq!(gives("def get(x: int)"), None);
         assert_eq!(
