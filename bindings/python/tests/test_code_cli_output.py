@@ -161,13 +161,15 @@ def test_search_over_several_files_shows_each_hits_file(repo: Repo) -> None:
 def test_symbols_is_a_tree(repo: Repo) -> None:
     repo.run("index")
     tree = repo.json("symbols", "app/models.py")["symbols"]
-    user, greet = tree[0], tree[0]["children"][1]
+    user, greet = tree[0], tree[0]["children"][2]
     out = lines_of(repo.text("symbols", "app/models.py"))
-    assert out[0] == "app/models.py  4 symbols"
+    assert out[0] == "app/models.py  5 symbols"
     assert re.fullmatch(rf"  class User +1-8 +#{user['id']}", out[1]), out
     assert re.fullmatch(r"    method __init__ +4-5 +#\d+", out[2]), out
-    assert re.fullmatch(rf"    method greet +7-8 +#{greet['id']}", out[3]), out
-    assert re.fullmatch(r"  fn format_greeting +11-13 +#\d+", out[4]), out
+    # The attribute `__init__` assigns is the class's, at its line.
+    assert re.fullmatch(r"    var name +5 +#\d+", out[3]), out
+    assert re.fullmatch(rf"    method greet +7-8 +#{greet['id']}", out[4]), out
+    assert re.fullmatch(r"  fn format_greeting +11-13 +#\d+", out[5]), out
     # The columns line up.
     assert len({line.index("#") for line in out[1:]}) == 1
     rust = repo.text("symbols", "src/lib.rs")
@@ -186,7 +188,11 @@ def test_detail_shows_where_what_and_the_references(repo: Repo) -> None:
     assert "\n  def greet(self) -> str\n" in out
     assert f"Parent: class User  app/models.py:1-8  #{user['id']}" in out
     assert re.search(rf"Calls \(1\):\n  format_greeting  → #{target['id']}\n", out), out
-    assert re.search(r"Types and values \(1\):\n  str  \(external\)", out), out
+    # `self.name` read: the attribute `__init__` assigns.
+    name = repo.symbol("name", "var")
+    assert re.search(
+        rf"Types and values \(2\):\n  str   \(external\)\n  name  \(value\)  → #{name['id']}\n", out
+    ), out
 
     main = repo.symbol("main", "fn")
     shown = repo.text("detail", str(main["id"]))
@@ -204,7 +210,7 @@ def test_detail_shows_where_what_and_the_references(repo: Repo) -> None:
     ), full
 
     doc = repo.text("detail", str(user["id"]))
-    assert "Children (2):" in doc and re.search(r"^  method greet +7-8 +#\d+$", doc, re.M)
+    assert "Children (3):" in doc and re.search(r"^  method greet +7-8 +#\d+$", doc, re.M)
 
 
 def test_refs_cut_short_say_the_offset_of_the_rest(tmp_path: Path) -> None:
