@@ -669,8 +669,8 @@ impl<'a> Context<'a> {
             return;
         }
         let signature = self.first_line_signature(node);
-        let line_start = node.start_position().row as u32 + 1 + self.line_offset;
-        let line_end = node.end_position().row as u32 + 1 + self.line_offset;
+        let line_start = self.line(node);
+        let line_end = line_start + (node.end_position().row - node.start_position().row) as u32;
         let n = self.frames.len();
         self.frames[n - 2].attributes.push(ExtractedSymbol {
             name: name.to_string(),
@@ -793,7 +793,7 @@ impl<'a> Context<'a> {
                 "identifier" => {
                     // (A parameter or a local is no definition of the index.)
                     let name = self.text(node);
-                    if !self.is_parameter(name) && !self.is_local(name) {
+                    if !self.is_local(name) {
                         self.add_ref(RefKind::Value, name, node);
                     }
                 }

@@ -154,17 +154,21 @@ fn assigned_type(node: Node, cx: &mut Context) {
             cx.bind(name, ty);
         }
         "attribute" => {
-            if let (Some(object), Some(field)) = (
-                left.child_by_field_name("object"),
-                left.child_by_field_name("attribute"),
-            ) && cx.text(object) == "self"
-            {
+            if let Some(field) = own_attribute(left, cx) {
                 let field = cx.text(field);
                 cx.bind_field(field, ty);
             }
         }
         _ => {}
     }
+}
+
+/// The attribute `target` names when it is the instance's own: `x` of `self.x`.
+fn own_attribute<'t>(target: Node<'t>, cx: &Context) -> Option<Node<'t>> {
+    let object = target.child_by_field_name("object")?;
+    (target.kind() == "attribute" && cx.text(object) == "self")
+        .then(|| target.child_by_field_name("attribute"))
+        .flatten()
 }
 
 /// The type of a value, as a qualifier, when it is evident: a class called (`Foo(…)`, a
@@ -538,12 +542,9 @@ impl LanguageExtractor for Python {
             "assignment" => {
                 assigned_type(node, cx);
                 values(node.child_by_field_name("right"), cx);
-                if let Some(left) = node.child_by_field_name("left")
-                    && left.kind() == "attribute"
-                    && left
-                        .child_by_field_name("object")
-                        .is_some_and(|o| cx.text(o) == "self")
-                    && let Some(name) = left.child_by_field_name("attribute")
+                if let Some(name) = node
+                    .child_by_field_name("left")
+                    .and_then(|left| own_attribute(left, cx))
                 {
                     // `self.x = …`: the instance's attribute `x`, a member of the class.
                     let doc = self.doc_comment(node, cx);
