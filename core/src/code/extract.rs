@@ -938,9 +938,21 @@ impl<'a> Context<'a> {
     }
 
     /// The declaration text from `node`'s start to `body`'s start (or `node`'s end),
-    /// whitespace collapsed, without a trailing `{`, `:` or `=`, at most 400 bytes.
+    /// whitespace collapsed, without a trailing `{`, `:` or `=`, nor comments between
+    /// the two (`def f(x):  # note`), at most 400 bytes.
     pub fn signature(&self, node: Node, body: Option<Node>) -> Option<String> {
-        let end = body.map_or(node.end_byte(), |b| b.start_byte());
+        let end = match body {
+            Some(body) => {
+                let mut cursor = node.walk();
+                node.children(&mut cursor)
+                    .take_while(|c| c.end_byte() <= body.start_byte())
+                    .filter(|c| !c.is_extra())
+                    .map(|c| c.end_byte())
+                    .max()
+                    .unwrap_or(body.start_byte())
+            }
+            None => node.end_byte(),
+        };
         self.signature_range(node.start_byte(), end)
     }
 

@@ -231,6 +231,39 @@ pub(crate) fn guards(file: &str, source: &str) -> Vec<(String, Option<String>)> 
 mod tests {
     use super::*;
 
+    /// A comment between a declaration and its body (after Python's `:`, before a
+    /// Rust or C body's `{`) is not part of its signature.
+    #[test]
+    fn a_signature_ends_where_its_declaration_does() {
+        let signatures = |file: &str, source: &str| -> Vec<String> {
+            extracted(file, source)
+                .into_iter()
+                .filter(|s| {
+                    matches!(
+                        s.kind,
+                        crate::code::SymbolKind::Fn | crate::code::SymbolKind::Method
+                    )
+                })
+                .filter_map(|s| s.signature)
+                .collect()
+        };
+        assert_eq!(
+            signatures(
+                "a.py",
+                "class P:\n    def __init__(self, n):#: How many\n        self.n = n\n\n    def f(self,\n          y) -> int:  # note\n        # body\n        return y\n",
+            ),
+            ["def __init__(self, n)", "def f(self, y) -> int"]
+        );
+        assert_eq!(
+            signatures("a.rs", "fn f(x: u8) -> u8 // why\n{\n    x\n}\n"),
+            ["fn f(x: u8) -> u8"]
+        );
+        assert_eq!(
+            signatures("a.c", "int f(int x) /* why */ {\n    return x;\n}\n"),
+            ["int f(int x)"]
+        );
+    }
+
     /// A language is in one family at most, a family has one or two languages (its
     /// queries bind them as `IN (?, ?)`), and each is a registered extractor.
     #[test]
