@@ -362,6 +362,11 @@ export interface CodeSymbol {
    * trait's or interface's method, an abstract method, a hookspec); left out when false.
    */
   declaration?: boolean
+  /**
+   * In search results, the name of the symbol it is defined in (a method's class, a nested
+   * function's function); left out at a file's top level and in file views.
+   */
+  within?: string
   /** Symbols defined inside it (file views), each of this same shape. */
   children?: CodeSymbol[]
 }
@@ -512,6 +517,11 @@ export interface CodeRefSource {
    * ambiguous: a method called on a value of unknown type); these come after the sure ones.
    */
   maybe?: boolean
+  /**
+   * With `maybe`, for a call of a method this one overrides or implements (which may run this one):
+   * that method, as `Type.method`.
+   */
+  via?: string
 }
 
 // ── code.get_symbol_detail ──

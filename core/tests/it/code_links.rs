@@ -70,6 +70,37 @@ fn id_of(engine: &Engine, root: &str, file: &str, name: &str) -> i64 {
     walk(&out["symbols"], name).unwrap_or_else(|| panic!("{name} not in {file}: {out}"))
 }
 
+/// The references of the symbol `name` defined in `file`, sorted, each as `path:line
+/// kind`, then ` maybe` and ` via Type.method` where the answer says so.
+fn references(engine: &Engine, root: &str, file: &str, name: &str) -> Vec<String> {
+    let id = id_of(engine, root, file, name);
+    let answer = call(
+        engine,
+        "code.get_references",
+        json!({"path": root, "id": id}),
+    );
+    let mut lines: Vec<String> = answer["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let maybe = if r["maybe"] == true { " maybe" } else { "" };
+            let via = r["via"]
+                .as_str()
+                .map(|v| format!(" via {v}"))
+                .unwrap_or_default();
+            format!(
+                "{}:{} {}{maybe}{via}",
+                r["path"].as_str().unwrap(),
+                r["line"],
+                r["kind"].as_str().unwrap()
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
 /// What the symbol `from` (in `file`) refers to by `name`: its dependency entries.
 fn deps_named(engine: &Engine, root: &str, file: &str, from: &str, name: &str) -> Vec<Value> {
     let id = id_of(engine, root, file, from);
@@ -1228,30 +1259,7 @@ fn a_python_attribute_read_anywhere_is_a_use_of_the_class_declaration() {
         ),
         ("app.py", &format!("{app}\n")),
     ]);
-    let references = |name: &str, file: &str| -> Vec<String> {
-        let id = id_of(&engine, &root, file, name);
-        let answer = call(
-            &engine,
-            "code.get_references",
-            json!({"path": root, "id": id}),
-        );
-        let mut lines: Vec<String> = answer["references"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                let maybe = if r["maybe"] == true { " maybe" } else { "" };
-                format!(
-                    "{}:{} {}{maybe}",
-                    r["path"].as_str().unwrap(),
-                    r["line"],
-                    r["kind"].as_str().unwrap()
-                )
-            })
-            .collect();
-        lines.sort();
-        lines
-    };
+    let references = |name: &str, file: &str| references(&engine, &root, file, name);
     // Read in a condition, as an argument, as a call's receiver, through a parameter of
     // a declared class; not where it is written, nor through a parameter of no known
     // class.
@@ -1815,4 +1823,115 @@ fn ruby_calls_go_through_their_receiver_and_modules_keep_their_methods() {
         .cloned()
         .unwrap_or_else(|| panic!("{out}"));
     assert_eq!(extends["to_id"], outer_visitor, "{out}");
+}
+
+/// A call of a method that another overrides or implements may run the override
+/// (dynamic dispatch): the override's references list the calls of the methods it
+/// overrides, however deep, as "maybe" with the method they name — not a `super` call,
+/// which runs the base's alone, and not the other way round.
+#[test]
+fn an_override_s_references_are_the_calls_of_what_it_overrides() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "routing.py",
+            "class BaseRoute:\n    def matches(self, scope):\n        raise NotImplementedError\n\n    def __call__(self, scope):\n        return self.matches(scope)\n\nclass Route(BaseRoute):\n    pass\n\ndef first(route: Route, scope):\n    return route.matches(scope)\n",
+        ),
+        (
+            "mount.py",
+            "from routing import Route\n\nclass Mount(Route):\n    def matches(self, scope):\n        return super().matches(scope)\n\ndef mounted(m: Mount):\n    return m.matches(1)\n",
+        ),
+        (
+            "lib/rule.rb",
+            "class Rule\n  def run\n    step\n  end\n\n  def step\n    1\n  end\nend\n",
+        ),
+        (
+            "lib/day_rule.rb",
+            "class DayRule < Rule\n  def step\n    super + 1\n  end\nend\n",
+        ),
+        (
+            "lib/week_rule.rb",
+            "class WeekRule < Rule\n  def go\n    step\n  end\nend\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub trait Shape {\n    fn area(&self) -> u32;\n    fn twice(&self) -> u32 {\n        self.area() * 2\n    }\n}\n\npub struct Square;\n\nimpl Shape for Square {\n    fn area(&self) -> u32 {\n        4\n    }\n}\n\npub fn total(s: &dyn Shape) -> u32 {\n    s.area()\n}\n",
+        ),
+        (
+            "j/Handler.java",
+            "package j;\n\npublic interface Handler {\n    void handle();\n}\n",
+        ),
+        (
+            "j/Echo.java",
+            "package j;\n\npublic class Echo implements Handler {\n    public void handle() {}\n\n    static void serve(Handler h) { h.handle(); }\n}\n",
+        ),
+    ]);
+    // `self.matches` in the base and `route.matches` through the subclass that does
+    // not override it may run `Mount.matches`; `m.matches` is its own; `super()`'s is
+    // not.
+    assert_eq!(
+        references(&engine, &root, "mount.py", "matches"),
+        [
+            "mount.py:8 call",
+            "routing.py:12 call maybe via BaseRoute.matches",
+            "routing.py:6 call maybe via BaseRoute.matches",
+        ]
+    );
+    // The base's own references are the calls linked to it, the `super()` call among
+    // them, and no call of the override.
+    assert_eq!(
+        references(&engine, &root, "routing.py", "matches"),
+        ["mount.py:5 call", "routing.py:12 call", "routing.py:6 call"]
+    );
+    // Ruby: a bare call in the base may run the subclass's method; `super` does not,
+    // nor one in a sibling class, whose instances have the base's method alone.
+    assert_eq!(
+        references(&engine, &root, "lib/day_rule.rb", "step"),
+        ["lib/rule.rb:3 call maybe via Rule.step"]
+    );
+    // Rust: a trait's method called in its default method and through `dyn Shape`.
+    assert_eq!(
+        references(&engine, &root, "src/lib.rs", "area")
+            .iter()
+            .filter(|r| r.contains("via"))
+            .count(),
+        0,
+        "the trait's own `area` is no override"
+    );
+    let area_impl = {
+        let out = call(
+            &engine,
+            "code.search_symbols",
+            json!({"path": root, "query": "area", "kind": "method"}),
+        );
+        out["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["start_line"] == 11)
+            .unwrap_or_else(|| panic!("{out}"))["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let answer = call(
+        &engine,
+        "code.get_references",
+        json!({"path": root, "id": area_impl}),
+    );
+    let mut lines: Vec<String> = answer["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}", r["line"], r["maybe"], r["via"]))
+        .collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        ["17 true \"Shape.area\"", "4 true \"Shape.area\""],
+        "{answer}"
+    );
+    // Java: an interface's method called through the interface.
+    assert_eq!(
+        references(&engine, &root, "j/Echo.java", "handle"),
+        ["j/Echo.java:6 call maybe via Handler.handle"]
+    );
 }

@@ -369,6 +369,38 @@ fn the_canonical_definition_comes_first_and_qualified_names_resolve() {
         ]
     );
 
+    // A hit says what it is defined in: a method its class, a nested class its function.
+    let within = |query: &str| -> Vec<(String, Value)> {
+        let out = call(
+            &engine,
+            "code.search_symbols",
+            json!({"path": root, "query": query}),
+        );
+        out["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["name"] == query.rsplit('.').next().unwrap())
+            .map(|h| (h["path"].as_str().unwrap().to_string(), h["within"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        within("Config"),
+        [
+            ("src/pkg/config/__init__.py".to_string(), Value::Null),
+            ("src/pkg/other.py".to_string(), json!("helper")),
+            ("testing/test_assertion.py".to_string(), Value::Null),
+            ("testing/test_assertion.py".to_string(), json!("test_it")),
+        ]
+    );
+    assert_eq!(
+        within("build_request"),
+        [
+            ("src/pkg/another.py".to_string(), json!("Other")),
+            ("src/pkg/client.py".to_string(), json!("BaseClient")),
+        ]
+    );
+
     // Class.method, module.name, path/file.py:Name, Type::method.
     let method = first("FixtureDef.execute");
     assert_eq!(

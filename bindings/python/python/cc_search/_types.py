@@ -386,6 +386,10 @@ class CodeSymbol(_CodeSymbolRequired, total=False):
     """A function or method that only declares what others implement (no body, or a stub of one:
     a trait's or interface's method, an abstract method, a hookspec); left out when false.
     """
+    within: str
+    """In search results, the name of the symbol it is defined in (a method's class, a nested
+    function's function); left out at a file's top level and in file views.
+    """
     children: list[CodeSymbol]
     """Symbols defined inside it (file views), each of this same shape."""
 
@@ -531,6 +535,10 @@ class CodeRefSource(_CodeRefSourceRequired, total=False):
     """Present (``true``) when the reference may mean this symbol or another of its name (its
     target is ambiguous: a method called on a value of unknown type); these come after the
     sure ones.
+    """
+    via: str
+    """With ``maybe``, for a call of a method this one overrides or implements (which may run
+    this one): that method, as ``Type.method``.
     """
 
 

@@ -42,9 +42,10 @@ pub use search_symbols::{SearchSymbols, SearchSymbolsRequest, SearchSymbolsRespo
 pub use symbol_detail::{GetSymbolDetail, SymbolDetailResponse};
 pub use update_files::{UpdateFiles, UpdateFilesRequest};
 
+use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::config::ProjectConfig;
@@ -182,6 +183,7 @@ impl Repo {
                 .as_deref()
                 .map(|d| truncate_doc(d, self.config.output.truncate_doc_comments)),
             declaration: row.declaration,
+            within: None,
             children: Vec::new(),
         }
     }
@@ -217,6 +219,10 @@ pub struct Symbol {
     /// left out when false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub declaration: bool,
+    /// In search results, the name of the symbol it is defined in (a method's class, a
+    /// nested function's function); left out at a file's top level and in file views.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
     /// Symbols defined inside it (file views), each of this same shape.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
@@ -230,6 +236,7 @@ const KEYS: &[(&str, &str)] = &[
     ("path", "f"),
     ("signature", "sig"),
     ("declaration", "decl"),
+    ("within", "in"),
     ("symbols", "syms"),
     ("query", "q"),
     ("from_name", "from_n"),
@@ -444,6 +451,10 @@ pub struct RefSource {
     /// come after the sure ones.
     #[serde(default, skip_serializing_if = "is_false")]
     pub maybe: bool,
+    /// With `maybe`, for a call of a method this one overrides or implements (which may
+    /// run this one): that method, as `Type.method`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// An outgoing reference as stored.
@@ -515,7 +526,7 @@ fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
         .map_err(dberr(path))?
         .collect::<rusqlite::Result<_>>()
         .map_err(dberr(path))?;
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     rows.into_iter()
         .filter(|(name, kind, to, ambiguous, _)| {
             seen.insert((name.clone(), kind.clone(), *to, *ambiguous))
@@ -541,12 +552,13 @@ fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
 type IncomingRow = (Option<i64>, Option<String>, String, String, i64, String);
 
 /// Incoming references, each with the referring file: those linked to the symbol, then
-/// the ambiguous ones that may mean it (same name, same language family).
+/// the calls of the methods it overrides or implements that may run it ([`overridden`]),
+/// then the ambiguous ones that may mean it (same name, same language family).
 fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
-    let read = |sql: &str, param: &dyn rusqlite::ToSql| -> Result<Vec<IncomingRow>> {
+    let read = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<IncomingRow>> {
         conn.prepare_cached(sql)
             .map_err(dberr(path))?
-            .query_map([param], |r| {
+            .query_map(params, |r| {
                 Ok((
                     r.get(0)?,
                     r.get(1)?,
@@ -564,7 +576,7 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
         "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line, f.language FROM refs r
          JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
          WHERE r.to_symbol_id = ?1 ORDER BY f.rel_path, r.line, r.id",
-        &id,
+        &[&id],
     )?;
     let (name, language): (String, String) = conn
         .prepare_cached(
@@ -578,25 +590,155 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
         "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line, f.language FROM refs r
          JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
          WHERE r.to_name = ?1 AND r.ambiguous = 1 ORDER BY f.rel_path, r.line, r.id",
-        &name,
+        &[&name],
     )?;
     let maybe = maybe
         .into_iter()
         .filter(|row| index::Family::of(&row.5) == family)
-        .map(|row| (row, true));
+        .map(|row| (row, true, None));
+    let dispatched = dispatched(conn, id, &name)
+        .map_err(dberr(path))?
+        .into_iter()
+        .map(|(row, via)| (row, true, Some(via)));
     Ok(sure
         .into_iter()
-        .map(|row| (row, false))
+        .map(|row| (row, false, None))
+        .chain(dispatched)
         .chain(maybe)
         .map(
-            |((from_id, from_name, path, kind, line, _), maybe)| RefSource {
+            |((from_id, from_name, path, kind, line, _), maybe, via)| RefSource {
                 from_id,
                 from_name,
                 path,
                 kind,
                 line,
                 maybe,
+                via,
             },
         )
         .collect())
+}
+
+/// Most classes, traits and interfaces [`dispatched`] walks up from a method's.
+const MAX_BASES: usize = 64;
+
+/// The calls that may run the method `id` (named `name`) through a method it overrides
+/// or implements (dynamic dispatch: `self.matches(scope)` in a base class runs a
+/// subclass's `matches`), each with that method as `Type.method`: the calls linked to a
+/// method of its name in what its class (or `impl` block) extends or implements,
+/// however deep, nearest first — on the instance itself (`self.m`, a bare `m`) only
+/// where written in one of those, not in a sibling class that inherits the base's
+/// method alone; and never a `super` call, which runs the base's alone.
+fn dispatched(
+    conn: &Connection,
+    id: i64,
+    name: &str,
+) -> rusqlite::Result<Vec<(IncomingRow, String)>> {
+    let parent: Option<i64> = conn
+        .prepare_cached(
+            "SELECT parent_symbol_id FROM symbols WHERE id = ?1 AND kind IN ('method', 'fn')",
+        )?
+        .query_row([id], |r| r.get(0))
+        .optional()?
+        .flatten();
+    let Some(parent) = parent else {
+        return Ok(Vec::new());
+    };
+    let mut bases_of = conn.prepare_cached(
+        "SELECT DISTINCT r.to_symbol_id, s.name FROM refs r JOIN symbols s ON s.id = r.to_symbol_id
+         WHERE r.from_symbol_id = ?1 AND r.kind IN ('extends', 'implements')
+         ORDER BY r.id",
+    )?;
+    let mut member = conn.prepare_cached(
+        "SELECT id FROM symbols WHERE parent_symbol_id = ?1 AND name = ?2
+           AND kind IN ('method', 'fn') ORDER BY id",
+    )?;
+    let mut overridden = Vec::new();
+    let mut ancestors = HashSet::from([parent]);
+    let mut next = VecDeque::from([parent]);
+    while let Some(class) = next.pop_front() {
+        let bases: Vec<(i64, String)> = bases_of
+            .query_map([class], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (base, base_name) in bases {
+            if ancestors.len() >= MAX_BASES || !ancestors.insert(base) {
+                continue;
+            }
+            for method in member.query_map(params![base, name], |r| r.get::<_, i64>(0))? {
+                overridden.push((method?, format!("{base_name}.{name}")));
+            }
+            next.push_back(base);
+        }
+    }
+    let mut calls = conn.prepare_cached(
+        "SELECT r.from_symbol_id, s.name, f.rel_path, r.kind, r.line, f.language, r.qual
+         FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.from_symbol_id
+         WHERE r.to_symbol_id = ?1 AND r.kind IN ('call', 'value') AND r.to_name = ?2
+           AND (r.qual IS NULL OR r.qual NOT LIKE '^%')
+         ORDER BY f.rel_path, r.line, r.id",
+    )?;
+    let mut found = Vec::new();
+    for (method, via) in overridden {
+        let rows = calls
+            .query_map(params![method, name], |r| {
+                let row: IncomingRow = (
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                );
+                Ok((row, r.get::<_, Option<String>>(6)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (row, qual) in rows {
+            let on_itself = match (row.0, &qual) {
+                (Some(from), qual) => match enclosing_type(conn, from)? {
+                    Some((class, class_name)) => qual
+                        .as_ref()
+                        .is_none_or(|q| *q == class_name)
+                        .then_some(class),
+                    None => None,
+                },
+                (None, _) => None,
+            };
+            if on_itself.is_none_or(|class| ancestors.contains(&class)) {
+                found.push((row, via.clone()));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The innermost class, struct, interface, trait, module or `impl` block the symbol
+/// `id` is defined in: its id and name.
+fn enclosing_type(conn: &Connection, id: i64) -> rusqlite::Result<Option<(i64, String)>> {
+    let mut up = conn.prepare_cached(
+        "SELECT p.id, p.name, p.kind FROM symbols s JOIN symbols p ON p.id = s.parent_symbol_id
+         WHERE s.id = ?1",
+    )?;
+    let mut at = id;
+    for _ in 0..32 {
+        let Some((parent, name, kind)) = up
+            .query_row([at], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        if matches!(
+            kind.as_str(),
+            "class" | "struct" | "interface" | "trait" | "mod" | "impl" | "enum"
+        ) {
+            return Ok(Some((parent, name)));
+        }
+        at = parent;
+    }
+    Ok(None)
 }

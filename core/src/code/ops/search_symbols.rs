@@ -523,10 +523,18 @@ impl Operation for SearchSymbols {
             rows = ranked.into_iter().map(|(_, row)| row).collect();
             rows.truncate(limit);
         }
+        let parents = parents_of(&conn, &rows).map_err(dberr(&repo.db_path))?;
         drop(conn);
+        let hit = |r: &SymbolRow| Symbol {
+            within: r
+                .parent
+                .and_then(|p| parents.get(&p))
+                .map(|(name, _)| name.clone()),
+            ..repo.symbol(r)
+        };
         let mut out = SearchSymbolsResponse {
             query: query.to_string(),
-            hits: rows.iter().map(|r| repo.symbol(r)).collect(),
+            hits: rows.iter().map(hit).collect(),
             warnings: Vec::new(),
         };
         warnings.sort();
