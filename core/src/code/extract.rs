@@ -942,14 +942,19 @@ impl<'a> Context<'a> {
     /// the two (`def f(x):  # note`), at most 400 bytes.
     pub fn signature(&self, node: Node, body: Option<Node>) -> Option<String> {
         let end = match body {
+            // Before the comments that come last ahead of the body.
             Some(body) => {
                 let mut cursor = node.walk();
-                node.children(&mut cursor)
+                let before: Vec<Node> = node
+                    .children(&mut cursor)
                     .take_while(|c| c.end_byte() <= body.start_byte())
-                    .filter(|c| !c.is_extra())
-                    .map(|c| c.end_byte())
-                    .max()
-                    .unwrap_or(body.start_byte())
+                    .collect();
+                before
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.is_extra())
+                    .last()
+                    .map_or(body.start_byte(), |c| c.start_byte())
             }
             None => node.end_byte(),
         };
