@@ -2259,6 +2259,19 @@ impl<'a> Linker<'a> {
             // the project (not the project's one method of the name).
             return Ok(found);
         }
+        if owned.is_empty()
+            && segments.len() == 1
+            && rules.library_type(ty)
+            && !matches!(ty, "Object" | "BasicObject" | "Class" | "Module")
+            && !self.defined(ty)?
+        {
+            // A value of one of the language's own classes that the project does not
+            // reopen (`events: list[str]`: `events.append`): its member is outside. (Not
+            // the root class — YARD's `@param c [Object]` — whose value may be of any,
+            // nor a class or module made at run time: `Class.new(Sinatra::Base)` has
+            // its base's.)
+            return Ok(Target::External);
+        }
         if owned.is_empty() {
             // A value's member, or a type's defined elsewhere (a trait, a base class,
             // the standard library): ambiguous if some type defines a member of that

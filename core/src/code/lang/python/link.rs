@@ -63,6 +63,60 @@ impl LanguageLinker for Linking {
             .collect()
     }
 
+    fn library_type(&self, path: &str) -> bool {
+        // The builtin classes and the containers of `typing` and `collections` an
+        // annotation names (`events: list[str]`, `t.Dict[str, int]`).
+        const NAMES: &[&str] = &[
+            "AsyncGenerator",
+            "AsyncIterable",
+            "AsyncIterator",
+            "Awaitable",
+            "ChainMap",
+            "Collection",
+            "Container",
+            "Coroutine",
+            "Counter",
+            "DefaultDict",
+            "Deque",
+            "Dict",
+            "FrozenSet",
+            "Generator",
+            "ItemsView",
+            "Iterable",
+            "Iterator",
+            "KeysView",
+            "List",
+            "Mapping",
+            "MappingProxyType",
+            "MutableMapping",
+            "MutableSequence",
+            "MutableSet",
+            "OrderedDict",
+            "Sequence",
+            "Set",
+            "Tuple",
+            "ValuesView",
+            "bool",
+            "bytearray",
+            "bytes",
+            "complex",
+            "defaultdict",
+            "deque",
+            "dict",
+            "float",
+            "frozenset",
+            "int",
+            "list",
+            "memoryview",
+            "range",
+            "set",
+            "str",
+            "tuple",
+        ];
+        let last = path.rsplit('.').next().unwrap_or(path);
+        NAMES.binary_search(&last).is_ok()
+    }
+
     fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
         if !matches!(kind?, SymbolKind::Fn | SymbolKind::Method) {
             return None;
