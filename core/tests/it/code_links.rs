@@ -1937,18 +1937,19 @@ fn an_override_s_references_are_the_calls_of_what_it_overrides() {
 }
 
 /// A value of one of Python's own classes (`list[str]`, `t.Dict[…]`, an attribute
-/// declared `dict`) calls that class's methods: not a "maybe" of the project's methods
-/// of those names — unless the project defines a class of that name.
+/// declared `dict`, what `dict(…)` makes) calls that class's methods: not a "maybe" of
+/// the project's methods of those names — unless the project defines a class of that
+/// name.
 #[test]
 fn a_python_value_of_a_builtin_class_calls_that_class() {
     let (_home, _dir, engine, root) = indexed(&[
         (
             "headers.py",
-            "class Headers:\n    def get(self, key):\n        return key\n\n    def append(self, key):\n        pass\n",
+            "class Headers:\n    def get(self, key):\n        return key\n\n    def append(self, key):\n        pass\n\n    def update(self, other):\n        pass\n",
         ),
         (
             "app.py",
-            "import typing as t\n\nclass App:\n    seen: dict[str, int]\n\n    def run(self, events: list[str], opts: t.Dict[str, str], rows):\n        events.append('x')\n        opts.get('a')\n        self.seen.get('b')\n        rows.get('c')\n",
+            "import typing as t\n\nclass App:\n    seen: dict[str, int]\n\n    def run(self, events: list[str], opts: t.Dict[str, str], rows):\n        events.append('x')\n        opts.get('a')\n        self.seen.get('b')\n        rows.get('c')\n        dict(rows).update(opts)\n",
         ),
     ]);
     // `rows` is of no known class: its `get` may be the project's.
@@ -1958,6 +1959,11 @@ fn a_python_value_of_a_builtin_class_calls_that_class() {
     );
     assert_eq!(
         references(&engine, &root, "headers.py", "append"),
+        Vec::<String>::new()
+    );
+    // What a builtin class's call makes is of that class.
+    assert_eq!(
+        references(&engine, &root, "headers.py", "update"),
         Vec::<String>::new()
     );
     let (_home, _dir, engine, root) = indexed(&[(

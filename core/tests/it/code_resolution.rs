@@ -399,6 +399,53 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
     );
 }
 
+/// Schema 17 reads what a Python type alias of a builtin container gives (`Scope =
+/// MutableMapping[str, int]`): the upgrade reads the files again, and `scope.get` of a
+/// parameter annotated with the alias is the container's, outside the project — not a
+/// "maybe" of the project's `get` — as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_17_reads_every_file_again() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app.py",
+        "from typing import MutableMapping\n\nScope = MutableMapping[str, int]\n\nclass Headers:\n    def get(self, key):\n        return key\n\ndef handle(scope: Scope):\n    return scope.get(\"type\")\n",
+    );
+    let root = canonical(dir.path());
+    let path = cc_search::code::db_path(home.path(), Path::new(&root));
+    let ambiguous = || -> i64 {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT ambiguous FROM refs WHERE to_name = 'get' AND line = 10",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let index = || {
+        let engine = Engine::open_at(home.path()).unwrap();
+        call(&engine, "code.index_repository", json!({"path": root}));
+    };
+    index();
+    assert_eq!(ambiguous(), 0);
+    // As schema 16 left it: the alias gives nothing, the call is ambiguous.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "UPDATE symbols SET gives = NULL WHERE name = 'Scope';
+             UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'get';
+             UPDATE metadata SET value = '16' WHERE key = 'schema_version';
+             PRAGMA user_version = 16;",
+        )
+        .unwrap();
+    assert_eq!(ambiguous(), 1);
+    index();
+    assert_eq!(ambiguous(), 0);
+    assert_eq!(links(home.path(), &root), fresh_links(&root));
+}
+
 /// Schema 16 makes an attribute a Python method assigns a member of its class and reads
 /// every member read: the upgrade reads the files again, and `self.limit` in a condition
 /// links to the attribute, as in a fresh index.

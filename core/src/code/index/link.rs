@@ -2106,6 +2106,10 @@ impl<'a> Linker<'a> {
         if let Some(callee) = qual.strip_suffix("()") {
             return match self.returned_type(file, from, callee, depth)? {
                 Some(ty) if depth < MAX_DEPTH => self.of_instance(file, name, kind, &ty, depth + 1),
+                // `dict(…).update`: an instance of a class of the language's own.
+                _ if self.rules(file)?.library_type(callee) && !self.defined(callee)? => {
+                    Ok(Target::External)
+                }
                 _ => self.of_value(file, name, kind, false),
             };
         }

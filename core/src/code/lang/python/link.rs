@@ -64,57 +64,7 @@ impl LanguageLinker for Linking {
     }
 
     fn library_type(&self, path: &str) -> bool {
-        // The builtin classes and the containers of `typing` and `collections` an
-        // annotation names (`events: list[str]`, `t.Dict[str, int]`).
-        const NAMES: &[&str] = &[
-            "AsyncGenerator",
-            "AsyncIterable",
-            "AsyncIterator",
-            "Awaitable",
-            "ChainMap",
-            "Collection",
-            "Container",
-            "Coroutine",
-            "Counter",
-            "DefaultDict",
-            "Deque",
-            "Dict",
-            "FrozenSet",
-            "Generator",
-            "ItemsView",
-            "Iterable",
-            "Iterator",
-            "KeysView",
-            "List",
-            "Mapping",
-            "MappingProxyType",
-            "MutableMapping",
-            "MutableSequence",
-            "MutableSet",
-            "OrderedDict",
-            "Sequence",
-            "Set",
-            "Tuple",
-            "ValuesView",
-            "bool",
-            "bytearray",
-            "bytes",
-            "complex",
-            "defaultdict",
-            "deque",
-            "dict",
-            "float",
-            "frozenset",
-            "int",
-            "list",
-            "memoryview",
-            "range",
-            "set",
-            "str",
-            "tuple",
-        ];
-        let last = path.rsplit('.').next().unwrap_or(path);
-        NAMES.binary_search(&last).is_ok()
+        builtin_class(path)
     }
 
     fn gives(&self, kind: Option<SymbolKind>, signature: Option<&str>) -> Option<String> {
@@ -124,6 +74,60 @@ impl LanguageLinker for Linking {
         let (_, returns) = signature?.rsplit_once("->")?;
         annotated_type(returns)
     }
+}
+
+/// Whether `path` names one of Python's builtin classes or a container of `typing` or
+/// `collections` (`list`, `dict`, `t.Dict`, `MutableMapping`), by its last segment.
+pub(super) fn builtin_class(path: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "AsyncGenerator",
+        "AsyncIterable",
+        "AsyncIterator",
+        "Awaitable",
+        "ChainMap",
+        "Collection",
+        "Container",
+        "Coroutine",
+        "Counter",
+        "DefaultDict",
+        "Deque",
+        "Dict",
+        "FrozenSet",
+        "Generator",
+        "ItemsView",
+        "Iterable",
+        "Iterator",
+        "KeysView",
+        "List",
+        "Mapping",
+        "MappingProxyType",
+        "MutableMapping",
+        "MutableSequence",
+        "MutableSet",
+        "OrderedDict",
+        "Sequence",
+        "Set",
+        "Tuple",
+        "ValuesView",
+        "bool",
+        "bytearray",
+        "bytes",
+        "complex",
+        "defaultdict",
+        "deque",
+        "dict",
+        "float",
+        "frozenset",
+        "int",
+        "list",
+        "memoryview",
+        "range",
+        "set",
+        "str",
+        "tuple",
+    ];
+    let last = path.rsplit('.').next().unwrap_or(path);
+    NAMES.binary_search(&last).is_ok()
 }
 
 /// The class an annotation names: `Foo` of `"Foo"`, `Optional[Foo]`, `Foo | None`,

@@ -188,6 +188,13 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             }
         }
         "identifier" => cx.local_type(cx.text(value)).map(str::to_string),
+        // A type alias of a builtin container (`Scope = MutableMapping[str, Any]`): a
+        // value annotated with the alias is one of that class.
+        "subscript" => value
+            .child_by_field_name("value")
+            .map(|v| cx.text(v))
+            .filter(|v| link::builtin_class(v))
+            .map(|v| v.rsplit('.').next().unwrap_or(v).to_string()),
         // `a if c else b`: the branches are the first and third.
         "conditional_expression" => [0, 2]
             .into_iter()
