@@ -1975,3 +1975,17 @@ fn a_python_value_of_a_builtin_class_calls_that_class() {
         ["app.py:6 call"]
     );
 }
+
+/// Classes of one name, each defined in its own test function: in a method of one, a
+/// member read through `self` is that class's own, not a "maybe" of each.
+#[test]
+fn a_member_read_through_self_is_the_own_class_s_among_classes_of_its_name() {
+    let (_home, _dir, engine, root) = indexed(&[(
+        "test_app.py",
+        "def test_a():\n    class Custom:\n        def __init__(self, app):\n            self.app = app\n\n        def run(self):\n            return self.app\n\n\ndef test_b():\n    class Custom:\n        def __init__(self, app):\n            self.app = app\n\n        def run(self):\n            return self.app\n",
+    )]);
+    assert_eq!(
+        references(&engine, &root, "test_app.py", "app"),
+        ["test_app.py:7 value"]
+    );
+}
