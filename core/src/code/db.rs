@@ -300,8 +300,10 @@ UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '16');
 "#,
     // 17: a Python type alias of a builtin container (`Scope = MutableMapping[str,
-    // Any]`) gives that class, and a signature leaves out a comment right before the
-    // body; every file is extracted again by the next run.
+    // Any]`) gives that class, a constant or class read as a receiver or subscripted is
+    // a reference, `asyncio.Protocol`'s subclasses declare nothing, and a signature
+    // leaves out a comment right before the body; every file is extracted again by the
+    // next run.
     r#"
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '17');

@@ -726,6 +726,11 @@ impl<'a> Context<'a> {
         None
     }
 
+    /// What the file imports as `local` so far (`from asyncio import Protocol`).
+    pub(crate) fn binding(&self, local: &str) -> Option<&Binding> {
+        self.bindings.iter().rev().find(|b| b.local == local)
+    }
+
     /// The qualifier of what the innermost class's bases have (`^C`: see
     /// [`ExtractedRef::qual`]), inside a class (not Rust's `impl`, where `super` is the
     /// parent module).

@@ -1989,3 +1989,33 @@ fn a_member_read_through_self_is_the_own_class_s_among_classes_of_its_name() {
         ["test_app.py:7 value"]
     );
 }
+
+/// A module's constant, a class or a function read as a call's receiver or a
+/// subscript's value (`HTTP_PROTOCOLS.get(…)`, `LOOP_FACTORIES[name]`) is a use of it;
+/// an imported module (`json.load`), a local and a parameter are none — and a call of
+/// an outside module's function is outside, not a "maybe" of the project's `load`.
+#[test]
+fn a_python_name_read_as_a_receiver_or_subscripted_is_a_use() {
+    let (_home, _dir, engine, root) = indexed(&[
+        (
+            "consts.py",
+            "HTTP_PROTOCOLS = {'auto': 'a'}\nLOOP_FACTORIES = {'none': None}\n",
+        ),
+        (
+            "config.py",
+            "import json\nfrom consts import HTTP_PROTOCOLS, LOOP_FACTORIES\n\nclass Config:\n    def load(self, name, local):\n        proto = HTTP_PROTOCOLS.get(name)\n        loop = LOOP_FACTORIES[name]\n        local.get(name)\n        return json.load(proto)\n",
+        ),
+    ]);
+    assert_eq!(
+        references(&engine, &root, "consts.py", "HTTP_PROTOCOLS"),
+        ["config.py:2 import", "config.py:6 value"]
+    );
+    assert_eq!(
+        references(&engine, &root, "consts.py", "LOOP_FACTORIES"),
+        ["config.py:2 import", "config.py:7 value"]
+    );
+    assert_eq!(
+        references(&engine, &root, "config.py", "load"),
+        Vec::<String>::new()
+    );
+}

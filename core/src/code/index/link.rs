@@ -2162,12 +2162,15 @@ impl<'a> Linker<'a> {
                 .lookup(&set, name, kind, 0)?
                 .map_or(Target::External, |s| Target::Linked(s.id)));
         }
-        if segments.len() > 1 {
-            // `pkg.T.f()` through an import of a module outside the repository (Go's
-            // `goflag.Value`, a package's class): outside too.
+        {
+            // `json.load()`, `pkg.T.f()` through an import of a module outside the
+            // repository (Go's `goflag.Value`, a package's class): outside too — for one
+            // name, where the project defines none of it (Java's `import
+            // a.Outer.Inner`, a nested class, is no file of its own).
             let bindings = self.bindings_of(file)?;
             if let Some(b) = bindings.iter().find(|b| b.local == segments[0])
                 && self.module_files(file, &b.module)?.is_empty()
+                && (segments.len() > 1 || !self.defined(segments[0])?)
             {
                 return Ok(Target::External);
             }

@@ -551,23 +551,26 @@ fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
 /// An incoming reference row: from symbol, its name, file, kind, line, file language.
 type IncomingRow = (Option<i64>, Option<String>, String, String, i64, String);
 
+/// An [`IncomingRow`] of the first six columns of `r`.
+fn incoming_row(r: &rusqlite::Row) -> rusqlite::Result<IncomingRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+    ))
+}
+
 /// Incoming references, each with the referring file: those linked to the symbol, then
-/// the calls of the methods it overrides or implements that may run it ([`overridden`]),
+/// the calls of the methods it overrides or implements that may run it ([`dispatched`]),
 /// then the ambiguous ones that may mean it (same name, same language family).
 fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
     let read = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<IncomingRow>> {
         conn.prepare_cached(sql)
             .map_err(dberr(path))?
-            .query_map(params, |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            })
+            .query_map(params, incoming_row)
             .map_err(dberr(path))?
             .collect::<rusqlite::Result<_>>()
             .map_err(dberr(path))
@@ -681,15 +684,7 @@ fn dispatched(
     for (method, via) in overridden {
         let rows = calls
             .query_map(params![method, name], |r| {
-                let row: IncomingRow = (
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                );
-                Ok((row, r.get::<_, Option<String>>(6)?))
+                Ok((incoming_row(r)?, r.get::<_, Option<String>>(6)?))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (row, qual) in rows {

@@ -92,8 +92,9 @@ fn is_abstract(node: Node, cx: &Context) -> bool {
         })
 }
 
-/// Whether the method at `node` belongs to a class that lists `Protocol` among its bases
-/// (`typing.Protocol`, `Protocol[T]`): a protocol only declares its methods; the classes
+/// Whether the method at `node` belongs to a class that lists `typing`'s `Protocol`
+/// among its bases (`Protocol`, `typing.Protocol`, `Protocol[T]`; not `asyncio.Protocol`,
+/// whose subclasses implement it): a protocol only declares its methods; the classes
 /// that match it implement them.
 fn in_protocol(node: Node, cx: &Context) -> bool {
     let mut up = cx.parent(node);
@@ -115,8 +116,19 @@ fn in_protocol(node: Node, cx: &Context) -> bool {
                     "subscript" => base.child_by_field_name("value").unwrap_or(base),
                     _ => base,
                 };
-                matches!(base.kind(), "identifier" | "attribute")
-                    && last_segment(cx.text(base)) == "Protocol"
+                let text = cx.text(base);
+                let typing =
+                    |module: &str| matches!(module, "typing" | "typing_extensions" | "t" | "te");
+                match base.kind() {
+                    // Bare, unless imported from elsewhere (`from asyncio import Protocol`).
+                    "identifier" => {
+                        text == "Protocol" && cx.binding(text).is_none_or(|b| typing(&b.module))
+                    }
+                    "attribute" => text
+                        .rsplit_once('.')
+                        .is_some_and(|(module, name)| name == "Protocol" && typing(module)),
+                    _ => false,
+                }
             })
         })
 }
@@ -202,6 +214,25 @@ fn value_type(value: Node, cx: &Context) -> Option<String> {
             .find_map(|n| value_type(n, cx)),
         _ => None,
     }
+}
+
+/// A constant or a class read as a call's receiver or a subscript's value
+/// (`HTTP_PROTOCOLS.get(…)`, `LOOP_FACTORIES[name]`, `Config.x`) is a use of what it
+/// names — not an imported module's (`json.load`), nor a local's or a parameter's
+/// ([`Context::add_values`]). (A name in lower case is most often a value of the
+/// top-level code, `console = Console()` under `if __name__ == "__main__":`, which no
+/// symbol defines.)
+fn named_value(node: Option<Node>, cx: &mut Context) {
+    let Some(node) = node.filter(|n| n.kind() == "identifier") else {
+        return;
+    };
+    let name = cx.text(node);
+    if !name.starts_with(|c: char| c.is_ascii_uppercase())
+        || cx.binding(name).is_some_and(|b| b.name.is_none())
+    {
+        return;
+    }
+    cx.add_values([node], |_| None);
 }
 
 /// Bare names used as values in `nodes`: `f` passed on, returned, assigned. (A member
@@ -581,6 +612,11 @@ impl LanguageExtractor for Python {
                 {
                     cx.add_values([node], |_| Some((name, object)));
                 }
+                named_value(node.child_by_field_name("object"), cx);
+                true
+            }
+            "subscript" => {
+                named_value(node.child_by_field_name("value"), cx);
                 true
             }
             "comment" | "string" => false,
@@ -655,6 +691,14 @@ def returns_not_implemented(self, other):
     }
 
     #[test]
+    fn a_protocol_imported_from_elsewhere_is_no_typing_protocol() {
+        let src = "from asyncio import Protocol\n\nclass Wire(Protocol):\n    def data_received(self, data):\n        self.data = data\n";
+        assert_eq!(declared("a.py", src), ["data_received"]);
+        let typed = "from typing_extensions import Protocol\n\nclass Reader(Protocol):\n    def read(self): ...\n";
+        assert_eq!(declared("a.py", typed), ["read;"]);
+    }
+
+    #[test]
     fn abstract_methods_and_protocol_members_declare() {
         let src = r#"
 import abc
@@ -701,12 +745,26 @@ def outer():
         def read(self):
             return 3
     return Protocolish
+
+class Wire(asyncio.Protocol):
+    def data_received(self, data):
+        self.data = data
 "#;
         assert_eq!(
             declared("a.py", src),
             [
-                "run;", "name;", "helper", "concrete", "run", "read;", "closed;", "get;", "run",
-                "outer", "read",
+                "run;",
+                "name;",
+                "helper",
+                "concrete",
+                "run",
+                "read;",
+                "closed;",
+                "get;",
+                "run",
+                "outer",
+                "read",
+                "data_received",
             ]
         );
     }
