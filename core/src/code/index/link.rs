@@ -2107,9 +2107,7 @@ impl<'a> Linker<'a> {
             return match self.returned_type(file, from, callee, depth)? {
                 Some(ty) if depth < MAX_DEPTH => self.of_instance(file, name, kind, &ty, depth + 1),
                 // `dict(…).update`: an instance of a class of the language's own.
-                _ if self.rules(file)?.library_type(callee) && !self.defined(callee)? => {
-                    Ok(Target::External)
-                }
+                _ if self.of_library_class(file, callee)? => Ok(Target::External),
                 _ => self.of_value(file, name, kind, false),
             };
         }
@@ -2277,17 +2275,9 @@ impl<'a> Linker<'a> {
             // the project (not the project's one method of the name).
             return Ok(found);
         }
-        if owned.is_empty()
-            && segments.len() == 1
-            && rules.library_type(ty)
-            && !matches!(ty, "Object" | "BasicObject" | "Class" | "Module")
-            && !self.defined(ty)?
-        {
+        if owned.is_empty() && segments.len() == 1 && self.of_library_class(file, ty)? {
             // A value of one of the language's own classes that the project does not
-            // reopen (`events: list[str]`: `events.append`): its member is outside. (Not
-            // the root class — YARD's `@param c [Object]` — whose value may be of any,
-            // nor a class or module made at run time: `Class.new(Sinatra::Base)` has
-            // its base's.)
+            // reopen (`events: list[str]`: `events.append`): its member is outside.
             return Ok(Target::External);
         }
         if owned.is_empty() {
@@ -2485,6 +2475,14 @@ impl<'a> Linker<'a> {
             (true, true) if may => None,
             (true, true) => Some(Vec::new()),
         })
+    }
+
+    /// Whether a value of the class `ty` (written in `file`) is of one of the language's
+    /// own classes that the project does not define, so that its members are outside:
+    /// not one whose value may be of any class ([`LanguageLinker::of_any_class`]).
+    fn of_library_class(&mut self, file: i64, ty: &str) -> rusqlite::Result<bool> {
+        let rules = self.rules(file)?;
+        Ok(rules.library_type(ty) && !rules.of_any_class(ty) && !self.defined(ty)?)
     }
 
     /// What `class` extends or mixes in, however deep, that the project does not define:

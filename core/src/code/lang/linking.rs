@@ -190,6 +190,13 @@ pub(crate) trait LanguageLinker: Sync {
         false
     }
 
+    /// Whether a value of the library's class `ty` may be of any class, so that what it
+    /// has is not known from `ty` (Ruby's `Object`, YARD's `@param c [Object]`; `Class`
+    /// and `Module`: `Class.new(Base)` has its base's). No by default.
+    fn of_any_class(&self, _ty: &str) -> bool {
+        false
+    }
+
     /// Whether a value named `value` holds a class, not an instance (Ruby's `klass`,
     /// `subcommand_class`): a call on it may be a class's own method. No by default.
     fn holds_class(&self, _value: &str) -> bool {

@@ -136,6 +136,11 @@ impl LanguageLinker for Linking {
             .is_ok()
     }
 
+    fn of_any_class(&self, ty: &str) -> bool {
+        // The root classes, and the classes of classes and modules made at run time.
+        matches!(ty, "Object" | "BasicObject" | "Class" | "Module")
+    }
+
     fn holds_class(&self, value: &str) -> bool {
         // `klass`, `cls`, `subclass` (of `def self.inherited(subclass)`),
         // `subcommand_class`.
