@@ -308,6 +308,15 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '16');
 UPDATE files SET hash = '', mtime = -1;
 INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '17');
 "#,
+    // 18: the members a class's (or Ruby module's) methods call on each value of no
+    // known class (`uses`: `el attr children type`, one value a line), for the linker to
+    // read them where the class is reopened in another file or extended; every file is
+    // extracted again by the next run.
+    r#"
+ALTER TABLE symbols ADD COLUMN uses TEXT;
+UPDATE files SET hash = '', mtime = -1;
+INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '18');
+"#,
 ];
 
 /// The FTS insert trigger of schema 2 (dropped and recreated around large runs).
@@ -319,7 +328,7 @@ pub(crate) const FTS_INSERT_TRIGGER: &str =
 END;";
 
 /// The schema version [`SCHEMA`] brings a database to.
-pub const SCHEMA_VERSION: usize = 17;
+pub const SCHEMA_VERSION: usize = 18;
 
 /// Where the index of the repository at `root` (canonical) lives below the data root
 /// `home`: `code/<first 16 hex digits of SHA-256 of the path>.db`.

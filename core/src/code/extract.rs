@@ -56,6 +56,12 @@ pub struct ExtractedSymbol {
     /// its definitions (a class reopened in another file) or in a class that extends it
     /// reads there.
     pub fields: Vec<(String, String)>,
+    /// For a class (or a Ruby module), in a language whose values are [typed by
+    /// use](LanguageExtractor::typed_by_use): each value of no known class its methods
+    /// call members on, with those members (`el` → `attr children type`), by name: what
+    /// its other definitions (a class reopened in another file) call on a value of that
+    /// name tells its class too.
+    pub uses: Vec<(String, String)>,
     /// Whether it is a method of its class itself, not of the class's instances, where
     /// its signature does not say it (see [`LanguageExtractor::of_class`]).
     pub of_class: bool,
@@ -313,6 +319,10 @@ struct Frame {
     /// The local variables of no known type it has declared so far, where the language
     /// tells a local from a call only by that (Ruby's bare `name`).
     locals: Vec<String>,
+    /// The locals and parameters that copy an instance variable of no known class
+    /// (`tree = @tree`, a parameter's default too), with it: what is called on them is
+    /// called on it (see [`add_uses`]); `None` for one assigned anything else as well.
+    copies: Vec<(String, Option<String>)>,
 }
 
 impl Frame {
@@ -684,6 +694,7 @@ impl<'a> Context<'a> {
             gives: None,
             mixins: Vec::new(),
             fields: Vec::new(),
+            uses: Vec::new(),
             of_class: false,
             children: Vec::new(),
             references: Vec::new(),
@@ -839,6 +850,25 @@ impl<'a> Context<'a> {
         };
         if locals.len() < MAX_BINDINGS && !locals.iter().any(|l| l == name) {
             locals.push(name.to_string());
+        }
+    }
+
+    /// Record that the local or parameter `name` of the innermost symbol being defined
+    /// is assigned `of`, an instance variable of no known class it copies (`tree =
+    /// @tree`), or (`None`) anything else: where it only ever copies one, what is called
+    /// on it is called on that variable (see [`add_uses`]).
+    pub fn copy_local(&mut self, name: &str, of: Option<&str>) {
+        let (Some(name), Some(frame)) = (bindable(name), self.frames.last_mut()) else {
+            return;
+        };
+        let full = frame.copies.len() >= MAX_BINDINGS;
+        match frame.copies.iter_mut().find(|(n, _)| n == name) {
+            Some((_, copied)) if copied.as_deref() != of => *copied = None,
+            Some(_) => {}
+            None if !full => frame
+                .copies
+                .push((name.to_string(), of.map(str::to_string))),
+            None => {}
         }
     }
 
@@ -1475,6 +1505,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
             fields: Vec::new(),
             attributes: Vec::new(),
             locals: Vec::new(),
+            copies: Vec::new(),
             params,
             symbol: ExtractedSymbol {
                 name: def.name.trim().to_string(),
@@ -1488,6 +1519,7 @@ fn enter(lang: &dyn LanguageExtractor, node: Node, cx: &mut Context) -> bool {
                 gives: None,
                 mixins: Vec::new(),
                 fields: Vec::new(),
+                uses: Vec::new(),
                 of_class: def.kind == SymbolKind::Method && lang.of_class(node, cx),
                 children: Vec::new(),
                 references: Vec::new(),
@@ -1533,7 +1565,9 @@ fn leave(
                         share_uses(std::slice::from_mut(&mut frame.symbol));
                     }
                 }
-                SymbolKind::Class | SymbolKind::Mod => share_uses(&mut frame.symbol.children),
+                SymbolKind::Class | SymbolKind::Mod => {
+                    frame.symbol.uses = share_uses(&mut frame.symbol.children);
+                }
                 _ => {}
             }
         }
@@ -1562,6 +1596,15 @@ const MAX_USES: usize = 16;
 /// [`share_uses`] then joins those of the functions of one class (and drops them where
 /// fewer than two).
 fn add_uses(frame: &mut Frame) {
+    // (`tree` of `tree = @tree`: `@tree`.)
+    for r in &mut frame.symbol.references {
+        if r.kind == RefKind::Call
+            && let Some(q) = &r.qual
+            && let Some((_, Some(of))) = frame.copies.iter().find(|(n, _)| n == q)
+        {
+            r.qual = Some(of.clone());
+        }
+    }
     let untyped = |q: &str| {
         q.starts_with('@')
             || (frame.locals.iter().any(|l| l == q)
@@ -1615,8 +1658,9 @@ pub(crate) fn uses_of(qual: &str) -> Option<(&str, &str)> {
 /// name in them is taken for one class, used for everything they call on it (`el` of
 /// `convert_p(el)` and of `convert_a(el)`). Each call on it then says those uses (see
 /// [`add_uses`]) when they are two to [`MAX_USES`], and the value's name alone
-/// otherwise.
-fn share_uses(functions: &mut [ExtractedSymbol]) {
+/// otherwise. Returns each value with its uses, one to [`MAX_USES`] of them, joined by
+/// spaces (the class's [`ExtractedSymbol::uses`]).
+fn share_uses(functions: &mut [ExtractedSymbol]) -> Vec<(String, String)> {
     let is_function = |s: &ExtractedSymbol| matches!(s.kind, SymbolKind::Fn | SymbolKind::Method);
     let mut uses: Vec<(String, BTreeSet<String>)> = Vec::new();
     for r in functions
@@ -1636,28 +1680,38 @@ fn share_uses(functions: &mut [ExtractedSymbol]) {
         };
         uses[at].1.extend(names.split(' ').map(str::to_string));
     }
-    let shared: Vec<(String, String)> = uses
+    let shared: Vec<(String, String, String)> = uses
         .into_iter()
         .map(|(value, names)| {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let joined = if names.len() <= MAX_USES {
+                names.join(" ")
+            } else {
+                String::new()
+            };
             let used = if (2..=MAX_USES).contains(&names.len()) {
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                format!("{value}{{{}}}", names.join(" "))
+                format!("{value}{{{joined}}}")
             } else {
                 value.clone()
             };
-            (value, used)
+            (value, used, joined)
         })
         .collect();
     for f in functions.iter_mut().filter(|s| is_function(s)) {
         for r in &mut f.references {
             if let Some(qual) = &mut r.qual
                 && let Some((value, _)) = uses_of(qual)
-                && let Some((_, used)) = shared.iter().find(|(v, _)| v == value)
+                && let Some((_, used, _)) = shared.iter().find(|(v, _, _)| v == value)
             {
                 *qual = used.clone();
             }
         }
     }
+    shared
+        .into_iter()
+        .filter(|(_, _, joined)| !joined.is_empty())
+        .map(|(value, _, joined)| (value, joined))
+        .collect()
 }
 
 fn attach(symbol: ExtractedSymbol, cx: &mut Context, symbols: &mut Vec<ExtractedSymbol>) {

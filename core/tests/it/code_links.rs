@@ -988,6 +988,130 @@ fn a_ruby_field_holds_what_the_class_assigns_it_in_any_of_its_files() {
     );
 }
 
+/// What a Ruby class's methods call on a value of no known class tells its class in
+/// every file the class is reopened in (`el.type` alone says nothing; `el.attr`,
+/// `el.children`, `el.options` in another file of the class do), and an instance
+/// variable's in the classes it extends and that extend it (never a sibling's); a
+/// parameter copying one (`tree = @tree`) is that variable. An edit there moves the
+/// links; every step links as a fresh index does.
+#[test]
+fn a_ruby_value_s_uses_in_every_file_of_its_class_tell_its_class() {
+    let element = "class Element\n  def type\n  end\n\n  def attr\n  end\n\n  def children\n  end\n\n  def options\n  end\n\n  def value\n  end\nend\n\nclass Token\n  def type\n  end\n\n  def value\n  end\n\n  def options\n  end\nend\n";
+    let (home, dir, engine, root) = indexed(&[
+        // (The one-use files first: the files that tell come after, and link them again.)
+        (
+            "lib/parser/emphasis.rb",
+            "class Parser\n  def parse_emphasis(el)\n    el.type\n  end\nend\n",
+        ),
+        (
+            "lib/base.rb",
+            "class Base\n  def add_text(text, tree = @tree)\n    tree.options\n  end\nend\n",
+        ),
+        (
+            "lib/other.rb",
+            "class Other < Base\n  def go\n    @tree.value\n  end\nend\n",
+        ),
+        ("lib/element.rb", element),
+        (
+            "lib/parser.rb",
+            "class Parser\n  def parse_block(el)\n    el.attr\n    el.children\n    el.options\n  end\nend\n",
+        ),
+        (
+            "lib/kramdown.rb",
+            "class Kramdown < Base\n  def parse\n    @tree.children\n    @tree.attr\n    @tree.type\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/parser/emphasis.rb:3 call type -> lib/element.rb:type@2",
+        "lib/base.rb:3 call options -> lib/element.rb:options@11",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    // `Other`'s `@tree` is told by its base's uses only (`options`): too few.
+    assert!(
+        !links
+            .iter()
+            .any(|l| l.starts_with("lib/other.rb:3 call value -> lib/")),
+        "{links:#?}"
+    );
+    // The other file of the class no longer tells: the one use is ambiguous again.
+    write(
+        dir.path(),
+        "lib/parser.rb",
+        "class Parser\n  def parse_block(el)\n    el.size\n  end\nend\n",
+    );
+    call(
+        &engine,
+        "code.update_files",
+        json!({"path": root, "files": ["lib/parser.rb"]}),
+    );
+    let links = links_of::links(home.path(), &root);
+    assert!(
+        !links
+            .iter()
+            .any(|l| l.starts_with("lib/parser/emphasis.rb:3 call type -> lib/")),
+        "{links:#?}"
+    );
+    let fresh = tempfile::tempdir().unwrap();
+    let cold = Engine::open_at(fresh.path()).unwrap();
+    call(&cold, "code.index_repository", json!({"path": root}));
+    assert_eq!(links, links_of::links(fresh.path(), &root));
+}
+
+/// A Ruby `new` on a class the code computes makes that class: a registry of a class's
+/// kinds looked up by a symbol (`Node[:separator]`, `Node::Separator`) or by any key (a
+/// `Node`), a local holding one, `self` in a class method, `Class.new(self)`; a hash
+/// constant's value (`CLASSES[k].new`) is of no class told. A constant holds what its
+/// value gives (`REGISTRY = Registry.new`, `Renderer = Translator.create { … }`), also
+/// read from another file of its namespace.
+#[test]
+fn a_ruby_class_the_code_computes_is_what_new_makes() {
+    let (home, _dir, engine, root) = indexed(&[
+        (
+            "lib/node.rb",
+            "class Node\n  def self.[](name)\n    const_get(name)\n  end\n\n  def initialize(x)\n  end\n\n  class Separator < Node\n  end\nend\n",
+        ),
+        (
+            "lib/tree.rb",
+            "class Tree\n  CLASSES = { a: Node }\n\n  def sep\n    Node[:separator].new(1)\n  end\n\n  def node(type)\n    type = Node[type] unless type.respond_to?(:new)\n    type.new(1)\n  end\n\n  def pick(k)\n    CLASSES[k].new\n  end\nend\n",
+        ),
+        (
+            "lib/translator.rb",
+            "class Translator\n  def self.create(&block)\n    Class.new(self, &block).new\n  end\n\n  def self.translate(*types)\n  end\n\n  def translate(node)\n  end\nend\n\nclass Registry\n  def get(key)\n  end\nend\n\nclass Cache\n  def get(key)\n  end\nend\n",
+        ),
+        (
+            "lib/app.rb",
+            "class App\n  Renderer = Translator.create do\n  end\n  REGISTRY = Registry.new\nend\n",
+        ),
+        (
+            "lib/app/render.rb",
+            "class App\n  def render(ast)\n    Renderer.translate(ast)\n    REGISTRY.get(:x)\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/tree.rb:5 call Separator -> lib/node.rb:Separator@9",
+        "lib/tree.rb:10 call Node -> lib/node.rb:Node@1",
+        "lib/translator.rb:3 call Translator -> lib/translator.rb:Translator@1",
+        "lib/app/render.rb:3 call translate -> lib/translator.rb:translate@9",
+        "lib/app/render.rb:4 call get -> lib/translator.rb:get@14",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+    assert!(
+        !links
+            .iter()
+            .any(|l| l.starts_with("lib/tree.rb:14 call CLASSES")),
+        "{links:#?}"
+    );
+    let separator = id_of(&engine, &root, "lib/node.rb", "Separator");
+    assert_eq!(
+        references_of(&engine, &root, separator),
+        ["lib/tree.rb:5 call"]
+    );
+}
+
 /// A Ruby constant is looked up in the namespaces around it: `Request.new` in `module
 /// Rack` is not the project's `App::Request` (Rack's own, outside), in `module App` it
 /// is; `::Logger.new` is the top level's.

@@ -394,8 +394,54 @@ fn the_upgrade_to_schema_9_reads_every_file_again() {
          ALTER TABLE symbols DROP COLUMN guard;
          DROP INDEX refs_qual;
          UPDATE refs SET qual = '?', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '*()';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '8' WHERE key = 'schema_version';
          PRAGMA user_version = 8;",
+    );
+}
+
+/// Schema 18 keeps what a Ruby class's methods call on each value of no known class:
+/// the upgrade reads the files again, and a call told by the uses in another file of
+/// the class links, as in a fresh index.
+#[test]
+fn the_upgrade_to_schema_18_reads_every_file_again() {
+    the_upgrade_links_as_a_fresh_index(
+        "doc.rb",
+        "class Element
+  def type
+  end
+
+  def attr
+  end
+
+  def children
+  end
+end
+
+class Token
+  def type
+  end
+end
+
+class Doc
+  def parse(el)
+    el.type
+  end
+end
+
+class Doc
+  def block(el)
+    el.attr
+    el.children
+  end
+end
+",
+        "doc.rb:19 call type -> doc.rb:type@2",
+        // As schema 17 left it: no uses kept, the call ambiguous.
+        "ALTER TABLE symbols DROP COLUMN uses;
+         UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE line = 19;
+         UPDATE metadata SET value = '17' WHERE key = 'schema_version';
+         PRAGMA user_version = 17;",
     );
 }
 
@@ -436,6 +482,7 @@ fn the_upgrade_to_schema_17_reads_every_file_again() {
         .execute_batch(
             "UPDATE symbols SET gives = NULL WHERE name = 'Scope';
              UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'get';
+             ALTER TABLE symbols DROP COLUMN uses;
              UPDATE metadata SET value = '16' WHERE key = 'schema_version';
              PRAGMA user_version = 16;",
         )
@@ -465,6 +512,7 @@ fn the_upgrade_to_schema_16_reads_every_file_again() {
         // As schema 15 left it: no attribute, no read in a condition.
         "DELETE FROM symbols WHERE name = 'limit';
          DELETE FROM refs WHERE to_name = 'limit';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '15' WHERE key = 'schema_version';
          PRAGMA user_version = 15;",
     );
@@ -504,6 +552,7 @@ end
         // As schema 14 left it: no fields kept, the call ambiguous.
         "ALTER TABLE symbols DROP COLUMN fields;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB '@src*';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '14' WHERE key = 'schema_version';
          PRAGMA user_version = 14;",
     );
@@ -532,6 +581,7 @@ end
         "ALTER TABLE symbols DROP COLUMN fields;
          DELETE FROM symbols WHERE name = 'level=';
          UPDATE refs SET to_name = 'level' WHERE to_name = 'level=';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '13' WHERE key = 'schema_version';
          PRAGMA user_version = 13;",
     );
@@ -562,6 +612,7 @@ end
         // As schema 12 left it: the value's name alone, the call ambiguous.
         "ALTER TABLE symbols DROP COLUMN fields;
          UPDATE refs SET qual = 'el', to_symbol_id = NULL, ambiguous = 1 WHERE qual GLOB 'el{*';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '12' WHERE key = 'schema_version';
          PRAGMA user_version = 12;",
     );
@@ -596,6 +647,7 @@ Doc.new.walk
          ALTER TABLE symbols DROP COLUMN of_class;
          ALTER TABLE symbols DROP COLUMN mixins;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'walk';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '11' WHERE key = 'schema_version';
          PRAGMA user_version = 11;",
     );
@@ -636,6 +688,7 @@ end
          ALTER TABLE symbols DROP COLUMN mixins;
          ALTER TABLE symbols DROP COLUMN gives;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'render';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '10' WHERE key = 'schema_version';
          PRAGMA user_version = 10;",
     );
@@ -660,6 +713,7 @@ fn the_upgrade_to_schema_10_reads_every_file_again() {
          DROP INDEX symbols_guarded;
          ALTER TABLE symbols DROP COLUMN guard;
          UPDATE refs SET to_symbol_id = NULL, ambiguous = 1 WHERE to_name = 'Trace';
+         ALTER TABLE symbols DROP COLUMN uses;
          UPDATE metadata SET value = '9' WHERE key = 'schema_version';
          PRAGMA user_version = 9;",
     );

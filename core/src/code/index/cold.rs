@@ -127,10 +127,11 @@ impl Writer<'_, '_> {
         let tokens_here = tokens.next().unwrap_or_else(|| name_tokens(&symbol.name));
         let kind = symbol.kind.as_str();
         let mixins = super::stored_mixins(&symbol.mixins);
-        let fields = super::stored_fields(&symbol.fields);
+        let fields = super::stored_pairs(&symbol.fields);
+        let uses = super::stored_pairs(&symbol.uses);
         conn.prepare_cached(
-            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class, fields)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class, fields, uses)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )?
         .execute(params![
             at.file,
@@ -148,6 +149,7 @@ impl Writer<'_, '_> {
             mixins,
             symbol.of_class,
             fields,
+            uses,
         ])?;
         let id = conn.last_insert_rowid();
         self.delta.symbols += 1;
@@ -176,7 +178,12 @@ impl Writer<'_, '_> {
             (scope, parent),
             symbol.signature.as_deref(),
             (symbol.guard.as_deref(), symbol.gives.as_deref()),
-            (mixins.as_deref(), fields.as_deref(), symbol.of_class),
+            (
+                mixins.as_deref(),
+                fields.as_deref(),
+                uses.as_deref(),
+                symbol.of_class,
+            ),
         );
         if let Some(parent) = parent {
             cold.parents.insert(id, parent);

@@ -18,6 +18,7 @@ pub(super) struct OldSymbol {
     pub(super) mixins: Option<String>,
     pub(super) of_class: bool,
     pub(super) fields: Option<String>,
+    pub(super) uses: Option<String>,
 }
 
 /// A changed file's symbols before the run, by identity: the path of (kind, name,
@@ -43,7 +44,7 @@ impl OldSymbols {
     pub(super) fn load(conn: &Connection, file_id: i64) -> rusqlite::Result<OldSymbols> {
         let mut stmt = conn.prepare_cached(
             "SELECT id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment,
-                    declaration, guard, gives, mixins, of_class, fields
+                    declaration, guard, gives, mixins, of_class, fields, uses
              FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
         let mut keys: HashMap<i64, String> = HashMap::new();
@@ -70,6 +71,7 @@ impl OldSymbols {
                     mixins: r.get(11)?,
                     of_class: r.get(12)?,
                     fields: r.get(13)?,
+                    uses: r.get(14)?,
                 },
             ))
         })?;

@@ -32,7 +32,7 @@
 //! - **A value** (`x.len()`): the type is not known; ambiguous when some type defines a
 //!   member of that name, external otherwise.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -117,6 +117,10 @@ pub(super) struct Sym {
     /// For a class (or a Ruby module), the fields of known class its methods assign, as
     /// stored (`name qualifier`, one a line: see [`Linker::field_assigned`]).
     pub(super) fields: Option<Arc<str>>,
+    /// For a class (or a Ruby module), the members its methods call on each value of
+    /// no known class, as stored (`name use use`, one a line: see
+    /// [`Linker::pooled_uses`]).
+    pub(super) uses: Option<Arc<str>>,
     /// The conditions under which it is compiled (C's `#if`s: see
     /// [`LanguageExtractor::guard`](crate::code::extract::LanguageExtractor::guard)).
     pub(super) guard: Option<Arc<str>>,
@@ -615,7 +619,7 @@ struct Read {
 macro_rules! select_syms {
     ($rest:literal) => {
         concat!(
-            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start, s.mixins, s.of_class, s.fields ",
+            "SELECT s.id, s.file_id, s.kind, p.kind, p.name, s.signature, f.language, s.parent_symbol_id, s.guard, s.gives, s.line_start, s.mixins, s.of_class, s.fields, s.uses ",
             $rest
         )
     };
@@ -636,30 +640,36 @@ fn sym_row(r: &rusqlite::Row) -> rusqlite::Result<Sym> {
     let gives: Option<String> = r.get(9)?;
     let mixins: Option<String> = r.get(11)?;
     let fields: Option<String> = r.get(13)?;
+    let uses: Option<String> = r.get(14)?;
     Ok(Sym::new(
         (r.get(0)?, r.get(1)?, r.get(10)?, family, kind),
         (scope, r.get(7)?),
         signature.as_deref(),
         (guard.as_deref(), gives.as_deref()),
-        (mixins.as_deref(), fields.as_deref(), r.get(12)?),
+        (
+            mixins.as_deref(),
+            fields.as_deref(),
+            uses.as_deref(),
+            r.get(12)?,
+        ),
     ))
 }
 
 /// The class of the field `field` in a class's stored `fields` (see [`Sym::fields`]).
 fn field_in<'f>(fields: &'f str, field: &str) -> Option<&'f str> {
-    super::fields_of(fields).find_map(|(name, ty)| (name == field).then_some(ty))
+    super::pairs_of(fields).find_map(|(name, ty)| (name == field).then_some(ty))
 }
 
 impl Sym {
     /// The symbol `id` of `file` (of `family`, of `kind`) in `scope` under `parent`, with
-    /// what its `signature`, `guard`, stored `gives`, `mixins` (one a line), `fields` and
-    /// `of_class` tell the linker.
+    /// what its `signature`, `guard`, stored `gives`, `mixins` (one a line), `fields`,
+    /// `uses` and `of_class` tell the linker.
     pub(super) fn new(
         (id, file, line, family, kind): (i64, i64, u32, Family, Option<SymbolKind>),
         (scope, parent): (Scope, Option<i64>),
         signature: Option<&str>,
         (guard, gives): (Option<&str>, Option<&str>),
-        (mixins, fields, of_class): (Option<&str>, Option<&str>, bool),
+        (mixins, fields, uses, of_class): (Option<&str>, Option<&str>, Option<&str>, bool),
     ) -> Sym {
         let rules = family.rules();
         Sym {
@@ -682,6 +692,7 @@ impl Sym {
             alias_of: rules.alias_of(kind, signature).map(Arc::from),
             guard: guard.map(Arc::from),
             fields: fields.map(Arc::from),
+            uses: uses.map(Arc::from),
             macro_def: macro_def(family, kind, signature),
         }
     }
@@ -801,6 +812,14 @@ pub(super) struct Linker<'a> {
     /// The class of a field and the file that writes it (see
     /// [`Linker::field_assigned`]), by the class or module it is read in and its name.
     fields_read: HashMap<(i64, String), Option<Written>>,
+    /// What the definitions of a class call on a value of no known class (see
+    /// [`Linker::pooled_uses`]), by the class's id and the value.
+    pooled: HashMap<(i64, String), Option<Rc<str>>>,
+    /// The classes extending a class (see [`Linker::extending`]), by its id.
+    extending: HashMap<i64, Rc<[TypeBases]>>,
+    /// The classes of a family that extend or mix in something (see
+    /// [`Linker::with_bases`]).
+    subclasses: HashMap<Family, Rc<[Sym]>>,
 }
 
 /// A qualifier and the file that writes it (where its names are looked up from).
@@ -855,6 +874,9 @@ impl<'a> Linker<'a> {
             in_bases: 0,
             used: HashMap::new(),
             fields_read: HashMap::new(),
+            pooled: HashMap::new(),
+            extending: HashMap::new(),
+            subclasses: HashMap::new(),
         }
     }
 
@@ -1642,10 +1664,19 @@ impl<'a> Linker<'a> {
             // `Response::Middleware`).
             let homes = self.namespaces_around(&[], &chain)?;
             if let Some(class) = self
-                .first_classes_in(file, name, homes, |c| !never(c) && kind_fits(kind, c.kind))?
+                .first_classes_in(file, name, homes.clone(), |c| {
+                    !never(c) && kind_fits(kind, c.kind)
+                })?
                 .first()
             {
                 return Ok(Some(Target::Linked(class.id)));
+            }
+            if kind_fits(kind, Some(SymbolKind::Const))
+                && let Some(constant) = self.first_constant_in(file, name, homes)?
+            {
+                // A constant of such a namespace, written where it is reopened in
+                // another file (`SafeRenderer = …` in `class Sinatra`).
+                return Ok(Some(Target::Linked(constant.id)));
             }
             let top = self.candidates(file, name, None, |s| s.scope == Scope::Top && !never(s))?;
             let fitting: Vec<&Sym> = top.iter().filter(|s| kind_fits(kind, s.kind)).collect();
@@ -2275,6 +2306,18 @@ impl<'a> Linker<'a> {
             // the project (not the project's one method of the name).
             return Ok(found);
         }
+        if owned.is_empty()
+            && depth < MAX_DEPTH
+            && segments.len() == 1
+            && let Some(pooled) = self.pooled_uses(file, from, qual, uses)?
+            && let Some(found @ Target::Linked(_)) =
+                self.by_use(file, name, kind, &pooled, depth)?
+        {
+            // `el.type` in a method of a class reopened in other files, whose methods
+            // there call `attr`, `children` and `options` on their `el` too: of the one
+            // class that has them all.
+            return Ok(found);
+        }
         if owned.is_empty() && segments.len() == 1 && self.of_library_class(file, ty)? {
             // A value of one of the language's own classes that the project does not
             // reopen (`events: list[str]`: `events.append`): its member is outside.
@@ -2477,6 +2520,165 @@ impl<'a> Linker<'a> {
         })
     }
 
+    /// Every member called on the value `value` of no known class (a local, a parameter,
+    /// an instance variable) in the methods of every definition of the class `from` is
+    /// written in (Ruby's, reopened in other files) and, for an instance variable, of
+    /// the classes it extends and that extend it, however deep (an instance variable of
+    /// a base is its subclasses' too): a value of one name in one class is taken for
+    /// one class (as within one file, see `extract::share_uses`). None where they add
+    /// nothing to `own`, what `from` is known to call on it.
+    fn pooled_uses(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        value: &str,
+        own: Option<&str>,
+    ) -> rusqlite::Result<Option<String>> {
+        let ivar = value.starts_with('@');
+        let name = value.strip_prefix('@').unwrap_or(value);
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || !name.starts_with(|c: char| c.is_lowercase() || c == '_')
+        {
+            return Ok(None);
+        }
+        let chain = self.enclosing(file, from)?;
+        let Some((id, class)) = self.enclosing_type(&chain) else {
+            return Ok(None);
+        };
+        let key = (id, value.to_string());
+        let pooled = match self.pooled.get(&key) {
+            Some(pooled) => pooled.clone(),
+            None => {
+                let Some(sym) = self.sym(&class, id)? else {
+                    return Ok(None);
+                };
+                let mut names: BTreeSet<String> = BTreeSet::new();
+                let mut seen: HashSet<i64> = HashSet::new();
+                // (Up the bases, down the subclasses: never to a sibling class.)
+                let (up, down) = (true, true);
+                let mut next: Vec<(TypeBases, (bool, bool))> =
+                    vec![((sym.file, sym.id, sym.bases.clone()), (up, down))];
+                while let Some((reached, (up, down))) = next.pop() {
+                    if !seen.insert(reached.1) || seen.len() > 64 {
+                        continue;
+                    }
+                    for (at, written_in, bases) in self.every_definition(reached)? {
+                        seen.insert(written_in);
+                        if let Some(class) = self.name_of(written_in)?
+                            && let Some(uses) = self.sym(&class, written_in)?.and_then(|s| s.uses)
+                            && let Some(used) = super::pairs_of(&uses)
+                                .find_map(|(v, used)| (v == value).then_some(used))
+                        {
+                            names.extend(used.split(' ').map(str::to_string));
+                        }
+                        if !ivar {
+                            continue;
+                        }
+                        if up {
+                            for base in bases.iter().flat_map(|b| b.iter()) {
+                                let reached =
+                                    self.type_bases((at, Some(written_in)), last_segment(base))?;
+                                next.extend(reached.map(|r| (r, (true, false))));
+                            }
+                        }
+                        if down {
+                            let extending = self.extending(written_in)?;
+                            next.extend(extending.iter().map(|r| (r.clone(), (false, true))));
+                        }
+                    }
+                }
+                let pooled = (!names.is_empty())
+                    .then(|| Rc::from(names.into_iter().collect::<Vec<_>>().join(" ")));
+                self.pooled.insert(key, pooled.clone());
+                pooled
+            }
+        };
+        let Some(pooled) = pooled else {
+            return Ok(None);
+        };
+        let own: BTreeSet<&str> = own.map(|o| o.split(' ').collect()).unwrap_or_default();
+        Ok(pooled
+            .split(' ')
+            .any(|n| !own.contains(n))
+            .then(|| pooled.to_string()))
+    }
+
+    /// The classes that extend the class `id` (one of its definitions), as they reach it
+    /// by the names of their bases.
+    fn extending(&mut self, id: i64) -> rusqlite::Result<Rc<[TypeBases]>> {
+        if let Some(found) = self.extending.get(&id) {
+            return Ok(found.clone());
+        }
+        let found: Rc<[TypeBases]> = match self.name_of(id)? {
+            Some(class) => {
+                let file = self.sym(&class, id)?.map(|s| s.file);
+                let mut found = Vec::new();
+                if let Some(file) = file {
+                    let family = self.family(file)?;
+                    let subclasses = self.with_bases(family)?;
+                    for sub in subclasses.iter() {
+                        let names_it = sub
+                            .bases
+                            .iter()
+                            .flat_map(|b| b.iter())
+                            .any(|b| last_segment(b) == &*class);
+                        if names_it
+                            && self
+                                .type_bases((sub.file, Some(sub.id)), &class)?
+                                .is_some_and(|(_, reached, _)| reached == id)
+                        {
+                            found.push((sub.file, sub.id, sub.bases.clone()));
+                        }
+                    }
+                }
+                Rc::from(found)
+            }
+            None => Rc::from(Vec::new()),
+        };
+        self.extending.insert(id, found.clone());
+        Ok(found)
+    }
+
+    /// The classes of `family` that extend or mix in something, in id order.
+    fn with_bases(&mut self, family: Family) -> rusqlite::Result<Rc<[Sym]>> {
+        if let Some(found) = self.subclasses.get(&family) {
+            return Ok(found.clone());
+        }
+        let extends = |s: &Sym| {
+            s.family == family
+                && s.kind == Some(SymbolKind::Class)
+                && s.bases.iter().flat_map(|b| b.iter()).next().is_some()
+        };
+        let mut found: Vec<Sym> = match self.source {
+            Source::Memory { symbols, .. } => symbols
+                .values()
+                .flat_map(|syms| syms.iter())
+                .filter(|s| extends(s))
+                .cloned()
+                .collect(),
+            Source::Db(conn) => {
+                let (a, b) = family.languages();
+                read_syms(
+                    conn,
+                    select_syms!(
+                        "FROM symbols s JOIN files f ON f.id = s.file_id
+                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                         WHERE s.kind = 'class' AND f.language IN (?1, ?2)"
+                    ),
+                    &[&a, &b],
+                )?
+                .into_iter()
+                .filter(|s| extends(s))
+                .collect()
+            }
+        };
+        found.sort_by_key(|s| s.id);
+        let found: Rc<[Sym]> = Rc::from(found);
+        self.subclasses.insert(family, found.clone());
+        Ok(found)
+    }
+
     /// Whether a value of the class `ty` (written in `file`) is of one of the language's
     /// own classes that the project does not define, so that its members are outside:
     /// not one whose value may be of any class ([`LanguageLinker::of_any_class`]).
@@ -2670,6 +2872,34 @@ impl<'a> Linker<'a> {
             }
         }
         Ok(Vec::new())
+    }
+
+    /// The first constant named `name` written directly in one of the namespaces
+    /// `homes` (innermost first), however many files define them.
+    fn first_constant_in(
+        &mut self,
+        file: i64,
+        name: &str,
+        homes: Vec<Arc<str>>,
+    ) -> rusqlite::Result<Option<Sym>> {
+        let constants = self.candidates(file, name, Some(SymbolKind::Const), |s| {
+            s.kind == Some(SymbolKind::Const)
+        })?;
+        if constants.is_empty() {
+            return Ok(None);
+        }
+        for home in homes {
+            for constant in &constants {
+                let at = match constant.parent {
+                    Some(parent) => self.name_of(parent)?,
+                    None => None,
+                };
+                if at.as_deref() == Some(&*home) {
+                    return Ok(Some(constant.clone()));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Whether a path (`URI.Parser`, `Net.HTTP.get`) starts with a namespace the project
@@ -2999,37 +3229,17 @@ impl<'a> Linker<'a> {
         if let Some(found) = self.includers.get(&key) {
             return Ok(found.clone());
         }
-        let mixes = |s: &Sym| {
-            s.family == family
-                && s.kind == Some(SymbolKind::Class)
-                && s.bases
+        let mut found: Vec<Sym> = self
+            .with_bases(family)?
+            .iter()
+            .filter(|s| {
+                s.bases
                     .iter()
                     .flat_map(|b| b.iter())
                     .any(|b| b.rsplit('.').next() == Some(module))
-        };
-        let mut found: Vec<Sym> = match self.source {
-            Source::Memory { symbols, .. } => symbols
-                .values()
-                .flat_map(|syms| syms.iter())
-                .filter(|s| mixes(s))
-                .cloned()
-                .collect(),
-            Source::Db(conn) => {
-                let (a, b) = family.languages();
-                read_syms(
-                    conn,
-                    select_syms!(
-                        "FROM symbols s JOIN files f ON f.id = s.file_id
-                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
-                         WHERE s.mixins IS NOT NULL AND f.language IN (?1, ?2)"
-                    ),
-                    &[&a, &b],
-                )?
-                .into_iter()
-                .filter(|s| mixes(s))
-                .collect()
-            }
-        };
+            })
+            .cloned()
+            .collect();
         found.sort_by_key(|s| s.id);
         self.includers.insert(key, found.clone());
         Ok(found)

@@ -193,16 +193,17 @@ fn stored_mixins(mixins: &[String]) -> Option<String> {
     (!mixins.is_empty()).then(|| mixins.join("\n"))
 }
 
-/// A class's fields as the `fields` column keeps them: `name qualifier`, one a line,
-/// NULL for none.
-fn stored_fields(fields: &[(String, String)]) -> Option<String> {
-    (!fields.is_empty()).then(|| {
-        let lines: Vec<String> = fields.iter().map(|(n, ty)| format!("{n} {ty}")).collect();
+/// A class's fields or uses as the `fields` and `uses` columns keep them: `name
+/// qualifier` (`name use use`), one a line, NULL for none.
+fn stored_pairs(pairs: &[(String, String)]) -> Option<String> {
+    (!pairs.is_empty()).then(|| {
+        let lines: Vec<String> = pairs.iter().map(|(n, ty)| format!("{n} {ty}")).collect();
         lines.join("\n")
     })
 }
 
-/// The `(name, qualifier)` pairs a `fields` column keeps ([`stored_fields`]).
-fn fields_of(stored: &str) -> impl Iterator<Item = (&str, &str)> {
+/// The `(name, qualifier)` (`(name, uses)`) pairs a `fields` (`uses`) column keeps
+/// ([`stored_pairs`]).
+fn pairs_of(stored: &str) -> impl Iterator<Item = (&str, &str)> {
     stored.lines().filter_map(|l| l.split_once(' '))
 }

@@ -351,11 +351,20 @@ fn collect_names(
     for name in rows {
         names.insert(name?);
     }
-    let mut stmt = conn
-        .prepare_cached("SELECT fields FROM symbols WHERE file_id = ?1 AND fields IS NOT NULL")?;
-    let rows = stmt.query_map([file_id], |r| r.get::<_, String>(0))?;
-    for fields in rows {
-        names.extend(field_names(Some(&fields?)));
+    let mut stmt = conn.prepare_cached(
+        "SELECT fields, uses FROM symbols
+         WHERE file_id = ?1 AND (fields IS NOT NULL OR uses IS NOT NULL)",
+    )?;
+    let rows = stmt.query_map([file_id], |r| {
+        Ok((
+            r.get::<_, Option<String>>(0)?,
+            r.get::<_, Option<String>>(1)?,
+        ))
+    })?;
+    for row in rows {
+        let (fields, uses) = row?;
+        names.extend(field_names(fields.as_deref()));
+        names.extend(use_names(uses.as_deref()));
     }
     Ok(())
 }
@@ -363,7 +372,14 @@ fn collect_names(
 /// The names a class's stored `fields` give its fields as a qualifier writes them
 /// (`@src`): what the references reached through one of them hold.
 fn field_names(fields: Option<&str>) -> impl Iterator<Item = String> + '_ {
-    super::fields_of(fields.unwrap_or_default()).map(|(name, _)| format!("@{name}"))
+    super::pairs_of(fields.unwrap_or_default()).map(|(name, _)| format!("@{name}"))
+}
+
+/// The values a class's stored `uses` name, as a qualifier writes them (`el`,
+/// `@tree`): what is called on one of them in the class's other definitions is
+/// linked by those uses too.
+fn use_names(uses: Option<&str>) -> impl Iterator<Item = String> + '_ {
+    super::pairs_of(uses.unwrap_or_default()).map(|(name, _)| name.to_string())
 }
 impl<'c, 't> Writer<'c, 't> {
     pub(super) fn new(
@@ -525,6 +541,9 @@ impl<'c, 't> Writer<'c, 't> {
                         self.touched
                             .removed
                             .extend(field_names(symbol.fields.as_deref()));
+                        self.touched
+                            .removed
+                            .extend(use_names(symbol.uses.as_deref()));
                         self.touched.removed.insert(symbol.name);
                     }
                 }
@@ -555,7 +574,8 @@ impl<'c, 't> Writer<'c, 't> {
         let key = symbol_key(parent_key, symbol.kind.as_str(), &symbol.name, *ordinal);
         *ordinal += 1;
         let mixins = super::stored_mixins(&symbol.mixins);
-        let fields = super::stored_fields(&symbol.fields);
+        let fields = super::stored_pairs(&symbol.fields);
+        let uses = super::stored_pairs(&symbol.uses);
         let id = match old.by_key.remove(&key) {
             Some(before) => {
                 if before.line_start != symbol.line_start
@@ -568,12 +588,13 @@ impl<'c, 't> Writer<'c, 't> {
                     || before.mixins != mixins
                     || before.of_class != symbol.of_class
                     || before.fields != fields
+                    || before.uses != uses
                 {
                     conn.prepare_cached(
                         "UPDATE symbols SET line_start = ?1, line_end = ?2, signature = ?3, doc_comment = ?4,
                                 declaration = ?5, guard = ?6, gives = ?7, mixins = ?8, of_class = ?9,
-                                fields = ?10
-                         WHERE id = ?11",
+                                fields = ?10, uses = ?11
+                         WHERE id = ?12",
                     )?
                     .execute(params![
                         symbol.line_start,
@@ -586,6 +607,7 @@ impl<'c, 't> Writer<'c, 't> {
                         mixins,
                         symbol.of_class,
                         fields,
+                        uses,
                         before.id
                     ])?;
                     // A new signature may give another type, or another owner (a Go
@@ -607,13 +629,21 @@ impl<'c, 't> Writer<'c, 't> {
                             .chain(field_names(fields.as_deref()));
                         self.touched.added.extend(names);
                     }
+                    // Other members called on a value of no known class: what is
+                    // called on a value of its name in the class's other definitions
+                    // (and those extending it) is linked again.
+                    if before.uses != uses && self.touched.track {
+                        let names =
+                            use_names(before.uses.as_deref()).chain(use_names(uses.as_deref()));
+                        self.touched.added.extend(names);
+                    }
                 }
                 before.id
             }
             None => {
                 conn.prepare_cached(
-                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class, fields)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                    "INSERT INTO symbols (file_id, parent_symbol_id, name, kind, line_start, line_end, signature, doc_comment, name_tokens, declaration, guard, gives, mixins, of_class, fields, uses)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                 )?
                 .execute(params![
                     file_id,
@@ -631,6 +661,7 @@ impl<'c, 't> Writer<'c, 't> {
                     mixins,
                     symbol.of_class,
                     fields,
+                    uses,
                 ])?;
                 let id = conn.last_insert_rowid();
                 self.delta.symbols += 1;
@@ -639,6 +670,7 @@ impl<'c, 't> Writer<'c, 't> {
                 }
                 if self.touched.track {
                     self.touched.added.extend(field_names(fields.as_deref()));
+                    self.touched.added.extend(use_names(uses.as_deref()));
                 }
                 if self.bulk_fts && known_file {
                     self.inserted.push(id);

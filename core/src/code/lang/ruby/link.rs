@@ -76,22 +76,10 @@ impl LanguageLinker for Linking {
         // only for a member that the classes values most often hold do not have
         // (`context.evaluate`, `node.stop`, not `body.each` nor `files.call`).
         let words = value.split('_').filter(|w| !w.is_empty()).count();
-        if !value.starts_with(|c: char| c.is_ascii_lowercase())
-            || !value
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            || words == 0
-            || (words == 1 && value_method(member))
-        {
+        if words == 1 && value_method(member) {
             return None;
         }
-        let mut class = String::with_capacity(value.len());
-        for word in value.split('_').filter(|w| !w.is_empty()) {
-            let mut chars = word.chars();
-            class.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-            class.push_str(chars.as_str());
-        }
-        Some(class)
+        super::camel_case(value)
     }
 
     fn implicit_this(&self) -> bool {

@@ -177,6 +177,14 @@ impl LanguageExtractor for Ruby {
                 .flatten()
                 .map(str::to_string);
         }
+        if node.kind() == "assignment" {
+            // A constant: `DEFAULT = Options.new`, `Renderer = Translator.create { … }`
+            // hold what their value gives (not the classes `Struct.new`, `Class.new`
+            // make).
+            let right = node.child_by_field_name("right")?;
+            return value_type(right, cx)
+                .filter(|ty| !matches!(ty.as_str(), "Struct" | "Class" | "Module" | "Data"));
+        }
         if !matches!(node.kind(), "method" | "singleton_method") {
             return None;
         }
@@ -278,7 +286,9 @@ impl LanguageExtractor for Ruby {
                     }
                     // (`class A < Struct.new(:a)` refers to `Struct` as its base.)
                     Some("new") if in_superclass => {}
-                    Some("new") if receiver.is_none_or(is_constant) => add_new(node, receiver, cx),
+                    Some("new") if receiver.is_none_or(|r| class_value(r, cx).is_some()) => {
+                        add_new(node, receiver, cx)
+                    }
                     Some("super") if receiver.is_none() => add_super(node, cx),
                     Some(name) => {
                         let name = name.to_string();
@@ -326,6 +336,20 @@ impl LanguageExtractor for Ruby {
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
+                ) && left.kind() == "identifier"
+                {
+                    if let Some(class) = class_value(right, cx) {
+                        // `type = Node[type]`: `type.new` makes a `Node`.
+                        cx.bind(&class_key(cx.text(left)), class);
+                    }
+                    let copied = (node.kind() == "assignment")
+                        .then(|| copied_field(right, cx))
+                        .flatten();
+                    cx.copy_local(cx.text(left), copied);
+                }
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
                 ) && let Some(ty) = value_type(right, cx)
                 {
                     match left.kind() {
@@ -369,6 +393,17 @@ impl LanguageExtractor for Ruby {
                     for (name, class) in yard_params(&doc) {
                         cx.bind(&name, class);
                     }
+                }
+                true
+            }
+            // `def add_text(text, tree = @tree)`: `tree` copies `@tree`.
+            "optional_parameter" | "keyword_parameter" => {
+                if let (Some(name), Some(value)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ) {
+                    let copied = copied_field(value, cx);
+                    cx.copy_local(cx.text(name), copied);
                 }
                 true
             }
@@ -1012,10 +1047,106 @@ fn bare_name(node: Node, cx: &mut Context) {
 /// receiver that is no constant.
 fn constructed_class(receiver: Option<Node>, cx: &Context) -> Option<String> {
     match receiver {
-        Some(r) if is_constant(r) => Some(constant_path(cx.text(r))),
-        Some(_) => None,
+        Some(r) => class_value(r, cx),
         None => cx.enclosing_named(&[SymbolKind::Class]).map(str::to_string),
     }
+}
+
+/// The class the value `node` is, as a path, when it is evident: a constant (`Foo`,
+/// `A::Foo`); a class's registry of its own kinds looked up by a symbol naming one
+/// (`Node[:separator]`: `Node::Separator`) or by any other key (`Node[type]`: a
+/// `Node`, or a class extending it); a local holding one of those (`type = Node[type]`).
+fn class_value(node: Node, cx: &Context) -> Option<String> {
+    match node.kind() {
+        _ if is_constant(node) => Some(constant_path(cx.text(node))),
+        "element_reference" => {
+            // (A class's, by its name in camel case: `COP_CLASSES[type]` is a hash's
+            // value, of no class told here.)
+            let registry = node
+                .child_by_field_name("object")
+                .filter(|o| is_constant(*o))?;
+            let path = constant_path(cx.text(registry));
+            if !last_segment(&path).contains(|c: char| c.is_ascii_lowercase()) {
+                return None;
+            }
+            let mut walk = node.walk();
+            let mut keys = node.named_children(&mut walk).skip(1);
+            match (keys.next(), keys.next()) {
+                (Some(key), None) if key.kind() == "simple_symbol" => {
+                    let kind = cx.text(key).trim_start_matches(':');
+                    Some(format!("{path}.{}", camel_case(kind)?))
+                }
+                (Some(_), _) => Some(path),
+                (None, _) => None,
+            }
+        }
+        "identifier" => cx.local_type(&class_key(cx.text(node))).map(str::to_string),
+        // `Class.new(self, &block)`: a class extending the one named, with its methods.
+        "call"
+            if is_new(node, cx)
+                && node
+                    .child_by_field_name("receiver")
+                    .is_some_and(|r| cx.text(r) == "Class") =>
+        {
+            let args = node.child_by_field_name("arguments")?;
+            class_value(args.named_child(0)?, cx)
+        }
+        // `self` in a method of the class's own (`def self.create`).
+        "self" if in_class_method(node, cx) => cx
+            .enclosing_named(&[SymbolKind::Class, SymbolKind::Mod])
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// Whether `node` is written in a method of its class's own (`def self.m`, a `def m`
+/// in `class << self`), where `self` is the class.
+fn in_class_method(node: Node, cx: &Context) -> bool {
+    let mut at = cx.parent(node);
+    let mut in_method = false;
+    while let Some(n) = at {
+        match n.kind() {
+            "singleton_method" => return true,
+            "singleton_class" => return in_method,
+            "method" if in_method => return false,
+            "method" => in_method = true,
+            "class" | "module" => return false,
+            _ => {}
+        }
+        at = cx.parent(n);
+    }
+    false
+}
+
+/// The instance variable of no known class that `value` is (`@tree`), where it is one.
+fn copied_field<'t>(value: Node, cx: &Context<'t>) -> Option<&'t str> {
+    (value.kind() == "instance_variable" && value_type(value, cx).is_none()).then(|| cx.text(value))
+}
+
+/// The name under which the class a local holds (see [`class_value`]) is bound.
+fn class_key(name: &str) -> String {
+    format!("{name}.class")
+}
+
+/// `separator` → `Separator`, `with_look_ahead` → `WithLookAhead`; None for anything
+/// but a lowercase snake-case name.
+pub(super) fn camel_case(name: &str) -> Option<String> {
+    if !name.starts_with(|c: char| c.is_ascii_lowercase())
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        return None;
+    }
+    let mut camel = String::with_capacity(name.len());
+    let mut words = name.split('_').filter(|w| !w.is_empty()).peekable();
+    words.peek()?;
+    for word in words {
+        let mut chars = word.chars();
+        camel.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        camel.push_str(chars.as_str());
+    }
+    Some(camel)
 }
 
 /// A `new` (see [`constructed_class`]) as a reference to the class, by its name: `new()`,
