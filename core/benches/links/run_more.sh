@@ -6,7 +6,7 @@
 #
 #   core/benches/links/run_more.sh [--examples N] [PROJECT...]
 #
-# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday ruby-rubyzip ruby-i18n (default: all). Scratch
+# PROJECT: walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday ruby-rubyzip ruby-i18n ruby-tty-prompt ruby-addressable (default: all). Scratch
 # space, tools and gold files go to target/links-bench/ (gold/<project>.jsonl).
 # CC_SEARCH_CLI picks the CLI (default .venv/bin/cc-search, as `make python` installs it).
 set -euo pipefail
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) PROJECTS+=("$1"); shift ;;
   esac
 done
-[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday ruby-rubyzip ruby-i18n)
+[ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(walkdir go-cmp pflag bsh zlib ruby-liquid ruby-tzinfo ruby-rack ruby-thor ruby-mustermann ruby-kramdown ruby-faraday ruby-rubyzip ruby-i18n ruby-tty-prompt ruby-addressable)
 want() { local p; for p in "${PROJECTS[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 # Pinned projects.
@@ -41,6 +41,8 @@ KRAMDOWN_DEB=ruby-kramdown=2.4.0-2            # Debian bookworm (kramdown 2.4.0)
 FARADAY_DEB=ruby-faraday=1.1.0-7              # Debian bookworm (Faraday 1.1.0)
 RUBYZIP_DEB=ruby-zip=2.3.2-1                  # Debian bookworm (rubyzip 2.3.2)
 I18N_DEB=ruby-i18n=1.10.0-2                   # Debian bookworm (i18n 1.10.0)
+TTY_PROMPT_DEB=ruby-tty-prompt=0.23.1-1       # Debian bookworm (TTY::Prompt 0.23.1)
+ADDRESSABLE_DEB=ruby-addressable=2.8.1-1      # Debian bookworm (Addressable 2.8.1)
 
 mkdir -p "$WORK/src" "$WORK/gold" "$WORK/home"
 [ -x "$CLI" ] || { echo "run_more.sh: no CLI at $CLI (make python, or set CC_SEARCH_CLI)" >&2; exit 1; }
@@ -179,3 +181,5 @@ ruby_sample ruby-kramdown "$KRAMDOWN_DEB" kramdown-2.4.0
 ruby_sample ruby-faraday "$FARADAY_DEB" faraday-1.1.0
 ruby_sample ruby-rubyzip "$RUBYZIP_DEB" rubyzip-2.3.2
 ruby_sample ruby-i18n "$I18N_DEB" i18n-1.10.0
+ruby_sample ruby-tty-prompt "$TTY_PROMPT_DEB" tty-prompt-0.23.1
+ruby_sample ruby-addressable "$ADDRESSABLE_DEB" addressable-2.8.1
