@@ -132,30 +132,40 @@ fn floor_boundary(s: &str, max: usize) -> usize {
 }
 
 /// A signature in its compact form: whitespace runs become one space, and no space is
-/// kept after `( [ { < : ,` or before `) ] } > : ,`; longer than `max` bytes, it is cut
-/// (at a char boundary, after the last `,` `)` or `>` when there is one) and `...` added.
+/// kept after `( [ { < : ,` or before `) ] } > : ,` — but for `<` and `>` written
+/// between spaces (an operator: Ruby's `class A < B`) and a `:` that begins a word
+/// (Ruby's `attr_reader :name`); longer than `max` bytes, it is cut (at a char
+/// boundary, after the last `,` `)` or `>` when there is one) and `...` added.
 ///
 /// ```
 /// use cc_search::code::normalize_signature;
 /// assert_eq!(normalize_signature("(a: number, b: number): number", 120), "(a:number,b:number):number");
+/// assert_eq!(normalize_signature("class A < B # :nodoc:", 120), "class A < B # :nodoc:");
 /// ```
 pub fn normalize_signature(sig: &str, max: usize) -> String {
+    let chars: Vec<char> = sig.chars().collect();
     let mut out = String::with_capacity(sig.len());
     let mut pending_space = false;
-    for c in sig.chars() {
+    // Whether the last char pushed is an operator written between spaces.
+    let mut operator = false;
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
         }
+        let next = chars.get(i + 1).copied();
+        let spaced = matches!(c, '<' | '>') && next.is_none_or(char::is_whitespace);
         if pending_space {
             pending_space = false;
             let last = out.chars().next_back();
-            let after_opener = matches!(last, Some('(' | '[' | '{' | '<' | ':' | ','));
-            let before_closer = matches!(c, ')' | ']' | '}' | '>' | ':' | ',');
-            if !after_opener && !before_closer {
+            let after_opener = matches!(last, Some('(' | '[' | '{' | '<' | ':' | ',')) && !operator;
+            let word = c == ':' && next.is_some_and(|n| n.is_alphanumeric() || n == '_');
+            let before_closer = matches!(c, ')' | ']' | '}' | '>' | ':' | ',') && !spaced && !word;
+            if (!after_opener && !before_closer) || (spaced && c == '<') {
                 out.push(' ');
             }
         }
+        operator = spaced && out.ends_with(' ');
         out.push(c);
     }
     if out.len() <= max {

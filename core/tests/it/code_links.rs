@@ -1112,6 +1112,80 @@ fn a_ruby_class_the_code_computes_is_what_new_makes() {
     );
 }
 
+/// A Ruby guard tells a value's class below it (`return false unless
+/// other.kind_of?(Template)`), over what its documentation said (`[Object]`); a class
+/// a method gives is looked up where the method is written, so `Request` in `App::Base`
+/// is `App::Request`, not `App::WebDAV::Request`; a class of Ruby's own that the
+/// project defines only in a namespace the reference is not in is Ruby's (`Dir.pwd`).
+#[test]
+fn a_ruby_guard_and_where_a_type_is_written_tell_a_value_s_class() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "lib/template.rb",
+            "class Template\n  def pattern\n  end\n\n  # @param [Object] other\n  def ==(other)\n    return false unless other.kind_of?(Template)\n    other.pattern == self\n  end\nend\n\nclass Matcher\n  def pattern\n  end\nend\n",
+        ),
+        (
+            "lib/app/base.rb",
+            "module App\n  class Request\n    def secure?\n    end\n  end\n\n  class Base\n    # @return [Request]\n    def request\n    end\n\n    def response\n    end\n\n    def settings\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/app/webdav.rb",
+            "module App\n  module WebDAV\n    class Request\n      def secure?\n      end\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/cop/style/dir.rb",
+            "module Cop\n  class Base\n    include PathUtil\n  end\n\n  module Style\n    class Dir < Base\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/path_util.rb",
+            "module PathUtil\n  def pwd\n    @pwd ||= Dir.pwd\n  end\nend\n\nclass Runner\n  def root\n    Dir.pwd\n  end\nend\n",
+        ),
+        (
+            "lib/jar.rb",
+            "class Jar\n  def initialize(app)\n    @request = app.request\n    app.response\n    app.settings\n  end\n\n  def secure\n    @request.secure?\n  end\nend\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/template.rb:8 call pattern -> lib/template.rb:pattern@2",
+        "lib/jar.rb:9 call secure? -> lib/app/base.rb:secure?@3",
+        // `Dir` outside `Cop::Style` is Ruby's: its `pwd` is outside, not `PathUtil#pwd`.
+        "lib/path_util.rb:9 call pwd -> external",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
+/// A call written inside a string's interpolation is a reference (Ruby's `"#{needed?}"`,
+/// Python's `f"{label()}"`, TypeScript's `${label()}`).
+#[test]
+fn calls_in_interpolations_are_references() {
+    let (home, _dir, _engine, root) = indexed(&[
+        (
+            "lib/task.rb",
+            "class Task\n  def needed?\n  end\n\n  def inspect\n    \"task needed: #{needed?}\"\n  end\nend\n",
+        ),
+        ("lib/run.rb", "task = Task.new\nputs \"#{task.needed?}\"\n"),
+        (
+            "app.py",
+            "def label():\n    return 1\n\n\ndef show():\n    return f\"<{label()}>\"\n",
+        ),
+        (
+            "app.ts",
+            "export function label(): number {\n  return 1;\n}\n\nexport function show(): string {\n  return `<${label()}>`;\n}\n",
+        ),
+    ]);
+    let links = links(home.path(), &root);
+    for link in [
+        "lib/task.rb:6 call needed? -> lib/task.rb:needed?@2",
+        "lib/run.rb:2 call needed? -> lib/task.rb:needed?@2",
+        "app.py:6 call label -> app.py:label@1",
+        "app.ts:6 call label -> app.ts:label@1",
+    ] {
+        assert!(links.contains(link), "{link}: {links:#?}");
+    }
+}
+
 /// A Ruby constant is looked up in the namespaces around it: `Request.new` in `module
 /// Rack` is not the project's `App::Request` (Rack's own, outside), in `module App` it
 /// is; `::Logger.new` is the top level's.

@@ -794,7 +794,7 @@ pub(super) struct Linker<'a> {
     /// Each family's module resolution for the run, made on first use.
     resolvers: HashMap<Family, Box<dyn Modules>>,
     /// The type a call returns (`returned_type`), by where it is written and its callee.
-    returns: HashMap<(i64, Option<i64>, String), Option<String>>,
+    returns: HashMap<(i64, Option<i64>, String), Option<Given>>,
     /// The file and bases of a type as a file reaches it (`inherited`), by that file and
     /// the type's name: looked up once however many of its members are asked for.
     bases: HashMap<(i64, Option<i64>, String), Option<TypeBases>>,
@@ -824,6 +824,10 @@ pub(super) struct Linker<'a> {
 
 /// A qualifier and the file that writes it (where its names are looked up from).
 type Written = (i64, Arc<str>);
+
+/// A type as a definition writes it, with where: the file and the symbol it is written
+/// in (its names are looked up from there: a method's `Request` is its namespace's).
+type Given = ((i64, Option<i64>), String);
 
 /// A type's file and id, and the types it extends and implements (see
 /// `Linker::inherited`).
@@ -1390,43 +1394,44 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The type of the value `sym` (named `name`) gives: a type's own name (a call of
-    /// it constructs one), what a function returns, a variable's type (what the call
-    /// it holds returns, followed from its own file).
+    /// The type of the value `sym` (named `name`) gives, where it is written: a type's
+    /// own name (a call of it constructs one), what a function returns, a variable's
+    /// type (what the call it holds returns, followed from its own file).
     fn type_given(
         &mut self,
         sym: &Sym,
         name: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<String>> {
+    ) -> rusqlite::Result<Option<Given>> {
+        let at = (sym.file, Some(sym.id));
         if sym.kind.is_some_and(|k| k.is_container()) {
-            return Ok(Some(name.to_string()));
+            return Ok(Some((at, name.to_string())));
         }
         let Some(gives) = sym.gives.clone() else {
             return Ok(None);
         };
         if &*gives == "Self" {
             return Ok(match &sym.scope {
-                Scope::Member(owner) => Some(owner.to_string()),
+                Scope::Member(owner) => Some((at, owner.to_string())),
                 _ => None,
             });
         }
         match gives.strip_suffix("()") {
             Some(callee) => self.returned_type(sym.file, None, callee, depth + 1),
-            None => Ok(Some(gives.to_string())),
+            None => Ok(Some((at, gives.to_string()))),
         }
     }
 
-    /// The type a call of `callee` (written in `file`: `F`, `T.m`, `F().g`) returns, as
-    /// its definition says; `None` when the call links to no definition or it says
-    /// nothing.
+    /// The type a call of `callee` (written in `file`, in `from`: `F`, `T.m`, `F().g`)
+    /// returns, as its definition says, and where that writes it; `None` when the call
+    /// links to no definition or it says nothing.
     fn returned_type(
         &mut self,
         file: i64,
         from: Option<i64>,
         callee: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<String>> {
+    ) -> rusqlite::Result<Option<Given>> {
         if depth > MAX_DEPTH {
             return Ok(None);
         }
@@ -1443,7 +1448,7 @@ impl<'a> Linker<'a> {
             && self.rules(file)?.global_names()
         {
             // Ruby's `Foo.new`: an instance of `Foo`.
-            return Ok(Some(class.to_string()));
+            return Ok(Some(((file, from), class.to_string())));
         }
         let target = match receiver {
             None if !self.defined(name)? => Target::External,
@@ -1470,7 +1475,7 @@ impl<'a> Linker<'a> {
                             "Singleton",
                         )? =>
                 {
-                    Some(class.to_string())
+                    Some(((file, from), class.to_string()))
                 }
                 _ => None,
             },
@@ -2136,9 +2141,11 @@ impl<'a> Linker<'a> {
         }
         if let Some(callee) = qual.strip_suffix("()") {
             return match self.returned_type(file, from, callee, depth)? {
-                Some(ty) if depth < MAX_DEPTH => self.of_instance(file, name, kind, &ty, depth + 1),
+                Some((at, ty)) if depth < MAX_DEPTH => {
+                    self.of_instance(at, name, kind, &ty, depth + 1)
+                }
                 // `dict(…).update`: an instance of a class of the language's own.
-                _ if self.of_library_class(file, callee)? => Ok(Target::External),
+                _ if self.of_library_class(file, from, callee)? => Ok(Target::External),
                 _ => self.of_value(file, name, kind, false),
             };
         }
@@ -2179,7 +2186,7 @@ impl<'a> Linker<'a> {
         {
             // `@src.pos` where another definition of the class (Ruby's, reopened in
             // another file) or a class it extends assigns `@src` a value of known class.
-            return self.of_instance(home, name, kind, &ty, depth + 1);
+            return self.of_instance((home, None), name, kind, &ty, depth + 1);
         }
         let segments: Vec<&str> = qual.split('.').collect();
         if let Some(files) = self.module_of_path(file, &segments)? {
@@ -2217,13 +2224,20 @@ impl<'a> Linker<'a> {
         }
         if let [owner, member] = segments[..]
             && depth < MAX_DEPTH
-            && let Some((home, ty)) = self.member_type(file, owner, member, depth)?
+            && let Some((at, ty)) = self.member_type(file, owner, member, depth)?
         {
             // `x.f.g()` with `x: T`: the `g` of the type `T`'s field or property `f` has.
-            return self.of_instance(home, name, kind, &ty, depth + 1);
+            return self.of_instance(at, name, kind, &ty, depth + 1);
         }
         let ty = segments.last().copied().unwrap_or(qual);
         let looks_like_type = ty.starts_with(|c: char| c.is_uppercase());
+        if segments.len() == 1 && rules.global_names() && self.of_library_class(file, from, ty)? {
+            // One of the language's own classes, which the project defines at most where
+            // the reference does not see it (`Dir.pwd` outside the `Dir` cop's
+            // namespace): its members are outside, whatever the project's of the name
+            // extends.
+            return Ok(Target::External);
+        }
         let mut owned = self.owned(file, name, ty)?;
         if kind == RefKind::Value && !owned.is_empty() {
             // A member read is a use of the type's field (`self.response_class`), never
@@ -2253,10 +2267,10 @@ impl<'a> Linker<'a> {
         if owned.is_empty()
             && segments.len() == 1
             && depth < MAX_DEPTH
-            && let Some((home, ty)) = self.variable_type(file, from, qual, depth)?
+            && let Some((at, ty)) = self.variable_type(file, from, qual, depth)?
         {
             // `v.f()` where `v` is a variable of a declared type (`var v = F(…)`).
-            return self.of_instance(home, name, kind, &ty, depth + 1);
+            return self.of_instance(at, name, kind, &ty, depth + 1);
         }
         if owned.is_empty()
             && depth < MAX_DEPTH
@@ -2318,7 +2332,7 @@ impl<'a> Linker<'a> {
             // class that has them all.
             return Ok(found);
         }
-        if owned.is_empty() && segments.len() == 1 && self.of_library_class(file, ty)? {
+        if owned.is_empty() && segments.len() == 1 && self.of_library_class(file, from, ty)? {
             // A value of one of the language's own classes that the project does not
             // reopen (`events: list[str]`: `events.append`): its member is outside.
             return Ok(Target::External);
@@ -2555,10 +2569,11 @@ impl<'a> Linker<'a> {
                 };
                 let mut names: BTreeSet<String> = BTreeSet::new();
                 let mut seen: HashSet<i64> = HashSet::new();
-                // (Up the bases, down the subclasses: never to a sibling class.)
-                let (up, down) = (true, true);
+                // Each class reached, and whether to go on up its bases and down its
+                // subclasses: from the class both ways, then one way each (never to a
+                // sibling class).
                 let mut next: Vec<(TypeBases, (bool, bool))> =
-                    vec![((sym.file, sym.id, sym.bases.clone()), (up, down))];
+                    vec![((sym.file, sym.id, sym.bases.clone()), (true, true))];
                 while let Some((reached, (up, down))) = next.pop() {
                     if !seen.insert(reached.1) || seen.len() > 64 {
                         continue;
@@ -2679,12 +2694,35 @@ impl<'a> Linker<'a> {
         Ok(found)
     }
 
-    /// Whether a value of the class `ty` (written in `file`) is of one of the language's
-    /// own classes that the project does not define, so that its members are outside:
+    /// Whether a value of the class `ty` (written in `file`, in `from`) is of one of the
+    /// language's own classes that the project does not define, or, in one global
+    /// namespace (Ruby's), defines only where the reference does not see it (`Dir.pwd`
+    /// outside `Cop::Style`, which has a `Dir` cop), so that its members are outside:
     /// not one whose value may be of any class ([`LanguageLinker::of_any_class`]).
-    fn of_library_class(&mut self, file: i64, ty: &str) -> rusqlite::Result<bool> {
+    fn of_library_class(
+        &mut self,
+        file: i64,
+        from: Option<i64>,
+        ty: &str,
+    ) -> rusqlite::Result<bool> {
         let rules = self.rules(file)?;
-        Ok(rules.library_type(ty) && !rules.of_any_class(ty) && !self.defined(ty)?)
+        if !rules.library_type(ty) || rules.of_any_class(ty) {
+            return Ok(false);
+        }
+        if !self.defined(ty)? {
+            return Ok(true);
+        }
+        if !rules.global_names() {
+            return Ok(false);
+        }
+        let at_top = !self
+            .candidates(file, ty, None, |s| {
+                s.parent.is_none() && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
+            })?
+            .is_empty();
+        let chain = self.enclosing(file, from)?;
+        let homes = self.namespaces_around(&[], &chain)?;
+        Ok(!at_top && self.first_classes_in(file, ty, homes, |_| true)?.is_empty())
     }
 
     /// What `class` extends or mixes in, however deep, that the project does not define:
@@ -2769,18 +2807,19 @@ impl<'a> Linker<'a> {
         )
     }
 
-    /// The member `name` of a value of the type `ty`: as [`Linker::qualified`] finds it,
-    /// but an instance's method where the class also has one of its own of the name
-    /// (Ruby's `def self.translate` beside `def translate`: a value is an instance).
+    /// The member `name` of a value of the type `ty`, written in a file and a symbol of
+    /// it (its names are looked up from there): as [`Linker::qualified`] finds it, but
+    /// an instance's method where the class also has one of its own of the name (Ruby's
+    /// `def self.translate` beside `def translate`: a value is an instance).
     fn of_instance(
         &mut self,
-        file: i64,
+        (file, from): (i64, Option<i64>),
         name: &str,
         kind: RefKind,
         ty: &str,
         depth: usize,
     ) -> rusqlite::Result<Target> {
-        let found = self.qualified(file, None, name, kind, ty, depth)?;
+        let found = self.qualified(file, from, name, kind, ty, depth)?;
         if let Target::Linked(id) = found
             && self.sym(name, id)?.is_some_and(|s| s.of_class)
         {
@@ -3395,14 +3434,14 @@ impl<'a> Linker<'a> {
 
     /// The type of the field or property `member` of the type `owner`, when the one such
     /// member reached from `file` says it (a declared field, a property's return type),
-    /// with the file that writes it (where its names are looked up).
+    /// with where that writes it (where its names are looked up).
     fn member_type(
         &mut self,
         file: i64,
         owner: &str,
         member: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<(i64, String)>> {
+    ) -> rusqlite::Result<Option<Given>> {
         if !self.defined(member)? {
             return Ok(None);
         }
@@ -3417,13 +3456,11 @@ impl<'a> Linker<'a> {
             return Ok(None);
         }
         let sym = sym.clone();
-        Ok(self
-            .type_given(&sym, member, depth)?
-            .map(|ty| (sym.file, ty)))
+        self.type_given(&sym, member, depth)
     }
 
     /// The type of the variable (or constant) `name` reached from `file` by its rules,
-    /// when its definition says it, with the file that writes it (where its names are
+    /// when its definition says it, with where that writes it (where its names are
     /// looked up: `current_app: FlaskProxy` in the module that imports `FlaskProxy`'s
     /// bases, not in the one that imports `current_app`).
     fn variable_type(
@@ -3432,7 +3469,7 @@ impl<'a> Linker<'a> {
         from: Option<i64>,
         name: &str,
         depth: usize,
-    ) -> rusqlite::Result<Option<(i64, String)>> {
+    ) -> rusqlite::Result<Option<Given>> {
         if !name.starts_with(|c: char| c.is_alphabetic() || c == '_') || !self.defined(name)? {
             return Ok(None);
         }
@@ -3442,11 +3479,11 @@ impl<'a> Linker<'a> {
         let bare_calls = self.rules(file)?.bare_calls();
         let ty = match self.sym(name, id)? {
             Some(sym) if matches!(sym.kind, Some(SymbolKind::Var | SymbolKind::Const)) => {
-                self.type_given(&sym, name, depth)?.map(|ty| (sym.file, ty))
+                self.type_given(&sym, name, depth)?
             }
             // `root.walk` where `root` is a method (Ruby's `attr_reader :root`).
             Some(sym) if bare_calls && sym.kind == Some(SymbolKind::Method) => {
-                self.type_given(&sym, name, depth)?.map(|ty| (sym.file, ty))
+                self.type_given(&sym, name, depth)?
             }
             _ => None,
         };

@@ -619,7 +619,11 @@ impl LanguageExtractor for Python {
                 named_value(node.child_by_field_name("value"), cx);
                 true
             }
-            "comment" | "string" => false,
+            // (A string's interpolations are code: `f"{self.name()}"`.)
+            "comment" => false,
+            "string" => node
+                .children(&mut node.walk())
+                .any(|c| c.kind() == "interpolation"),
             _ => true,
         }
     }

@@ -331,15 +331,17 @@ impl LanguageExtractor for Ruby {
                 true
             }
             // `x = Foo.new`: `x` is a `Foo`; `@x = Foo.parse(s)`: the class's `@x` is
-            // what `Foo.parse` gives (`x ||= …` alike).
+            // what `Foo.parse` gives (`x ||= …` alike); `type = Node[type]`: `type.new`
+            // makes a `Node`; `tree = @tree`: `tree` is `@tree`.
             "assignment" | "operator_assignment" => {
-                if let (Some(left), Some(right)) = (
+                let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
-                ) && left.kind() == "identifier"
-                {
+                ) else {
+                    return true;
+                };
+                if left.kind() == "identifier" {
                     if let Some(class) = class_value(right, cx) {
-                        // `type = Node[type]`: `type.new` makes a `Node`.
                         cx.bind(&class_key(cx.text(left)), class);
                     }
                     let copied = (node.kind() == "assignment")
@@ -347,11 +349,7 @@ impl LanguageExtractor for Ruby {
                         .flatten();
                     cx.copy_local(cx.text(left), copied);
                 }
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) && let Some(ty) = value_type(right, cx)
-                {
+                if let Some(ty) = value_type(right, cx) {
                     match left.kind() {
                         // (A local keeps its name where what it holds is not evident
                         // before linking: a name can say its class.)
@@ -396,6 +394,14 @@ impl LanguageExtractor for Ruby {
                 }
                 true
             }
+            // `return false unless other.kind_of?(Template)`: below, `other` is a
+            // `Template`.
+            "unless_modifier" => {
+                if let Some((name, class)) = guarded(node, cx) {
+                    cx.bind(name, class);
+                }
+                true
+            }
             // `def add_text(text, tree = @tree)`: `tree` copies `@tree`.
             "optional_parameter" | "keyword_parameter" => {
                 if let (Some(name), Some(value)) = (
@@ -419,7 +425,11 @@ impl LanguageExtractor for Ruby {
                 constant_value(node, cx);
                 true
             }
-            "comment" | "string" => false,
+            // (A string's interpolations are code: `"task needed: #{needed?}"`.)
+            "comment" => false,
+            "string" => node
+                .children(&mut node.walk())
+                .any(|c| c.kind() == "interpolation"),
             _ => true,
         }
     }
@@ -1043,8 +1053,8 @@ fn bare_name(node: Node, cx: &mut Context) {
 }
 
 /// The class `new` makes, as a path (`A.Foo`), called on `receiver` (`Foo.new`,
-/// `A::Foo.new`) or bare (in a class method: the class it is written in); none on a
-/// receiver that is no constant.
+/// `A::Foo.new`, any receiver [`class_value`] tells) or bare (in a class method: the
+/// class it is written in); none on another receiver.
 fn constructed_class(receiver: Option<Node>, cx: &Context) -> Option<String> {
     match receiver {
         Some(r) => class_value(r, cx),
@@ -1055,7 +1065,8 @@ fn constructed_class(receiver: Option<Node>, cx: &Context) -> Option<String> {
 /// The class the value `node` is, as a path, when it is evident: a constant (`Foo`,
 /// `A::Foo`); a class's registry of its own kinds looked up by a symbol naming one
 /// (`Node[:separator]`: `Node::Separator`) or by any other key (`Node[type]`: a
-/// `Node`, or a class extending it); a local holding one of those (`type = Node[type]`).
+/// `Node`, or a class extending it); a local holding one of those (`type = Node[type]`);
+/// `Class.new(Base)` (a class extending `Base`: a `Base`); `self` in a class method.
 fn class_value(node: Node, cx: &Context) -> Option<String> {
     match node.kind() {
         _ if is_constant(node) => Some(constant_path(cx.text(node))),
@@ -1116,6 +1127,38 @@ fn in_class_method(node: Node, cx: &Context) -> bool {
         at = cx.parent(n);
     }
     false
+}
+
+/// The local and the class a guard leaves it of: `return false unless
+/// other.kind_of?(Template)` (`is_a?`, `instance_of?`; `raise`, `next`, `break`): the
+/// code below runs only for a `Template`.
+fn guarded<'t>(node: Node, cx: &Context<'t>) -> Option<(&'t str, String)> {
+    let body = node.child_by_field_name("body")?;
+    let leaves = match body.kind() {
+        "return" | "next" | "break" => true,
+        "call" => {
+            body.child_by_field_name("receiver").is_none()
+                && body
+                    .child_by_field_name("method")
+                    .is_some_and(|m| matches!(cx.text(m), "raise" | "fail"))
+        }
+        _ => false,
+    };
+    let test = node.child_by_field_name("condition")?;
+    if !leaves
+        || test.kind() != "call"
+        || !test
+            .child_by_field_name("method")
+            .is_some_and(|m| matches!(cx.text(m), "kind_of?" | "is_a?" | "instance_of?"))
+    {
+        return None;
+    }
+    let value = test
+        .child_by_field_name("receiver")
+        .filter(|r| r.kind() == "identifier")?;
+    let args = test.child_by_field_name("arguments")?;
+    let class = args.named_child(0).filter(|c| is_constant(*c))?;
+    (args.named_child_count() == 1).then(|| (cx.text(value), constant_path(cx.text(class))))
 }
 
 /// The instance variable of no known class that `value` is (`@tree`), where it is one.

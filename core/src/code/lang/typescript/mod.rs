@@ -701,7 +701,11 @@ fn references(node: Node, cx: &mut Context) -> bool {
             }
             true
         }
-        "comment" | "string" | "template_string" | "regex" => false,
+        // (A template's substitutions are code: `${user.name()}`.)
+        "comment" | "string" | "regex" => false,
+        "template_string" => node
+            .children(&mut node.walk())
+            .any(|c| c.kind() == "template_substitution"),
         _ => true,
     }
 }
