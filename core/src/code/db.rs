@@ -310,8 +310,8 @@ INSERT OR REPLACE INTO metadata (key, value) VALUES ('schema_version', '17');
 "#,
     // 18: the members a class's (or Ruby module's) methods call on each value of no
     // known class (`uses`: `el attr children type`, one value a line), for the linker to
-    // read them where the class is reopened in another file or extended; every file is
-    // extracted again by the next run.
+    // read them where the class is reopened in another file or extended, and the calls a
+    // string interpolates; every file is extracted again by the next run.
     r#"
 ALTER TABLE symbols ADD COLUMN uses TEXT;
 UPDATE files SET hash = '', mtime = -1;
