@@ -1130,12 +1130,13 @@ fn in_class_method(node: Node, cx: &Context) -> bool {
 }
 
 /// The local and the class a guard leaves it of: `return false unless
-/// other.kind_of?(Template)` (`is_a?`, `instance_of?`; `raise`, `next`, `break`): the
-/// code below runs only for a `Template`.
+/// other.kind_of?(Template)` (`is_a?`, `instance_of?`; `raise`): the rest of the method
+/// runs only for a `Template`. (Not `next` or `break`: a block's parameter, its name
+/// often another block's too.)
 fn guarded<'t>(node: Node, cx: &Context<'t>) -> Option<(&'t str, String)> {
     let body = node.child_by_field_name("body")?;
     let leaves = match body.kind() {
-        "return" | "next" | "break" => true,
+        "return" => true,
         "call" => {
             body.child_by_field_name("receiver").is_none()
                 && body
