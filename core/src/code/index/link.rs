@@ -801,7 +801,8 @@ pub(super) struct Linker<'a> {
     /// What the default build of a file knows of each macro a guard names
     /// (`macro_state`), by file and name; None while it is being found.
     macros: HashMap<(i64, String), Option<Macro>>,
-    /// The classes that mix a module in (`includers`), by its name and family.
+    /// The classes that extend or mix in a class or module (`includers`), by its name
+    /// and family.
     includers: HashMap<(String, Family), Vec<Sym>>,
     /// How deep the member being looked for is looked for in a type's bases (see
     /// `inherited_from`): there, never a value's (`of_value`).
@@ -817,9 +818,6 @@ pub(super) struct Linker<'a> {
     pooled: HashMap<(i64, String), Option<Rc<str>>>,
     /// The classes extending a class (see [`Linker::extending`]), by its id.
     extending: HashMap<i64, Rc<[TypeBases]>>,
-    /// The classes of a family that extend or mix in something (see
-    /// [`Linker::with_bases`]).
-    subclasses: HashMap<Family, Rc<[Sym]>>,
 }
 
 /// A qualifier and the file that writes it (where its names are looked up from).
@@ -880,7 +878,6 @@ impl<'a> Linker<'a> {
             fields_read: HashMap::new(),
             pooled: HashMap::new(),
             extending: HashMap::new(),
-            subclasses: HashMap::new(),
         }
     }
 
@@ -2630,18 +2627,10 @@ impl<'a> Linker<'a> {
                 let file = self.sym(&class, id)?.map(|s| s.file);
                 let mut found = Vec::new();
                 if let Some(file) = file {
-                    let family = self.family(file)?;
-                    let subclasses = self.with_bases(family)?;
-                    for sub in subclasses.iter() {
-                        let names_it = sub
-                            .bases
-                            .iter()
-                            .flat_map(|b| b.iter())
-                            .any(|b| last_segment(b) == &*class);
-                        if names_it
-                            && self
-                                .type_bases((sub.file, Some(sub.id)), &class)?
-                                .is_some_and(|(_, reached, _)| reached == id)
+                    for sub in self.includers(file, &class)? {
+                        if self
+                            .type_bases((sub.file, Some(sub.id)), &class)?
+                            .is_some_and(|(_, reached, _)| reached == id)
                         {
                             found.push((sub.file, sub.id, sub.bases.clone()));
                         }
@@ -2652,45 +2641,6 @@ impl<'a> Linker<'a> {
             None => Rc::from(Vec::new()),
         };
         self.extending.insert(id, found.clone());
-        Ok(found)
-    }
-
-    /// The classes of `family` that extend or mix in something, in id order.
-    fn with_bases(&mut self, family: Family) -> rusqlite::Result<Rc<[Sym]>> {
-        if let Some(found) = self.subclasses.get(&family) {
-            return Ok(found.clone());
-        }
-        let extends = |s: &Sym| {
-            s.family == family
-                && s.kind == Some(SymbolKind::Class)
-                && s.bases.iter().flat_map(|b| b.iter()).next().is_some()
-        };
-        let mut found: Vec<Sym> = match self.source {
-            Source::Memory { symbols, .. } => symbols
-                .values()
-                .flat_map(|syms| syms.iter())
-                .filter(|s| extends(s))
-                .cloned()
-                .collect(),
-            Source::Db(conn) => {
-                let (a, b) = family.languages();
-                read_syms(
-                    conn,
-                    select_syms!(
-                        "FROM symbols s JOIN files f ON f.id = s.file_id
-                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
-                         WHERE s.kind = 'class' AND f.language IN (?1, ?2)"
-                    ),
-                    &[&a, &b],
-                )?
-                .into_iter()
-                .filter(|s| extends(s))
-                .collect()
-            }
-        };
-        found.sort_by_key(|s| s.id);
-        let found: Rc<[Sym]> = Rc::from(found);
-        self.subclasses.insert(family, found.clone());
         Ok(found)
     }
 
@@ -3261,24 +3211,47 @@ impl<'a> Linker<'a> {
         Ok(reached)
     }
 
-    /// The classes of `file`'s family that mix the module `module` in (by its name).
-    fn includers(&mut self, file: i64, module: &str) -> rusqlite::Result<Vec<Sym>> {
+    /// The classes of `file`'s family that extend or mix in a class or module named
+    /// `base` (by the last name of its path), in id order.
+    fn includers(&mut self, file: i64, base: &str) -> rusqlite::Result<Vec<Sym>> {
         let family = self.family(file)?;
-        let key = (module.to_string(), family);
+        let key = (base.to_string(), family);
         if let Some(found) = self.includers.get(&key) {
             return Ok(found.clone());
         }
-        let mut found: Vec<Sym> = self
-            .with_bases(family)?
-            .iter()
-            .filter(|s| {
-                s.bases
+        let names_it = |s: &Sym| {
+            s.family == family
+                && s.kind == Some(SymbolKind::Class)
+                && s.bases
                     .iter()
                     .flat_map(|b| b.iter())
-                    .any(|b| b.rsplit('.').next() == Some(module))
-            })
-            .cloned()
-            .collect();
+                    .any(|b| b.rsplit('.').next() == Some(base))
+        };
+        let mut found: Vec<Sym> = match self.source {
+            Source::Memory { symbols, .. } => symbols
+                .values()
+                .flat_map(|syms| syms.iter())
+                .filter(|s| names_it(s))
+                .cloned()
+                .collect(),
+            Source::Db(conn) => {
+                let (a, b) = family.languages();
+                // (Its bases are in its signature or its mixins, which name them.)
+                read_syms(
+                    conn,
+                    select_syms!(
+                        "FROM symbols s JOIN files f ON f.id = s.file_id
+                         LEFT JOIN symbols p ON p.id = s.parent_symbol_id
+                         WHERE s.kind = 'class' AND f.language IN (?1, ?2)
+                           AND (instr(s.signature, ?3) > 0 OR instr(s.mixins, ?3) > 0)"
+                    ),
+                    &[&a, &b, &base],
+                )?
+                .into_iter()
+                .filter(|s| names_it(s))
+                .collect()
+            }
+        };
         found.sort_by_key(|s| s.id);
         self.includers.insert(key, found.clone());
         Ok(found)

@@ -375,6 +375,27 @@ fn field_names(fields: Option<&str>) -> impl Iterator<Item = String> + '_ {
     super::pairs_of(fields.unwrap_or_default()).map(|(name, _)| format!("@{name}"))
 }
 
+/// The values whose uses differ between a class's stored `uses` before and after
+/// (one added, removed, or called on for other members): only what is called on a value
+/// of those names elsewhere can link otherwise.
+fn changed_uses(before: Option<&str>, after: Option<&str>) -> Vec<String> {
+    let before: HashMap<&str, &str> = super::pairs_of(before.unwrap_or_default()).collect();
+    let after: HashMap<&str, &str> = super::pairs_of(after.unwrap_or_default()).collect();
+    let mut names: Vec<String> = before
+        .iter()
+        .filter(|(value, used)| after.get(*value) != Some(*used))
+        .chain(
+            after
+                .iter()
+                .filter(|(value, _)| !before.contains_key(*value)),
+        )
+        .map(|(value, _)| value.to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The values a class's stored `uses` name, as a qualifier writes them (`el`,
 /// `@tree`): what is called on one of them in the class's other definitions is
 /// linked by those uses too.
@@ -633,8 +654,7 @@ impl<'c, 't> Writer<'c, 't> {
                     // called on a value of its name in the class's other definitions
                     // (and those extending it) is linked again.
                     if before.uses != uses && self.touched.track {
-                        let names =
-                            use_names(before.uses.as_deref()).chain(use_names(uses.as_deref()));
+                        let names = changed_uses(before.uses.as_deref(), uses.as_deref());
                         self.touched.added.extend(names);
                     }
                 }
