@@ -441,19 +441,7 @@ impl ChunkStore {
                 Vec<u8>,
             );
             let known: Option<Known> = find
-                .query_row([&chunk.key], |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                        r.get(6)?,
-                        r.get(7)?,
-                        r.get(8)?,
-                    ))
-                })
+                .query_row([&chunk.key], |r| Known::try_from(r))
                 .optional()
                 .map_err(db)?;
             let Some((id, source, scope, kind, tag, time, title, meta, old_hash)) = known else {

@@ -1680,19 +1680,15 @@ fn share_uses(functions: &mut [ExtractedSymbol]) -> Vec<(String, String)> {
         };
         uses[at].1.extend(names.split(' ').map(str::to_string));
     }
-    let shared: Vec<(String, String, String)> = uses
+    // Each value, its qualifier, and its uses joined where they are few enough to keep.
+    let shared: Vec<(String, String, Option<String>)> = uses
         .into_iter()
         .map(|(value, names)| {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let joined = if names.len() <= MAX_USES {
-                names.join(" ")
-            } else {
-                String::new()
-            };
-            let used = if (2..=MAX_USES).contains(&names.len()) {
-                format!("{value}{{{joined}}}")
-            } else {
-                value.clone()
+            let joined = (names.len() <= MAX_USES).then(|| names.join(" "));
+            let used = match &joined {
+                Some(joined) if names.len() >= 2 => format!("{value}{{{joined}}}"),
+                _ => value.clone(),
             };
             (value, used, joined)
         })
@@ -1709,8 +1705,7 @@ fn share_uses(functions: &mut [ExtractedSymbol]) -> Vec<(String, String)> {
     }
     shared
         .into_iter()
-        .filter(|(_, _, joined)| !joined.is_empty())
-        .map(|(value, _, joined)| (value, joined))
+        .filter_map(|(value, _, joined)| Some((value, joined?)))
         .collect()
 }
 

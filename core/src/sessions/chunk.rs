@@ -106,21 +106,10 @@ fn chunk(engine: &Engine, id: &str, within: &[PathBuf]) -> Result<ChunkResponse>
                  ORDER BY key LIMIT 5",
             )
             .map_err(db)?;
-        stmt.query_map(params![prefix, upper, allowed], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-            ))
-        })
-        .map_err(db)?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(db)?
+        stmt.query_map(params![prefix, upper, allowed], |r| Row::try_from(r))
+            .map_err(db)?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(db)?
     };
     let (key, kind, project, source, time, text, meta, tag) = match rows.len() {
         0 => return Err(Error::invalid(OP, format!("no chunk with id {prefix}"))),

@@ -2665,11 +2665,10 @@ impl<'a> Linker<'a> {
         if !rules.global_names() {
             return Ok(false);
         }
-        let at_top = !self
-            .candidates(file, ty, None, |s| {
-                s.parent.is_none() && matches!(s.kind, Some(SymbolKind::Class | SymbolKind::Mod))
-            })?
-            .is_empty();
+        let at_top = self
+            .classes_named(file, ty)?
+            .iter()
+            .any(|s| s.parent.is_none());
         let chain = self.enclosing(file, from)?;
         let homes = self.namespaces_around(&[], &chain)?;
         Ok(!at_top && self.first_classes_in(file, ty, homes, |_| true)?.is_empty())
@@ -2878,14 +2877,8 @@ impl<'a> Linker<'a> {
             return Ok(None);
         }
         for home in homes {
-            for constant in &constants {
-                let at = match constant.parent {
-                    Some(parent) => self.name_of(parent)?,
-                    None => None,
-                };
-                if at.as_deref() == Some(&*home) {
-                    return Ok(Some(constant.clone()));
-                }
+            if let Some(constant) = self.written_in(&constants, &home)?.into_iter().next() {
+                return Ok(Some(constant));
             }
         }
         Ok(None)
@@ -2903,14 +2896,19 @@ impl<'a> Linker<'a> {
     /// class or module named `home` (each definition of one reopened in several files).
     fn classes_in(&mut self, file: i64, name: &str, home: &str) -> rusqlite::Result<Vec<Sym>> {
         let classes = self.classes_named(file, name)?;
+        self.written_in(&classes, home)
+    }
+
+    /// Those of `syms` written directly in a class or module named `home`.
+    fn written_in(&mut self, syms: &[Sym], home: &str) -> rusqlite::Result<Vec<Sym>> {
         let mut found = Vec::new();
-        for class in classes {
-            let at = match class.parent {
+        for sym in syms {
+            let at = match sym.parent {
                 Some(parent) => self.name_of(parent)?,
                 None => None,
             };
             if at.as_deref() == Some(home) {
-                found.push(class);
+                found.push(sym.clone());
             }
         }
         Ok(found)

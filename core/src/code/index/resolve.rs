@@ -65,18 +65,7 @@ pub(super) fn resolve(
         Option<i64>,
     );
     let mut refs: Vec<Row> = Vec::new();
-    let row = |r: &rusqlite::Row| -> rusqlite::Result<Row> {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-            r.get(7)?,
-        ))
-    };
+    let row = |r: &rusqlite::Row| Row::try_from(r);
     // (Reads nothing until asked.)
     let mut linker = Linker::new(Files::read(conn), Source::Db(conn), root);
     let mut reached = touched.added.clone();

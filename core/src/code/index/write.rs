@@ -381,7 +381,7 @@ fn field_names(fields: Option<&str>) -> impl Iterator<Item = String> + '_ {
 fn changed_uses(before: Option<&str>, after: Option<&str>) -> Vec<String> {
     let before: HashMap<&str, &str> = super::pairs_of(before.unwrap_or_default()).collect();
     let after: HashMap<&str, &str> = super::pairs_of(after.unwrap_or_default()).collect();
-    let mut names: Vec<String> = before
+    before
         .iter()
         .filter(|(value, used)| after.get(*value) != Some(*used))
         .chain(
@@ -390,10 +390,7 @@ fn changed_uses(before: Option<&str>, after: Option<&str>) -> Vec<String> {
                 .filter(|(value, _)| !before.contains_key(*value)),
         )
         .map(|(value, _)| value.to_string())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+        .collect()
 }
 
 /// The values a class's stored `uses` name, as a qualifier writes them (`el`,

@@ -548,20 +548,9 @@ fn outgoing(conn: &Connection, path: &Path, id: i64) -> Result<Vec<Outgoing>> {
         .collect()
 }
 
-/// An incoming reference row: from symbol, its name, file, kind, line, file language.
+/// An incoming reference row (its first six columns): from symbol, its name, file,
+/// kind, line, file language.
 type IncomingRow = (Option<i64>, Option<String>, String, String, i64, String);
-
-/// An [`IncomingRow`] of the first six columns of `r`.
-fn incoming_row(r: &rusqlite::Row) -> rusqlite::Result<IncomingRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-    ))
-}
 
 /// Incoming references, each with the referring file: those linked to the symbol, then
 /// the calls of the methods it overrides or implements that may run it ([`dispatched`]),
@@ -570,7 +559,7 @@ fn incoming(conn: &Connection, path: &Path, id: i64) -> Result<Vec<RefSource>> {
     let read = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<IncomingRow>> {
         conn.prepare_cached(sql)
             .map_err(dberr(path))?
-            .query_map(params, incoming_row)
+            .query_map(params, |r| IncomingRow::try_from(r))
             .map_err(dberr(path))?
             .collect::<rusqlite::Result<_>>()
             .map_err(dberr(path))
@@ -684,7 +673,7 @@ fn dispatched(
     for (method, via) in overridden {
         let rows = calls
             .query_map(params![method, name], |r| {
-                Ok((incoming_row(r)?, r.get::<_, Option<String>>(6)?))
+                Ok((IncomingRow::try_from(r)?, r.get::<_, Option<String>>(6)?))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (row, qual) in rows {

@@ -1111,20 +1111,16 @@ fn class_value(node: Node, cx: &Context) -> Option<String> {
 }
 
 /// Whether `node` is written in a method of its class's own (`def self.m`, a `def m`
-/// in `class << self`), where `self` is the class.
+/// in `class << self`: [`Ruby::of_class`]), where `self` is the class.
 fn in_class_method(node: Node, cx: &Context) -> bool {
     let mut at = cx.parent(node);
-    let mut in_method = false;
     while let Some(n) = at {
         match n.kind() {
             "singleton_method" => return true,
-            "singleton_class" => return in_method,
-            "method" if in_method => return false,
-            "method" => in_method = true,
+            "method" => return Ruby.of_class(n, cx),
             "class" | "module" => return false,
-            _ => {}
+            _ => at = cx.parent(n),
         }
-        at = cx.parent(n);
     }
     false
 }
